@@ -1,0 +1,58 @@
+//! Errors as a position plus a kind. Rendering (the file name, the source line, a caret) is the
+//! binary's job: see [`crate::report::render_input_error`].
+
+use thiserror::Error;
+
+/// A 1-based line and column in a puzzle file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Position {
+    pub line: usize,
+    pub column: usize,
+}
+
+/// What is wrong with a puzzle file.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum InputErrorKind {
+    /// The text is not a well-formed puzzle file (RON syntax, a missing or unknown field, a value
+    /// of the wrong type).
+    #[error("{message}")]
+    Syntax { message: String },
+    /// The file is well formed but a field's value is not allowed.
+    #[error("`{field}`: {problem}")]
+    Invalid { field: String, problem: String },
+}
+
+/// An error in a puzzle file, with the place it was found when known.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("{kind}")]
+pub struct InputError {
+    pub position: Option<Position>,
+    pub kind: InputErrorKind,
+}
+
+impl InputError {
+    pub fn invalid(field: impl Into<String>, problem: impl Into<String>) -> Self {
+        InputError {
+            position: None,
+            kind: InputErrorKind::Invalid {
+                field: field.into(),
+                problem: problem.into(),
+            },
+        }
+    }
+
+    /// The field an `Invalid` error names.
+    pub fn field(&self) -> Option<&str> {
+        match &self.kind {
+            InputErrorKind::Invalid { field, .. } => Some(field),
+            InputErrorKind::Syntax { .. } => None,
+        }
+    }
+}
+
+/// A failure of the solver itself: never the user's fault, always a bug to report.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum InternalError {
+    #[error("internal error: the computed plan does not reach the target when simulated ({0})")]
+    VerificationFailed(String),
+}

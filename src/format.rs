@@ -1,0 +1,431 @@
+//! The puzzle file format (RON) and its validation into a [`Puzzle`].
+//!
+//! Parsing is two steps: `ron` + serde read the text into [`PuzzleFile`], which mirrors the file
+//! (syntax errors carry ron's line and column); [`PuzzleFile::into_puzzle`] then checks every
+//! field against the others and resolves shorthand (`All(v)`, `Rows([...])`, one modulus for
+//! all cells). Validation errors name the field and point at it in the source. The format is
+//! documented for users in FORMAT.md.
+
+use serde::Deserialize;
+
+use crate::error::{InputError, InputErrorKind, Position};
+use crate::model::{Buttons, Neighborhood, Puzzle, Topology};
+
+/// The top level of a puzzle file, as written.
+#[derive(Debug, Deserialize)]
+#[serde(rename = "Puzzle", deny_unknown_fields)]
+pub struct PuzzleFile {
+    #[serde(default)]
+    pub name: Option<String>,
+    pub graph: GraphSpec,
+    pub modulus: ModulusSpec,
+    #[serde(default)]
+    pub press: Option<PressSpec>,
+    #[serde(default)]
+    pub buttons: Option<Vec<Vec<(usize, i64)>>>,
+    #[serde(default)]
+    pub start: Option<StateSpec>,
+    #[serde(default)]
+    pub target: Option<StateSpec>,
+    #[serde(default)]
+    pub labels: Option<Vec<String>>,
+}
+
+/// `graph:` — how the cells are connected.
+#[derive(Debug, Deserialize)]
+pub enum GraphSpec {
+    Path(usize),
+    Cycle(usize),
+    Cells(usize),
+    Grid {
+        rows: usize,
+        cols: usize,
+        #[serde(default)]
+        wrap: bool,
+        #[serde(default)]
+        neighborhood: Neighborhood,
+    },
+    Edges {
+        cells: usize,
+        edges: Vec<(usize, usize)>,
+    },
+}
+
+/// `modulus:` — one number for every cell, or a list with one per cell.
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+pub enum ModulusSpec {
+    One(u64),
+    PerCell(Vec<u64>),
+}
+
+/// `press:` — what a press of a graph puzzle's cell adds to itself and to each neighbour.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PressSpec {
+    #[serde(rename = "self", default = "one")]
+    pub self_weight: i64,
+    #[serde(default = "one")]
+    pub neighbors: i64,
+}
+
+fn one() -> i64 {
+    1
+}
+
+/// A state: a list with one value per cell, `All(v)`, or a grid picture `Rows([...])`.
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+pub enum StateSpec {
+    Shorthand(StateShorthand),
+    List(Vec<u64>),
+}
+
+#[derive(Debug, Deserialize)]
+pub enum StateShorthand {
+    All(u64),
+    Rows(Vec<String>),
+}
+
+/// Reads and validates a puzzle from RON text.
+pub fn parse_puzzle(source: &str) -> Result<Puzzle, InputError> {
+    let options =
+        ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME);
+    let file: PuzzleFile = options.from_str(source).map_err(|e| syntax_error(&e))?;
+    file.into_puzzle().map_err(|mut e| {
+        if let InputErrorKind::Invalid { field, .. } = &e.kind {
+            e.position = locate_field(source, field);
+        }
+        e
+    })
+}
+
+fn syntax_error(e: &ron::error::SpannedError) -> InputError {
+    let mut message = e.code.to_string();
+    if message.contains("untagged enum StateSpec") {
+        message =
+            "expected a state: a list of values like [0, 1, 2], All(value) or Rows([\"#.#\", ...])"
+                .into();
+    } else if message.contains("untagged enum ModulusSpec") {
+        message =
+            "expected a modulus: a whole number >= 2, or a list of them with one per cell".into();
+    }
+    InputError {
+        position: Some(Position {
+            line: e.span.start.line,
+            column: e.span.start.col,
+        }),
+        kind: InputErrorKind::Syntax { message },
+    }
+}
+
+/// Where the top-level key of a field path (`start[3]` → `start`, `graph.rows` → `rows`) is written,
+/// skipping comments and strings.
+fn locate_field(source: &str, field: &str) -> Option<Position> {
+    let key = field
+        .rsplit('.')
+        .next()
+        .unwrap_or(field)
+        .split('[')
+        .next()
+        .unwrap_or(field);
+    let bytes = source.as_bytes();
+    let (mut i, mut line, mut line_start) = (0usize, 1usize, 0usize);
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\n' => {
+                line += 1;
+                line_start = i + 1;
+                i += 1;
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'/') => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'*') => {
+                i += 2;
+                while i < bytes.len() && !(bytes[i] == b'*' && bytes.get(i + 1) == Some(&b'/')) {
+                    if bytes[i] == b'\n' {
+                        line += 1;
+                        line_start = i + 1;
+                    }
+                    i += 1;
+                }
+                i += 2;
+            }
+            b'"' => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+                i += 1;
+            }
+            c if c.is_ascii_alphabetic() || c == b'_' => {
+                let begin = i;
+                while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+                    i += 1;
+                }
+                let rest = source[i..].trim_start_matches([' ', '\t']);
+                if &source[begin..i] == key && rest.starts_with(':') {
+                    let column = source[line_start..begin].chars().count() + 1;
+                    return Some(Position { line, column });
+                }
+            }
+            _ => i += 1,
+        }
+    }
+    None
+}
+
+impl PuzzleFile {
+    /// Validates the file and builds the puzzle.
+    pub fn into_puzzle(self) -> Result<Puzzle, InputError> {
+        let topology = self.graph.into_topology()?;
+        let cells = topology.cell_count();
+        let per_cell = matches!(self.modulus, ModulusSpec::PerCell(_));
+        let moduli = match self.modulus {
+            ModulusSpec::One(m) => vec![m; cells],
+            ModulusSpec::PerCell(list) => {
+                if list.len() != cells {
+                    return Err(InputError::invalid(
+                        "modulus",
+                        format!(
+                            "has {} values but the graph has {cells} cells (give one number for all cells, or one per cell)",
+                            list.len()
+                        ),
+                    ));
+                }
+                list
+            }
+        };
+        for (i, &m) in moduli.iter().enumerate() {
+            if m < 2 {
+                let field = if per_cell {
+                    format!("modulus[{i}]")
+                } else {
+                    "modulus".into()
+                };
+                return Err(InputError::invalid(
+                    field,
+                    format!("is {m}; a cell must count modulo at least 2"),
+                ));
+            }
+        }
+        let buttons = match self.buttons {
+            Some(list) => {
+                for (j, button) in list.iter().enumerate() {
+                    for &(cell, _) in button {
+                        if cell >= cells {
+                            return Err(InputError::invalid(
+                                format!("buttons[{j}]"),
+                                format!(
+                                    "names cell {cell}, but cells are numbered 0 to {}",
+                                    cells - 1
+                                ),
+                            ));
+                        }
+                    }
+                }
+                Buttons::Explicit(list)
+            }
+            None => {
+                let press = self.press.unwrap_or(PressSpec {
+                    self_weight: 1,
+                    neighbors: 1,
+                });
+                Buttons::Graph {
+                    self_weight: press.self_weight,
+                    neighbor_weight: press.neighbors,
+                }
+            }
+        };
+        let start = resolve_state("start", self.start, &topology, &moduli)?;
+        let target = resolve_state("target", self.target, &topology, &moduli)?;
+        Ok(Puzzle {
+            name: self.name,
+            topology,
+            moduli,
+            buttons,
+            start,
+            target,
+            labels: self.labels,
+        })
+    }
+}
+
+impl GraphSpec {
+    fn into_topology(self) -> Result<Topology, InputError> {
+        let need_cells = |field: &str, n: usize| {
+            if n == 0 {
+                Err(InputError::invalid(
+                    field,
+                    "is 0; a puzzle needs at least one cell",
+                ))
+            } else {
+                Ok(())
+            }
+        };
+        Ok(match self {
+            GraphSpec::Path(n) => {
+                need_cells("graph", n)?;
+                Topology::Path(n)
+            }
+            GraphSpec::Cycle(n) => {
+                need_cells("graph", n)?;
+                Topology::Cycle(n)
+            }
+            GraphSpec::Cells(n) => {
+                need_cells("graph", n)?;
+                Topology::Cells(n)
+            }
+            GraphSpec::Grid {
+                rows,
+                cols,
+                wrap,
+                neighborhood,
+            } => {
+                need_cells("graph.rows", rows)?;
+                need_cells("graph.cols", cols)?;
+                if rows.checked_mul(cols).is_none_or(|n| n > u32::MAX as usize) {
+                    return Err(InputError::invalid(
+                        "graph",
+                        format!("{rows}×{cols} is too many cells"),
+                    ));
+                }
+                Topology::Grid {
+                    rows,
+                    cols,
+                    wrap,
+                    neighborhood,
+                }
+            }
+            GraphSpec::Edges { cells, edges } => {
+                need_cells("graph.cells", cells)?;
+                let mut adjacency = vec![Vec::new(); cells];
+                for (k, &(a, b)) in edges.iter().enumerate() {
+                    let field = format!("graph.edges[{k}]");
+                    for c in [a, b] {
+                        if c >= cells {
+                            return Err(InputError::invalid(
+                                field,
+                                format!(
+                                    "({a}, {b}) names cell {c}, but cells are numbered 0 to {}",
+                                    cells - 1
+                                ),
+                            ));
+                        }
+                    }
+                    if a == b {
+                        return Err(InputError::invalid(
+                            field,
+                            format!("({a}, {b}) joins a cell to itself"),
+                        ));
+                    }
+                    if adjacency[a].contains(&b) {
+                        return Err(InputError::invalid(
+                            field,
+                            format!("({a}, {b}) is listed twice"),
+                        ));
+                    }
+                    adjacency[a].push(b);
+                    adjacency[b].push(a);
+                }
+                for list in &mut adjacency {
+                    list.sort_unstable();
+                }
+                Topology::Edges { adjacency }
+            }
+        })
+    }
+}
+
+/// The value a picture character stands for: `.` 0, `#` 1, digits, then letters from 10.
+fn picture_value(c: char) -> Option<u64> {
+    match c {
+        '.' => Some(0),
+        '#' => Some(1),
+        _ => c.to_digit(36).map(u64::from),
+    }
+}
+
+fn resolve_state(
+    field: &str,
+    spec: Option<StateSpec>,
+    topology: &Topology,
+    moduli: &[u64],
+) -> Result<Vec<u64>, InputError> {
+    let cells = moduli.len();
+    let values = match spec {
+        None => vec![0; cells],
+        Some(StateSpec::Shorthand(StateShorthand::All(v))) => {
+            if let Some((i, &m)) = moduli.iter().enumerate().find(|&(_, &m)| v >= m) {
+                return Err(InputError::invalid(
+                    field,
+                    format!("All({v}) is too large for cell {i}, which counts modulo {m}"),
+                ));
+            }
+            vec![v; cells]
+        }
+        Some(StateSpec::List(list)) => {
+            if list.len() != cells {
+                return Err(InputError::invalid(
+                    field,
+                    format!("has {} values but the puzzle has {cells} cells", list.len()),
+                ));
+            }
+            list
+        }
+        Some(StateSpec::Shorthand(StateShorthand::Rows(rows))) => {
+            let Some((grid_rows, grid_cols)) = topology.grid_shape() else {
+                return Err(InputError::invalid(
+                    field,
+                    "Rows([...]) pictures are only for Grid puzzles",
+                ));
+            };
+            if rows.len() != grid_rows {
+                return Err(InputError::invalid(
+                    field,
+                    format!(
+                        "the picture has {} rows but the grid has {grid_rows}",
+                        rows.len()
+                    ),
+                ));
+            }
+            let mut values = Vec::with_capacity(cells);
+            for (r, row) in rows.iter().enumerate() {
+                let before = values.len();
+                for c in row.chars().filter(|c| !c.is_whitespace()) {
+                    let Some(v) = picture_value(c) else {
+                        return Err(InputError::invalid(
+                            format!("{field}[{r}]"),
+                            format!(
+                                "'{c}' is not a cell value (use . or 0, # or 1, digits, then a-z for 10-35)"
+                            ),
+                        ));
+                    };
+                    values.push(v);
+                }
+                let width = values.len() - before;
+                if width != grid_cols {
+                    return Err(InputError::invalid(
+                        format!("{field}[{r}]"),
+                        format!(
+                            "row {r} of the picture is {width} cells wide but the grid has {grid_cols} columns"
+                        ),
+                    ));
+                }
+            }
+            values
+        }
+    };
+    for (i, (&v, &m)) in values.iter().zip(moduli).enumerate() {
+        if v >= m {
+            return Err(InputError::invalid(
+                format!("{field}[{i}]"),
+                format!("value {v} of cell {i} is not below its modulus {m}"),
+            ));
+        }
+    }
+    Ok(values)
+}

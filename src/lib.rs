@@ -1,0 +1,23 @@
+//! modsolve: an exact engine for modular switch puzzles (Lights Out and its relatives).
+//!
+//! Data flows one way: **file → model → system → solver → answer → report**.
+//!
+//! - [`format`] reads a RON puzzle file and validates it into a [`model::Puzzle`];
+//! - [`model`] holds cells, moduli, buttons, start and target, and simulates presses;
+//! - [`algebra`] is the exact arithmetic (factoring, elimination over `Z/p^E`, GF(2), CRT) and
+//!   knows nothing about puzzles;
+//! - [`solve`] turns a puzzle into linear systems, picks the elimination, and returns an
+//!   [`solve::Answer`] whose plan has been verified by simulation;
+//! - [`report`] renders answers and errors as text or JSON for the binary.
+
+pub mod algebra;
+pub mod error;
+pub mod format;
+pub mod model;
+pub mod report;
+pub mod solve;
+
+pub use error::{InputError, InternalError};
+pub use format::parse_puzzle;
+pub use model::Puzzle;
+pub use solve::{Answer, Method, solve, solve_with};

@@ -1,0 +1,128 @@
+//! The `modsolve` command: a thin layer over the library. It parses arguments, reads the file,
+//! calls the solver, prints one report and decides the exit code in one place.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand};
+
+use modsolve::report;
+
+const FORMAT_HELP: &str = "\
+PUZZLE FILES (RON):
+    Puzzle(
+        name: \"Octopus\",
+        graph: Path(4),                  // Path(n) Cycle(n) Cells(n) Edges(cells: n, edges: [(0, 1)])
+                                         // Grid(rows: r, cols: c, wrap: true, neighborhood: King)
+        modulus: [7, 8, 7, 6],           // one number for all cells, or one per cell
+        press: (self: 2, neighbors: 1),  // what a press adds (default 1 and 1)
+        // buttons: [[(0, 1), (1, 1)]],  // or explicit buttons: (cell, amount) lists
+        start: [2, 4, 5, 3],             // a list, All(v) or Rows([\"#.#\", ...]); default all 0
+        target: All(0),                  // default all 0
+    )
+The full reference is FORMAT.md beside the README.
+
+EXIT CODES: 0 solved, 1 no solution (or a failed check), 2 bad input or usage.";
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "modsolve",
+    version,
+    about = "Solve modular switch puzzles (Lights Out and relatives) exactly: a plan, the number of plans, quiet patterns.",
+    after_help = FORMAT_HELP,
+    args_conflicts_with_subcommands = true
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    #[command(flatten)]
+    solve: SolveArgs,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Solve a puzzle file (the default: `modsolve FILE` is `modsolve solve FILE`).
+    Solve(SolveArgs),
+}
+
+#[derive(Args, Debug)]
+struct SolveArgs {
+    /// The puzzle file (RON).
+    file: Option<PathBuf>,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+/// What went wrong, decided once: the message to print and the exit code.
+struct Failure {
+    message: String,
+    code: u8,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let args = match cli.command {
+        Some(Command::Solve(args)) => args,
+        None => cli.solve,
+    };
+    match run(&args) {
+        Ok((output, code)) => {
+            let mut stdout = std::io::stdout().lock();
+            // A closed pipe is not an error worth reporting.
+            let _ = stdout
+                .write_all(output.as_bytes())
+                .and_then(|_| stdout.flush());
+            ExitCode::from(code)
+        }
+        Err(failure) => {
+            eprint!("{}", failure.message);
+            ExitCode::from(failure.code)
+        }
+    }
+}
+
+/// Returns the whole output and the exit code, so nothing is printed half-way.
+fn run(args: &SolveArgs) -> Result<(String, u8), Failure> {
+    let Some(path) = &args.file else {
+        return Err(Failure {
+            message: "error: no puzzle file given\n\nUsage: modsolve FILE [--json]   (modsolve --help for more)\n".into(),
+            code: 2,
+        });
+    };
+    let shown = path.display().to_string();
+    let source = std::fs::read_to_string(path).map_err(|e| Failure {
+        message: format!("error: cannot read {shown}: {e}\n"),
+        code: 2,
+    })?;
+    let puzzle = modsolve::parse_puzzle(&source).map_err(|e| Failure {
+        message: report::render_input_error(&e, &shown, &source),
+        code: 2,
+    })?;
+    let answer = modsolve::solve(&puzzle).map_err(|e| Failure {
+        message: format!(
+            "error: {e}\nThis is a bug in modsolve; please report it with the puzzle file.\n"
+        ),
+        code: 1,
+    })?;
+    let code = if answer.is_solvable() { 0 } else { 1 };
+    let output = if args.json {
+        let mut s = serde_json::to_string_pretty(&report::answer_json(&puzzle, &answer))
+            .expect("JSON values serialise");
+        s.push('\n');
+        s
+    } else {
+        report::answer_text(&puzzle, &answer)
+    };
+    Ok((output, code))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn clap_definition_is_consistent() {
+        use clap::CommandFactory;
+        super::Cli::command().debug_assert();
+    }
+}

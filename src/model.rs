@@ -1,0 +1,319 @@
+//! The validated puzzle: cells with their moduli, buttons with their effects, start and target
+//! states, and simulation.
+//!
+//! Invariants (established by [`crate::format`], relied on everywhere else): there is at least one
+//! cell; every modulus is at least 2; `start` and `target` have one value per cell, each below its
+//! cell's modulus; every button effect names an existing cell; grid neighbours are distinct
+//! cells other than the cell itself.
+
+use num_bigint::BigUint;
+use num_traits::ToPrimitive;
+
+use crate::algebra::arith::{add_mod, mul_mod, reduce_signed};
+
+/// Which neighbours a grid cell has.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Deserialize, serde::Serialize)]
+pub enum Neighborhood {
+    /// Up, down, left, right.
+    #[default]
+    Cross,
+    /// The eight surrounding cells.
+    King,
+}
+
+/// How the cells are connected; buttons of graph puzzles are the cells themselves.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Topology {
+    /// `n` unconnected cells.
+    Cells(usize),
+    /// `n` cells in a row.
+    Path(usize),
+    /// `n` cells in a ring.
+    Cycle(usize),
+    /// A rectangle, numbered row-major; `wrap` makes it a torus.
+    Grid {
+        rows: usize,
+        cols: usize,
+        wrap: bool,
+        neighborhood: Neighborhood,
+    },
+    /// Any undirected graph, as sorted adjacency lists.
+    Edges { adjacency: Vec<Vec<usize>> },
+}
+
+impl Topology {
+    /// The number of cells.
+    pub fn cell_count(&self) -> usize {
+        match self {
+            Topology::Cells(n) | Topology::Path(n) | Topology::Cycle(n) => *n,
+            Topology::Grid { rows, cols, .. } => rows * cols,
+            Topology::Edges { adjacency } => adjacency.len(),
+        }
+    }
+
+    /// `(rows, cols)` when the cells form a grid.
+    pub fn grid_shape(&self) -> Option<(usize, usize)> {
+        match self {
+            Topology::Grid { rows, cols, .. } => Some((*rows, *cols)),
+            _ => None,
+        }
+    }
+
+    /// Calls `f` once for each neighbour of `cell` (distinct cells, never `cell` itself).
+    pub fn for_each_neighbor(&self, cell: usize, mut f: impl FnMut(usize)) {
+        match self {
+            Topology::Cells(_) => {}
+            Topology::Path(n) => {
+                if cell > 0 {
+                    f(cell - 1);
+                }
+                if cell + 1 < *n {
+                    f(cell + 1);
+                }
+            }
+            Topology::Cycle(n) => {
+                let n = *n;
+                let (prev, next) = ((cell + n - 1) % n, (cell + 1) % n);
+                if prev != cell {
+                    f(prev);
+                }
+                if next != cell && next != prev {
+                    f(next);
+                }
+            }
+            Topology::Grid {
+                rows,
+                cols,
+                wrap,
+                neighborhood,
+            } => {
+                let (rows, cols) = (*rows as isize, *cols as isize);
+                let (r, c) = ((cell as isize) / cols, (cell as isize) % cols);
+                const CROSS: [(isize, isize); 4] = [(-1, 0), (0, -1), (0, 1), (1, 0)];
+                const KING: [(isize, isize); 8] = [
+                    (-1, -1),
+                    (-1, 0),
+                    (-1, 1),
+                    (0, -1),
+                    (0, 1),
+                    (1, -1),
+                    (1, 0),
+                    (1, 1),
+                ];
+                let steps: &[(isize, isize)] = match neighborhood {
+                    Neighborhood::Cross => &CROSS,
+                    Neighborhood::King => &KING,
+                };
+                // On small tori two steps can reach the same cell: report it once.
+                let mut seen = [usize::MAX; 8];
+                let mut found = 0;
+                for &(dr, dc) in steps {
+                    let (mut rr, mut cc) = (r + dr, c + dc);
+                    if *wrap {
+                        rr = rr.rem_euclid(rows);
+                        cc = cc.rem_euclid(cols);
+                    } else if rr < 0 || rr >= rows || cc < 0 || cc >= cols {
+                        continue;
+                    }
+                    let other = (rr * cols + cc) as usize;
+                    if other != cell && !seen[..found].contains(&other) {
+                        seen[found] = other;
+                        found += 1;
+                        f(other);
+                    }
+                }
+            }
+            Topology::Edges { adjacency } => adjacency[cell].iter().copied().for_each(f),
+        }
+    }
+}
+
+/// What pressing each button does.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Buttons {
+    /// One button per cell: it adds `self_weight` to its cell and `neighbor_weight` to each
+    /// neighbour.
+    Graph {
+        self_weight: i64,
+        neighbor_weight: i64,
+    },
+    /// Listed buttons, each a list of `(cell, amount)`; a cell listed twice gets both amounts.
+    Explicit(Vec<Vec<(usize, i64)>>),
+}
+
+/// A validated puzzle. See the module doc for its invariants.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Puzzle {
+    pub name: Option<String>,
+    pub topology: Topology,
+    pub moduli: Vec<u64>,
+    pub buttons: Buttons,
+    pub start: Vec<u64>,
+    pub target: Vec<u64>,
+    /// Names for the cells (and the buttons of graph puzzles), used in output when there is one
+    /// per cell.
+    pub labels: Option<Vec<String>>,
+}
+
+impl Puzzle {
+    pub fn cell_count(&self) -> usize {
+        self.moduli.len()
+    }
+
+    pub fn button_count(&self) -> usize {
+        match &self.buttons {
+            Buttons::Graph { .. } => self.cell_count(),
+            Buttons::Explicit(list) => list.len(),
+        }
+    }
+
+    /// Calls `f(cell, amount)` for each cell that button `j` changes, with the amount reduced
+    /// modulo the cell's modulus and nonzero. A cell may be reported more than once for explicit
+    /// buttons that list it twice; use [`Puzzle::effects`] for merged effects.
+    pub fn for_each_effect(&self, j: usize, mut f: impl FnMut(usize, u64)) {
+        let mut emit = |cell: usize, raw: i64| {
+            let a = reduce_signed(raw, self.moduli[cell]);
+            if a != 0 {
+                f(cell, a);
+            }
+        };
+        match &self.buttons {
+            Buttons::Graph {
+                self_weight,
+                neighbor_weight,
+            } => {
+                emit(j, *self_weight);
+                self.topology
+                    .for_each_neighbor(j, |i| emit(i, *neighbor_weight));
+            }
+            Buttons::Explicit(list) => {
+                for &(cell, amount) in &list[j] {
+                    emit(cell, amount);
+                }
+            }
+        }
+    }
+
+    /// The effect of button `j` as `(cell, amount)` pairs, sorted by cell, merged, nonzero.
+    pub fn effects(&self, j: usize) -> Vec<(usize, u64)> {
+        let mut out: Vec<(usize, u64)> = Vec::new();
+        self.for_each_effect(j, |cell, a| out.push((cell, a)));
+        out.sort_unstable_by_key(|&(cell, _)| cell);
+        let mut merged: Vec<(usize, u64)> = Vec::with_capacity(out.len());
+        for (cell, a) in out {
+            match merged.last_mut() {
+                Some((c, total)) if *c == cell => *total = add_mod(*total, a, self.moduli[cell]),
+                _ => merged.push((cell, a)),
+            }
+        }
+        merged.retain(|&(_, a)| a != 0);
+        merged
+    }
+
+    /// The state after pressing button `j` `presses[j]` times, from `state`.
+    pub fn apply(&self, state: &[u64], presses: &[BigUint]) -> Vec<u64> {
+        let mut out = state.to_vec();
+        for (j, x) in presses.iter().enumerate() {
+            self.for_each_effect(j, |cell, a| {
+                let m = self.moduli[cell];
+                let times = (x % m).to_u64().expect("reduced below a u64 modulus");
+                out[cell] = add_mod(out[cell], mul_mod(a, times, m), m);
+            });
+        }
+        out
+    }
+
+    /// Whether pressing `presses` from the start reaches the target.
+    pub fn solves(&self, presses: &[BigUint]) -> bool {
+        presses.len() == self.button_count() && self.apply(&self.start, presses) == self.target
+    }
+
+    /// The name of cell `i` for output: its label when every cell has one, else its number.
+    pub fn cell_name(&self, i: usize) -> String {
+        match &self.labels {
+            Some(labels) if labels.len() == self.cell_count() => labels[i].clone(),
+            _ => i.to_string(),
+        }
+    }
+
+    /// The name of button `j` for output: the cell's label for graph puzzles, else its number.
+    pub fn button_name(&self, j: usize) -> String {
+        match self.buttons {
+            Buttons::Graph { .. } => self.cell_name(j),
+            Buttons::Explicit(_) => j.to_string(),
+        }
+    }
+
+    /// Whether buttons correspond to cells one to one (so a grid picture of presses makes sense).
+    pub fn buttons_are_cells(&self) -> bool {
+        matches!(self.buttons, Buttons::Graph { .. })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn neighbors(t: &Topology, cell: usize) -> Vec<usize> {
+        let mut v = Vec::new();
+        t.for_each_neighbor(cell, |i| v.push(i));
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn grid_neighbours() {
+        let cross = Topology::Grid {
+            rows: 3,
+            cols: 3,
+            wrap: false,
+            neighborhood: Neighborhood::Cross,
+        };
+        assert_eq!(neighbors(&cross, 0), vec![1, 3]);
+        assert_eq!(neighbors(&cross, 4), vec![1, 3, 5, 7]);
+        let king = Topology::Grid {
+            rows: 3,
+            cols: 3,
+            wrap: false,
+            neighborhood: Neighborhood::King,
+        };
+        assert_eq!(neighbors(&king, 0), vec![1, 3, 4]);
+        assert_eq!(neighbors(&king, 4), vec![0, 1, 2, 3, 5, 6, 7, 8]);
+        let torus = Topology::Grid {
+            rows: 3,
+            cols: 4,
+            wrap: true,
+            neighborhood: Neighborhood::Cross,
+        };
+        assert_eq!(neighbors(&torus, 0), vec![1, 3, 4, 8]);
+        // A 2-wide torus reaches the same cell left and right: once only.
+        let thin = Topology::Grid {
+            rows: 1,
+            cols: 2,
+            wrap: true,
+            neighborhood: Neighborhood::Cross,
+        };
+        assert_eq!(neighbors(&thin, 0), vec![1]);
+        assert_eq!(neighbors(&Topology::Cycle(2), 0), vec![1]);
+        assert_eq!(neighbors(&Topology::Cycle(1), 0), Vec::<usize>::new());
+        assert_eq!(neighbors(&Topology::Cycle(5), 0), vec![1, 4]);
+        assert_eq!(neighbors(&Topology::Path(5), 4), vec![3]);
+    }
+
+    #[test]
+    fn effects_are_reduced_and_merged() {
+        let p = Puzzle {
+            name: None,
+            topology: Topology::Cells(2),
+            moduli: vec![5, 3],
+            buttons: Buttons::Explicit(vec![vec![(0, 2), (0, 3), (1, -1)], vec![(1, 3)]]),
+            start: vec![0, 0],
+            target: vec![0, 0],
+            labels: None,
+        };
+        assert_eq!(p.effects(0), vec![(1, 2)]);
+        assert_eq!(p.effects(1), vec![]);
+        let after = p.apply(&[1, 1], &[BigUint::from(4u32), BigUint::from(1u32)]);
+        assert_eq!(after, vec![(1 + 4 * 5) % 5, (1 + 4 * 2) % 3]);
+    }
+}

@@ -1,0 +1,92 @@
+//! Solving: from a [`Puzzle`] to an [`Answer`] — solvable or not, one verified plan, the exact
+//! number of plans and of quiet patterns.
+//!
+//! Defining identity: a plan `x` (press counts, `0 <= x_j < L_j`) solves the puzzle when
+//! `start + A·x ≡ target` cell by cell, `A[i][j]` being what button `j` adds to cell `i`.
+//! Plans are counted in `Π_j Z/L_j`, `L_j` the period of button `j`.
+//!
+//! Dispatch: when every modulus is 2 the bit-packed GF(2) path ([`gf2`]) runs; otherwise the
+//! general per-prime path ([`modular`]). Both sit behind [`solve_with`] and tests force each on
+//! the same inputs. Every plan is simulated on the puzzle before it is returned.
+
+pub mod gf2;
+pub mod modular;
+
+use num_bigint::BigUint;
+use num_traits::One;
+
+use crate::error::InternalError;
+use crate::model::Puzzle;
+
+/// Which elimination to use.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Method {
+    /// The fastest path that applies.
+    #[default]
+    Auto,
+    /// Bit-packed GF(2); only when every modulus is 2 (otherwise falls back to `Modular`).
+    Gf2,
+    /// Split by prime, eliminate over each `Z/p^E`, combine by CRT. Always applies.
+    Modular,
+}
+
+/// The exact answer for one puzzle.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Answer {
+    /// `L_j` for every button: pressing it `L_j` times changes nothing.
+    pub periods: Vec<BigUint>,
+    /// One plan with `0 <= x_j < L_j`, verified by simulation; `None` when there is none.
+    pub presses: Option<Vec<BigUint>>,
+    /// The number of plans in `Π Z/L_j` that solve the puzzle (0 when unsolvable).
+    pub count: BigUint,
+    /// The number of plans that change nothing, the zero plan included.
+    pub kernel_size: BigUint,
+    /// The elimination that produced the answer.
+    pub method: Method,
+}
+
+impl Answer {
+    pub fn is_solvable(&self) -> bool {
+        self.presses.is_some()
+    }
+
+    /// Nonzero plans that change nothing.
+    pub fn quiet_patterns(&self) -> BigUint {
+        &self.kernel_size - BigUint::one()
+    }
+}
+
+/// Solves with the fastest applicable method.
+pub fn solve(puzzle: &Puzzle) -> Result<Answer, InternalError> {
+    solve_with(puzzle, Method::Auto)
+}
+
+/// Solves with a chosen method, then verifies the plan by simulation.
+pub fn solve_with(puzzle: &Puzzle, method: Method) -> Result<Answer, InternalError> {
+    let all_mod_two = puzzle.moduli.iter().all(|&m| m == 2);
+    let answer = match method {
+        Method::Auto | Method::Gf2 if all_mod_two => gf2::solve(puzzle),
+        _ => modular::solve(puzzle),
+    };
+    if let Some(x) = &answer.presses
+        && !puzzle.solves(x)
+    {
+        return Err(InternalError::VerificationFailed(format!(
+            "{:?} elimination on {} cells",
+            answer.method,
+            puzzle.cell_count()
+        )));
+    }
+    Ok(answer)
+}
+
+/// `target - start` cell by cell.
+fn difference(puzzle: &Puzzle) -> Vec<u64> {
+    puzzle
+        .target
+        .iter()
+        .zip(&puzzle.start)
+        .zip(&puzzle.moduli)
+        .map(|((&t, &s), &m)| crate::algebra::arith::sub_mod(t, s, m))
+        .collect()
+}

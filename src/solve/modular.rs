@@ -1,0 +1,151 @@
+//! The general path, exact for every modulus, equal or mixed (DESIGN.md §2).
+//!
+//! 1. Split by prime: for each prime `p` of some modulus, with `E` its largest exponent, cell `i`
+//!    (exponent `e_i > 0`) gives the row `p^(E-e_i)·(a_i·x) ≡ p^(E-e_i)·d_i (mod p^E)`.
+//! 2. Eliminate over `Z/p^E` ([`crate::algebra::echelon`]): solvable iff every prime is, and the
+//!    number of solutions mod `p^E` is `p^(Σ v_k + E·(n-r))`.
+//! 3. Project to periods: `x_j` only matters mod `p^(l_j)`, `l_j = v_p(L_j)`, so divide the count
+//!    by `p^(Σ_j (E - l_j))`.
+//! 4. Combine the primes per button by CRT into `x_j mod L_j`; counts multiply.
+
+use std::collections::{BTreeMap, HashMap};
+
+use num_bigint::BigUint;
+use num_traits::{One, Zero};
+
+use super::{Answer, Method, difference};
+use crate::algebra::arith::valuation;
+use crate::algebra::crt;
+use crate::algebra::echelon::PrimePowerSystem;
+use crate::algebra::factor::factorize;
+use crate::model::Puzzle;
+
+/// The exponent of every prime in every cell's modulus.
+struct PrimeSplit {
+    /// Each prime with its largest exponent `E` over the cells.
+    primes: BTreeMap<u64, u32>,
+    /// Factorisations of the cells' moduli, by cell.
+    cell_factors: Vec<Vec<(u64, u32)>>,
+}
+
+impl PrimeSplit {
+    fn new(moduli: &[u64]) -> Self {
+        let mut cache: HashMap<u64, Vec<(u64, u32)>> = HashMap::new();
+        let mut primes = BTreeMap::new();
+        let cell_factors: Vec<_> = moduli
+            .iter()
+            .map(|&m| cache.entry(m).or_insert_with(|| factorize(m)).clone())
+            .collect();
+        for factors in &cell_factors {
+            for &(p, e) in factors {
+                let entry = primes.entry(p).or_insert(0);
+                *entry = (*entry).max(e);
+            }
+        }
+        PrimeSplit {
+            primes,
+            cell_factors,
+        }
+    }
+
+    fn exponent(&self, cell: usize, p: u64) -> u32 {
+        self.cell_factors[cell]
+            .iter()
+            .find(|&&(q, _)| q == p)
+            .map_or(0, |&(_, e)| e)
+    }
+}
+
+pub fn solve(puzzle: &Puzzle) -> Answer {
+    let buttons = puzzle.button_count();
+    let effects: Vec<Vec<(usize, u64)>> = (0..buttons).map(|j| puzzle.effects(j)).collect();
+    let split = PrimeSplit::new(&puzzle.moduli);
+    let d = difference(puzzle);
+
+    let mut solvable = true;
+    let mut kernel_size = BigUint::one();
+    // For each button, `(x_j mod p^l, p^l)` for every prime with `l > 0`.
+    let mut parts: Vec<Vec<(u64, u64)>> = vec![Vec::new(); buttons];
+    for (&p, &e_max) in &split.primes {
+        let exponents: Vec<u32> = (0..puzzle.cell_count())
+            .map(|i| split.exponent(i, p))
+            .collect();
+        let rows: Vec<usize> = (0..puzzle.cell_count())
+            .filter(|&i| exponents[i] > 0)
+            .collect();
+        let mut row_of = vec![usize::MAX; puzzle.cell_count()];
+        for (r, &i) in rows.iter().enumerate() {
+            row_of[i] = r;
+        }
+        let mut matrix = vec![0u64; rows.len() * buttons];
+        let mut period_exponents = vec![0u32; buttons];
+        for (j, effect) in effects.iter().enumerate() {
+            for &(i, a) in effect {
+                let e = exponents[i];
+                if e == 0 {
+                    continue;
+                }
+                let pe = p.pow(e);
+                let local = a % pe;
+                if local == 0 {
+                    continue;
+                }
+                let v = valuation(local, p);
+                period_exponents[j] = period_exponents[j].max(e - v);
+                matrix[row_of[i] * buttons + j] = local * p.pow(e_max - e);
+            }
+        }
+        let rhs: Vec<u64> = rows
+            .iter()
+            .map(|&i| {
+                let e = exponents[i];
+                (d[i] % p.pow(e)) * p.pow(e_max - e)
+            })
+            .collect();
+        let system = PrimePowerSystem {
+            p,
+            e: e_max,
+            rows: rows.len(),
+            cols: buttons,
+            matrix,
+            rhs: vec![rhs],
+        };
+        let echelon = system.eliminate();
+        let projected: u64 = period_exponents.iter().map(|&l| (e_max - l) as u64).sum();
+        let exponent = echelon.solution_count_exponent() - projected;
+        kernel_size *= num_traits::Pow::pow(BigUint::from(p), exponent);
+        match echelon.particular(0) {
+            Some(x) => {
+                for (j, &l) in period_exponents.iter().enumerate() {
+                    if l > 0 {
+                        let pl = p.pow(l);
+                        parts[j].push((x[j] % pl, pl));
+                    }
+                }
+            }
+            None => solvable = false,
+        }
+    }
+    let periods: Vec<BigUint> = parts
+        .iter()
+        .map(|list| list.iter().map(|&(_, q)| BigUint::from(q)).product())
+        .collect();
+    let presses = solvable.then(|| {
+        parts
+            .iter()
+            .map(|list| crt::combine(list))
+            .collect::<Vec<_>>()
+    });
+    let count = if solvable {
+        kernel_size.clone()
+    } else {
+        BigUint::zero()
+    };
+    Answer {
+        periods,
+        presses,
+        count,
+        kernel_size,
+        method: Method::Modular,
+    }
+}
