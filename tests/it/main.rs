@@ -1,0 +1,12 @@
+//! The integration tests, one binary: each module is one concern.
+//!
+//! - `seeds`: the published facts of the seed documents (seed 003's count table, seed 004's
+//!   puzzles);
+//! - `brute_force`: the algebra against exhaustive enumeration on random small puzzles;
+//! - `bad_input`: every validation error, malformed files, and input that must never panic;
+//! - `cli`: the binary end to end, text and JSON, on the shipped puzzles.
+
+mod bad_input;
+mod brute_force;
+mod cli;
+mod seeds;
