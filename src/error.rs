@@ -34,10 +34,7 @@ impl InputError {
     pub fn invalid(field: impl Into<String>, problem: impl Into<String>) -> Self {
         InputError {
             position: None,
-            kind: InputErrorKind::Invalid {
-                field: field.into(),
-                problem: problem.into(),
-            },
+            kind: InputErrorKind::Invalid { field: field.into(), problem: problem.into() },
         }
     }
 
@@ -55,4 +52,7 @@ impl InputError {
 pub enum InternalError {
     #[error("internal error: the computed plan does not reach the target when simulated ({0})")]
     VerificationFailed(String),
+    /// The request cannot be answered by the chosen method.
+    #[error("{0}")]
+    Unsupported(String),
 }

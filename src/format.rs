@@ -29,6 +29,21 @@ pub struct PuzzleFile {
     pub target: Option<StateSpec>,
     #[serde(default)]
     pub labels: Option<Vec<String>>,
+    #[serde(default)]
+    pub max_presses: Option<LimitSpec>,
+}
+
+/// `max_presses:` — a limit per button, or `All(k)`.
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+pub enum LimitSpec {
+    Shorthand(LimitShorthand),
+    List(Vec<u64>),
+}
+
+#[derive(Debug, Deserialize)]
+pub enum LimitShorthand {
+    All(u64),
 }
 
 /// `graph:` — how the cells are connected.
@@ -89,8 +104,7 @@ pub enum StateShorthand {
 
 /// Reads and validates a puzzle from RON text.
 pub fn parse_puzzle(source: &str) -> Result<Puzzle, InputError> {
-    let options =
-        ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME);
+    let options = ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME);
     let file: PuzzleFile = options.from_str(source).map_err(|e| syntax_error(&e))?;
     file.into_puzzle().map_err(|mut e| {
         if let InputErrorKind::Invalid { field, .. } = &e.kind {
@@ -104,17 +118,14 @@ fn syntax_error(e: &ron::error::SpannedError) -> InputError {
     let mut message = e.code.to_string();
     if message.contains("untagged enum StateSpec") {
         message =
-            "expected a state: a list of values like [0, 1, 2], All(value) or Rows([\"#.#\", ...])"
-                .into();
+            "expected a state: a list of values like [0, 1, 2], All(value) or Rows([\"#.#\", ...])".into();
+    } else if message.contains("untagged enum LimitSpec") {
+        message = "expected press limits: a list with one whole number per button, or All(k)".into();
     } else if message.contains("untagged enum ModulusSpec") {
-        message =
-            "expected a modulus: a whole number >= 2, or a list of them with one per cell".into();
+        message = "expected a modulus: a whole number >= 2, or a list of them with one per cell".into();
     }
     InputError {
-        position: Some(Position {
-            line: e.span.start.line,
-            column: e.span.start.col,
-        }),
+        position: Some(Position { line: e.span.start.line, column: e.span.start.col }),
         kind: InputErrorKind::Syntax { message },
     }
 }
@@ -122,13 +133,7 @@ fn syntax_error(e: &ron::error::SpannedError) -> InputError {
 /// Where the top-level key of a field path (`start[3]` → `start`, `graph.rows` → `rows`) is written,
 /// skipping comments and strings.
 fn locate_field(source: &str, field: &str) -> Option<Position> {
-    let key = field
-        .rsplit('.')
-        .next()
-        .unwrap_or(field)
-        .split('[')
-        .next()
-        .unwrap_or(field);
+    let key = field.rsplit('.').next().unwrap_or(field).split('[').next().unwrap_or(field);
     let bytes = source.as_bytes();
     let (mut i, mut line, mut line_start) = (0usize, 1usize, 0usize);
     while i < bytes.len() {
@@ -201,11 +206,7 @@ impl PuzzleFile {
         };
         for (i, &m) in moduli.iter().enumerate() {
             if m < 2 {
-                let field = if per_cell {
-                    format!("modulus[{i}]")
-                } else {
-                    "modulus".into()
-                };
+                let field = if per_cell { format!("modulus[{i}]") } else { "modulus".into() };
                 return Err(InputError::invalid(
                     field,
                     format!("is {m}; a cell must count modulo at least 2"),
@@ -219,10 +220,7 @@ impl PuzzleFile {
                         if cell >= cells {
                             return Err(InputError::invalid(
                                 format!("buttons[{j}]"),
-                                format!(
-                                    "names cell {cell}, but cells are numbered 0 to {}",
-                                    cells - 1
-                                ),
+                                format!("names cell {cell}, but cells are numbered 0 to {}", cells - 1),
                             ));
                         }
                     }
@@ -230,18 +228,29 @@ impl PuzzleFile {
                 Buttons::Explicit(list)
             }
             None => {
-                let press = self.press.unwrap_or(PressSpec {
-                    self_weight: 1,
-                    neighbors: 1,
-                });
-                Buttons::Graph {
-                    self_weight: press.self_weight,
-                    neighbor_weight: press.neighbors,
-                }
+                let press = self.press.unwrap_or(PressSpec { self_weight: 1, neighbors: 1 });
+                Buttons::Graph { self_weight: press.self_weight, neighbor_weight: press.neighbors }
             }
         };
         let start = resolve_state("start", self.start, &topology, &moduli)?;
         let target = resolve_state("target", self.target, &topology, &moduli)?;
+        let button_count = match &buttons {
+            Buttons::Graph { .. } => cells,
+            Buttons::Explicit(list) => list.len(),
+        };
+        let max_presses = match self.max_presses {
+            None => None,
+            Some(LimitSpec::Shorthand(LimitShorthand::All(k))) => Some(vec![k; button_count]),
+            Some(LimitSpec::List(list)) => {
+                if list.len() != button_count {
+                    return Err(InputError::invalid(
+                        "max_presses",
+                        format!("has {} limits but the puzzle has {button_count} buttons", list.len()),
+                    ));
+                }
+                Some(list)
+            }
+        };
         Ok(Puzzle {
             name: self.name,
             topology,
@@ -250,6 +259,7 @@ impl PuzzleFile {
             start,
             target,
             labels: self.labels,
+            max_presses,
         })
     }
 }
@@ -258,10 +268,7 @@ impl GraphSpec {
     fn into_topology(self) -> Result<Topology, InputError> {
         let need_cells = |field: &str, n: usize| {
             if n == 0 {
-                Err(InputError::invalid(
-                    field,
-                    "is 0; a puzzle needs at least one cell",
-                ))
+                Err(InputError::invalid(field, "is 0; a puzzle needs at least one cell"))
             } else {
                 Ok(())
             }
@@ -279,26 +286,13 @@ impl GraphSpec {
                 need_cells("graph", n)?;
                 Topology::Cells(n)
             }
-            GraphSpec::Grid {
-                rows,
-                cols,
-                wrap,
-                neighborhood,
-            } => {
+            GraphSpec::Grid { rows, cols, wrap, neighborhood } => {
                 need_cells("graph.rows", rows)?;
                 need_cells("graph.cols", cols)?;
                 if rows.checked_mul(cols).is_none_or(|n| n > u32::MAX as usize) {
-                    return Err(InputError::invalid(
-                        "graph",
-                        format!("{rows}×{cols} is too many cells"),
-                    ));
+                    return Err(InputError::invalid("graph", format!("{rows}×{cols} is too many cells")));
                 }
-                Topology::Grid {
-                    rows,
-                    cols,
-                    wrap,
-                    neighborhood,
-                }
+                Topology::Grid { rows, cols, wrap, neighborhood }
             }
             GraphSpec::Edges { cells, edges } => {
                 need_cells("graph.cells", cells)?;
@@ -317,16 +311,10 @@ impl GraphSpec {
                         }
                     }
                     if a == b {
-                        return Err(InputError::invalid(
-                            field,
-                            format!("({a}, {b}) joins a cell to itself"),
-                        ));
+                        return Err(InputError::invalid(field, format!("({a}, {b}) joins a cell to itself")));
                     }
                     if adjacency[a].contains(&b) {
-                        return Err(InputError::invalid(
-                            field,
-                            format!("({a}, {b}) is listed twice"),
-                        ));
+                        return Err(InputError::invalid(field, format!("({a}, {b}) is listed twice")));
                     }
                     adjacency[a].push(b);
                     adjacency[b].push(a);
@@ -378,18 +366,12 @@ fn resolve_state(
         }
         Some(StateSpec::Shorthand(StateShorthand::Rows(rows))) => {
             let Some((grid_rows, grid_cols)) = topology.grid_shape() else {
-                return Err(InputError::invalid(
-                    field,
-                    "Rows([...]) pictures are only for Grid puzzles",
-                ));
+                return Err(InputError::invalid(field, "Rows([...]) pictures are only for Grid puzzles"));
             };
             if rows.len() != grid_rows {
                 return Err(InputError::invalid(
                     field,
-                    format!(
-                        "the picture has {} rows but the grid has {grid_rows}",
-                        rows.len()
-                    ),
+                    format!("the picture has {} rows but the grid has {grid_rows}", rows.len()),
                 ));
             }
             let mut values = Vec::with_capacity(cells);

@@ -11,6 +11,7 @@
 //! - [`report`] renders answers and errors as text or JSON for the binary.
 
 pub mod algebra;
+pub mod analysis;
 pub mod error;
 pub mod format;
 pub mod model;

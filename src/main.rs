@@ -5,7 +5,12 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use std::time::Duration;
+
 use clap::{Args, Parser, Subcommand};
+use modsolve::analysis::{Engine, Options, analyze};
+use modsolve::error::InternalError;
+use modsolve::solve::search::{Budget, Objective};
 
 use modsolve::report;
 
@@ -53,6 +58,55 @@ struct SolveArgs {
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
+    /// Which solver answers: the algebra, the search, or auto (algebra, searching where needed).
+    #[arg(long, value_enum, default_value_t = MethodArg::Auto)]
+    method: MethodArg,
+    /// What the plan shown minimises: total presses, the largest press count, or distinct buttons.
+    #[arg(long, value_enum, default_value_t = ObjectiveArg::Total)]
+    minimize: ObjectiveArg,
+    /// Work allowed for search and optimisation: a time (10s, 500ms) or a number of nodes.
+    #[arg(long, value_parser = parse_budget, default_value = "10s")]
+    budget: Budget,
+    /// List every plan (within press limits).
+    #[arg(long)]
+    all: bool,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+enum MethodArg {
+    Auto,
+    Algebra,
+    Search,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+enum ObjectiveArg {
+    Total,
+    Max,
+    Buttons,
+}
+
+/// `10s`, `500ms`, `2m` as a time (with the default node cap), a plain number as nodes.
+fn parse_budget(text: &str) -> Result<Budget, String> {
+    let text = text.trim();
+    let number = |digits: &str| {
+        digits.parse::<u64>().map_err(|_| {
+            format!("`{text}` is not a budget: use e.g. 10s, 500ms, 2m or a node count like 1000000")
+        })
+    };
+    let time = if let Some(ms) = text.strip_suffix("ms") {
+        Some(Duration::from_millis(number(ms)?))
+    } else if let Some(s) = text.strip_suffix('s') {
+        Some(Duration::from_secs(number(s)?))
+    } else if let Some(m) = text.strip_suffix('m') {
+        Some(Duration::from_secs(60 * number(m)?))
+    } else {
+        None
+    };
+    Ok(match time {
+        Some(time) => Budget { time: Some(time), ..Budget::default() },
+        None => Budget { nodes: number(text)?, time: None },
+    })
 }
 
 /// What went wrong, decided once: the message to print and the exit code.
@@ -71,9 +125,7 @@ fn main() -> ExitCode {
         Ok((output, code)) => {
             let mut stdout = std::io::stdout().lock();
             // A closed pipe is not an error worth reporting.
-            let _ = stdout
-                .write_all(output.as_bytes())
-                .and_then(|_| stdout.flush());
+            let _ = stdout.write_all(output.as_bytes()).and_then(|_| stdout.flush());
             ExitCode::from(code)
         }
         Err(failure) => {
@@ -87,33 +139,48 @@ fn main() -> ExitCode {
 fn run(args: &SolveArgs) -> Result<(String, u8), Failure> {
     let Some(path) = &args.file else {
         return Err(Failure {
-            message: "error: no puzzle file given\n\nUsage: modsolve FILE [--json]   (modsolve --help for more)\n".into(),
+            message:
+                "error: no puzzle file given\n\nUsage: modsolve FILE [--json]   (modsolve --help for more)\n"
+                    .into(),
             code: 2,
         });
     };
     let shown = path.display().to_string();
-    let source = std::fs::read_to_string(path).map_err(|e| Failure {
-        message: format!("error: cannot read {shown}: {e}\n"),
-        code: 2,
+    let source = std::fs::read_to_string(path)
+        .map_err(|e| Failure { message: format!("error: cannot read {shown}: {e}\n"), code: 2 })?;
+    let puzzle = modsolve::parse_puzzle(&source)
+        .map_err(|e| Failure { message: report::render_input_error(&e, &shown, &source), code: 2 })?;
+    let options = Options {
+        engine: match args.method {
+            MethodArg::Auto => Engine::Auto,
+            MethodArg::Algebra => Engine::Algebra,
+            MethodArg::Search => Engine::Search,
+        },
+        objective: match args.minimize {
+            ObjectiveArg::Total => Objective::Total,
+            ObjectiveArg::Max => Objective::Max,
+            ObjectiveArg::Buttons => Objective::Buttons,
+        },
+        budget: args.budget,
+        list_all: args.all,
+    };
+    let analysis = analyze(&puzzle, &options).map_err(|e| match e {
+        InternalError::Unsupported(_) => Failure { message: format!("error: {e}\n"), code: 2 },
+        InternalError::VerificationFailed(_) => Failure {
+            message: format!(
+                "error: {e}\nThis is a bug in modsolve; please report it with the puzzle file.\n"
+            ),
+            code: 1,
+        },
     })?;
-    let puzzle = modsolve::parse_puzzle(&source).map_err(|e| Failure {
-        message: report::render_input_error(&e, &shown, &source),
-        code: 2,
-    })?;
-    let answer = modsolve::solve(&puzzle).map_err(|e| Failure {
-        message: format!(
-            "error: {e}\nThis is a bug in modsolve; please report it with the puzzle file.\n"
-        ),
-        code: 1,
-    })?;
-    let code = if answer.is_solvable() { 0 } else { 1 };
+    let code = if analysis.is_solvable() { 0 } else { 1 };
     let output = if args.json {
-        let mut s = serde_json::to_string_pretty(&report::answer_json(&puzzle, &answer))
+        let mut s = serde_json::to_string_pretty(&report::analysis_json(&puzzle, &analysis))
             .expect("JSON values serialise");
         s.push('\n');
         s
     } else {
-        report::answer_text(&puzzle, &answer)
+        report::analysis_text(&puzzle, &analysis)
     };
     Ok((output, code))
 }

@@ -31,12 +31,7 @@ pub enum Topology {
     /// `n` cells in a ring.
     Cycle(usize),
     /// A rectangle, numbered row-major; `wrap` makes it a torus.
-    Grid {
-        rows: usize,
-        cols: usize,
-        wrap: bool,
-        neighborhood: Neighborhood,
-    },
+    Grid { rows: usize, cols: usize, wrap: bool, neighborhood: Neighborhood },
     /// Any undirected graph, as sorted adjacency lists.
     Edges { adjacency: Vec<Vec<usize>> },
 }
@@ -81,25 +76,12 @@ impl Topology {
                     f(next);
                 }
             }
-            Topology::Grid {
-                rows,
-                cols,
-                wrap,
-                neighborhood,
-            } => {
+            Topology::Grid { rows, cols, wrap, neighborhood } => {
                 let (rows, cols) = (*rows as isize, *cols as isize);
                 let (r, c) = ((cell as isize) / cols, (cell as isize) % cols);
                 const CROSS: [(isize, isize); 4] = [(-1, 0), (0, -1), (0, 1), (1, 0)];
-                const KING: [(isize, isize); 8] = [
-                    (-1, -1),
-                    (-1, 0),
-                    (-1, 1),
-                    (0, -1),
-                    (0, 1),
-                    (1, -1),
-                    (1, 0),
-                    (1, 1),
-                ];
+                const KING: [(isize, isize); 8] =
+                    [(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)];
                 let steps: &[(isize, isize)] = match neighborhood {
                     Neighborhood::Cross => &CROSS,
                     Neighborhood::King => &KING,
@@ -133,10 +115,7 @@ impl Topology {
 pub enum Buttons {
     /// One button per cell: it adds `self_weight` to its cell and `neighbor_weight` to each
     /// neighbour.
-    Graph {
-        self_weight: i64,
-        neighbor_weight: i64,
-    },
+    Graph { self_weight: i64, neighbor_weight: i64 },
     /// Listed buttons, each a list of `(cell, amount)`; a cell listed twice gets both amounts.
     Explicit(Vec<Vec<(usize, i64)>>),
 }
@@ -150,6 +129,8 @@ pub struct Puzzle {
     pub buttons: Buttons,
     pub start: Vec<u64>,
     pub target: Vec<u64>,
+    /// The most times each button may be pressed (a one-shot switch has 1), when limited.
+    pub max_presses: Option<Vec<u64>>,
     /// Names for the cells (and the buttons of graph puzzles), used in output when there is one
     /// per cell.
     pub labels: Option<Vec<String>>,
@@ -178,13 +159,9 @@ impl Puzzle {
             }
         };
         match &self.buttons {
-            Buttons::Graph {
-                self_weight,
-                neighbor_weight,
-            } => {
+            Buttons::Graph { self_weight, neighbor_weight } => {
                 emit(j, *self_weight);
-                self.topology
-                    .for_each_neighbor(j, |i| emit(i, *neighbor_weight));
+                self.topology.for_each_neighbor(j, |i| emit(i, *neighbor_weight));
             }
             Buttons::Explicit(list) => {
                 for &(cell, amount) in &list[j] {
@@ -244,6 +221,19 @@ impl Puzzle {
         }
     }
 
+    /// The period `L_j` of every button: the smallest `L > 0` with `L·a_ij ≡ 0 (mod m_i)` for all
+    /// cells, i.e. the lcm of `m_i / gcd(a_ij, m_i)`. Computed directly, independent of the algebra.
+    pub fn periods(&self) -> Vec<BigUint> {
+        (0..self.button_count())
+            .map(|j| {
+                self.effects(j).iter().fold(BigUint::from(1u32), |l, &(i, a)| {
+                    let m = self.moduli[i];
+                    num_integer::Integer::lcm(&l, &BigUint::from(m / num_integer::gcd(a, m)))
+                })
+            })
+            .collect()
+    }
+
     /// Whether buttons correspond to cells one to one (so a grid picture of presses makes sense).
     pub fn buttons_are_cells(&self) -> bool {
         matches!(self.buttons, Buttons::Graph { .. })
@@ -263,36 +253,16 @@ mod tests {
 
     #[test]
     fn grid_neighbours() {
-        let cross = Topology::Grid {
-            rows: 3,
-            cols: 3,
-            wrap: false,
-            neighborhood: Neighborhood::Cross,
-        };
+        let cross = Topology::Grid { rows: 3, cols: 3, wrap: false, neighborhood: Neighborhood::Cross };
         assert_eq!(neighbors(&cross, 0), vec![1, 3]);
         assert_eq!(neighbors(&cross, 4), vec![1, 3, 5, 7]);
-        let king = Topology::Grid {
-            rows: 3,
-            cols: 3,
-            wrap: false,
-            neighborhood: Neighborhood::King,
-        };
+        let king = Topology::Grid { rows: 3, cols: 3, wrap: false, neighborhood: Neighborhood::King };
         assert_eq!(neighbors(&king, 0), vec![1, 3, 4]);
         assert_eq!(neighbors(&king, 4), vec![0, 1, 2, 3, 5, 6, 7, 8]);
-        let torus = Topology::Grid {
-            rows: 3,
-            cols: 4,
-            wrap: true,
-            neighborhood: Neighborhood::Cross,
-        };
+        let torus = Topology::Grid { rows: 3, cols: 4, wrap: true, neighborhood: Neighborhood::Cross };
         assert_eq!(neighbors(&torus, 0), vec![1, 3, 4, 8]);
         // A 2-wide torus reaches the same cell left and right: once only.
-        let thin = Topology::Grid {
-            rows: 1,
-            cols: 2,
-            wrap: true,
-            neighborhood: Neighborhood::Cross,
-        };
+        let thin = Topology::Grid { rows: 1, cols: 2, wrap: true, neighborhood: Neighborhood::Cross };
         assert_eq!(neighbors(&thin, 0), vec![1]);
         assert_eq!(neighbors(&Topology::Cycle(2), 0), vec![1]);
         assert_eq!(neighbors(&Topology::Cycle(1), 0), Vec::<usize>::new());
@@ -310,7 +280,9 @@ mod tests {
             start: vec![0, 0],
             target: vec![0, 0],
             labels: None,
+            max_presses: None,
         };
+        assert_eq!(p.periods(), vec![BigUint::from(3u32), BigUint::from(1u32)]);
         assert_eq!(p.effects(0), vec![(1, 2)]);
         assert_eq!(p.effects(1), vec![]);
         let after = p.apply(&[1, 1], &[BigUint::from(4u32), BigUint::from(1u32)]);

@@ -9,9 +9,11 @@ use num_bigint::BigUint;
 use num_traits::{ToPrimitive, Zero};
 use serde_json::{Value, json};
 
+use crate::analysis::{Analysis, Engine};
 use crate::error::InputError;
 use crate::model::Puzzle;
-use crate::solve::Answer;
+use crate::solve::optimize::Plan;
+use crate::solve::search::Objective;
 
 /// A big integer as a JSON number when it fits in 64 bits, else as a decimal string.
 pub fn json_integer(x: &BigUint) -> Value {
@@ -26,22 +28,46 @@ pub fn total_presses(presses: &[BigUint]) -> BigUint {
     presses.iter().sum()
 }
 
-/// The JSON object for one solved puzzle.
-pub fn answer_json(puzzle: &Puzzle, answer: &Answer) -> Value {
-    let presses = answer.presses.as_ref();
+/// A plan as JSON: `{"presses", "total_presses", "proven"}`.
+fn plan_json(plan: &Plan) -> Value {
     json!({
+        "presses": plan.presses.iter().map(json_integer).collect::<Vec<_>>(),
+        "total_presses": json_integer(&plan.total()),
+        "proven": plan.proven,
+    })
+}
+
+/// The JSON object for one analysed puzzle (DESIGN.md §5).
+pub fn analysis_json(puzzle: &Puzzle, analysis: &Analysis) -> Value {
+    let shown = analysis.shown();
+    let mut object = json!({
         "name": puzzle.name,
+        "solvable": analysis.is_solvable(),
+        "count": analysis.count.value.to_string(),
+        "count_exact": analysis.count.exact,
+        "presses": shown.map(|p| p.presses.iter().map(json_integer).collect::<Vec<_>>()),
+        "total_presses": shown.map(|p| json_integer(&p.total())),
+        "fewest": analysis.fewest.as_ref().map(plan_json),
+        "quiet_patterns": analysis.quiet_patterns.as_ref().map(|q| q.to_string()),
         "cells": puzzle.cell_count(),
         "buttons": puzzle.button_count(),
-        "solvable": answer.is_solvable(),
-        "count": answer.count.to_string(),
-        "quiet_patterns": answer.quiet_patterns().to_string(),
-        "periods": answer.periods.iter().map(json_integer).collect::<Vec<_>>(),
-        "presses": presses.map(|x| x.iter().map(json_integer).collect::<Vec<_>>()),
-        "total_presses": presses.map(|x| json_integer(&total_presses(x))),
-        "verified": presses.is_some(),
-        "method": format!("{:?}", answer.method).to_lowercase(),
-    })
+        "periods": analysis.periods.iter().map(json_integer).collect::<Vec<_>>(),
+        "press_limits": puzzle.max_presses,
+        "method": match analysis.engine { Engine::Search => "search", _ => "algebra" },
+        "search_nodes": analysis.search_nodes,
+        "verified": shown.is_some(),
+    });
+    if let Some(optimal) = &analysis.optimal {
+        let mut value = plan_json(optimal);
+        value["objective"] = Value::from(optimal.objective.name());
+        object["optimal"] = value;
+    }
+    if let Some(all) = &analysis.all_plans {
+        object["all"] = Value::from(
+            all.iter().map(|x| x.iter().map(json_integer).collect::<Vec<_>>()).collect::<Vec<_>>(),
+        );
+    }
+    object
 }
 
 /// A character for a press count in a picture: `.` for 0, `#` for 1 when every count is 0 or 1,
@@ -67,23 +93,14 @@ pub fn plan_text(puzzle: &Puzzle, presses: &[BigUint]) -> String {
     if let (Some((rows, cols)), true) = (puzzle.topology.grid_shape(), puzzle.buttons_are_cells()) {
         if let Some(chars) = picture_chars(presses) {
             for r in 0..rows {
-                let line: Vec<String> = chars[r * cols..(r + 1) * cols]
-                    .iter()
-                    .map(char::to_string)
-                    .collect();
+                let line: Vec<String> = chars[r * cols..(r + 1) * cols].iter().map(char::to_string).collect();
                 let _ = writeln!(out, "    {}", line.join(" "));
             }
         } else {
-            let width = presses
-                .iter()
-                .map(|x| x.to_string().len())
-                .max()
-                .unwrap_or(1);
+            let width = presses.iter().map(|x| x.to_string().len()).max().unwrap_or(1);
             for r in 0..rows {
-                let line: Vec<String> = presses[r * cols..(r + 1) * cols]
-                    .iter()
-                    .map(|x| format!("{x:>width$}"))
-                    .collect();
+                let line: Vec<String> =
+                    presses[r * cols..(r + 1) * cols].iter().map(|x| format!("{x:>width$}")).collect();
                 let _ = writeln!(out, "    {}", line.join(" "));
             }
         }
@@ -114,8 +131,24 @@ fn describe_moduli(moduli: &[u64]) -> String {
     }
 }
 
-/// The text report for one solved puzzle.
-pub fn answer_text(puzzle: &Puzzle, answer: &Answer) -> String {
+fn plan_heading(plan: &Plan) -> String {
+    let total = plan.total();
+    let proof = if plan.proven { "proven" } else { "not proven: the budget ran out" };
+    match plan.objective {
+        Objective::Total => format!("Fewest presses: {total} ({proof})"),
+        Objective::Max => format!(
+            "Smallest largest press count: {} ({proof}), {total} presses",
+            plan.presses.iter().max().cloned().unwrap_or_default()
+        ),
+        Objective::Buttons => format!(
+            "Fewest buttons: {} ({proof}), {total} presses",
+            plan.presses.iter().filter(|x| !x.is_zero()).count()
+        ),
+    }
+}
+
+/// The text report for one analysed puzzle.
+pub fn analysis_text(puzzle: &Puzzle, analysis: &Analysis) -> String {
     let mut out = String::new();
     let name = puzzle.name.as_deref().unwrap_or("Puzzle");
     let _ = writeln!(
@@ -125,30 +158,41 @@ pub fn answer_text(puzzle: &Puzzle, answer: &Answer) -> String {
         describe_moduli(&puzzle.moduli),
         puzzle.button_count()
     );
-    match &answer.presses {
-        Some(x) => {
-            let _ = writeln!(out, "\nSolvable. A plan, verified by simulating it:");
-            out.push_str(&plan_text(puzzle, x));
-            let _ = writeln!(out, "    {} presses in all", total_presses(x));
-            let plans = if answer.count == BigUint::from(1u32) {
-                "plan"
-            } else {
-                "plans"
-            };
-            let _ = writeln!(out, "\nSolutions: {} {plans}", answer.count);
+    let within = if analysis.limited { " within the press limits" } else { "" };
+    match analysis.shown() {
+        Some(plan) => {
+            let _ = writeln!(out, "\nSolvable. {}; verified by simulating it:", plan_heading(plan));
+            out.push_str(&plan_text(puzzle, &plan.presses));
+            if let (Some(fewest), Some(_)) = (&analysis.fewest, &analysis.optimal) {
+                let _ = writeln!(out, "{}", plan_heading(fewest));
+            }
         }
-        None => {
+        None if analysis.count.exact => {
             let _ = writeln!(
                 out,
-                "\nNot solvable: no combination of presses turns the start into the target."
+                "\nNot solvable{within}: no combination of presses turns the start into the target."
             );
         }
+        None => {
+            let _ = writeln!(out, "\nUndecided: the search budget ran out before a plan was found.");
+        }
     }
-    let _ = writeln!(
-        out,
-        "Quiet patterns: {} (nonzero plans that change nothing)",
-        answer.quiet_patterns()
-    );
+    let plans = if analysis.count.value == BigUint::from(1u32) { "plan" } else { "plans" };
+    let bound = if analysis.count.exact { "" } else { "at least " };
+    let _ = writeln!(out, "\nSolutions{within}: {bound}{} {plans}", analysis.count.value);
+    if let Some(quiet) = &analysis.quiet_patterns {
+        let _ = writeln!(out, "Quiet patterns: {quiet} (nonzero plans that change nothing)");
+    }
+    if let (Engine::Search, Some(nodes)) = (analysis.engine, analysis.search_nodes) {
+        let _ = writeln!(out, "Search nodes visited: {nodes}");
+    }
+    if let Some(all) = &analysis.all_plans {
+        let _ = writeln!(out, "\nAll {} plans{within}:", all.len());
+        for x in all {
+            let list: Vec<String> = x.iter().map(BigUint::to_string).collect();
+            let _ = writeln!(out, "    [{}]", list.join(", "));
+        }
+    }
     out
 }
 

@@ -14,11 +14,7 @@ pub fn mul_mod(a: u64, b: u64, m: u64) -> u64 {
 #[inline]
 pub fn add_mod(a: u64, b: u64, m: u64) -> u64 {
     let (s, overflow) = a.overflowing_add(b);
-    if overflow || s >= m {
-        s.wrapping_sub(m)
-    } else {
-        s
-    }
+    if overflow || s >= m { s.wrapping_sub(m) } else { s }
 }
 
 /// `a - b mod m`.
@@ -106,10 +102,7 @@ mod tests {
         let m = u64::MAX - 58;
         assert_eq!(add_mod(m - 1, m - 1, m), m - 2);
         assert_eq!(sub_mod(0, 1, m), m - 1);
-        assert_eq!(
-            reduce_signed(i64::MIN, 7),
-            (i64::MIN as i128).rem_euclid(7) as u64
-        );
+        assert_eq!(reduce_signed(i64::MIN, 7), (i64::MIN as i128).rem_euclid(7) as u64);
         assert_eq!(reduce_signed(-1, m), m - 1);
     }
 

@@ -30,13 +30,7 @@ mod tests {
 
     #[test]
     fn combined_value_has_every_residue() {
-        let parts = [
-            (3u64, 8u64),
-            (4, 9),
-            (1, 5),
-            (12345, (1 << 61) - 1),
-            (7, 1 << 0),
-        ];
+        let parts = [(3u64, 8u64), (4, 9), (1, 5), (12345, (1 << 61) - 1), (7, 1 << 0)];
         let x = combine(&parts);
         for &(r, q) in &parts {
             assert_eq!((&x % q).to_u64().unwrap(), r % q);

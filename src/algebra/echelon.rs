@@ -67,11 +67,7 @@ impl PrimePowerSystem {
         let a = &mut self.matrix;
         let p = self.p;
         let v_of = |x: u64| {
-            if p == 2 {
-                x.trailing_zeros()
-            } else {
-                valuation(x, p)
-            }
+            if p == 2 { x.trailing_zeros() } else { valuation(x, p) }
         };
         let mut k = 0;
         while k < rows.min(cols) {
@@ -130,9 +126,7 @@ impl PrimePowerSystem {
             k += 1;
         }
         // Later column swaps also permute earlier pivot rows: copy them out only now.
-        let pivot_rows = (0..k)
-            .map(|r| a[r * cols + r..(r + 1) * cols].to_vec())
-            .collect();
+        let pivot_rows = (0..k).map(|r| a[r * cols + r..(r + 1) * cols].to_vec()).collect();
         Echelon {
             p,
             e: self.e,
@@ -196,19 +190,28 @@ impl Echelon {
             let v = self.pivot_valuations[k];
             if v > 0 {
                 let seed = self.p.pow(self.e - v);
-                out.push((
-                    self.back_substitute(|_| 0, |i| if i == k { seed } else { 0 }, |_| 0),
-                    v,
-                ));
+                out.push((self.back_substitute(|_| 0, |i| if i == k { seed } else { 0 }, |_| 0), v));
             }
         }
         for f in self.rank..self.cols {
-            out.push((
-                self.back_substitute(|_| 0, |_| 0, |j| if j == f { 1 } else { 0 }),
-                self.e,
-            ));
+            out.push((self.back_substitute(|_| 0, |_| 0, |j| if j == f { 1 } else { 0 }), self.e));
         }
         out
+    }
+
+    /// The nonzero rows of `T·P^(-1)` (the eliminated rows in the original column order) with
+    /// their pivot valuations. They generate the same module as the rows of `A`, and every
+    /// element of it is `Σ t_k·row_k` for exactly one choice of `0 <= t_k < p^(E - v_k)`.
+    pub fn row_basis(&self) -> Vec<(Vec<u64>, u32)> {
+        (0..self.rank)
+            .map(|k| {
+                let mut row = vec![0u64; self.cols];
+                for (offset, &a) in self.pivot_rows[k].iter().enumerate() {
+                    row[self.perm[k + offset]] = a;
+                }
+                (row, self.pivot_valuations[k])
+            })
+            .collect()
     }
 
     /// Solves the triangular system from the bottom: `rhs(k)` is the transformed right side of

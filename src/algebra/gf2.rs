@@ -17,12 +17,7 @@ pub struct BitMatrix {
 impl BitMatrix {
     pub fn zeros(rows: usize, cols: usize) -> Self {
         let words = cols.div_ceil(64);
-        BitMatrix {
-            rows,
-            cols,
-            words,
-            data: vec![0; rows * words],
-        }
+        BitMatrix { rows, cols, words, data: vec![0; rows * words] }
     }
 
     pub fn get(&self, r: usize, c: usize) -> bool {
@@ -120,11 +115,7 @@ pub fn solve(mut m: BitMatrix) -> Gf2Solution {
             v
         })
         .collect();
-    Gf2Solution {
-        rank,
-        solution,
-        kernel_basis,
-    }
+    Gf2Solution { rank, solution, kernel_basis }
 }
 
 #[cfg(test)]
@@ -133,9 +124,7 @@ mod tests {
     use rand::{RngExt, SeedableRng, rngs::StdRng};
 
     fn multiply(a: &BitMatrix, x: &[bool]) -> Vec<bool> {
-        (0..a.rows)
-            .map(|r| (0..x.len()).filter(|&c| a.get(r, c) && x[c]).count() % 2 == 1)
-            .collect()
+        (0..a.rows).map(|r| (0..x.len()).filter(|&c| a.get(r, c) && x[c]).count() % 2 == 1).collect()
     }
 
     /// At the word edges: solutions reproduce the right side and kernel vectors vanish, and the

@@ -4,7 +4,7 @@
 use num_bigint::BigUint;
 use num_traits::{One, Zero};
 
-use super::{Answer, Method, difference};
+use super::{Answer, Generator, Method, difference};
 use crate::algebra::gf2::{BitMatrix, solve as solve_bits};
 use crate::model::Puzzle;
 
@@ -30,23 +30,19 @@ pub fn solve(puzzle: &Puzzle) -> Answer {
         m.set(i, buttons, d == 1);
     }
     let out = solve_bits(m);
+    // Kernel vectors of idle buttons are zero in period space: leave them out.
+    let quiet_basis: Vec<Generator> = out
+        .kernel_basis
+        .iter()
+        .filter(|v| v.iter().enumerate().any(|(j, &bit)| bit && periods[j] == BigUint::from(2u32)))
+        .map(|v| Generator {
+            presses: v.iter().map(|&bit| BigUint::from(bit as u32)).collect(),
+            order: BigUint::from(2u32),
+        })
+        .collect();
     // Idle buttons are free columns whose only value within their period is 0.
     let kernel_size = BigUint::one() << (buttons - out.rank - idle_buttons);
-    let presses = out.solution.map(|x| {
-        x.into_iter()
-            .map(|b| BigUint::from(b as u32))
-            .collect::<Vec<_>>()
-    });
-    let count = if presses.is_some() {
-        kernel_size.clone()
-    } else {
-        BigUint::zero()
-    };
-    Answer {
-        periods,
-        presses,
-        count,
-        kernel_size,
-        method: Method::Gf2,
-    }
+    let presses = out.solution.map(|x| x.into_iter().map(|b| BigUint::from(b as u32)).collect::<Vec<_>>());
+    let count = if presses.is_some() { kernel_size.clone() } else { BigUint::zero() };
+    Answer { periods, presses, count, kernel_size, quiet_basis, method: Method::Gf2 }
 }

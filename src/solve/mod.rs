@@ -11,6 +11,8 @@
 
 pub mod gf2;
 pub mod modular;
+pub mod optimize;
+pub mod search;
 
 use num_bigint::BigUint;
 use num_traits::One;
@@ -41,8 +43,18 @@ pub struct Answer {
     pub count: BigUint,
     /// The number of plans that change nothing, the zero plan included.
     pub kernel_size: BigUint,
+    /// A basis of the quiet patterns: every plan that changes nothing is `Σ t_g·g (mod L)` for
+    /// exactly one choice of `0 <= t_g < order_g`, so `Π order_g = kernel_size`.
+    pub quiet_basis: Vec<Generator>,
     /// The elimination that produced the answer.
     pub method: Method,
+}
+
+/// One quiet pattern of a basis, with its additive order in `Π Z/L_j`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Generator {
+    pub presses: Vec<BigUint>,
+    pub order: BigUint,
 }
 
 impl Answer {
@@ -81,7 +93,7 @@ pub fn solve_with(puzzle: &Puzzle, method: Method) -> Result<Answer, InternalErr
 }
 
 /// `target - start` cell by cell.
-fn difference(puzzle: &Puzzle) -> Vec<u64> {
+pub(crate) fn difference(puzzle: &Puzzle) -> Vec<u64> {
     puzzle
         .target
         .iter()

@@ -13,10 +13,10 @@ use std::collections::{BTreeMap, HashMap};
 use num_bigint::BigUint;
 use num_traits::{One, Zero};
 
-use super::{Answer, Method, difference};
+use super::{Answer, Generator, Method, difference};
 use crate::algebra::arith::valuation;
 use crate::algebra::crt;
-use crate::algebra::echelon::PrimePowerSystem;
+use crate::algebra::echelon::{Echelon, PrimePowerSystem};
 use crate::algebra::factor::factorize;
 use crate::model::Puzzle;
 
@@ -32,27 +32,19 @@ impl PrimeSplit {
     fn new(moduli: &[u64]) -> Self {
         let mut cache: HashMap<u64, Vec<(u64, u32)>> = HashMap::new();
         let mut primes = BTreeMap::new();
-        let cell_factors: Vec<_> = moduli
-            .iter()
-            .map(|&m| cache.entry(m).or_insert_with(|| factorize(m)).clone())
-            .collect();
+        let cell_factors: Vec<_> =
+            moduli.iter().map(|&m| cache.entry(m).or_insert_with(|| factorize(m)).clone()).collect();
         for factors in &cell_factors {
             for &(p, e) in factors {
                 let entry = primes.entry(p).or_insert(0);
                 *entry = (*entry).max(e);
             }
         }
-        PrimeSplit {
-            primes,
-            cell_factors,
-        }
+        PrimeSplit { primes, cell_factors }
     }
 
     fn exponent(&self, cell: usize, p: u64) -> u32 {
-        self.cell_factors[cell]
-            .iter()
-            .find(|&&(q, _)| q == p)
-            .map_or(0, |&(_, e)| e)
+        self.cell_factors[cell].iter().find(|&&(q, _)| q == p).map_or(0, |&(_, e)| e)
     }
 }
 
@@ -66,13 +58,11 @@ pub fn solve(puzzle: &Puzzle) -> Answer {
     let mut kernel_size = BigUint::one();
     // For each button, `(x_j mod p^l, p^l)` for every prime with `l > 0`.
     let mut parts: Vec<Vec<(u64, u64)>> = vec![Vec::new(); buttons];
+    // Quiet-pattern generators per prime: `(p, x_j mod p^(l_j) for each j, log_p of the order)`.
+    let mut prime_generators: Vec<(u64, Vec<u64>, u32)> = Vec::new();
     for (&p, &e_max) in &split.primes {
-        let exponents: Vec<u32> = (0..puzzle.cell_count())
-            .map(|i| split.exponent(i, p))
-            .collect();
-        let rows: Vec<usize> = (0..puzzle.cell_count())
-            .filter(|&i| exponents[i] > 0)
-            .collect();
+        let exponents: Vec<u32> = (0..puzzle.cell_count()).map(|i| split.exponent(i, p)).collect();
+        let rows: Vec<usize> = (0..puzzle.cell_count()).filter(|&i| exponents[i] > 0).collect();
         let mut row_of = vec![usize::MAX; puzzle.cell_count()];
         for (r, &i) in rows.iter().enumerate() {
             row_of[i] = r;
@@ -102,18 +92,14 @@ pub fn solve(puzzle: &Puzzle) -> Answer {
                 (d[i] % p.pow(e)) * p.pow(e_max - e)
             })
             .collect();
-        let system = PrimePowerSystem {
-            p,
-            e: e_max,
-            rows: rows.len(),
-            cols: buttons,
-            matrix,
-            rhs: vec![rhs],
-        };
+        let system =
+            PrimePowerSystem { p, e: e_max, rows: rows.len(), cols: buttons, matrix, rhs: vec![rhs] };
         let echelon = system.eliminate();
         let projected: u64 = period_exponents.iter().map(|&l| (e_max - l) as u64).sum();
         let exponent = echelon.solution_count_exponent() - projected;
         kernel_size *= num_traits::Pow::pow(BigUint::from(p), exponent);
+        prime_generators
+            .extend(period_basis(&echelon, &period_exponents).into_iter().map(|(v, order)| (p, v, order)));
         match echelon.particular(0) {
             Some(x) => {
                 for (j, &l) in period_exponents.iter().enumerate() {
@@ -126,26 +112,59 @@ pub fn solve(puzzle: &Puzzle) -> Answer {
             None => solvable = false,
         }
     }
-    let periods: Vec<BigUint> = parts
-        .iter()
-        .map(|list| list.iter().map(|&(_, q)| BigUint::from(q)).product())
+    let periods: Vec<BigUint> =
+        parts.iter().map(|list| list.iter().map(|&(_, q)| BigUint::from(q)).product()).collect();
+    let presses = solvable.then(|| parts.iter().map(|list| crt::combine(list)).collect::<Vec<_>>());
+    let count = if solvable { kernel_size.clone() } else { BigUint::zero() };
+    let quiet_basis = prime_generators
+        .into_iter()
+        .map(|(p, residues, order)| {
+            let presses = parts
+                .iter()
+                .zip(&residues)
+                .map(|(list, &r)| {
+                    let lifted: Vec<(u64, u64)> =
+                        list.iter().map(|&(_, q)| (if q % p == 0 { r } else { 0 }, q)).collect();
+                    crt::combine(&lifted)
+                })
+                .collect();
+            Generator { presses, order: BigUint::from(p).pow(order) }
+        })
         .collect();
-    let presses = solvable.then(|| {
-        parts
-            .iter()
-            .map(|list| crt::combine(list))
-            .collect::<Vec<_>>()
-    });
-    let count = if solvable {
-        kernel_size.clone()
-    } else {
-        BigUint::zero()
-    };
-    Answer {
-        periods,
-        presses,
-        count,
-        kernel_size,
-        method: Method::Modular,
+    Answer { periods, presses, count, kernel_size, quiet_basis, method: Method::Modular }
+}
+
+/// A basis of the quiet patterns at one prime, in period space: each generator as residues
+/// `x_j mod p^(l_j)` with `log_p` of its order.
+///
+/// The kernel mod `p^E` is generated by the echelon's kernel generators; reducing them to
+/// periods loses uniqueness, so the reduced vectors are embedded back into `Z/p^E` (coordinate
+/// `j` scaled by `p^(E - l_j)`) and eliminated once more, which gives a basis with unique
+/// coefficients (see [`crate::algebra::echelon::Echelon::row_basis`]).
+fn period_basis(echelon: &Echelon, period_exponents: &[u32]) -> Vec<(Vec<u64>, u32)> {
+    let (p, e_max) = (echelon.p, echelon.e);
+    let generators = echelon.kernel_generators();
+    let cols = period_exponents.len();
+    let mut matrix = vec![0u64; generators.len() * cols];
+    for (r, (v, _)) in generators.iter().enumerate() {
+        for (j, &l) in period_exponents.iter().enumerate() {
+            if l > 0 {
+                matrix[r * cols + j] = (v[j] % p.pow(l)) * p.pow(e_max - l);
+            }
+        }
     }
+    let system = PrimePowerSystem { p, e: e_max, rows: generators.len(), cols, matrix, rhs: vec![] };
+    system
+        .eliminate()
+        .row_basis()
+        .into_iter()
+        .map(|(row, w)| {
+            let residues = row
+                .iter()
+                .zip(period_exponents)
+                .map(|(&a, &l)| if l > 0 { a / p.pow(e_max - l) } else { 0 })
+                .collect();
+            (residues, e_max - w)
+        })
+        .collect()
 }

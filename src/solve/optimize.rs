@@ -1,0 +1,195 @@
+//! Best plans over the solution set the algebra found: `x0 + Σ t_g·g (mod L)`, one particular
+//! plan plus the quiet patterns.
+//!
+//! When the set is within the budget it is enumerated whole (for mod 2 in Gray-code order: one
+//! XOR of packed words and one popcount per plan), which proves the best plan and gives the exact
+//! number of plans within press limits. Otherwise branch and bound runs in the search solver
+//! ([`super::search`]) from the best plan known, and the answer is proven only if it finishes.
+
+use num_bigint::BigUint;
+use num_traits::ToPrimitive;
+
+use super::Answer;
+use super::search::{Budget, Goal, Meter, Objective, Score, SearchProblem, search};
+
+/// A chosen plan and whether it is proven best.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Plan {
+    pub presses: Vec<BigUint>,
+    pub objective: Objective,
+    pub proven: bool,
+}
+
+impl Plan {
+    pub fn total(&self) -> BigUint {
+        self.presses.iter().sum()
+    }
+}
+
+/// The outcome of exploring the solution set for one objective.
+#[derive(Clone, Debug)]
+pub struct Exploration {
+    /// The best plan within the limits found, if any.
+    pub best: Option<Plan>,
+    /// The number of plans within the limits, when it was counted (`None` when not).
+    pub count_within_limits: Option<BigUint>,
+    /// Plans enumerated or search nodes visited.
+    pub nodes: u64,
+}
+
+/// `x_j <= limit_j` for every button, or no limits.
+fn within(x: &[u64], limits: Option<&[u64]>) -> bool {
+    limits.is_none_or(|l| x.iter().zip(l).all(|(a, b)| a <= b))
+}
+
+/// Explores the solution set of a solvable `answer` for `objective`, respecting press limits.
+/// Returns `None` when press counts do not fit in 64 bits (the algebra's plan stands alone).
+pub fn explore(
+    answer: &Answer,
+    search_problem: impl FnOnce(&[u64]) -> SearchProblem,
+    limits: Option<&[u64]>,
+    objective: Objective,
+    budget: Budget,
+) -> Option<Exploration> {
+    let x0: Vec<u64> = answer.presses.as_ref()?.iter().map(|x| x.to_u64()).collect::<Option<_>>()?;
+    let periods: Vec<u64> = answer.periods.iter().map(|x| x.to_u64()).collect::<Option<_>>()?;
+    let generators: Vec<(Vec<u64>, u64)> = answer
+        .quiet_basis
+        .iter()
+        .map(|g| Some((g.presses.iter().map(|x| x.to_u64()).collect::<Option<Vec<_>>>()?, g.order.to_u64()?)))
+        .collect::<Option<_>>()?;
+    let limits_bind = limits.is_some_and(|l| l.iter().zip(&periods).any(|(&k, &p)| k < p.saturating_sub(1)));
+    let limits = if limits_bind { limits } else { None };
+
+    if answer.kernel_size <= BigUint::from(budget.nodes) {
+        let mut meter = Meter::new(budget);
+        let binary = periods.iter().all(|&l| l <= 2) && objective != Objective::Max && limits.is_none();
+        let found = if binary {
+            enumerate_binary(&x0, &generators, &mut meter)
+        } else {
+            enumerate(&x0, &generators, &periods, limits, objective, &mut meter)
+        };
+        if !meter.exhausted {
+            let (best, count) = found;
+            return Some(Exploration {
+                best: best.map(|x| plan(&x, objective, true)),
+                count_within_limits: Some(if limits.is_some() {
+                    BigUint::from(count)
+                } else {
+                    answer.count.clone()
+                }),
+                nodes: meter.nodes,
+            });
+        }
+    }
+    // Branch and bound from the particular plan (when it is within the limits).
+    let highest: Vec<u64> = match limits {
+        Some(l) => periods.iter().zip(l).map(|(&p, &k)| (p - 1).min(k)).collect(),
+        None => periods.iter().map(|&p| p - 1).collect(),
+    };
+    let problem = search_problem(&highest);
+    let start = within(&x0, limits).then(|| objective.score(&x0));
+    let outcome = search(&problem, Goal::Best(objective), budget, start);
+    let best = outcome.plan.or_else(|| start.map(|_| x0.clone()));
+    Some(Exploration {
+        best: best.map(|x| plan(&x, objective, outcome.complete)),
+        count_within_limits: if limits.is_none() { Some(answer.count.clone()) } else { None },
+        nodes: outcome.nodes,
+    })
+}
+
+fn plan(x: &[u64], objective: Objective, proven: bool) -> Plan {
+    Plan { presses: x.iter().map(|&v| BigUint::from(v)).collect(), objective, proven }
+}
+
+/// Every plan of the set in mixed-radix order; returns the best within the limits and how many
+/// are within them.
+fn enumerate(
+    x0: &[u64],
+    generators: &[(Vec<u64>, u64)],
+    periods: &[u64],
+    limits: Option<&[u64]>,
+    objective: Objective,
+    meter: &mut Meter,
+) -> (Option<Vec<u64>>, u64) {
+    let sparse: Vec<Vec<(usize, u64)>> = generators
+        .iter()
+        .map(|(g, _)| g.iter().enumerate().filter(|&(_, &v)| v != 0).map(|(j, &v)| (j, v)).collect())
+        .collect();
+    let mut x = x0.to_vec();
+    let mut digits = vec![0u64; generators.len()];
+    let mut best: Option<(Score, Vec<u64>)> = None;
+    let mut count = 0u64;
+    loop {
+        if !meter.tick() {
+            return (None, 0);
+        }
+        if within(&x, limits) {
+            count += 1;
+            let score = objective.score(&x);
+            if best.as_ref().is_none_or(|(b, _)| score < *b) {
+                best = Some((score, x.clone()));
+            }
+        }
+        // Next: add generator k, carrying past digits that wrap (order·g ≡ 0).
+        let mut k = 0;
+        loop {
+            if k == generators.len() {
+                return (best.map(|(_, x)| x), count);
+            }
+            for &(j, v) in &sparse[k] {
+                x[j] = ((x[j] as u128 + v as u128) % periods[j] as u128) as u64;
+            }
+            digits[k] += 1;
+            if digits[k] < generators[k].1 {
+                break;
+            }
+            digits[k] = 0;
+            k += 1;
+        }
+    }
+}
+
+/// The mod-2 case without limits: Gray-code order over packed words, one XOR and one popcount
+/// per plan. Total presses and distinct buttons coincide here.
+fn enumerate_binary(
+    x0: &[u64],
+    generators: &[(Vec<u64>, u64)],
+    meter: &mut Meter,
+) -> (Option<Vec<u64>>, u64) {
+    let n = x0.len();
+    let words = n.div_ceil(64).max(1);
+    let pack = |v: &[u64]| {
+        let mut w = vec![0u64; words];
+        for (j, &bit) in v.iter().enumerate() {
+            w[j / 64] |= (bit & 1) << (j % 64);
+        }
+        w
+    };
+    let gens: Vec<Vec<u64>> = generators.iter().map(|(g, _)| pack(g)).collect();
+    let mut x = pack(x0);
+    let popcount = |w: &[u64]| w.iter().map(|v| v.count_ones()).sum::<u32>();
+    let mut best = x.clone();
+    let mut best_pop = popcount(&x);
+    let k = gens.len();
+    if k >= 64 {
+        meter.exhausted = true;
+        return (None, 0);
+    }
+    for i in 1u64..(1u64 << k) {
+        if !meter.tick() {
+            return (None, 0);
+        }
+        let g = &gens[i.trailing_zeros() as usize];
+        for (a, b) in x.iter_mut().zip(g) {
+            *a ^= b;
+        }
+        let pop = popcount(&x);
+        if pop < best_pop {
+            best_pop = pop;
+            best.copy_from_slice(&x);
+        }
+    }
+    let unpacked = (0..n).map(|j| best[j / 64] >> (j % 64) & 1).collect();
+    (Some(unpacked), 1u64 << k)
+}

@@ -1,0 +1,359 @@
+//! The search solver: depth-first over press counts `0 <= x_j <= hi_j` (`hi_j` the period minus
+//! one, or a press limit), independent of the algebra.
+//!
+//! Defining identity: a leaf is a plan with `Σ_j a_ij·x_j ≡ target_i - start_i (mod m_i)` for
+//! every cell. Buttons are ordered so that cells' congruences close early (seed 003's row by row,
+//! generalised: prefer the button that is the last open one of the most cells); a cell's
+//! congruence is checked as soon as its last button is assigned, and that check is turned into
+//! a forced value: with residual `r` and weight `a`, `a·x ≡ r (mod m)` allows only
+//! `x ≡ x0 (mod m/gcd(a, m))`, so only those values are tried.
+//!
+//! The same walk finds a first plan, enumerates (counts) all plans, or runs branch and bound for
+//! an [`Objective`], with values tried in increasing order so that partial scores are lower
+//! bounds. A [`Budget`] bounds the nodes and the time; an interrupted walk says so.
+
+use std::time::{Duration, Instant};
+
+use num_integer::Integer;
+
+use crate::algebra::arith::{inv_mod, mul_mod, sub_mod};
+
+/// What "best" means for a plan.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Objective {
+    /// Fewest presses in all.
+    #[default]
+    Total,
+    /// Smallest largest press count, then fewest in all (seed 004's criterion).
+    Max,
+    /// Fewest distinct buttons pressed, then fewest in all.
+    Buttons,
+}
+
+impl Objective {
+    pub fn name(self) -> &'static str {
+        match self {
+            Objective::Total => "total",
+            Objective::Max => "max",
+            Objective::Buttons => "buttons",
+        }
+    }
+
+    /// The score of a plan: smaller is better, compared lexicographically.
+    pub fn score(self, presses: &[u64]) -> Score {
+        let total: u128 = presses.iter().map(|&x| x as u128).sum();
+        match self {
+            Objective::Total => (total, 0),
+            Objective::Max => (presses.iter().copied().max().unwrap_or(0) as u128, total),
+            Objective::Buttons => (presses.iter().filter(|&&x| x != 0).count() as u128, total),
+        }
+    }
+}
+
+/// `(primary, tie-break)`; smaller is better.
+pub type Score = (u128, u128);
+
+/// How much work a search or an optimisation may do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// Search nodes (values tried, or plans enumerated).
+    pub nodes: u64,
+    /// Wall-clock time.
+    pub time: Option<Duration>,
+}
+
+impl Default for Budget {
+    fn default() -> Self {
+        Budget { nodes: 200_000_000, time: Some(Duration::from_secs(10)) }
+    }
+}
+
+/// A running count against a [`Budget`].
+pub(crate) struct Meter {
+    budget: Budget,
+    started: Instant,
+    pub nodes: u64,
+    pub exhausted: bool,
+}
+
+impl Meter {
+    pub fn new(budget: Budget) -> Self {
+        Meter { budget, started: Instant::now(), nodes: 0, exhausted: false }
+    }
+
+    /// Counts one node; false once the budget is spent.
+    #[inline]
+    pub fn tick(&mut self) -> bool {
+        self.nodes += 1;
+        if self.nodes > self.budget.nodes {
+            self.exhausted = true;
+        } else if self.nodes & 0xfff == 0
+            && let Some(limit) = self.budget.time
+            && self.started.elapsed() > limit
+        {
+            self.exhausted = true;
+        }
+        !self.exhausted
+    }
+}
+
+/// What to look for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Goal {
+    /// Stop at the first plan.
+    First,
+    /// Visit every plan (to count them, and to list them if asked).
+    All { keep: bool },
+    /// The best plan for an objective (branch and bound).
+    Best(Objective),
+}
+
+/// A system for the search: everything in 64-bit residues.
+#[derive(Clone, Debug)]
+pub struct SearchProblem {
+    pub moduli: Vec<u64>,
+    /// `(cell, amount)` per button, amounts reduced and nonzero.
+    pub effects: Vec<Vec<(usize, u64)>>,
+    /// `target - start` per cell.
+    pub rhs: Vec<u64>,
+    /// The largest value to try per button.
+    pub highest: Vec<u64>,
+}
+
+/// What a search found.
+#[derive(Clone, Debug, Default)]
+pub struct SearchOutcome {
+    /// The first plan met (for `First`), or the best (for `Best`).
+    pub plan: Option<Vec<u64>>,
+    pub score: Option<Score>,
+    /// Plans visited (all plans, when the walk completed with `Goal::All`).
+    pub count: u64,
+    /// The plans, when `Goal::All { keep: true }`.
+    pub plans: Vec<Vec<u64>>,
+    pub nodes: u64,
+    /// Whether the walk covered everything it had to (not cut by the budget).
+    pub complete: bool,
+}
+
+struct Walk<'a> {
+    problem: &'a SearchProblem,
+    goal: Goal,
+    order: Vec<usize>,
+    /// For each depth, the cells whose last open button is assigned there.
+    closing: Vec<Vec<usize>>,
+    residual: Vec<u64>,
+    x: Vec<u64>,
+    meter: Meter,
+    out: SearchOutcome,
+    /// Partial score components: sum, max, nonzero count.
+    sum: u128,
+    stop: bool,
+}
+
+/// Runs the search. `initial_best` (a known plan's score) lets branch and bound prune from the
+/// start; the outcome's plan is then only set when a strictly better one is found.
+pub fn search(
+    problem: &SearchProblem,
+    goal: Goal,
+    budget: Budget,
+    initial_best: Option<Score>,
+) -> SearchOutcome {
+    let (order, closing) = button_order(problem);
+    let mut walk = Walk {
+        problem,
+        goal,
+        order,
+        closing,
+        residual: problem.rhs.clone(),
+        x: vec![0; problem.effects.len()],
+        meter: Meter::new(budget),
+        out: SearchOutcome { score: initial_best, ..SearchOutcome::default() },
+        sum: 0,
+        stop: false,
+    };
+    // Cells no button touches must already be right.
+    let mut touched = vec![false; problem.moduli.len()];
+    for effect in &problem.effects {
+        for &(i, _) in effect {
+            touched[i] = true;
+        }
+    }
+    let feasible = (0..problem.moduli.len()).all(|i| touched[i] || problem.rhs[i] == 0);
+    if feasible {
+        walk.descend(0, 0, 0);
+    }
+    walk.out.nodes = walk.meter.nodes;
+    walk.out.complete = !walk.meter.exhausted;
+    walk.out
+}
+
+/// Buttons in search order, and for each depth the cells that close there.
+fn button_order(problem: &SearchProblem) -> (Vec<usize>, Vec<Vec<usize>>) {
+    let n = problem.effects.len();
+    let cells = problem.moduli.len();
+    let mut open = vec![0usize; cells];
+    let mut buttons_of = vec![Vec::new(); cells];
+    for (j, effect) in problem.effects.iter().enumerate() {
+        for &(i, _) in effect {
+            open[i] += 1;
+            buttons_of[i].push(j);
+        }
+    }
+    let mut assigned = vec![false; n];
+    let mut order = Vec::with_capacity(n);
+    let mut closing = Vec::with_capacity(n);
+    // Candidates: buttons sharing a cell with an assigned one first (keeps the frontier narrow),
+    // scored by how many cells they close, then by how constrained their cells are.
+    for _ in 0..n {
+        let mut best: Option<(usize, (usize, usize, bool))> = None;
+        for (j, effect) in problem.effects.iter().enumerate() {
+            if assigned[j] {
+                continue;
+            }
+            let closes = effect.iter().filter(|&&(i, _)| open[i] == 1).count();
+            let tightest = effect.iter().map(|&(i, _)| open[i]).min().unwrap_or(usize::MAX);
+            let started = effect.iter().any(|&(i, _)| open[i] < buttons_of[i].len());
+            let key = (closes, usize::MAX - tightest, started);
+            if best.is_none_or(|(_, k)| key > k) {
+                best = Some((j, key));
+            }
+        }
+        let (j, _) = best.expect("an unassigned button remains");
+        assigned[j] = true;
+        order.push(j);
+        let mut closed = Vec::new();
+        for &(i, _) in &problem.effects[j] {
+            open[i] -= 1;
+            if open[i] == 0 {
+                closed.push(i);
+            }
+        }
+        closing.push(closed);
+    }
+    (order, closing)
+}
+
+impl Walk<'_> {
+    /// `max` and `nonzero` are the partial score parts not kept in `self`.
+    fn descend(&mut self, depth: usize, max: u64, nonzero: u64) {
+        if self.stop {
+            return;
+        }
+        if depth == self.order.len() {
+            self.leaf(max, nonzero);
+            return;
+        }
+        let j = self.order[depth];
+        let hi = self.problem.highest[j];
+        // Forced values from the first closing cell: x ≡ x0 (mod step).
+        let (first, step) = match self.closing[depth].first() {
+            Some(&i) => {
+                let m = self.problem.moduli[i];
+                let a = self.amount(j, i);
+                let r = self.residual[i];
+                let g = a.gcd(&m);
+                if !r.is_multiple_of(g) {
+                    self.meter.tick();
+                    return;
+                }
+                let step = m / g;
+                let x0 = mul_mod((r / g) % step, inv_mod((a / g) % step, step).unwrap_or(0), step);
+                (x0, step)
+            }
+            None => (0, 1),
+        };
+        let mut value = first;
+        while value <= hi {
+            if !self.meter.tick() {
+                self.stop = true;
+                return;
+            }
+            if let Goal::Best(objective) = self.goal
+                && let Some(best) = self.out.score
+            {
+                let (m2, nz2) = (max.max(value), nonzero + (value != 0) as u64);
+                let sum = self.sum + value as u128;
+                let bound = match objective {
+                    Objective::Total => (sum, 0),
+                    Objective::Max => (m2 as u128, sum),
+                    Objective::Buttons => (nz2 as u128, sum),
+                };
+                if bound >= best {
+                    // Larger values only raise the bound (for Buttons, every value > 0 ties).
+                    break;
+                }
+            }
+            self.press(j, value);
+            let ok = self.closing[depth].iter().all(|&i| self.residual[i] == 0);
+            if ok {
+                self.descend(depth + 1, max.max(value), nonzero + (value != 0) as u64);
+            }
+            self.unpress(j, value);
+            if self.stop {
+                return;
+            }
+            match value.checked_add(step) {
+                Some(v) => value = v,
+                None => break,
+            }
+        }
+    }
+
+    fn amount(&self, j: usize, cell: usize) -> u64 {
+        let m = self.problem.moduli[cell];
+        self.problem.effects[j].iter().filter(|&&(i, _)| i == cell).fold(0, |acc, &(_, a)| (acc + a) % m)
+    }
+
+    fn press(&mut self, j: usize, value: u64) {
+        self.x[j] = value;
+        self.sum += value as u128;
+        if value == 0 {
+            return;
+        }
+        for &(i, a) in &self.problem.effects[j] {
+            let m = self.problem.moduli[i];
+            self.residual[i] = sub_mod(self.residual[i], mul_mod(a, value % m, m), m);
+        }
+    }
+
+    fn unpress(&mut self, j: usize, value: u64) {
+        self.x[j] = 0;
+        self.sum -= value as u128;
+        if value == 0 {
+            return;
+        }
+        for &(i, a) in &self.problem.effects[j] {
+            let m = self.problem.moduli[i];
+            self.residual[i] = crate::algebra::arith::add_mod(self.residual[i], mul_mod(a, value % m, m), m);
+        }
+    }
+
+    fn leaf(&mut self, max: u64, nonzero: u64) {
+        self.out.count += 1;
+        match self.goal {
+            Goal::First => {
+                self.out.plan = Some(self.x.clone());
+                self.stop = true;
+            }
+            Goal::All { keep } => {
+                if self.out.plan.is_none() {
+                    self.out.plan = Some(self.x.clone());
+                }
+                if keep {
+                    self.out.plans.push(self.x.clone());
+                }
+            }
+            Goal::Best(objective) => {
+                let score = match objective {
+                    Objective::Total => (self.sum, 0),
+                    Objective::Max => (max as u128, self.sum),
+                    Objective::Buttons => (nonzero as u128, self.sum),
+                };
+                if self.out.score.is_none_or(|best| score < best) {
+                    self.out.score = Some(score);
+                    self.out.plan = Some(self.x.clone());
+                }
+            }
+        }
+    }
+}
