@@ -9,4 +9,5 @@
 mod bad_input;
 mod brute_force;
 mod cli;
+mod optimize;
 mod seeds;
