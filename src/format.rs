@@ -31,6 +31,8 @@ pub struct PuzzleFile {
     pub labels: Option<Vec<String>>,
     #[serde(default)]
     pub max_presses: Option<LimitSpec>,
+    #[serde(default)]
+    pub intended: Option<Vec<u64>>,
 }
 
 /// `max_presses:` — a limit per button, or `All(k)`.
@@ -251,6 +253,14 @@ impl PuzzleFile {
                 Some(list)
             }
         };
+        if let Some(intended) = &self.intended
+            && intended.len() != button_count
+        {
+            return Err(InputError::invalid(
+                "intended",
+                format!("has {} press counts but the puzzle has {button_count} buttons", intended.len()),
+            ));
+        }
         Ok(Puzzle {
             name: self.name,
             topology,
@@ -260,6 +270,7 @@ impl PuzzleFile {
             target,
             labels: self.labels,
             max_presses,
+            intended: self.intended,
         })
     }
 }

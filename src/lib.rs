@@ -12,10 +12,12 @@
 
 pub mod algebra;
 pub mod analysis;
+pub mod check;
 pub mod error;
 pub mod format;
 pub mod model;
 pub mod report;
+pub mod scaffold;
 pub mod solve;
 
 pub use error::{InputError, InternalError};

@@ -49,6 +49,60 @@ struct Cli {
 enum Command {
     /// Solve a puzzle file (the default: `modsolve FILE` is `modsolve solve FILE`).
     Solve(SolveArgs),
+    /// Check puzzle files the way a game designer needs: par, solvable starts, quiet patterns,
+    /// single-cell macros, intended plan, warnings. Exit 0 all pass, 1 any fails, 2 unreadable.
+    Check(CheckArgs),
+    /// Print a commented starter puzzle file: `modsolve new grid --rows 5 --cols 5 > level.ron`.
+    New(NewArgs),
+}
+
+#[derive(Args, Debug)]
+struct CheckArgs {
+    /// The puzzle files (checked in parallel).
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// Print JSON: one object for one file, an array for several.
+    #[arg(long)]
+    json: bool,
+    /// `--deny warnings`: warnings fail the check too.
+    #[arg(long, value_enum)]
+    deny: Option<DenyArg>,
+    /// Work allowed per puzzle to prove the par: a time (1s, 500ms) or a node count.
+    #[arg(long, value_parser = parse_budget, default_value = "2s")]
+    budget: Budget,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+enum DenyArg {
+    Warnings,
+}
+
+#[derive(Args, Debug)]
+struct NewArgs {
+    /// The graph form.
+    #[arg(value_enum)]
+    form: FormArg,
+    /// Grid rows.
+    #[arg(long, default_value_t = 5)]
+    rows: usize,
+    /// Grid columns.
+    #[arg(long, default_value_t = 5)]
+    cols: usize,
+    /// Cells, for path, cycle, edges and cells.
+    #[arg(long, default_value_t = 5)]
+    cells: usize,
+    /// What every cell counts modulo.
+    #[arg(long, default_value_t = 2)]
+    modulus: u64,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+enum FormArg {
+    Grid,
+    Path,
+    Cycle,
+    Edges,
+    Cells,
 }
 
 #[derive(Args, Debug)]
@@ -117,11 +171,13 @@ struct Failure {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let args = match cli.command {
-        Some(Command::Solve(args)) => args,
-        None => cli.solve,
+    let result = match cli.command {
+        Some(Command::Solve(args)) => run(&args),
+        Some(Command::Check(args)) => run_check(&args),
+        Some(Command::New(args)) => run_new(&args),
+        None => run(&cli.solve),
     };
-    match run(&args) {
+    match result {
         Ok((output, code)) => {
             let mut stdout = std::io::stdout().lock();
             // A closed pipe is not an error worth reporting.
@@ -183,6 +239,112 @@ fn run(args: &SolveArgs) -> Result<(String, u8), Failure> {
         report::analysis_text(&puzzle, &analysis)
     };
     Ok((output, code))
+}
+
+/// Reads and parses one file; the error is rendered for people.
+fn load(path: &PathBuf) -> Result<(String, modsolve::Puzzle), String> {
+    let shown = path.display().to_string();
+    let source = std::fs::read_to_string(path).map_err(|e| format!("error: cannot read {shown}: {e}\n"))?;
+    let puzzle =
+        modsolve::parse_puzzle(&source).map_err(|e| report::render_input_error(&e, &shown, &source))?;
+    Ok((shown, puzzle))
+}
+
+/// One file's check, ready to print.
+enum Checked {
+    Done { text: String, json: serde_json::Value, passed: bool, warnings: usize },
+    Unreadable { text: String, json: serde_json::Value },
+    Broken { text: String, json: serde_json::Value },
+}
+
+fn run_check(args: &CheckArgs) -> Result<(String, u8), Failure> {
+    use rayon::prelude::*;
+    let deny = args.deny.is_some();
+    let results: Vec<Checked> = args
+        .files
+        .par_iter()
+        .map(|path| match load(path) {
+            Err(message) => Checked::Unreadable {
+                json: serde_json::json!({"file": path.display().to_string(), "error": message.trim_end()}),
+                text: message,
+            },
+            Ok((shown, puzzle)) => match modsolve::check::check(&puzzle, args.budget) {
+                Ok(report) => Checked::Done {
+                    text: report::check::check_text(&shown, &puzzle, &report, deny),
+                    json: report::check::check_json(&shown, &puzzle, &report, deny),
+                    passed: report.passed(deny),
+                    warnings: report.warning_count(),
+                },
+                Err(e) => Checked::Broken {
+                    text: format!("FAIL {shown}: error: {e}\n"),
+                    json: serde_json::json!({"file": shown, "error": e.to_string()}),
+                },
+            },
+        })
+        .collect();
+    let (mut passed, mut failed, mut unreadable, mut warnings) = (0, 0, 0, 0);
+    let mut blocks = Vec::new();
+    let mut objects = Vec::new();
+    for result in results {
+        match result {
+            Checked::Done { text, json, passed: ok, warnings: w } => {
+                if ok {
+                    passed += 1;
+                } else {
+                    failed += 1;
+                }
+                warnings += w;
+                blocks.push(text);
+                objects.push(json);
+            }
+            Checked::Broken { text, json } => {
+                failed += 1;
+                blocks.push(text);
+                objects.push(json);
+            }
+            Checked::Unreadable { text, json } => {
+                unreadable += 1;
+                blocks.push(text);
+                objects.push(json);
+            }
+        }
+    }
+    let code = if unreadable > 0 {
+        2
+    } else if failed > 0 {
+        1
+    } else {
+        0
+    };
+    let output = if args.json {
+        let value =
+            if objects.len() == 1 { objects.pop().expect("one") } else { serde_json::Value::from(objects) };
+        let mut s = serde_json::to_string_pretty(&value).expect("JSON values serialise");
+        s.push('\n');
+        s
+    } else {
+        let mut s = blocks.join("\n");
+        s.push_str(&format!(
+            "\nchecked {} files: {passed} passed, {failed} failed, {unreadable} unreadable; {warnings} warnings\n",
+            args.files.len()
+        ));
+        s
+    };
+    Ok((output, code))
+}
+
+fn run_new(args: &NewArgs) -> Result<(String, u8), Failure> {
+    use modsolve::scaffold::{Form, starter};
+    let form = match args.form {
+        FormArg::Grid => Form::Grid { rows: args.rows, cols: args.cols },
+        FormArg::Path => Form::Path(args.cells),
+        FormArg::Cycle => Form::Cycle(args.cells),
+        FormArg::Edges => Form::Edges(args.cells),
+        FormArg::Cells => Form::Cells(args.cells),
+    };
+    starter(form, args.modulus)
+        .map(|text| (text, 0))
+        .map_err(|e| Failure { message: format!("error: {e}\n"), code: 2 })
 }
 
 #[cfg(test)]

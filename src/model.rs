@@ -131,6 +131,8 @@ pub struct Puzzle {
     pub target: Vec<u64>,
     /// The most times each button may be pressed (a one-shot switch has 1), when limited.
     pub max_presses: Option<Vec<u64>>,
+    /// The designer's intended plan, one press count per button, when given.
+    pub intended: Option<Vec<u64>>,
     /// Names for the cells (and the buttons of graph puzzles), used in output when there is one
     /// per cell.
     pub labels: Option<Vec<String>>,
@@ -281,6 +283,7 @@ mod tests {
             target: vec![0, 0],
             labels: None,
             max_presses: None,
+            intended: None,
         };
         assert_eq!(p.periods(), vec![BigUint::from(3u32), BigUint::from(1u32)]);
         assert_eq!(p.effects(0), vec![(1, 2)]);

@@ -92,6 +92,27 @@ pub fn solve_with(puzzle: &Puzzle, method: Method) -> Result<Answer, InternalErr
     Ok(answer)
 }
 
+/// Press counts, one per button.
+pub type Presses = Vec<BigUint>;
+
+/// Solves `A·x ≡ d` for several differences `d` (one reduced value per cell) with one
+/// elimination per prime, verifying each plan. The answer's `presses` and `count` are unset.
+pub fn solve_differences(
+    puzzle: &Puzzle,
+    differences: &[Vec<u64>],
+) -> Result<(Answer, Vec<Option<Presses>>), InternalError> {
+    let (answer, solutions) = modular::solve_many(puzzle, differences);
+    let zero = vec![0u64; puzzle.cell_count()];
+    for (d, x) in differences.iter().zip(&solutions) {
+        if let Some(x) = x
+            && puzzle.apply(&zero, x) != *d
+        {
+            return Err(InternalError::VerificationFailed("a plan for a chosen difference".into()));
+        }
+    }
+    Ok((answer, solutions))
+}
+
 /// `target - start` cell by cell.
 pub(crate) fn difference(puzzle: &Puzzle) -> Vec<u64> {
     puzzle

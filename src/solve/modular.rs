@@ -49,15 +49,25 @@ impl PrimeSplit {
 }
 
 pub fn solve(puzzle: &Puzzle) -> Answer {
+    let (mut answer, mut solutions) = solve_many(puzzle, &[difference(puzzle)]);
+    answer.presses = solutions.pop().expect("one right side");
+    answer.count = if answer.presses.is_some() { answer.kernel_size.clone() } else { BigUint::zero() };
+    answer
+}
+
+/// Solves `A·x ≡ d` for several right sides `d` (one value per cell, reduced) with one
+/// elimination per prime. The returned answer's `presses` and `count` are unset (`None`, 0).
+pub fn solve_many(puzzle: &Puzzle, differences: &[Vec<u64>]) -> (Answer, Vec<Option<Vec<BigUint>>>) {
     let buttons = puzzle.button_count();
     let effects: Vec<Vec<(usize, u64)>> = (0..buttons).map(|j| puzzle.effects(j)).collect();
     let split = PrimeSplit::new(&puzzle.moduli);
-    let d = difference(puzzle);
 
-    let mut solvable = true;
+    let mut solvable = vec![true; differences.len()];
     let mut kernel_size = BigUint::one();
-    // For each button, `(x_j mod p^l, p^l)` for every prime with `l > 0`.
-    let mut parts: Vec<Vec<(u64, u64)>> = vec![Vec::new(); buttons];
+    // For each right side and button, `(x_j mod p^l, p^l)` for every prime with `l > 0`.
+    let mut parts: Vec<Vec<Vec<(u64, u64)>>> = vec![vec![Vec::new(); buttons]; differences.len()];
+    // `p^l` for every button and every prime with `l > 0`.
+    let mut period_parts: Vec<Vec<u64>> = vec![Vec::new(); buttons];
     // Quiet-pattern generators per prime: `(p, x_j mod p^(l_j) for each j, log_p of the order)`.
     let mut prime_generators: Vec<(u64, Vec<u64>, u32)> = Vec::new();
     for (&p, &e_max) in &split.primes {
@@ -85,53 +95,74 @@ pub fn solve(puzzle: &Puzzle) -> Answer {
                 matrix[row_of[i] * buttons + j] = local * p.pow(e_max - e);
             }
         }
-        let rhs: Vec<u64> = rows
+        let rhs: Vec<Vec<u64>> = differences
             .iter()
-            .map(|&i| {
-                let e = exponents[i];
-                (d[i] % p.pow(e)) * p.pow(e_max - e)
+            .map(|d| {
+                rows.iter()
+                    .map(|&i| {
+                        let e = exponents[i];
+                        (d[i] % p.pow(e)) * p.pow(e_max - e)
+                    })
+                    .collect()
             })
             .collect();
-        let system =
-            PrimePowerSystem { p, e: e_max, rows: rows.len(), cols: buttons, matrix, rhs: vec![rhs] };
+        let system = PrimePowerSystem { p, e: e_max, rows: rows.len(), cols: buttons, matrix, rhs };
         let echelon = system.eliminate();
         let projected: u64 = period_exponents.iter().map(|&l| (e_max - l) as u64).sum();
         let exponent = echelon.solution_count_exponent() - projected;
         kernel_size *= num_traits::Pow::pow(BigUint::from(p), exponent);
         prime_generators
             .extend(period_basis(&echelon, &period_exponents).into_iter().map(|(v, order)| (p, v, order)));
-        match echelon.particular(0) {
-            Some(x) => {
-                for (j, &l) in period_exponents.iter().enumerate() {
-                    if l > 0 {
-                        let pl = p.pow(l);
-                        parts[j].push((x[j] % pl, pl));
+        for (j, &l) in period_exponents.iter().enumerate() {
+            if l > 0 {
+                period_parts[j].push(p.pow(l));
+            }
+        }
+        for (which, (parts, solvable)) in parts.iter_mut().zip(&mut solvable).enumerate() {
+            match echelon.particular(which) {
+                Some(x) => {
+                    for (j, &l) in period_exponents.iter().enumerate() {
+                        if l > 0 {
+                            let pl = p.pow(l);
+                            parts[j].push((x[j] % pl, pl));
+                        }
                     }
                 }
+                None => *solvable = false,
             }
-            None => solvable = false,
         }
     }
     let periods: Vec<BigUint> =
-        parts.iter().map(|list| list.iter().map(|&(_, q)| BigUint::from(q)).product()).collect();
-    let presses = solvable.then(|| parts.iter().map(|list| crt::combine(list)).collect::<Vec<_>>());
-    let count = if solvable { kernel_size.clone() } else { BigUint::zero() };
+        period_parts.iter().map(|list| list.iter().map(|&q| BigUint::from(q)).product()).collect();
+    let solutions = parts
+        .iter()
+        .zip(&solvable)
+        .map(|(parts, &ok)| ok.then(|| parts.iter().map(|list| crt::combine(list)).collect::<Vec<_>>()))
+        .collect();
     let quiet_basis = prime_generators
         .into_iter()
         .map(|(p, residues, order)| {
-            let presses = parts
+            let presses = period_parts
                 .iter()
                 .zip(&residues)
                 .map(|(list, &r)| {
                     let lifted: Vec<(u64, u64)> =
-                        list.iter().map(|&(_, q)| (if q % p == 0 { r } else { 0 }, q)).collect();
+                        list.iter().map(|&q| (if q % p == 0 { r } else { 0 }, q)).collect();
                     crt::combine(&lifted)
                 })
                 .collect();
             Generator { presses, order: BigUint::from(p).pow(order) }
         })
         .collect();
-    Answer { periods, presses, count, kernel_size, quiet_basis, method: Method::Modular }
+    let answer = Answer {
+        periods,
+        presses: None,
+        count: BigUint::zero(),
+        kernel_size,
+        quiet_basis,
+        method: Method::Modular,
+    };
+    (answer, solutions)
 }
 
 /// A basis of the quiet patterns at one prime, in period space: each generator as residues

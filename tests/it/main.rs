@@ -8,6 +8,7 @@
 
 mod bad_input;
 mod brute_force;
+mod check;
 mod cli;
 mod optimize;
 mod seeds;

@@ -3,6 +3,8 @@
 //!
 //! Nothing here solves or validates; it only formats what [`crate::solve`] returned.
 
+pub mod check;
+
 use std::fmt::Write as _;
 
 use num_bigint::BigUint;
@@ -120,7 +122,7 @@ pub fn plan_text(puzzle: &Puzzle, presses: &[BigUint]) -> String {
     out
 }
 
-fn describe_moduli(moduli: &[u64]) -> String {
+pub(crate) fn describe_moduli(moduli: &[u64]) -> String {
     if moduli.iter().all(|&m| m == moduli[0]) {
         format!("mod {}", moduli[0])
     } else if moduli.len() <= 12 {

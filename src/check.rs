@@ -1,0 +1,278 @@
+//! `modsolve check`: what a game designer needs to know about a level before players do.
+//!
+//! For one puzzle: solvable from its start, the number of plans and the par (proven fewest
+//! presses); which fraction of all start states can be solved (`|image of A| / Π m_i`, the
+//! image having `Π L_j / |kernel|` elements) with one concrete unsolvable start; the quiet
+//! patterns and a basis of them; a single-cell macro per cell (the plan that adds 1 to that
+//! cell and changes nothing else); the intended plan's verdict; and findings with stable codes.
+
+use num_bigint::BigUint;
+use num_integer::Integer;
+use num_traits::One;
+
+use crate::analysis::{Analysis, Options, analyze};
+use crate::error::InternalError;
+use crate::model::Puzzle;
+use crate::solve::optimize::explore;
+use crate::solve::search::{Budget, Objective};
+use crate::solve::{Answer, solve_differences};
+
+/// How much a finding matters: errors fail the check, warnings only with `--deny warnings`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Severity {
+    Warning,
+    Error,
+}
+
+/// One finding: a stable code, a severity and a message for people.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Finding {
+    pub code: &'static str,
+    pub severity: Severity,
+    pub message: String,
+}
+
+/// Every finding code, for documentation and tests.
+pub const FINDING_CODES: [&str; 9] = [
+    "unsolvable",
+    "idle-button",
+    "duplicate-buttons",
+    "untouched-cell",
+    "already-solved",
+    "label-count",
+    "intended-fails",
+    "intended-not-fewest",
+    "par-not-proven",
+];
+
+/// What `check` says of the intended plan.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IntendedVerdict {
+    pub solves: bool,
+    /// Whether it has as few presses as the par (`None` when the par is not known).
+    pub fewest: Option<bool>,
+    /// Whether it is the only plan.
+    pub unique: bool,
+}
+
+/// The check of one puzzle.
+#[derive(Clone, Debug)]
+pub struct CheckReport {
+    /// Solvability, count and the fewest-press plan (the par).
+    pub analysis: Analysis,
+    pub all_starts_solvable: bool,
+    /// Solvable starts over all starts, in lowest terms.
+    pub solvable_starts: (BigUint, BigUint),
+    /// A start from which the target cannot be reached, when one exists.
+    pub unsolvable_start: Option<Vec<u64>>,
+    /// A basis of the quiet patterns (each with its order).
+    pub quiet_basis: Vec<(Vec<BigUint>, BigUint)>,
+    /// For each cell, a plan adding 1 to it and nothing else (the fewest when cheap to find).
+    pub macros: Vec<Option<Vec<BigUint>>>,
+    pub intended: Option<IntendedVerdict>,
+    pub findings: Vec<Finding>,
+}
+
+impl CheckReport {
+    /// Whether the puzzle passes: no error-level finding (and no warning when they are denied).
+    pub fn passed(&self, deny_warnings: bool) -> bool {
+        self.findings.iter().all(|f| f.severity == Severity::Warning && !deny_warnings)
+    }
+
+    pub fn warning_count(&self) -> usize {
+        self.findings.iter().filter(|f| f.severity == Severity::Warning).count()
+    }
+
+    /// The par: the fewest presses, when there is a plan.
+    pub fn par(&self) -> Option<BigUint> {
+        self.analysis.fewest.as_ref().map(|p| p.total())
+    }
+}
+
+/// Checks one puzzle.
+pub fn check(puzzle: &Puzzle, budget: Budget) -> Result<CheckReport, InternalError> {
+    let analysis = analyze(puzzle, &Options { budget, ..Options::default() })?;
+    let cells = puzzle.cell_count();
+    // One elimination for every "+1 on cell i" at once.
+    let unit_differences: Vec<Vec<u64>> = (0..cells)
+        .map(|i| {
+            let mut d = vec![0u64; cells];
+            d[i] = 1;
+            d
+        })
+        .collect();
+    let (answer, mut macros) = solve_differences(puzzle, &unit_differences)?;
+    shorten_macros(&answer, &mut macros, puzzle, budget);
+
+    let domain: BigUint = answer.periods.iter().product();
+    let image = &domain / &answer.kernel_size;
+    let space: BigUint = puzzle.moduli.iter().map(|&m| BigUint::from(m)).product();
+    let g = image.gcd(&space);
+    let solvable_starts = (&image / &g, &space / &g);
+    let all_starts_solvable = image == space;
+    let unsolvable_start = macros.iter().position(Option::is_none).map(|i| {
+        let mut start = puzzle.target.clone();
+        let m = puzzle.moduli[i];
+        start[i] = (start[i] + m - 1) % m;
+        start
+    });
+    let quiet_basis = answer.quiet_basis.iter().map(|g| (g.presses.clone(), g.order.clone())).collect();
+
+    let mut report = CheckReport {
+        analysis,
+        all_starts_solvable,
+        solvable_starts,
+        unsolvable_start,
+        quiet_basis,
+        macros,
+        intended: None,
+        findings: Vec::new(),
+    };
+    report.intended = puzzle.intended.as_ref().map(|x| judge_intended(puzzle, &report, x));
+    report.findings = findings(puzzle, &report, &answer.periods);
+    Ok(report)
+}
+
+/// Replaces each macro by the one with fewest presses when the quiet patterns are few.
+fn shorten_macros(answer: &Answer, macros: &mut [Option<Vec<BigUint>>], puzzle: &Puzzle, budget: Budget) {
+    let small = answer.kernel_size <= BigUint::from(4096u32) && !answer.kernel_size.is_one();
+    if !small {
+        return;
+    }
+    for (cell, plan) in macros.iter_mut().enumerate() {
+        let Some(plan) = plan else { continue };
+        let mut coset = answer.clone();
+        coset.presses = Some(plan.clone());
+        coset.count = coset.kernel_size.clone();
+        let budget = Budget { nodes: 1 << 16, time: budget.time };
+        let search = |highest: &[u64]| {
+            let mut problem = crate::analysis::search_problem(puzzle, highest);
+            problem.rhs = vec![0; puzzle.cell_count()];
+            problem.rhs[cell] = 1;
+            problem
+        };
+        if let Some(found) = explore(&coset, search, None, Objective::Total, budget)
+            && let Some(best) = found.best
+            && best.proven
+        {
+            *plan = best.presses;
+        }
+    }
+}
+
+fn judge_intended(puzzle: &Puzzle, report: &CheckReport, intended: &[u64]) -> IntendedVerdict {
+    let presses: Vec<BigUint> = intended.iter().map(|&x| BigUint::from(x)).collect();
+    let solves = puzzle.solves(&presses);
+    let total: BigUint = presses.iter().sum();
+    let fewest = match &report.analysis.fewest {
+        Some(plan) if plan.proven => Some(solves && total <= plan.total()),
+        _ => None,
+    };
+    IntendedVerdict { solves, fewest, unique: solves && report.analysis.count.value.is_one() }
+}
+
+fn findings(puzzle: &Puzzle, report: &CheckReport, periods: &[BigUint]) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let mut add = |code, severity, message: String| out.push(Finding { code, severity, message });
+    let analysis = &report.analysis;
+    if !analysis.is_solvable() {
+        let message = if analysis.count.exact {
+            "no plan turns the start into the target".to_string()
+        } else {
+            "no plan was found within the budget".to_string()
+        };
+        add("unsolvable", Severity::Error, message);
+    }
+    let n = puzzle.button_count();
+    let effects: Vec<Vec<(usize, u64)>> = (0..n).map(|j| puzzle.effects(j)).collect();
+    for (j, period) in periods.iter().enumerate() {
+        if period.is_one() {
+            add(
+                "idle-button",
+                Severity::Warning,
+                format!("button {} changes nothing", puzzle.button_name(j)),
+            );
+        }
+    }
+    let mut seen: std::collections::HashMap<&[(usize, u64)], usize> = std::collections::HashMap::new();
+    for (j, effect) in effects.iter().enumerate() {
+        if effect.is_empty() {
+            continue;
+        }
+        if let Some(&first) = seen.get(effect.as_slice()) {
+            add(
+                "duplicate-buttons",
+                Severity::Warning,
+                format!(
+                    "buttons {} and {} have the same effect",
+                    puzzle.button_name(first),
+                    puzzle.button_name(j)
+                ),
+            );
+        } else {
+            seen.insert(effect, j);
+        }
+    }
+    let mut touched = vec![false; puzzle.cell_count()];
+    for effect in &effects {
+        for &(i, _) in effect {
+            touched[i] = true;
+        }
+    }
+    for (i, _) in touched.iter().enumerate().filter(|(_, t)| !**t) {
+        add("untouched-cell", Severity::Warning, format!("no button changes cell {}", puzzle.cell_name(i)));
+    }
+    if puzzle.start == puzzle.target {
+        add("already-solved", Severity::Warning, "the start already equals the target".into());
+    }
+    if let Some(labels) = &puzzle.labels
+        && labels.len() != puzzle.cell_count()
+    {
+        add(
+            "label-count",
+            Severity::Warning,
+            format!("labels has {} names but the puzzle has {} cells", labels.len(), puzzle.cell_count()),
+        );
+    }
+    if let Some(verdict) = &report.intended {
+        if !verdict.solves {
+            add("intended-fails", Severity::Error, "the intended plan does not reach the target".into());
+        } else if verdict.fewest == Some(false) {
+            let total: u128 = puzzle.intended.iter().flatten().map(|&x| x as u128).sum();
+            let par = report.par().unwrap_or_default();
+            add(
+                "intended-not-fewest",
+                Severity::Warning,
+                format!("the intended plan uses {total} presses but {par} are enough"),
+            );
+        }
+    }
+    if let Some(plan) = &analysis.fewest
+        && !plan.proven
+    {
+        add(
+            "par-not-proven",
+            Severity::Warning,
+            format!("the par {} is the best found within the budget, not proven fewest", plan.total()),
+        );
+    }
+    out
+}
+
+/// `a/b` as text.
+pub fn fraction_text((a, b): &(BigUint, BigUint)) -> String {
+    format!("{a}/{b}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finding_codes_are_unique() {
+        let mut codes = FINDING_CODES.to_vec();
+        codes.sort();
+        codes.dedup();
+        assert_eq!(codes.len(), FINDING_CODES.len());
+    }
+}

@@ -1,0 +1,272 @@
+//! `modsolve check` against independent computation: solvable start fractions by enumerating
+//! every reachable difference, macros and quiet patterns by simulation, every finding code
+//! triggered and not triggered, the classic Lights Out facts, and batch exit codes.
+
+use std::collections::HashSet;
+
+use assert_cmd::Command;
+use modsolve::check::{FINDING_CODES, check};
+use modsolve::model::{Buttons, Puzzle, Topology};
+use modsolve::parse_puzzle;
+use modsolve::solve::search::Budget;
+use num_bigint::BigUint;
+use num_integer::Integer;
+use num_traits::ToPrimitive;
+use rand::{RngExt, SeedableRng, rngs::StdRng};
+
+fn budget() -> Budget {
+    Budget { nodes: 10_000_000, time: None }
+}
+
+fn random_puzzle(rng: &mut StdRng) -> Puzzle {
+    let cells = rng.random_range(1..=4usize);
+    let buttons = rng.random_range(1..=4usize);
+    let moduli: Vec<u64> = (0..cells).map(|_| rng.random_range(2..=8)).collect();
+    let mut list = Vec::new();
+    for _ in 0..buttons {
+        let mut effect = Vec::new();
+        for i in 0..cells {
+            if rng.random_bool(0.6) {
+                effect.push((i, rng.random_range(-9..=9i64)));
+            }
+        }
+        list.push(effect);
+    }
+    Puzzle {
+        name: None,
+        topology: Topology::Cells(cells),
+        start: moduli.iter().map(|&m| rng.random_range(0..m)).collect(),
+        target: moduli.iter().map(|&m| rng.random_range(0..m)).collect(),
+        moduli,
+        buttons: Buttons::Explicit(list),
+        labels: None,
+        max_presses: None,
+        intended: None,
+    }
+}
+
+/// Every difference `A·x` reachable by some press vector, by enumeration.
+fn reachable(puzzle: &Puzzle) -> HashSet<Vec<u64>> {
+    let n = puzzle.button_count();
+    let effects: Vec<_> = (0..n).map(|j| puzzle.effects(j)).collect();
+    let bound: Vec<u64> = effects
+        .iter()
+        .map(|e| e.iter().map(|&(i, _)| puzzle.moduli[i]).fold(1u64, |l, m| l.lcm(&m)))
+        .collect();
+    let mut x = vec![0u64; n];
+    let mut out = HashSet::new();
+    loop {
+        let mut d = vec![0u64; puzzle.cell_count()];
+        for (j, e) in effects.iter().enumerate() {
+            for &(i, a) in e {
+                d[i] = (d[i] + a * x[j]) % puzzle.moduli[i];
+            }
+        }
+        out.insert(d);
+        let mut j = 0;
+        loop {
+            if j == n {
+                return out;
+            }
+            x[j] += 1;
+            if x[j] < bound[j] {
+                break;
+            }
+            x[j] = 0;
+            j += 1;
+        }
+    }
+}
+
+#[test]
+fn solvable_starts_macros_and_quiet_patterns_against_enumeration() {
+    let mut rng = StdRng::seed_from_u64(44);
+    for _ in 0..400 {
+        let puzzle = random_puzzle(&mut rng);
+        let report = check(&puzzle, budget()).expect("verified");
+        let image = reachable(&puzzle);
+        let space: u64 = puzzle.moduli.iter().product();
+        let (a, b) = &report.solvable_starts;
+        let g = (image.len() as u64).gcd(&space);
+        assert_eq!(
+            (a.to_u64().unwrap(), b.to_u64().unwrap()),
+            (image.len() as u64 / g, space / g),
+            "{puzzle:?}"
+        );
+        assert_eq!(report.all_starts_solvable, image.len() as u64 == space, "{puzzle:?}");
+        // The unsolvable start really is: its difference is not reachable.
+        if let Some(start) = &report.unsolvable_start {
+            let d: Vec<u64> = (0..puzzle.cell_count())
+                .map(|i| (puzzle.target[i] + puzzle.moduli[i] - start[i]) % puzzle.moduli[i])
+                .collect();
+            assert!(!image.contains(&d), "{puzzle:?}");
+        }
+        assert_eq!(report.unsolvable_start.is_none(), report.all_starts_solvable);
+        let zero = vec![0u64; puzzle.cell_count()];
+        for (i, plan) in report.macros.iter().enumerate() {
+            let mut unit = zero.clone();
+            unit[i] = 1;
+            assert_eq!(plan.is_some(), image.contains(&unit), "macro {i} of {puzzle:?}");
+            if let Some(plan) = plan {
+                assert_eq!(puzzle.apply(&zero, plan), unit, "macro {i} of {puzzle:?}");
+            }
+        }
+        let mut group = BigUint::from(1u32);
+        for (g, order) in &report.quiet_basis {
+            assert_eq!(puzzle.apply(&zero, g), zero, "quiet basis of {puzzle:?}");
+            group *= order;
+        }
+        assert_eq!(Some(group - 1u32), report.analysis.quiet_patterns, "{puzzle:?}");
+    }
+}
+
+fn load(source: &str) -> Puzzle {
+    parse_puzzle(source).unwrap_or_else(|e| panic!("{e}: {source}"))
+}
+
+fn codes(source: &str) -> Vec<&'static str> {
+    check(&load(source), budget()).unwrap().findings.iter().map(|f| f.code).collect()
+}
+
+/// Each finding code: a puzzle that triggers it and one that does not.
+#[test]
+fn every_finding_code_is_triggered_and_not() {
+    let clean =
+        "Puzzle(graph: Grid(rows: 3, cols: 3), modulus: 2, target: All(1), intended: [1,0,1,0,1,0,1,0,1])";
+    let cases: &[(&str, &str)] = &[
+        (
+            "unsolvable",
+            "Puzzle(graph: Grid(rows: 4, cols: 4), modulus: 2, start: [1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0])",
+        ),
+        (
+            "idle-button",
+            "Puzzle(graph: Cells(2), modulus: 2, buttons: [[(0, 1)], [(1, 2)], [(1, 1)]], target: [1, 1])",
+        ),
+        (
+            "duplicate-buttons",
+            "Puzzle(graph: Cells(2), modulus: 3, buttons: [[(0, 1)], [(0, 4)], [(1, 1)]], target: [1, 1])",
+        ),
+        ("untouched-cell", "Puzzle(graph: Cells(2), modulus: 2, buttons: [[(0, 1)]], target: [1, 0])"),
+        ("already-solved", "Puzzle(graph: Path(3), modulus: 2)"),
+        ("label-count", "Puzzle(graph: Path(2), modulus: 2, target: All(1), labels: [\"a\"])"),
+        ("intended-fails", "Puzzle(graph: Path(2), modulus: 2, target: [1, 0], intended: [1, 0])"),
+        ("intended-not-fewest", "Puzzle(graph: Path(2), modulus: 3, target: [1, 1], intended: [2, 2])"),
+        ("par-not-proven", "Puzzle(graph: Grid(rows: 19, cols: 19), modulus: 2, target: All(1))"),
+    ];
+    assert_eq!(codes(clean), Vec::<&str>::new(), "the clean puzzle has no findings");
+    for code in FINDING_CODES {
+        let (_, source) =
+            cases.iter().find(|(c, _)| *c == code).unwrap_or_else(|| panic!("no case for {code}"));
+        let puzzle = load(source);
+        // par-not-proven needs a budget too small to walk 19×19's 65,536 plans.
+        let tight = if code == "par-not-proven" { Budget { nodes: 100, time: None } } else { budget() };
+        let found: Vec<_> = check(&puzzle, tight).unwrap().findings.iter().map(|f| f.code).collect();
+        assert!(found.contains(&code), "{code} not triggered by {source}: {found:?}");
+        let others: Vec<_> = codes(clean);
+        assert!(!others.contains(&code));
+    }
+}
+
+/// Classic facts: 5×5 has 3 quiet patterns and 1 in 4 starts solvable; 4×4 has 15.
+#[test]
+fn classic_lights_out_facts() {
+    let five =
+        check(&load("Puzzle(graph: Grid(rows: 5, cols: 5), modulus: 2, target: All(1))"), budget()).unwrap();
+    assert_eq!(five.analysis.quiet_patterns, Some(BigUint::from(3u32)));
+    assert_eq!(five.solvable_starts, (BigUint::from(1u32), BigUint::from(4u32)));
+    assert!(!five.all_starts_solvable);
+    let four =
+        check(&load("Puzzle(graph: Grid(rows: 4, cols: 4), modulus: 2, target: All(1))"), budget()).unwrap();
+    assert_eq!(four.analysis.quiet_patterns, Some(BigUint::from(15u32)));
+    assert_eq!(four.solvable_starts, (BigUint::from(1u32), BigUint::from(16u32)));
+}
+
+/// Seed 004's single-node formulas for the sunflowers (1-based nodes).
+#[test]
+fn seed004_sunflower_macros() {
+    let source =
+        std::fs::read_to_string(format!("{}/puzzles/sunflowers.ron", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    let report = check(&load(&source), budget()).unwrap();
+    let expected: [&[usize]; 7] =
+        [&[3, 5, 6, 7], &[2, 3, 5], &[1, 2, 6, 7], &[6, 7], &[1, 2, 5], &[1, 3, 4, 6, 7], &[1, 3, 4, 6]];
+    for (cell, nodes) in expected.iter().enumerate() {
+        let mut plan = vec![BigUint::from(0u32); 7];
+        for &node in *nodes {
+            plan[node - 1] = BigUint::from(1u32);
+        }
+        assert_eq!(report.macros[cell].as_ref(), Some(&plan), "node {}", cell + 1);
+    }
+}
+
+fn write(dir: &std::path::Path, name: &str, text: &str) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path.display().to_string()
+}
+
+/// Batch exit codes: 0 all pass, 1 any unsolvable, 2 any unreadable; JSON has one object per
+/// file and a broken file does not stop the others.
+#[test]
+fn batch_exit_codes() {
+    let dir = std::env::temp_dir().join(format!("modsolve-check-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = write(&dir, "good.ron", "Puzzle(graph: Grid(rows: 3, cols: 3), modulus: 2, target: All(1))");
+    let bad = write(
+        &dir,
+        "bad.ron",
+        "Puzzle(graph: Grid(rows: 4, cols: 4), modulus: 2, start: Rows([\"#...\", \"....\", \"....\", \"....\"]))",
+    );
+    let broken = write(&dir, "broken.ron", "Puzzle(graph: Grid(rows: 3, cols: 3), modulus: 2");
+    let run = |files: &[&str]| {
+        let out =
+            Command::cargo_bin("modsolve").unwrap().arg("check").args(files).arg("--json").output().unwrap();
+        (out.status.code(), serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap())
+    };
+    let (code, json) = run(&[&good]);
+    assert_eq!(code, Some(0));
+    assert_eq!(json["solvable"], true);
+    assert_eq!(json["par"], 5);
+    assert_eq!(json["solvable_starts"], "1/1");
+    assert_eq!(json["quiet_patterns"], "0");
+    let (code, json) = run(&[&good, &bad]);
+    assert_eq!(code, Some(1));
+    assert_eq!(json.as_array().unwrap().len(), 2);
+    assert_eq!(json[1]["solvable"], false);
+    assert_eq!(json[1]["par"], serde_json::Value::Null);
+    assert_eq!(json[1]["solvable_starts"], "1/16");
+    let (code, json) = run(&[&good, &bad, &broken]);
+    assert_eq!(code, Some(2));
+    assert_eq!(json.as_array().unwrap().len(), 3);
+    assert!(json[2]["error"].as_str().unwrap().contains("broken.ron"));
+    // --deny warnings: an already-solved level then fails.
+    let solved = write(&dir, "solved.ron", "Puzzle(graph: Path(3), modulus: 2)");
+    let status = |deny: bool| {
+        let mut cmd = Command::cargo_bin("modsolve").unwrap();
+        cmd.arg("check").arg(&solved);
+        if deny {
+            cmd.args(["--deny", "warnings"]);
+        }
+        cmd.output().unwrap().status.code()
+    };
+    assert_eq!(status(false), Some(0));
+    assert_eq!(status(true), Some(1));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Every starter that `modsolve new` writes parses and checks clean.
+#[test]
+fn starters_check_clean() {
+    use modsolve::scaffold::{Form, starter};
+    for modulus in [2, 3, 6] {
+        for form in
+            [Form::Grid { rows: 4, cols: 5 }, Form::Path(5), Form::Cycle(6), Form::Edges(4), Form::Cells(3)]
+        {
+            let text = starter(form, modulus).unwrap();
+            let report = check(&load(&text), budget()).unwrap();
+            assert!(report.findings.is_empty(), "{form:?} mod {modulus}: {:?}", report.findings);
+            assert!(report.analysis.is_solvable());
+        }
+    }
+    assert!(starter(Form::Path(0), 2).is_err());
+    assert!(starter(Form::Path(3), 1).is_err());
+}
