@@ -104,6 +104,9 @@ pub enum StateShorthand {
     Rows(Vec<String>),
 }
 
+/// The most cells a puzzle may have (a 10,000 × 10,000 board).
+pub const MAX_CELLS: usize = 100_000_000;
+
 /// Reads and validates a puzzle from RON text.
 pub fn parse_puzzle(source: &str) -> Result<Puzzle, InputError> {
     let options = ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME);
@@ -132,34 +135,60 @@ fn syntax_error(e: &ron::error::SpannedError) -> InputError {
     }
 }
 
-/// Where the top-level key of a field path (`start[3]` → `start`, `graph.rows` → `rows`) is written,
-/// skipping comments and strings.
+/// Where the key of a field path (`start[3]` → `start`, `graph.rows` → `rows`) is written,
+/// skipping comments (nested block comments too), strings and raw strings as ron does.
 fn locate_field(source: &str, field: &str) -> Option<Position> {
     let key = field.rsplit('.').next().unwrap_or(field).split('[').next().unwrap_or(field);
     let bytes = source.as_bytes();
-    let (mut i, mut line, mut line_start) = (0usize, 1usize, 0usize);
+    let mut i = 0usize;
+    // Line starts are counted from the bytes consumed, so newlines anywhere are seen.
+    let position_of = |at: usize| {
+        let before = &source[..at];
+        let line = before.matches('\n').count() + 1;
+        let line_start = before.rfind('\n').map_or(0, |k| k + 1);
+        Position { line, column: source[line_start..at].chars().count() + 1 }
+    };
     while i < bytes.len() {
         match bytes[i] {
-            b'\n' => {
-                line += 1;
-                line_start = i + 1;
-                i += 1;
-            }
             b'/' if bytes.get(i + 1) == Some(&b'/') => {
                 while i < bytes.len() && bytes[i] != b'\n' {
                     i += 1;
                 }
             }
             b'/' if bytes.get(i + 1) == Some(&b'*') => {
-                i += 2;
-                while i < bytes.len() && !(bytes[i] == b'*' && bytes.get(i + 1) == Some(&b'/')) {
-                    if bytes[i] == b'\n' {
-                        line += 1;
-                        line_start = i + 1;
+                let mut depth = 0usize;
+                while i < bytes.len() {
+                    if bytes[i] == b'/' && bytes.get(i + 1) == Some(&b'*') {
+                        depth += 1;
+                        i += 2;
+                    } else if bytes[i] == b'*' && bytes.get(i + 1) == Some(&b'/') {
+                        depth -= 1;
+                        i += 2;
+                        if depth == 0 {
+                            break;
+                        }
+                    } else {
+                        i += 1;
                     }
-                    i += 1;
                 }
-                i += 2;
+            }
+            b'r' if matches!(bytes.get(i + 1), Some(b'"' | b'#')) => {
+                // r"…", r#"…"#, r##"…"## …
+                let mut j = i + 1;
+                let mut hashes = 0;
+                while bytes.get(j) == Some(&b'#') {
+                    hashes += 1;
+                    j += 1;
+                }
+                if bytes.get(j) != Some(&b'"') {
+                    i += 1;
+                    continue;
+                }
+                let closing: String = std::iter::once('"').chain(std::iter::repeat_n('#', hashes)).collect();
+                i = match source[j + 1..].find(&closing) {
+                    Some(k) => j + 1 + k + closing.len(),
+                    None => bytes.len(),
+                };
             }
             b'"' => {
                 i += 1;
@@ -173,10 +202,9 @@ fn locate_field(source: &str, field: &str) -> Option<Position> {
                 while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
                     i += 1;
                 }
-                let rest = source[i..].trim_start_matches([' ', '\t']);
+                let rest = source[i..].trim_start_matches([' ', '\t', '\n', '\r']);
                 if &source[begin..i] == key && rest.starts_with(':') {
-                    let column = source[line_start..begin].chars().count() + 1;
-                    return Some(Position { line, column });
+                    return Some(position_of(begin));
                 }
             }
             _ => i += 1,
@@ -280,6 +308,11 @@ impl GraphSpec {
         let need_cells = |field: &str, n: usize| {
             if n == 0 {
                 Err(InputError::invalid(field, "is 0; a puzzle needs at least one cell"))
+            } else if n > MAX_CELLS {
+                Err(InputError::invalid(
+                    field,
+                    format!("{n} cells is more than the {MAX_CELLS} modsolve handles"),
+                ))
             } else {
                 Ok(())
             }
@@ -300,8 +333,11 @@ impl GraphSpec {
             GraphSpec::Grid { rows, cols, wrap, neighborhood } => {
                 need_cells("graph.rows", rows)?;
                 need_cells("graph.cols", cols)?;
-                if rows.checked_mul(cols).is_none_or(|n| n > u32::MAX as usize) {
-                    return Err(InputError::invalid("graph", format!("{rows}×{cols} is too many cells")));
+                if rows.checked_mul(cols).is_none_or(|n| n > MAX_CELLS) {
+                    return Err(InputError::invalid(
+                        "graph",
+                        format!("{rows}×{cols} is more than the {MAX_CELLS} cells modsolve handles"),
+                    ));
                 }
                 Topology::Grid { rows, cols, wrap, neighborhood }
             }

@@ -16,7 +16,7 @@ pub fn combine(parts: &[(u64, u64)]) -> BigUint {
         let x_mod_q = (&x % q).to_u64().expect("below q");
         let m_mod_q = (&m % q).to_u64().expect("below q");
         let m_inv = inv_mod(m_mod_q, q).expect("moduli are coprime");
-        let diff = (r % q + q - x_mod_q) % q;
+        let diff = super::arith::sub_mod(r % q, x_mod_q, q);
         let t = ((diff as u128 * m_inv as u128) % q as u128) as u64;
         x += &m * t;
         m *= q;

@@ -12,6 +12,7 @@
 pub mod gf2;
 pub mod modular;
 pub mod optimize;
+pub mod propagate;
 pub mod search;
 
 use num_bigint::BigUint;
@@ -30,6 +31,8 @@ pub enum Method {
     Gf2,
     /// Split by prime, eliminate over each `Z/p^E`, combine by CRT. Always applies.
     Modular,
+    /// Light chasing on grids (one modulus, unit neighbour weight); otherwise falls back.
+    Propagation,
 }
 
 /// The exact answer for one puzzle.
@@ -44,7 +47,8 @@ pub struct Answer {
     /// The number of plans that change nothing, the zero plan included.
     pub kernel_size: BigUint,
     /// A basis of the quiet patterns: every plan that changes nothing is `Σ t_g·g (mod L)` for
-    /// exactly one choice of `0 <= t_g < order_g`, so `Π order_g = kernel_size`.
+    /// exactly one choice of `0 <= t_g < order_g`, so `Π order_g = kernel_size`. Left empty
+    /// by propagation on huge boards when it would not fit in memory (then the product differs).
     pub quiet_basis: Vec<Generator>,
     /// The elimination that produced the answer.
     pub method: Method,
@@ -68,6 +72,10 @@ impl Answer {
     }
 }
 
+/// Dense elimination keeps `cells × buttons` entries: at most 1 GiB of them.
+const DENSE_BITS_LIMIT: u128 = 1 << 33;
+const DENSE_ENTRIES_LIMIT: u128 = 1 << 27;
+
 /// Solves with the fastest applicable method.
 pub fn solve(puzzle: &Puzzle) -> Result<Answer, InternalError> {
     solve_with(puzzle, Method::Auto)
@@ -76,7 +84,24 @@ pub fn solve(puzzle: &Puzzle) -> Result<Answer, InternalError> {
 /// Solves with a chosen method, then verifies the plan by simulation.
 pub fn solve_with(puzzle: &Puzzle, method: Method) -> Result<Answer, InternalError> {
     let all_mod_two = puzzle.moduli.iter().all(|&m| m == 2);
+    // Propagation pays once the board is larger than its row squared times a little.
+    let propagation_pays = puzzle.cell_count() >= 400 && propagate::applies(puzzle);
+    let entries = puzzle.cell_count() as u128 * puzzle.button_count() as u128;
+    let dense_fits = if all_mod_two { entries <= DENSE_BITS_LIMIT } else { entries <= DENSE_ENTRIES_LIMIT };
+    let propagates = (method == Method::Propagation || method == Method::Auto) && propagate::applies(puzzle);
+    if !dense_fits && !propagates {
+        return Err(InternalError::Unsupported(format!(
+            "{} cells × {} buttons is too large for dense elimination (about {} GiB); \
+             only plain Cross grids with one modulus are solved by propagation at this size",
+            puzzle.cell_count(),
+            puzzle.button_count(),
+            entries * if all_mod_two { 1 } else { 64 } / 8 / (1 << 30)
+        )));
+    }
     let answer = match method {
+        Method::Propagation | Method::Auto if method == Method::Propagation || propagation_pays => {
+            propagate::solve(puzzle).unwrap_or_else(|| modular::solve(puzzle))
+        }
         Method::Auto | Method::Gf2 if all_mod_two => gf2::solve(puzzle),
         _ => modular::solve(puzzle),
     };
@@ -101,6 +126,13 @@ pub fn solve_differences(
     puzzle: &Puzzle,
     differences: &[Vec<u64>],
 ) -> Result<(Answer, Vec<Option<Presses>>), InternalError> {
+    let entries = puzzle.cell_count() as u128 * (puzzle.button_count() + differences.len()) as u128;
+    if entries > DENSE_ENTRIES_LIMIT {
+        return Err(InternalError::Unsupported(format!(
+            "{} cells is too large to find a plan for every cell at once (dense elimination)",
+            puzzle.cell_count()
+        )));
+    }
     let (answer, solutions) = modular::solve_many(puzzle, differences);
     let zero = vec![0u64; puzzle.cell_count()];
     for (d, x) in differences.iter().zip(&solutions) {

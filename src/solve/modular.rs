@@ -199,3 +199,57 @@ fn period_basis(echelon: &Echelon, period_exponents: &[u32]) -> Vec<(Vec<u64>, u
         })
         .collect()
 }
+
+/// Solves a dense system `A·y ≡ b` over `Z/m` (`rows × cols`, entries reduced): one solution,
+/// the kernel as generators of `(Z/m)^cols` with their orders (unique coefficients), and the
+/// solution count as `[(p, exponent)]` (`Π p^exponent` solutions when solvable).
+#[allow(clippy::type_complexity)]
+pub fn solve_dense(
+    m: u64,
+    rows: usize,
+    cols: usize,
+    matrix: Vec<u64>,
+    rhs: Vec<u64>,
+) -> (Option<Vec<u64>>, Vec<(Vec<u64>, u64)>, Vec<(u64, u64)>) {
+    let mut parts: Vec<Vec<(u64, u64)>> = vec![Vec::new(); cols];
+    let mut solvable = true;
+    let mut exponents = Vec::new();
+    let mut prime_kernels: Vec<(u64, Vec<u64>, u64)> = Vec::new();
+    for (p, e) in factorize(m) {
+        let q = p.pow(e);
+        let system = PrimePowerSystem {
+            p,
+            e,
+            rows,
+            cols,
+            matrix: matrix.iter().map(|&a| a % q).collect(),
+            rhs: vec![rhs.iter().map(|&b| b % q).collect()],
+        };
+        let echelon = system.eliminate();
+        exponents.push((p, echelon.solution_count_exponent()));
+        match echelon.particular(0) {
+            Some(y) => y.iter().enumerate().for_each(|(j, &v)| parts[j].push((v, q))),
+            None => solvable = false,
+        }
+        for (g, order) in echelon.kernel_generators() {
+            prime_kernels.push((q, g, p.pow(order)));
+        }
+    }
+    let moduli: Vec<u64> = factorize(m).into_iter().map(|(p, e)| p.pow(e)).collect();
+    let lift = |q: u64, v: &[u64]| -> Vec<u64> {
+        v.iter()
+            .map(|&r| {
+                let list: Vec<(u64, u64)> = moduli.iter().map(|&t| (if t == q { r } else { 0 }, t)).collect();
+                num_traits::ToPrimitive::to_u64(&crt::combine(&list)).expect("below m")
+            })
+            .collect()
+    };
+    let solution = solvable.then(|| {
+        parts
+            .iter()
+            .map(|list| num_traits::ToPrimitive::to_u64(&crt::combine(list)).expect("below m"))
+            .collect()
+    });
+    let kernel = prime_kernels.iter().map(|(q, g, order)| (lift(*q, g), *order)).collect();
+    (solution, kernel, exponents)
+}

@@ -58,6 +58,10 @@ pub fn explore(
         .iter()
         .map(|g| Some((g.presses.iter().map(|x| x.to_u64()).collect::<Option<Vec<_>>>()?, g.order.to_u64()?)))
         .collect::<Option<_>>()?;
+    // A basis left out (huge boards) cannot be walked.
+    if answer.quiet_basis.iter().map(|g| &g.order).product::<BigUint>() != answer.kernel_size {
+        return None;
+    }
     let limits_bind = limits.is_some_and(|l| l.iter().zip(&periods).any(|(&k, &p)| k < p.saturating_sub(1)));
     let limits = if limits_bind { limits } else { None };
 

@@ -102,6 +102,7 @@ fn random_puzzle(rng: &mut StdRng) -> Puzzle {
         target,
         labels: None,
         max_presses,
+        intended: None,
     }
 }
 

@@ -1,0 +1,305 @@
+//! Light chasing, generalised (DESIGN.md §3): grids of any size solved in `O(rows·cols²)`.
+//!
+//! Defining identity: on a `Cross` grid with one modulus `m` whose neighbour weight `w` is a
+//! unit, the equation of cell `(r, c)` is the only one that involves the press below it, so
+//! `x[r+1][c] = w⁻¹·(d[r][c] − s·x[r][c]) − x[r][c−1] − x[r][c+1] − x[r−1][c]`. With the first
+//! row's presses as symbols `y`, every press is an affine form in `y`; the last row's equations
+//! are a `W × W` system `M·y ≡ c`, whose solutions are in bijection with the board's plans
+//! (replay `y` row by row). Counts are exact: the board's plan count is that system's count in
+//! `(Z/m)^W`, and every button's period is `m`.
+//!
+//! The shorter side is the row (`W = min(rows, cols)`), so memory is `O(W²)` for the symbolic
+//! rows. Mod 2 forms are bit-packed (`W + 1` bits: the symbols and the constant) and a row step
+//! is three XORs of packed words per cell; other moduli keep `W + 1` residues per cell.
+
+use num_bigint::BigUint;
+use num_traits::{One, Zero};
+
+use super::{Answer, Generator, Method, difference};
+use crate::algebra::arith::inv_mod;
+use crate::algebra::gf2::{BitMatrix, solve as solve_bits};
+use crate::model::{Buttons, Neighborhood, Puzzle, Topology};
+
+/// At most this many entries (quiet patterns × cells) are spent on the quiet-pattern basis;
+/// past it the basis is left empty and the answer says so.
+const BASIS_ENTRY_LIMIT: u128 = 20_000_000;
+
+/// The grid in the frame where rows are the longer side.
+#[derive(Clone, Copy, Debug)]
+struct Frame {
+    /// Rows in the frame (the longer side) and the row width (the shorter side).
+    height: usize,
+    width: usize,
+    cols: usize,
+    transposed: bool,
+    modulus: u64,
+    self_weight: u64,
+    neighbor_inverse: u64,
+    neighbor_weight: u64,
+}
+
+impl Frame {
+    /// The original cell number of frame position `(r, c)`.
+    #[inline]
+    fn cell(&self, r: usize, c: usize) -> usize {
+        if self.transposed { c * self.cols + r } else { r * self.cols + c }
+    }
+}
+
+/// The frame when propagation applies: a non-wrapping `Cross` grid, at least 2×2, with
+/// graph buttons, one modulus below 2^32, and a neighbour weight that is a unit.
+fn frame(puzzle: &Puzzle) -> Option<Frame> {
+    let Topology::Grid { rows, cols, wrap: false, neighborhood: Neighborhood::Cross } = puzzle.topology
+    else {
+        return None;
+    };
+    let Buttons::Graph { self_weight, neighbor_weight } = puzzle.buttons else { return None };
+    let m = puzzle.moduli[0];
+    if rows < 2 || cols < 2 || m > u32::MAX as u64 || puzzle.moduli.iter().any(|&x| x != m) {
+        return None;
+    }
+    let reduce = |w: i64| crate::algebra::arith::reduce_signed(w, m);
+    let neighbor_inverse = inv_mod(reduce(neighbor_weight), m)?;
+    Some(Frame {
+        height: rows.max(cols),
+        width: rows.min(cols),
+        cols,
+        transposed: cols > rows,
+        modulus: m,
+        self_weight: reduce(self_weight),
+        neighbor_inverse,
+        neighbor_weight: reduce(neighbor_weight),
+    })
+}
+
+/// Whether [`solve`] applies to this puzzle.
+pub fn applies(puzzle: &Puzzle) -> bool {
+    frame(puzzle).is_some()
+}
+
+/// Solves by propagation; `None` when it does not apply.
+pub fn solve(puzzle: &Puzzle) -> Option<Answer> {
+    let f = frame(puzzle)?;
+    let d = difference(puzzle);
+    let (first_row, kernel, count_exponent) =
+        if f.modulus == 2 { last_row_gf2(&f, &d) } else { last_row_general(&f, &d) };
+    let cells = puzzle.cell_count();
+    let kernel_size = kernel_size(f.modulus, &count_exponent);
+    let presses = first_row.map(|y| replay(&f, &d, &y).into_iter().map(BigUint::from).collect::<Vec<_>>());
+    let count = if presses.is_some() { kernel_size.clone() } else { BigUint::zero() };
+    let basis_entries = kernel.len() as u128 * cells as u128;
+    let zero = vec![0u64; cells];
+    let quiet_basis = if basis_entries <= BASIS_ENTRY_LIMIT {
+        kernel
+            .into_iter()
+            .map(|(y, order)| Generator {
+                presses: replay(&f, &zero, &y).into_iter().map(BigUint::from).collect(),
+                order: BigUint::from(order),
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    Some(Answer {
+        periods: vec![BigUint::from(f.modulus); cells],
+        presses,
+        count,
+        kernel_size,
+        quiet_basis,
+        method: Method::Propagation,
+    })
+}
+
+/// `Π p^e` over the prime powers of the last-row system's count.
+fn kernel_size(_m: u64, exponents: &[(u64, u64)]) -> BigUint {
+    exponents.iter().fold(BigUint::one(), |acc, &(p, e)| acc * num_traits::Pow::pow(BigUint::from(p), e))
+}
+
+/// The presses of every cell (original numbering) from the first row's values `y`.
+fn replay(f: &Frame, d: &[u64], y: &[u64]) -> Vec<u64> {
+    let m = f.modulus;
+    let mut x = vec![0u64; f.height * f.width];
+    x[..f.width].copy_from_slice(y);
+    for r in 0..f.height - 1 {
+        for c in 0..f.width {
+            let at = |rr: usize, cc: usize| x[rr * f.width + cc];
+            let mut around = 0u64;
+            if c > 0 {
+                around += at(r, c - 1);
+            }
+            if c + 1 < f.width {
+                around += at(r, c + 1);
+            }
+            if r > 0 {
+                around += at(r - 1, c);
+            }
+            // x below = w⁻¹·(d − s·x) − (left + right + up)
+            let own = (d[f.cell(r, c)] + m - (f.self_weight * at(r, c)) % m) % m;
+            let value = ((own * f.neighbor_inverse) % m + m * 3 - around % m) % m;
+            x[(r + 1) * f.width + c] = value;
+        }
+    }
+    let mut out = vec![0u64; x.len()];
+    for r in 0..f.height {
+        for c in 0..f.width {
+            out[f.cell(r, c)] = x[r * f.width + c];
+        }
+    }
+    out
+}
+
+/// Mod 2: the first row of one plan, the kernel basis of the last-row system (each of order 2),
+/// and `[(2, nullity)]`.
+type LastRow = (Option<Vec<u64>>, Vec<(Vec<u64>, u64)>, Vec<(u64, u64)>);
+
+fn last_row_gf2(f: &Frame, d: &[u64]) -> LastRow {
+    let w = f.width;
+    let words = (w + 1).div_ceil(64);
+    let constant = w;
+    let mut prev = vec![0u64; w * words];
+    let mut cur = vec![0u64; w * words];
+    for c in 0..w {
+        cur[c * words + c / 64] |= 1 << (c % 64);
+    }
+    let self_bit = f.self_weight & 1 == 1;
+    for r in 0..f.height - 1 {
+        // In place: prev becomes the next row, then the two swap roles.
+        for c in 0..w {
+            let (dst, left, mid, right) = (c * words, c.wrapping_sub(1), c, c + 1);
+            for k in 0..words {
+                let mut v = prev[dst + k];
+                if c > 0 {
+                    v ^= cur[left * words + k];
+                }
+                if right < w {
+                    v ^= cur[right * words + k];
+                }
+                if self_bit {
+                    v ^= cur[mid * words + k];
+                }
+                prev[dst + k] = v;
+            }
+            if d[f.cell(r, c)] & 1 == 1 {
+                prev[dst + constant / 64] ^= 1 << (constant % 64);
+            }
+        }
+        std::mem::swap(&mut prev, &mut cur);
+    }
+    // The last row's equations: s·cur[c] + cur[c−1] + cur[c+1] + prev[c] + d = 0.
+    let r = f.height - 1;
+    let mut system = BitMatrix::zeros(w, w + 1);
+    for c in 0..w {
+        let mut form = prev[c * words..(c + 1) * words].to_vec();
+        for (k, v) in form.iter_mut().enumerate() {
+            if c > 0 {
+                *v ^= cur[(c - 1) * words + k];
+            }
+            if c + 1 < w {
+                *v ^= cur[(c + 1) * words + k];
+            }
+            if self_bit {
+                *v ^= cur[c * words + k];
+            }
+        }
+        if d[f.cell(r, c)] & 1 == 1 {
+            form[constant / 64] ^= 1 << (constant % 64);
+        }
+        for bit in 0..=w {
+            if form[bit / 64] >> (bit % 64) & 1 == 1 {
+                system.flip(c, bit);
+            }
+        }
+    }
+    let out = solve_bits(system);
+    let nullity = (w - out.rank) as u64;
+    let y = out.solution.map(|bits| bits.into_iter().map(u64::from).collect());
+    let kernel = out.kernel_basis.into_iter().map(|v| (v.into_iter().map(u64::from).collect(), 2)).collect();
+    (y, kernel, vec![(2, nullity)])
+}
+
+/// Any modulus below 2^32: affine forms with `W + 1` residues per cell.
+fn last_row_general(f: &Frame, d: &[u64]) -> LastRow {
+    let (w, m) = (f.width, f.modulus);
+    let len = w + 1;
+    let mut prev = vec![0u64; w * len];
+    let mut cur = vec![0u64; w * len];
+    for c in 0..w {
+        cur[c * len + c] = 1;
+    }
+    // next = w⁻¹·d·e_const − w⁻¹·s·cur[c] − cur[c−1] − cur[c+1] − prev[c]
+    let own = (f.neighbor_inverse * f.self_weight) % m;
+    for r in 0..f.height - 1 {
+        for c in 0..w {
+            let dst = c * len;
+            for k in 0..len {
+                let mut around = prev[dst + k] + own * cur[c * len + k] % m;
+                if c > 0 {
+                    around += cur[(c - 1) * len + k];
+                }
+                if c + 1 < w {
+                    around += cur[(c + 1) * len + k];
+                }
+                prev[dst + k] = (m * 4 - around % m) % m;
+            }
+            let shift = (d[f.cell(r, c)] * f.neighbor_inverse) % m;
+            prev[dst + w] = (prev[dst + w] + shift) % m;
+        }
+        std::mem::swap(&mut prev, &mut cur);
+    }
+    // Last row: s·cur[c] + w·(cur[c−1] + cur[c+1] + prev[c]) − d = 0, i.e. lin·y ≡ d − constant.
+    let r = f.height - 1;
+    let mut matrix = vec![0u64; w * w];
+    let mut rhs = vec![0u64; w];
+    for c in 0..w {
+        let mut form = vec![0u64; len];
+        for (k, v) in form.iter_mut().enumerate() {
+            let mut around = prev[c * len + k];
+            if c > 0 {
+                around += cur[(c - 1) * len + k];
+            }
+            if c + 1 < w {
+                around += cur[(c + 1) * len + k];
+            }
+            *v = (f.self_weight * cur[c * len + k] % m + f.neighbor_weight * (around % m) % m) % m;
+        }
+        matrix[c * w..(c + 1) * w].copy_from_slice(&form[..w]);
+        rhs[c] = (d[f.cell(r, c)] + m - form[w]) % m;
+    }
+    super::modular::solve_dense(m, w, w, matrix, rhs)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse_puzzle;
+
+    /// Propagation equals dense elimination on small boards of several moduli and shapes.
+    #[test]
+    fn agrees_with_dense_elimination() {
+        for (rows, cols) in [(2, 2), (2, 5), (5, 2), (3, 7), (6, 4), (5, 5), (9, 9)] {
+            for (m, s, w) in
+                [(2, 1, 1), (2, 0, 1), (3, 1, 1), (4, 1, 1), (4, 2, 3), (5, 2, 1), (6, 1, 1), (6, 3, 5)]
+            {
+                let source = format!(
+                    "Puzzle(graph: Grid(rows: {rows}, cols: {cols}), modulus: {m}, press: (self: {s}, neighbors: {w}), target: All({}))",
+                    m - 1
+                );
+                let puzzle = parse_puzzle(&source).unwrap();
+                let fast = solve(&puzzle).expect("applies");
+                let dense = super::super::modular::solve(&puzzle);
+                assert_eq!(fast.count, dense.count, "{source}");
+                assert_eq!(fast.kernel_size, dense.kernel_size, "{source}");
+                assert_eq!(fast.periods, dense.periods, "{source}");
+                if let Some(x) = &fast.presses {
+                    assert!(puzzle.solves(x), "{source}");
+                }
+                let zero = vec![0u64; puzzle.cell_count()];
+                let orders: BigUint = fast.quiet_basis.iter().map(|g| &g.order).product();
+                assert_eq!(orders, fast.kernel_size, "{source}");
+                for g in &fast.quiet_basis {
+                    assert_eq!(puzzle.apply(&zero, &g.presses), zero, "{source}");
+                }
+            }
+        }
+    }
+}
