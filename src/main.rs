@@ -124,6 +124,9 @@ struct SolveArgs {
     /// List every plan (within press limits).
     #[arg(long)]
     all: bool,
+    /// Draw the plan even for boards of more than 4096 cells.
+    #[arg(long)]
+    picture: bool,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug)]
@@ -231,12 +234,18 @@ fn run(args: &SolveArgs) -> Result<(String, u8), Failure> {
     })?;
     let code = if analysis.is_solvable() { 0 } else { 1 };
     let output = if args.json {
-        let mut s = serde_json::to_string_pretty(&report::analysis_json(&puzzle, &analysis))
-            .expect("JSON values serialise");
+        let value = report::analysis_json(&puzzle, &analysis);
+        // Pretty for people; one line when millions of presses would make it megabytes of spaces.
+        let mut s = if puzzle.button_count() <= report::PICTURE_CELL_LIMIT {
+            serde_json::to_string_pretty(&value)
+        } else {
+            serde_json::to_string(&value)
+        }
+        .expect("JSON values serialise");
         s.push('\n');
         s
     } else {
-        report::analysis_text(&puzzle, &analysis)
+        report::analysis_text(&puzzle, &analysis, args.picture)
     };
     Ok((output, code))
 }

@@ -149,8 +149,11 @@ fn plan_heading(plan: &Plan) -> String {
     }
 }
 
-/// The text report for one analysed puzzle.
-pub fn analysis_text(puzzle: &Puzzle, analysis: &Analysis) -> String {
+/// Boards larger than this get a picture of the plan only when asked for.
+pub const PICTURE_CELL_LIMIT: usize = 4096;
+
+/// The text report for one analysed puzzle; `picture` forces the plan's picture on huge boards.
+pub fn analysis_text(puzzle: &Puzzle, analysis: &Analysis, picture: bool) -> String {
     let mut out = String::new();
     let name = puzzle.name.as_deref().unwrap_or("Puzzle");
     let _ = writeln!(
@@ -164,7 +167,15 @@ pub fn analysis_text(puzzle: &Puzzle, analysis: &Analysis) -> String {
     match analysis.shown() {
         Some(plan) => {
             let _ = writeln!(out, "\nSolvable. {}; verified by simulating it:", plan_heading(plan));
-            out.push_str(&plan_text(puzzle, &plan.presses));
+            if picture || puzzle.cell_count() <= PICTURE_CELL_LIMIT {
+                out.push_str(&plan_text(puzzle, &plan.presses));
+            } else {
+                let _ = writeln!(
+                    out,
+                    "    ({} buttons: the plan is shown with --picture, or listed with --json)",
+                    puzzle.button_count()
+                );
+            }
             if let (Some(fewest), Some(_)) = (&analysis.fewest, &analysis.optimal) {
                 let _ = writeln!(out, "{}", plan_heading(fewest));
             }

@@ -12,6 +12,9 @@ use num_traits::ToPrimitive;
 use super::Answer;
 use super::search::{Budget, Goal, Meter, Objective, Score, SearchProblem, search};
 
+/// Branch and bound is not tried on puzzles with more buttons than this.
+const SEARCH_BUTTON_LIMIT: usize = 20_000;
+
 /// A chosen plan and whether it is proven best.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Plan {
@@ -85,6 +88,15 @@ pub fn explore(
                 nodes: meter.nodes,
             });
         }
+    }
+    // Branch and bound from the particular plan (when it is within the limits); on huge puzzles
+    // the search's set-up alone would not pay, so the particular plan stands, unproven.
+    if periods.len() > SEARCH_BUTTON_LIMIT {
+        return Some(Exploration {
+            best: within(&x0, limits).then(|| plan(&x0, objective, false)),
+            count_within_limits: if limits.is_none() { Some(answer.count.clone()) } else { None },
+            nodes: 0,
+        });
     }
     // Branch and bound from the particular plan (when it is within the limits).
     let highest: Vec<u64> = match limits {

@@ -202,6 +202,22 @@ fn button_order(problem: &SearchProblem) -> (Vec<usize>, Vec<Vec<usize>>) {
     let mut assigned = vec![false; n];
     let mut order = Vec::with_capacity(n);
     let mut closing = Vec::with_capacity(n);
+    // The greedy choice below is quadratic; past a few thousand buttons take them in order
+    // (row-major on grids, which closes each row as the next is assigned).
+    if n > 2000 {
+        for (j, effect) in problem.effects.iter().enumerate() {
+            order.push(j);
+            let mut closed = Vec::new();
+            for &(i, _) in effect {
+                open[i] -= 1;
+                if open[i] == 0 {
+                    closed.push(i);
+                }
+            }
+            closing.push(closed);
+        }
+        return (order, closing);
+    }
     // Candidates: buttons sharing a cell with an assigned one first (keeps the frontier narrow),
     // scored by how many cells they close, then by how constrained their cells are.
     for _ in 0..n {
