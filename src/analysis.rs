@@ -97,6 +97,7 @@ fn to_big(x: &[u64]) -> Vec<BigUint> {
 pub fn analyze(puzzle: &Puzzle, options: &Options) -> Result<Analysis, InternalError> {
     let analysis = match options.engine {
         Engine::Search => by_search(puzzle, options)?,
+        Engine::Auto | Engine::Algebra if puzzle.phases.is_some() => by_stages(puzzle, options)?,
         Engine::Auto | Engine::Algebra => by_algebra(puzzle, options)?,
     };
     verify(puzzle, &analysis)?;
@@ -145,6 +146,7 @@ fn by_algebra(puzzle: &Puzzle, options: &Options) -> Result<Analysis, InternalEr
                 presses: answer.presses.clone().expect("solvable"),
                 objective: Objective::Total,
                 proven: answer.count == BigUint::from(1u32),
+                partial: None,
             });
         }
     }
@@ -188,6 +190,11 @@ fn highest_values(puzzle: &Puzzle, periods: &[BigUint]) -> Option<Vec<u64>> {
 }
 
 fn by_search(puzzle: &Puzzle, options: &Options) -> Result<Analysis, InternalError> {
+    if puzzle.phases.is_some() {
+        return Err(InternalError::Unsupported(
+            "the search solver does not play staged presses; use --method algebra".into(),
+        ));
+    }
     let periods = puzzle.periods();
     let limited = limits_bind(puzzle, &periods);
     let mut analysis = Analysis {
@@ -210,7 +217,12 @@ fn by_search(puzzle: &Puzzle, options: &Options) -> Result<Analysis, InternalErr
     count_by_search(puzzle, options, &mut analysis);
     let best = |objective| {
         let outcome = search(&problem, Goal::Best(objective), options.budget, None);
-        let plan = outcome.plan.map(|x| Plan { presses: to_big(&x), objective, proven: outcome.complete });
+        let plan = outcome.plan.map(|x| Plan {
+            presses: to_big(&x),
+            objective,
+            proven: outcome.complete,
+            partial: None,
+        });
         (plan, outcome.nodes)
     };
     let (fewest, nodes) = best(Objective::Total);
@@ -234,6 +246,81 @@ fn by_search(puzzle: &Puzzle, options: &Options) -> Result<Analysis, InternalErr
     Ok(analysis)
 }
 
+/// Staged presses (DESIGN.md §7): a plan is full presses `z` and, optionally, one more press of
+/// button `j` cut after `k` phases because the puzzle was solved: `A·z ≡ d − P_k·e_j`. Every
+/// case shares the matrix, so one elimination per prime answers all of them; each solvable
+/// case has `kernel_size` plans. The fewest is the best over the cases (a cut press counts).
+fn by_stages(puzzle: &Puzzle, options: &Options) -> Result<Analysis, InternalError> {
+    use crate::algebra::arith::sub_mod;
+    use crate::solve::optimize::Partial;
+    let d = difference(puzzle);
+    let mut cases: Vec<Option<Partial>> = vec![None];
+    let mut differences = vec![d.clone()];
+    for j in 0..puzzle.button_count() {
+        let mut dk = d.clone();
+        for k in 1..puzzle.phase_count(j) {
+            for (i, a) in puzzle.phase_effects(j, k - 1) {
+                dk[i] = sub_mod(dk[i], a, puzzle.moduli[i]);
+            }
+            cases.push(Some(Partial { button: j, phases: k }));
+            differences.push(dk.clone());
+        }
+    }
+    let (base, solutions) = crate::solve::solve_differences(puzzle, &differences)?;
+    let solvable = solutions.iter().filter(|s| s.is_some()).count();
+    let mut analysis = Analysis {
+        engine: options.engine,
+        periods: base.periods.clone(),
+        fewest: None,
+        optimal: None,
+        count: Count { value: &base.kernel_size * BigUint::from(solvable), exact: true },
+        quiet_patterns: Some(base.quiet_patterns()),
+        all_plans: None,
+        search_nodes: Some(0),
+        limited: false,
+    };
+    let best_for = |objective: Objective| -> Option<Plan> {
+        let mut best: Option<(crate::solve::search::Score, Plan)> = None;
+        let mut proven = true;
+        for ((case, solution), dk) in cases.iter().zip(&solutions).zip(&differences) {
+            let Some(z) = solution else { continue };
+            let mut coset = base.clone();
+            coset.presses = Some(z.clone());
+            coset.count = coset.kernel_size.clone();
+            let problem = |highest: &[u64]| {
+                let mut p = search_problem(puzzle, highest);
+                p.rhs = dk.clone();
+                p
+            };
+            let found = explore(&coset, problem, None, objective, options.budget);
+            let (mut presses, case_proven) = match found.and_then(|f| f.best) {
+                Some(plan) => (plan.presses, plan.proven),
+                None => (z.clone(), coset.kernel_size == BigUint::from(1u32)),
+            };
+            // Other objectives than the total are scored on the full plan but searched on z.
+            proven &= case_proven && (case.is_none() || objective == Objective::Total);
+            if let Some(partial) = case {
+                presses[partial.button] += 1u32;
+            }
+            let score =
+                presses.iter().map(|x| x.to_u64()).collect::<Option<Vec<u64>>>().map(|x| objective.score(&x));
+            let score = score.unwrap_or((u128::MAX, u128::MAX));
+            if best.as_ref().is_none_or(|(s, _)| score < *s) {
+                best = Some((score, Plan { presses, objective, proven: false, partial: *case }));
+            }
+        }
+        best.map(|(_, mut plan)| {
+            plan.proven = proven;
+            plan
+        })
+    };
+    analysis.fewest = best_for(Objective::Total);
+    if options.objective != Objective::Total {
+        analysis.optimal = best_for(options.objective);
+    }
+    Ok(analysis)
+}
+
 /// Every plan the analysis returns reaches the target and respects the limits.
 fn verify(puzzle: &Puzzle, analysis: &Analysis) -> Result<(), InternalError> {
     let plans = analysis.fewest.iter().chain(&analysis.optimal).map(|p| &p.presses);
@@ -244,7 +331,18 @@ fn verify(puzzle: &Puzzle, analysis: &Analysis) -> Result<(), InternalError> {
             None => true,
         };
         if !puzzle.solves(x) || !within {
+            // Staged plans are checked phase by phase below.
+            if puzzle.phases.is_some() {
+                continue;
+            }
             return Err(InternalError::VerificationFailed(format!("{:?} analysis", analysis.engine)));
+        }
+    }
+    for plan in analysis.fewest.iter().chain(&analysis.optimal) {
+        if puzzle.phases.is_some()
+            && !puzzle.plays_to_target(&plan.presses, plan.partial.map(|p| (p.button, p.phases)))
+        {
+            return Err(InternalError::VerificationFailed("staged plan".into()));
         }
     }
     Ok(())

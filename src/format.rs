@@ -9,7 +9,7 @@
 use serde::Deserialize;
 
 use crate::error::{InputError, InputErrorKind, Position};
-use crate::model::{Buttons, Neighborhood, Puzzle, Topology};
+use crate::model::{Buttons, Neighborhood, Phases, Puzzle, Topology};
 
 /// The top level of a puzzle file, as written.
 #[derive(Debug, Deserialize)]
@@ -33,7 +33,14 @@ pub struct PuzzleFile {
     pub max_presses: Option<LimitSpec>,
     #[serde(default)]
     pub intended: Option<Vec<u64>>,
+    #[serde(default)]
+    pub phases: Option<Vec<PressSpec>>,
+    #[serde(default)]
+    pub button_phases: Option<Vec<PhasedButton>>,
 }
+
+/// One button of `button_phases`: per phase, `(cell, amount)` pairs.
+pub type PhasedButton = Vec<Vec<(usize, i64)>>;
 
 /// `max_presses:` — a limit per button, or `All(k)`.
 #[derive(Debug, Deserialize)]
@@ -243,8 +250,63 @@ impl PuzzleFile {
                 ));
             }
         }
-        let buttons = match self.buttons {
-            Some(list) => {
+        let phases = match (&self.phases, &self.button_phases, &self.buttons) {
+            (Some(_), Some(_), _) => {
+                return Err(InputError::invalid("phases", "give `phases` or `button_phases`, not both"));
+            }
+            (Some(list), None, None) => {
+                if list.is_empty() {
+                    return Err(InputError::invalid("phases", "needs at least one phase"));
+                }
+                let sum = list
+                    .iter()
+                    .fold((0i128, 0i128), |(a, b), p| (a + p.self_weight as i128, b + p.neighbors as i128));
+                if let Some(press) = &self.press
+                    && (press.self_weight as i128, press.neighbors as i128) != sum
+                {
+                    return Err(InputError::invalid(
+                        "press",
+                        format!(
+                            "is (self: {}, neighbors: {}) but the phases add up to (self: {}, neighbors: {}); \
+                             leave `press` out or make them agree",
+                            press.self_weight, press.neighbors, sum.0, sum.1
+                        ),
+                    ));
+                }
+                Some(Phases::Graph(list.iter().map(|p| (p.self_weight, p.neighbors)).collect()))
+            }
+            (Some(_), None, Some(_)) => {
+                return Err(InputError::invalid(
+                    "phases",
+                    "is for graph presses; with explicit buttons write `button_phases`",
+                ));
+            }
+            (None, Some(list), _) => {
+                for (j, phases) in list.iter().enumerate() {
+                    if phases.is_empty() {
+                        return Err(InputError::invalid(
+                            format!("button_phases[{j}]"),
+                            "needs at least one phase",
+                        ));
+                    }
+                    for &(cell, _) in phases.iter().flatten() {
+                        if cell >= cells {
+                            return Err(InputError::invalid(
+                                format!("button_phases[{j}]"),
+                                format!("names cell {cell}, but cells are numbered 0 to {}", cells - 1),
+                            ));
+                        }
+                    }
+                }
+                Some(Phases::Explicit(list.clone()))
+            }
+            (None, None, _) => None,
+        };
+        let buttons = match (self.buttons, &phases) {
+            (None, Some(Phases::Explicit(list))) => {
+                Buttons::Explicit(list.iter().map(|p| p.iter().flatten().copied().collect()).collect())
+            }
+            (Some(list), _) => {
                 for (j, button) in list.iter().enumerate() {
                     for &(cell, _) in button {
                         if cell >= cells {
@@ -257,11 +319,37 @@ impl PuzzleFile {
                 }
                 Buttons::Explicit(list)
             }
-            None => {
-                let press = self.press.unwrap_or(PressSpec { self_weight: 1, neighbors: 1 });
-                Buttons::Graph { self_weight: press.self_weight, neighbor_weight: press.neighbors }
-            }
+            (None, _) => match &phases {
+                Some(Phases::Graph(list)) => Buttons::Graph {
+                    self_weight: list.iter().fold(0i64, |a, p| a.wrapping_add(p.0)),
+                    neighbor_weight: list.iter().fold(0i64, |a, p| a.wrapping_add(p.1)),
+                },
+                _ => {
+                    let press = self.press.unwrap_or(PressSpec { self_weight: 1, neighbors: 1 });
+                    Buttons::Graph { self_weight: press.self_weight, neighbor_weight: press.neighbors }
+                }
+            },
         };
+        if let (Some(Phases::Explicit(list)), Buttons::Explicit(buttons)) = (&phases, &buttons) {
+            if list.len() != buttons.len() {
+                return Err(InputError::invalid(
+                    "button_phases",
+                    format!("has {} buttons but `buttons` has {}", list.len(), buttons.len()),
+                ));
+            }
+            for (j, (phases, button)) in list.iter().zip(buttons).enumerate() {
+                let sum: Vec<(usize, i64)> = phases.iter().flatten().copied().collect();
+                if !same_effect(&sum, button, &moduli) {
+                    return Err(InputError::invalid(
+                        format!("button_phases[{j}]"),
+                        format!(
+                            "adds up to a different effect than buttons[{j}]; leave `buttons` out or make them agree"
+                        ),
+                    ));
+                }
+            }
+        }
+
         let start = resolve_state("start", self.start, &topology, &moduli)?;
         let target = resolve_state("target", self.target, &topology, &moduli)?;
         let button_count = match &buttons {
@@ -281,6 +369,12 @@ impl PuzzleFile {
                 Some(list)
             }
         };
+        if max_presses.is_some() && phases.is_some() {
+            return Err(InputError::invalid(
+                "max_presses",
+                "cannot be combined with staged presses (phases) yet",
+            ));
+        }
         if let Some(intended) = &self.intended
             && intended.len() != button_count
         {
@@ -299,6 +393,7 @@ impl PuzzleFile {
             labels: self.labels,
             max_presses,
             intended: self.intended,
+            phases,
         })
     }
 }
@@ -373,6 +468,21 @@ impl GraphSpec {
             }
         })
     }
+}
+
+/// Whether two lists of `(cell, amount)` add the same amounts to every cell.
+fn same_effect(a: &[(usize, i64)], b: &[(usize, i64)], moduli: &[u64]) -> bool {
+    let total = |list: &[(usize, i64)]| {
+        let mut out = std::collections::BTreeMap::new();
+        for &(cell, amount) in list {
+            let m = moduli[cell];
+            let v = out.entry(cell).or_insert(0u64);
+            *v = crate::algebra::arith::add_mod(*v, crate::algebra::arith::reduce_signed(amount, m), m);
+        }
+        out.retain(|_, v| *v != 0);
+        out
+    };
+    total(a) == total(b)
 }
 
 /// The value a picture character stands for: `.` 0, `#` 1, digits, then letters from 10.

@@ -120,6 +120,16 @@ pub enum Buttons {
     Explicit(Vec<Vec<(usize, i64)>>),
 }
 
+/// Staged presses: a press applies its phases in order and the game checks for a win after
+/// each. The puzzle's [`Buttons`] are the phases summed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Phases {
+    /// For graph puzzles: `(self, neighbors)` weights of each phase, the same for every button.
+    Graph(Vec<(i64, i64)>),
+    /// For explicit buttons: per button, per phase, `(cell, amount)` pairs.
+    Explicit(Vec<Vec<Vec<(usize, i64)>>>),
+}
+
 /// A validated puzzle. See the module doc for its invariants.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Puzzle {
@@ -133,6 +143,8 @@ pub struct Puzzle {
     pub max_presses: Option<Vec<u64>>,
     /// The designer's intended plan, one press count per button, when given.
     pub intended: Option<Vec<u64>>,
+    /// Staged presses, when the game checks for a win between the phases of a press.
+    pub phases: Option<Phases>,
     /// Names for the cells (and the buttons of graph puzzles), used in output when there is one
     /// per cell.
     pub labels: Option<Vec<String>>,
@@ -200,6 +212,74 @@ impl Puzzle {
             });
         }
         out
+    }
+
+    /// The number of phases of button `j` (1 without staged presses).
+    pub fn phase_count(&self, j: usize) -> usize {
+        match &self.phases {
+            None => 1,
+            Some(Phases::Graph(list)) => list.len(),
+            Some(Phases::Explicit(buttons)) => buttons[j].len(),
+        }
+    }
+
+    /// What phase `k` of button `j` adds, `(cell, amount)` reduced, merged, nonzero. Without
+    /// staged presses phase 0 is the whole press.
+    pub fn phase_effects(&self, j: usize, k: usize) -> Vec<(usize, u64)> {
+        let mut raw: Vec<(usize, i64)> = Vec::new();
+        match &self.phases {
+            None => return self.effects(j),
+            Some(Phases::Graph(list)) => {
+                let (own, around) = list[k];
+                raw.push((j, own));
+                self.topology.for_each_neighbor(j, |i| raw.push((i, around)));
+            }
+            Some(Phases::Explicit(buttons)) => raw.extend_from_slice(&buttons[j][k]),
+        }
+        let mut out: Vec<(usize, u64)> = Vec::new();
+        for (cell, amount) in raw {
+            let m = self.moduli[cell];
+            let a = reduce_signed(amount, m);
+            match out.iter_mut().find(|(c, _)| *c == cell) {
+                Some((_, total)) => *total = add_mod(*total, a, m),
+                None => out.push((cell, a)),
+            }
+        }
+        out.retain(|&(_, a)| a != 0);
+        out.sort_unstable();
+        out
+    }
+
+    /// Plays a plan phase by phase: every full press in button order, then, when `cut` is
+    /// `(j, k)`, one more press of `j` stopped after its first `k` phases. Returns whether the
+    /// state equals the target at the end.
+    pub fn plays_to_target(&self, presses: &[BigUint], cut: Option<(usize, usize)>) -> bool {
+        let mut state = self.start.clone();
+        let mut add = |effects: &[(usize, u64)], times: &BigUint| {
+            for &(i, a) in effects {
+                let m = self.moduli[i];
+                let t = (times % m).to_u64().expect("reduced below a u64 modulus");
+                state[i] = add_mod(state[i], mul_mod(a, t, m), m);
+            }
+        };
+        for (j, x) in presses.iter().enumerate() {
+            let full = match cut {
+                Some((c, _)) if c == j => {
+                    if x == &BigUint::from(0u32) {
+                        return false;
+                    }
+                    x - 1u32
+                }
+                _ => x.clone(),
+            };
+            add(&self.effects(j), &full);
+        }
+        if let Some((j, k)) = cut {
+            for phase in 0..k {
+                add(&self.phase_effects(j, phase), &BigUint::from(1u32));
+            }
+        }
+        state == self.target
     }
 
     /// Whether pressing `presses` from the start reaches the target.
@@ -284,6 +364,7 @@ mod tests {
             labels: None,
             max_presses: None,
             intended: None,
+            phases: None,
         };
         assert_eq!(p.periods(), vec![BigUint::from(3u32), BigUint::from(1u32)]);
         assert_eq!(p.effects(0), vec![(1, 2)]);

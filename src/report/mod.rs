@@ -36,7 +36,16 @@ fn plan_json(plan: &Plan) -> Value {
         "presses": plan.presses.iter().map(json_integer).collect::<Vec<_>>(),
         "total_presses": json_integer(&plan.total()),
         "proven": plan.proven,
+        "partial": partial_json(plan),
     })
+}
+
+/// `{"button": j, "phases": k}` for a press cut short, else null.
+fn partial_json(plan: &Plan) -> Value {
+    match plan.partial {
+        Some(p) => json!({"button": p.button, "phases": p.phases}),
+        None => Value::Null,
+    }
 }
 
 /// The JSON object for one analysed puzzle (DESIGN.md §5).
@@ -49,6 +58,7 @@ pub fn analysis_json(puzzle: &Puzzle, analysis: &Analysis) -> Value {
         "count_exact": analysis.count.exact,
         "presses": shown.map(|p| p.presses.iter().map(json_integer).collect::<Vec<_>>()),
         "total_presses": shown.map(|p| json_integer(&p.total())),
+        "partial": shown.map(partial_json).unwrap_or(Value::Null),
         "fewest": analysis.fewest.as_ref().map(plan_json),
         "quiet_patterns": analysis.quiet_patterns.as_ref().map(|q| q.to_string()),
         "cells": puzzle.cell_count(),
@@ -174,6 +184,15 @@ pub fn analysis_text(puzzle: &Puzzle, analysis: &Analysis, picture: bool) -> Str
                     out,
                     "    ({} buttons: the plan is shown with --picture, or listed with --json)",
                     puzzle.button_count()
+                );
+            }
+            if let Some(p) = plan.partial {
+                let _ = writeln!(
+                    out,
+                    "    the last press of {} stops after phase {} of {}: the puzzle is solved",
+                    puzzle.button_name(p.button),
+                    p.phases,
+                    puzzle.phase_count(p.button)
                 );
             }
             if let (Some(fewest), Some(_)) = (&analysis.fewest, &analysis.optimal) {

@@ -18,9 +18,20 @@ const SEARCH_BUTTON_LIMIT: usize = 20_000;
 /// A chosen plan and whether it is proven best.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Plan {
+    /// Presses started per button (a cut press counts).
     pub presses: Vec<BigUint>,
     pub objective: Objective,
     pub proven: bool,
+    /// Staged presses: the last press of `button` stopped after `phases` phases (the puzzle was
+    /// solved), `None` when every press ran in full.
+    pub partial: Option<Partial>,
+}
+
+/// A press cut short because the puzzle was solved part-way through it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Partial {
+    pub button: usize,
+    pub phases: usize,
 }
 
 impl Plan {
@@ -115,7 +126,7 @@ pub fn explore(
 }
 
 fn plan(x: &[u64], objective: Objective, proven: bool) -> Plan {
-    Plan { presses: x.iter().map(|&v| BigUint::from(v)).collect(), objective, proven }
+    Plan { presses: x.iter().map(|&v| BigUint::from(v)).collect(), objective, proven, partial: None }
 }
 
 /// Every plan of the set in mixed-radix order; returns the best within the limits and how many

@@ -42,6 +42,7 @@ fn random_puzzle(rng: &mut StdRng) -> Puzzle {
         labels: None,
         max_presses: None,
         intended: None,
+        phases: None,
     }
 }
 

@@ -12,3 +12,4 @@ mod check;
 mod cli;
 mod optimize;
 mod seeds;
+mod staged;

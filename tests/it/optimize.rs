@@ -103,6 +103,7 @@ fn random_puzzle(rng: &mut StdRng) -> Puzzle {
         labels: None,
         max_presses,
         intended: None,
+        phases: None,
     }
 }
 
@@ -217,6 +218,11 @@ fn search_agrees_with_algebra_on_shipped_puzzles() {
         let path = entry.unwrap().path();
         let puzzle = parse_puzzle(&std::fs::read_to_string(&path).unwrap()).unwrap();
         let algebra = analyze(&puzzle, &options(Engine::Auto, Objective::Total)).unwrap();
+        if puzzle.phases.is_some() {
+            // The search solver does not play staged presses and says so.
+            assert!(analyze(&puzzle, &options(Engine::Search, Objective::Total)).is_err());
+            continue;
+        }
         let search = analyze(&puzzle, &options(Engine::Search, Objective::Total)).unwrap();
         let name = path.display();
         assert_eq!(algebra.count, search.count, "{name}");
