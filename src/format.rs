@@ -233,8 +233,8 @@ impl PuzzleFile {
                     return Err(InputError::invalid(
                         "modulus",
                         format!(
-                            "has {} values but the graph has {cells} cells (give one number for all cells, or one per cell)",
-                            list.len()
+                            "has {} but the graph has {cells} cells (give one number for all cells, or one per cell)",
+                            plural(list.len(), "value")
                         ),
                     ));
                 }
@@ -363,7 +363,10 @@ impl PuzzleFile {
                 if list.len() != button_count {
                     return Err(InputError::invalid(
                         "max_presses",
-                        format!("has {} limits but the puzzle has {button_count} buttons", list.len()),
+                        format!(
+                            "has {} but the puzzle has {button_count} buttons",
+                            plural(list.len(), "limit")
+                        ),
                     ));
                 }
                 Some(list)
@@ -380,7 +383,10 @@ impl PuzzleFile {
         {
             return Err(InputError::invalid(
                 "intended",
-                format!("has {} press counts but the puzzle has {button_count} buttons", intended.len()),
+                format!(
+                    "has {} but the puzzle has {button_count} buttons",
+                    plural(intended.len(), "press count")
+                ),
             ));
         }
         Ok(Puzzle {
@@ -470,6 +476,11 @@ impl GraphSpec {
     }
 }
 
+/// `1 value`, `3 values`.
+fn plural(n: usize, noun: &str) -> String {
+    if n == 1 { format!("1 {noun}") } else { format!("{n} {noun}s") }
+}
+
 /// Whether two lists of `(cell, amount)` add the same amounts to every cell.
 fn same_effect(a: &[(usize, i64)], b: &[(usize, i64)], moduli: &[u64]) -> bool {
     let total = |list: &[(usize, i64)]| {
@@ -516,7 +527,7 @@ fn resolve_state(
             if list.len() != cells {
                 return Err(InputError::invalid(
                     field,
-                    format!("has {} values but the puzzle has {cells} cells", list.len()),
+                    format!("has {} but the puzzle has {cells} cells", plural(list.len(), "value")),
                 ));
             }
             list
@@ -528,7 +539,7 @@ fn resolve_state(
             if rows.len() != grid_rows {
                 return Err(InputError::invalid(
                     field,
-                    format!("the picture has {} rows but the grid has {grid_rows}", rows.len()),
+                    format!("the picture has {} but the grid has {grid_rows}", plural(rows.len(), "row")),
                 ));
             }
             let mut values = Vec::with_capacity(cells);
