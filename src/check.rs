@@ -162,7 +162,11 @@ fn shorten_macros(answer: &Answer, macros: &mut [Option<Vec<BigUint>>], puzzle: 
 
 fn judge_intended(puzzle: &Puzzle, report: &CheckReport, intended: &[u64]) -> IntendedVerdict {
     let presses: Vec<BigUint> = intended.iter().map(|&x| BigUint::from(x)).collect();
-    let solves = puzzle.solves(&presses);
+    // Staged presses: the last press may stop part-way because the puzzle is solved.
+    let cuts = (0..puzzle.button_count()).flat_map(|j| (1..puzzle.phase_count(j)).map(move |k| (j, k)));
+    let solves = puzzle.solves(&presses)
+        || (puzzle.phases.is_some()
+            && cuts.into_iter().any(|cut| puzzle.plays_to_target(&presses, Some(cut))));
     let total: BigUint = presses.iter().sum();
     let fewest = match &report.analysis.fewest {
         Some(plan) if plan.proven => Some(solves && total <= plan.total()),

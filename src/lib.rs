@@ -15,6 +15,7 @@ pub mod analysis;
 pub mod check;
 pub mod error;
 pub mod format;
+pub mod generate;
 pub mod model;
 pub mod report;
 pub mod scaffold;
@@ -24,3 +25,21 @@ pub use error::{InputError, InternalError};
 pub use format::parse_puzzle;
 pub use model::Puzzle;
 pub use solve::{Answer, Method, solve, solve_with};
+
+/// The player strategies `generate --strategy` knows.
+pub fn strategy_names() -> Vec<&'static str> {
+    vec![]
+}
+
+/// Why a strategy requirement can never hold for this template, if it cannot.
+pub fn strategy_impossible(
+    _template: &Puzzle,
+    _requirement: Option<&generate::StrategyRequirement>,
+) -> Option<String> {
+    None
+}
+
+/// Whether a level meets a strategy requirement.
+pub fn judge_strategy(_puzzle: &Puzzle, _requirement: &generate::StrategyRequirement) -> bool {
+    true
+}

@@ -52,6 +52,9 @@ enum Command {
     /// Check puzzle files the way a game designer needs: par, solvable starts, quiet patterns,
     /// single-cell macros, intended plan, warnings. Exit 0 all pass, 1 any fails, 2 unreadable.
     Check(CheckArgs),
+    /// Make levels to a spec from a template puzzle file (its start is ignored): solvable by
+    /// construction, checked by the solver, no two alike up to rotation and reflection.
+    Generate(GenerateArgs),
     /// Print a commented starter puzzle file: `modsolve new grid --rows 5 --cols 5 > level.ron`.
     New(NewArgs),
 }
@@ -70,6 +73,55 @@ struct CheckArgs {
     /// Work allowed per puzzle to prove the par: a time (1s, 500ms) or a node count.
     #[arg(long, value_parser = parse_budget, default_value = "2s")]
     budget: Budget,
+    /// Treat each file as a template: sample random solvable starts and chart their par.
+    #[arg(long)]
+    par_histogram: bool,
+    /// Starts sampled by --par-histogram.
+    #[arg(long, default_value_t = 1000)]
+    samples: usize,
+    /// Seed for --par-histogram.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
+#[derive(Args, Debug)]
+struct GenerateArgs {
+    /// The template puzzle file: graph, moduli, weights, target.
+    template: PathBuf,
+    /// How many levels to make.
+    #[arg(long, default_value_t = 10)]
+    count: usize,
+    /// The random seed: the same seed gives the same levels.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// The directory to write level-0001.ron, … into (created if missing).
+    #[arg(long)]
+    out: PathBuf,
+    /// Only levels with exactly one solution.
+    #[arg(long)]
+    unique: bool,
+    /// Only levels whose proven par (fewest presses) is in A..B (inclusive), e.g. 8..12.
+    #[arg(long, value_parser = parse_range)]
+    par: Option<(u64, u64)>,
+    /// Which simple player strategy must win (sweep, greedy, chase), or none (no strategy may).
+    #[arg(long)]
+    strategy: Option<String>,
+    /// Candidates to try before giving up (default: 2000 per level asked for).
+    #[arg(long)]
+    attempts: Option<usize>,
+    /// Print [{"file", "par", "count", "start", "intended"}] as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+/// `A..B` or `A..=B` (inclusive either way), or a single number.
+fn parse_range(text: &str) -> Result<(u64, u64), String> {
+    let bad = || format!("`{text}` is not a range: write A..B, e.g. 8..12");
+    let (a, b) = match text.split_once("..") {
+        Some((a, b)) => (a, b.trim_start_matches('=')),
+        None => (text, text),
+    };
+    Ok((a.trim().parse().map_err(|_| bad())?, b.trim().parse().map_err(|_| bad())?))
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug)]
@@ -176,7 +228,9 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Some(Command::Solve(args)) => run(&args),
+        Some(Command::Check(args)) if args.par_histogram => run_histogram(&args),
         Some(Command::Check(args)) => run_check(&args),
+        Some(Command::Generate(args)) => run_generate(&args),
         Some(Command::New(args)) => run_new(&args),
         None => run(&cli.solve),
     };
@@ -340,6 +394,159 @@ fn run_check(args: &CheckArgs) -> Result<(String, u8), Failure> {
         s
     };
     Ok((output, code))
+}
+
+fn internal(e: InternalError) -> Failure {
+    match e {
+        InternalError::Unsupported(_) => Failure { message: format!("error: {e}\n"), code: 2 },
+        InternalError::VerificationFailed(_) => Failure {
+            message: format!(
+                "error: {e}\nThis is a bug in modsolve; please report it with the puzzle file.\n"
+            ),
+            code: 1,
+        },
+    }
+}
+
+fn progress_bar(total: u64, what: &str) -> Option<indicatif::ProgressBar> {
+    use std::io::IsTerminal;
+    std::io::stderr().is_terminal().then(|| {
+        let bar = indicatif::ProgressBar::new(total);
+        bar.set_message(what.to_string());
+        bar
+    })
+}
+
+fn run_generate(args: &GenerateArgs) -> Result<(String, u8), Failure> {
+    use modsolve::generate::{Spec, StrategyRequirement, generate, impossible};
+    let (_, template) = load(&args.template).map_err(|message| Failure { message, code: 2 })?;
+    let strategy = match args.strategy.as_deref() {
+        None => None,
+        Some("none") => Some(StrategyRequirement::None),
+        Some(name) if modsolve::strategy_names().contains(&name) => {
+            Some(StrategyRequirement::Wins(name.into()))
+        }
+        Some(other) => {
+            return Err(Failure {
+                message: format!(
+                    "error: --strategy {other} is not a strategy: use one of {}, or none\n",
+                    modsolve::strategy_names().join(", ")
+                ),
+                code: 2,
+            });
+        }
+    };
+    let spec = Spec {
+        count: args.count,
+        seed: args.seed,
+        unique: args.unique,
+        par: args.par,
+        strategy,
+        attempts: args.attempts.unwrap_or(args.count.saturating_mul(2000).max(1000)),
+        nodes_per_level: 2_000_000,
+    };
+    if let Some(reason) = impossible(&template, &spec).map_err(internal)? {
+        return Err(Failure { message: format!("error: {reason}\n"), code: 2 });
+    }
+    if let Some(reason) = modsolve::strategy_impossible(&template, spec.strategy.as_ref()) {
+        return Err(Failure { message: format!("error: {reason}\n"), code: 2 });
+    }
+    let bar = progress_bar(spec.count as u64, "levels");
+    let batch = generate(&template, &spec, &modsolve::judge_strategy, &|found, _| {
+        if let Some(bar) = &bar {
+            bar.set_position(found as u64);
+        }
+    })
+    .map_err(internal)?;
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    std::fs::create_dir_all(&args.out).map_err(|e| Failure {
+        message: format!("error: cannot create {}: {e}\n", args.out.display()),
+        code: 2,
+    })?;
+    let mut entries = Vec::new();
+    let mut text = String::new();
+    for (k, level) in batch.levels.iter().enumerate() {
+        let path = args.out.join(format!("level-{:04}.ron", k + 1));
+        let comment = format!(
+            "Level {} made by `modsolve generate` from {} (seed {}).\npar {} (proven fewest presses), solutions: {}; `intended` is a fewest-press plan.",
+            k + 1,
+            args.template.display(),
+            args.seed,
+            level.par,
+            level.count
+        );
+        let body = modsolve::format::to_ron(&level.puzzle, &comment);
+        std::fs::write(&path, body).map_err(|e| Failure {
+            message: format!("error: cannot write {}: {e}\n", path.display()),
+            code: 2,
+        })?;
+        let plans = if level.count == 1u32.into() { "solution" } else { "solutions" };
+        text.push_str(&format!("{}  par {}  {} {plans}\n", path.display(), level.par, level.count));
+        entries.push(serde_json::json!({
+            "file": path.display().to_string(),
+            "par": level.par,
+            "count": level.count.to_string(),
+            "start": level.puzzle.start,
+            "intended": level.puzzle.intended,
+        }));
+    }
+    let found = batch.levels.len();
+    let code = if found < args.count { 1 } else { 0 };
+    if found < args.count {
+        text.push_str(&format!(
+            "found {found} of {} levels in {} candidates: the spec is rare for this template (raise --attempts)\n",
+            args.count, batch.tried
+        ));
+    } else {
+        text.push_str(&format!("made {found} levels from {} candidates\n", batch.tried));
+    }
+    let output = if args.json {
+        let mut s =
+            serde_json::to_string_pretty(&serde_json::Value::from(entries)).expect("JSON values serialise");
+        s.push('\n');
+        s
+    } else {
+        text
+    };
+    Ok((output, code))
+}
+
+fn run_histogram(args: &CheckArgs) -> Result<(String, u8), Failure> {
+    let mut text = String::new();
+    let mut objects = Vec::new();
+    for path in &args.files {
+        let (shown, template) = load(path).map_err(|message| Failure { message, code: 2 })?;
+        let (histogram, unproven) =
+            modsolve::generate::par_histogram(&template, args.samples, args.seed, 2_000_000)
+                .map_err(internal)?;
+        let widest = histogram.values().copied().max().unwrap_or(1).max(1);
+        text.push_str(&format!("{shown}: par of {} random solvable starts\n", args.samples));
+        for (par, n) in &histogram {
+            let bar = "█".repeat((n * 50).div_ceil(widest));
+            text.push_str(&format!("  {par:>4} | {bar} {n}\n"));
+        }
+        if unproven > 0 {
+            text.push_str(&format!("  {unproven} samples had no proven par within the budget\n"));
+        }
+        objects.push(serde_json::json!({
+            "file": shown,
+            "samples": args.samples,
+            "par": histogram.iter().map(|(p, n)| (p.to_string(), serde_json::Value::from(*n))).collect::<serde_json::Map<_, _>>(),
+            "unproven": unproven,
+        }));
+    }
+    let output = if args.json {
+        let value =
+            if objects.len() == 1 { objects.pop().expect("one") } else { serde_json::Value::from(objects) };
+        let mut s = serde_json::to_string_pretty(&value).expect("JSON values serialise");
+        s.push('\n');
+        s
+    } else {
+        text
+    };
+    Ok((output, 0))
 }
 
 fn run_new(args: &NewArgs) -> Result<(String, u8), Failure> {

@@ -1,0 +1,293 @@
+//! `modsolve generate`: levels to a spec from a template, and the par distribution of a
+//! template.
+//!
+//! A level's start is made solvable by construction: a random plan `x` is applied backwards
+//! from the target (`start = target − A·x`). The solver then measures it (count, proven par,
+//! how players fare) and the level is kept when it meets the spec and is not the same level as
+//! one kept before — the same start up to the template's symmetries (rotations and reflections
+//! of a grid that leave the moduli and the target unchanged).
+//!
+//! Reproducible: candidate `i` draws from its own generator seeded by `(seed, i)`, candidates
+//! are judged in parallel and accepted in index order, and the solver's budget is counted in
+//! nodes, not time.
+
+use std::collections::{BTreeMap, HashSet};
+
+use num_bigint::BigUint;
+use num_traits::{One, ToPrimitive};
+use rand::{RngExt, SeedableRng, rngs::StdRng};
+use rayon::prelude::*;
+
+use crate::analysis::{Options, analyze};
+use crate::error::InternalError;
+use crate::model::{Buttons, Puzzle, Topology};
+use crate::solve::search::Budget;
+use crate::solve::solve;
+
+/// What a player strategy must do in a generated level.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StrategyRequirement {
+    /// This strategy must win.
+    Wins(String),
+    /// No simple strategy may win.
+    None,
+}
+
+/// The spec of a batch of levels.
+#[derive(Clone, Debug)]
+pub struct Spec {
+    pub count: usize,
+    pub seed: u64,
+    /// Exactly one solution.
+    pub unique: bool,
+    /// Proven par within this inclusive range.
+    pub par: Option<(u64, u64)>,
+    pub strategy: Option<StrategyRequirement>,
+    /// Candidates to try at most before giving up.
+    pub attempts: usize,
+    /// The solver's budget per candidate (nodes only, for reproducibility).
+    pub nodes_per_level: u64,
+}
+
+/// One generated level.
+#[derive(Clone, Debug)]
+pub struct Level {
+    /// The template with this level's start and its fewest-press plan as `intended`.
+    pub puzzle: Puzzle,
+    pub par: u64,
+    pub count: BigUint,
+}
+
+/// A batch: the levels found and how many candidates were judged.
+#[derive(Clone, Debug)]
+pub struct Batch {
+    pub levels: Vec<Level>,
+    pub tried: usize,
+}
+
+/// Judges whether a player strategy requirement holds for a level; `None` when the strategy
+/// is unknown for this puzzle (the caller reports it).
+pub type StrategyJudge = dyn Fn(&Puzzle, &StrategyRequirement) -> bool + Sync;
+
+/// Why a spec can never be met, said before any search.
+pub fn impossible(template: &Puzzle, spec: &Spec) -> Result<Option<String>, InternalError> {
+    let answer = solve(&with_start(template, template.target.clone()))?;
+    if spec.unique && answer.kernel_size > BigUint::one() {
+        return Ok(Some(format!(
+            "--unique cannot be met: every solvable start of this template has {} solutions, because it has {} quiet patterns",
+            answer.kernel_size,
+            answer.quiet_patterns()
+        )));
+    }
+    let Some(periods) = answer.periods.iter().map(|l| l.to_u64()).collect::<Option<Vec<u64>>>() else {
+        return Ok(Some("press periods do not fit in 64 bits; levels cannot be drawn".into()));
+    };
+    if let Some((low, high)) = spec.par {
+        let most: u128 = periods.iter().map(|&l| (l - 1) as u128).sum();
+        if low > high {
+            return Ok(Some(format!("--par {low}..{high} is an empty range")));
+        }
+        if high == 0 {
+            return Ok(Some("--par must allow at least 1 press: a level is not already solved".into()));
+        }
+        if low as u128 > most {
+            return Ok(Some(format!(
+                "--par {low}..{high} cannot be met: no plan of this template needs more than {most} presses"
+            )));
+        }
+    }
+    if answer.kernel_size == answer.periods.iter().product::<BigUint>() {
+        return Ok(Some("no press changes anything: every start is the target".into()));
+    }
+    Ok(None)
+}
+
+fn with_start(template: &Puzzle, start: Vec<u64>) -> Puzzle {
+    let mut p = template.clone();
+    p.start = start;
+    p.intended = None;
+    p.max_presses = None;
+    p
+}
+
+/// The seed of candidate `index`: a mix of the batch seed and the index (SplitMix64).
+fn candidate_seed(seed: u64, index: usize) -> u64 {
+    let mut z = seed ^ (index as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// A solvable start: the target with a random plan undone.
+fn random_start(template: &Puzzle, periods: &[u64], rng: &mut StdRng) -> Vec<u64> {
+    let plan: Vec<BigUint> = periods.iter().map(|&l| BigUint::from(rng.random_range(0..l))).collect();
+    let pushed = template.apply(&vec![0; template.cell_count()], &plan);
+    template
+        .target
+        .iter()
+        .zip(&pushed)
+        .zip(&template.moduli)
+        .map(|((&t, &a), &m)| (t + (m - a)) % m)
+        .collect()
+}
+
+/// The permutations of cells that map the template onto itself (always the identity).
+pub fn symmetries(template: &Puzzle) -> Vec<Vec<usize>> {
+    let identity: Vec<usize> = (0..template.cell_count()).collect();
+    let (Topology::Grid { rows, cols, .. }, Buttons::Graph { .. }) = (&template.topology, &template.buttons)
+    else {
+        return vec![identity];
+    };
+    let (rows, cols) = (*rows, *cols);
+    // (r, c, rows, cols) → image; the last four only for square grids.
+    type Map = fn(usize, usize, usize, usize) -> (usize, usize);
+    let all: [Map; 7] = [
+        |r, c, _, cols| (r, cols - 1 - c),
+        |r, c, rows, _| (rows - 1 - r, c),
+        |r, c, rows, cols| (rows - 1 - r, cols - 1 - c),
+        |r, c, _, _| (c, r),
+        |r, c, rows, cols| (cols - 1 - c, rows - 1 - r),
+        |r, c, rows, _| (c, rows - 1 - r),
+        |r, c, _, cols| (cols - 1 - c, r),
+    ];
+    let maps = if rows == cols { &all[..] } else { &all[..3] };
+    let mut out = vec![identity];
+    for map in maps {
+        let perm: Vec<usize> = (0..rows * cols)
+            .map(|i| {
+                let (r, c) = map(i / cols, i % cols, rows, cols);
+                r * cols + c
+            })
+            .collect();
+        let keeps = (0..perm.len()).all(|i| {
+            template.moduli[perm[i]] == template.moduli[i] && template.target[perm[i]] == template.target[i]
+        });
+        if keeps {
+            out.push(perm);
+        }
+    }
+    out
+}
+
+/// The canonical form of a start under the symmetries: the smallest image.
+pub fn canonical(start: &[u64], symmetries: &[Vec<usize>]) -> Vec<u64> {
+    symmetries
+        .iter()
+        .map(|perm| {
+            let mut image = vec![0u64; start.len()];
+            for (i, &j) in perm.iter().enumerate() {
+                image[j] = start[i];
+            }
+            image
+        })
+        .min()
+        .expect("the identity is always there")
+}
+
+/// Generates levels. `judge` decides strategy requirements; `progress(found, tried)` is told
+/// after each round.
+pub fn generate(
+    template: &Puzzle,
+    spec: &Spec,
+    judge: &StrategyJudge,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Result<Batch, InternalError> {
+    let base = solve(&with_start(template, template.target.clone()))?;
+    let periods: Vec<u64> = base.periods.iter().map(|l| l.to_u64().unwrap_or(u64::MAX)).collect();
+    let symmetries = symmetries(template);
+    let budget = Budget { nodes: spec.nodes_per_level, time: None };
+    let mut seen: HashSet<Vec<u64>> = HashSet::new();
+    let mut levels = Vec::new();
+    let mut tried = 0;
+    let round = (rayon::current_num_threads() * 8).max(16);
+    while levels.len() < spec.count && tried < spec.attempts {
+        let end = (tried + round).min(spec.attempts);
+        let judged: Vec<Result<Option<Level>, InternalError>> = (tried..end)
+            .into_par_iter()
+            .map(|index| {
+                let mut rng = StdRng::seed_from_u64(candidate_seed(spec.seed, index));
+                let start = random_start(template, &periods, &mut rng);
+                if start == template.target {
+                    return Ok(None);
+                }
+                judge_candidate(template, start, spec, budget, judge)
+            })
+            .collect();
+        for level in judged {
+            let Some(level) = level? else { continue };
+            if levels.len() == spec.count {
+                break;
+            }
+            if seen.insert(canonical(&level.puzzle.start, &symmetries)) {
+                levels.push(level);
+            }
+        }
+        tried = end;
+        progress(levels.len(), tried);
+    }
+    Ok(Batch { levels, tried })
+}
+
+fn judge_candidate(
+    template: &Puzzle,
+    start: Vec<u64>,
+    spec: &Spec,
+    budget: Budget,
+    judge: &StrategyJudge,
+) -> Result<Option<Level>, InternalError> {
+    let mut puzzle = with_start(template, start);
+    let analysis = analyze(&puzzle, &Options { budget, ..Options::default() })?;
+    let Some(fewest) = analysis.fewest else { return Ok(None) };
+    if spec.unique && !analysis.count.value.is_one() {
+        return Ok(None);
+    }
+    let Some(par) = fewest.total().to_u64() else { return Ok(None) };
+    if let Some((low, high)) = spec.par
+        && (!fewest.proven || par < low || par > high)
+    {
+        return Ok(None);
+    }
+    if let Some(requirement) = &spec.strategy
+        && !judge(&puzzle, requirement)
+    {
+        return Ok(None);
+    }
+    // Staged plans count the cut press among the presses started; `intended` lists them.
+    let Some(intended) = fewest.presses.iter().map(|x| x.to_u64()).collect::<Option<Vec<u64>>>() else {
+        return Ok(None);
+    };
+    puzzle.intended = Some(intended);
+    puzzle.max_presses = template.max_presses.clone();
+    Ok(Some(Level { puzzle, par, count: analysis.count.value }))
+}
+
+/// The distribution of the par over `samples` random solvable starts: par → how many, plus
+/// how many samples had no proven par within the budget.
+pub fn par_histogram(
+    template: &Puzzle,
+    samples: usize,
+    seed: u64,
+    nodes_per_level: u64,
+) -> Result<(BTreeMap<u64, usize>, usize), InternalError> {
+    let base = solve(&with_start(template, template.target.clone()))?;
+    let periods: Vec<u64> = base.periods.iter().map(|l| l.to_u64().unwrap_or(u64::MAX)).collect();
+    let budget = Budget { nodes: nodes_per_level, time: None };
+    let pars: Vec<Result<Option<u64>, InternalError>> = (0..samples)
+        .into_par_iter()
+        .map(|index| {
+            let mut rng = StdRng::seed_from_u64(candidate_seed(seed, index));
+            let puzzle = with_start(template, random_start(template, &periods, &mut rng));
+            let analysis = analyze(&puzzle, &Options { budget, ..Options::default() })?;
+            Ok(analysis.fewest.filter(|p| p.proven).and_then(|p| p.total().to_u64()))
+        })
+        .collect();
+    let mut histogram = BTreeMap::new();
+    let mut unproven = 0;
+    for par in pars {
+        match par? {
+            Some(p) => *histogram.entry(p).or_insert(0) += 1,
+            None => unproven += 1,
+        }
+    }
+    Ok((histogram, unproven))
+}
