@@ -10,6 +10,7 @@ mod bad_input;
 mod brute_force;
 mod check;
 mod cli;
+mod generate;
 mod optimize;
 mod seeds;
 mod staged;

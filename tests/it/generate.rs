@@ -1,0 +1,152 @@
+//! `modsolve generate`: every level meets its spec, re-checked here by brute force; no two
+//! levels of a run are rotations or reflections of each other; one seed gives the same files;
+//! an impossible spec is refused at once.
+
+use std::collections::HashSet;
+use std::time::Instant;
+
+use assert_cmd::Command;
+use modsolve::parse_puzzle;
+
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("modsolve-generate-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// `(count, fewest)` of a 0/1 grid puzzle mod `m` by enumerating every plan in `[0, m)^n`.
+fn brute(puzzle: &modsolve::Puzzle) -> (u64, u64) {
+    let n = puzzle.button_count();
+    let m = puzzle.moduli[0];
+    let effects: Vec<_> = (0..n).map(|j| puzzle.effects(j)).collect();
+    let (mut count, mut fewest) = (0, u64::MAX);
+    for code in 0..m.pow(n as u32) {
+        let x: Vec<u64> = (0..n).map(|j| code / m.pow(j as u32) % m).collect();
+        let mut state = puzzle.start.clone();
+        for (j, e) in effects.iter().enumerate() {
+            for &(i, a) in e {
+                state[i] = (state[i] + a * x[j]) % m;
+            }
+        }
+        if state == puzzle.target {
+            count += 1;
+            fewest = fewest.min(x.iter().sum());
+        }
+    }
+    (count, fewest)
+}
+
+/// The 8 images of a square grid state.
+fn images(state: &[u64], n: usize) -> Vec<Vec<u64>> {
+    let mut out = Vec::new();
+    for t in 0..8 {
+        let mut image = vec![0; state.len()];
+        for r in 0..n {
+            for c in 0..n {
+                let (mut rr, mut cc) = if t & 4 == 0 { (r, c) } else { (c, r) };
+                if t & 1 == 1 {
+                    rr = n - 1 - rr;
+                }
+                if t & 2 == 2 {
+                    cc = n - 1 - cc;
+                }
+                image[rr * n + cc] = state[r * n + c];
+            }
+        }
+        out.push(image);
+    }
+    out
+}
+
+fn run(dir: &std::path::Path, template: &str, extra: &[&str]) -> (Option<i32>, Vec<String>) {
+    let path = dir.join("template.ron");
+    std::fs::write(&path, template).unwrap();
+    let out_dir = dir.join("levels");
+    let output = Command::cargo_bin("modsolve")
+        .unwrap()
+        .arg("generate")
+        .arg(&path)
+        .arg("--out")
+        .arg(&out_dir)
+        .args(extra)
+        .output()
+        .unwrap();
+    let mut files: Vec<String> = match std::fs::read_dir(&out_dir) {
+        Ok(entries) => entries.map(|e| e.unwrap().path().display().to_string()).collect(),
+        Err(_) => Vec::new(),
+    };
+    files.sort();
+    (output.status.code(), files)
+}
+
+#[test]
+fn levels_meet_the_spec_by_brute_force() {
+    let dir = scratch("spec");
+    let template = "Puzzle(graph: Grid(rows: 3, cols: 3), modulus: 3, target: All(0))";
+    let (code, files) = run(&dir, template, &["--count", "20", "--seed", "5", "--unique", "--par", "6..9"]);
+    assert_eq!(code, Some(0));
+    assert_eq!(files.len(), 20);
+    let mut seen = HashSet::new();
+    for file in &files {
+        let puzzle = parse_puzzle(&std::fs::read_to_string(file).unwrap()).unwrap();
+        let (count, fewest) = brute(&puzzle);
+        assert_eq!(count, 1, "{file}");
+        assert!((6..=9).contains(&fewest), "{file}: par {fewest}");
+        let intended = puzzle.intended.clone().expect("intended plan");
+        assert_eq!(intended.iter().sum::<u64>(), fewest, "{file}");
+        let plan: Vec<_> = intended.iter().map(|&v| num_bigint::BigUint::from(v)).collect();
+        assert!(puzzle.solves(&plan), "{file}");
+        // No level is a rotation or reflection of an earlier one.
+        for image in images(&puzzle.start, 3) {
+            assert!(!seen.contains(&image), "{file} repeats a level up to symmetry");
+        }
+        seen.insert(puzzle.start.clone());
+    }
+    // Every level passes check.
+    let status = Command::cargo_bin("modsolve").unwrap().arg("check").args(&files).output().unwrap().status;
+    assert_eq!(status.code(), Some(0));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn same_seed_same_files() {
+    let template = "Puzzle(graph: Grid(rows: 4, cols: 5), modulus: 2, target: All(1))";
+    let read =
+        |files: &[String]| files.iter().map(|f| std::fs::read_to_string(f).unwrap()).collect::<Vec<_>>();
+    let a = scratch("seed-a");
+    let b = scratch("seed-b");
+    let (_, first) = run(&a, template, &["--count", "15", "--seed", "42"]);
+    let (_, second) = run(&b, template, &["--count", "15", "--seed", "42"]);
+    // The comment names the template's path, which differs; the levels must not.
+    let strip = |texts: Vec<String>| {
+        texts.into_iter().map(|t| t.lines().skip(1).collect::<Vec<_>>().join("\n")).collect::<Vec<_>>()
+    };
+    assert_eq!(first.len(), 15);
+    assert_eq!(strip(read(&first)), strip(read(&second)));
+    let c = scratch("seed-c");
+    let (_, third) = run(&c, template, &["--count", "15", "--seed", "43"]);
+    assert_ne!(strip(read(&first)), strip(read(&third)));
+    for dir in [a, b, c] {
+        std::fs::remove_dir_all(dir).ok();
+    }
+}
+
+#[test]
+fn impossible_specs_exit_2_at_once() {
+    let dir = scratch("impossible");
+    for (template, extra) in [
+        // 5×5 Lights Out: every solvable start has 4 solutions (3 quiet patterns).
+        ("Puzzle(graph: Grid(rows: 5, cols: 5), modulus: 2)", vec!["--unique"]),
+        // No 3×3 plan needs more than 9 presses.
+        ("Puzzle(graph: Grid(rows: 3, cols: 3), modulus: 2)", vec!["--par", "10..12"]),
+        ("Puzzle(graph: Grid(rows: 3, cols: 3), modulus: 2)", vec!["--par", "5..2"]),
+    ] {
+        let started = Instant::now();
+        let (code, files) = run(&dir, template, &extra);
+        assert_eq!(code, Some(2), "{template} {extra:?}");
+        assert!(files.is_empty());
+        assert!(started.elapsed().as_secs_f64() < 1.0, "{template} {extra:?}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
