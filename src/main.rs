@@ -218,6 +218,9 @@ fn parse_budget(text: &str) -> Result<Budget, String> {
     })
 }
 
+/// Past this many cells a plain grid is solved in compact form (no fewest-plan search).
+const BIG_BOARD_CELLS: usize = 250_000;
+
 /// What went wrong, decided once: the message to print and the exit code.
 struct Failure {
     message: String,
@@ -277,6 +280,25 @@ fn run(args: &SolveArgs) -> Result<(String, u8), Failure> {
         budget: args.budget,
         list_all: args.all,
     };
+    // Boards of millions of cells: light chasing in compact form, when nothing else is asked.
+    let plain = options.engine != Engine::Search
+        && options.objective == Objective::Total
+        && !options.list_all
+        && puzzle.max_presses.is_none()
+        && puzzle.phases.is_none();
+    if plain
+        && puzzle.cell_count() > BIG_BOARD_CELLS
+        && let Some(answer) = modsolve::solve::propagate::solve_compact(&puzzle)
+    {
+        let answer = answer.map_err(internal)?;
+        let code = if answer.presses.is_some() { 0 } else { 1 };
+        let output = if args.json {
+            report::compact_json(&puzzle, &answer)
+        } else {
+            report::compact_text(&puzzle, &answer, args.picture)
+        };
+        return Ok((output, code));
+    }
     let analysis = analyze(&puzzle, &options).map_err(|e| match e {
         InternalError::Unsupported(_) => Failure { message: format!("error: {e}\n"), code: 2 },
         InternalError::VerificationFailed(_) => Failure {

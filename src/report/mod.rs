@@ -8,13 +8,14 @@ pub mod check;
 use std::fmt::Write as _;
 
 use num_bigint::BigUint;
-use num_traits::{ToPrimitive, Zero};
+use num_traits::{One, ToPrimitive, Zero};
 use serde_json::{Value, json};
 
 use crate::analysis::{Analysis, Engine};
 use crate::error::InputError;
 use crate::model::Puzzle;
 use crate::solve::optimize::Plan;
+use crate::solve::propagate::CompactAnswer;
 use crate::solve::search::Objective;
 
 /// A big integer as a JSON number when it fits in 64 bits, else as a decimal string.
@@ -249,5 +250,100 @@ pub fn render_input_error(error: &InputError, file: &str, source: &str) -> Strin
             let _ = writeln!(out, " --> {file}");
         }
     }
+    out
+}
+
+/// The JSON object for a big grid solved in compact form, written straight into a string (the
+/// same fields as [`analysis_json`]; a plan is proven fewest only when it is the only one).
+pub fn compact_json(puzzle: &Puzzle, answer: &CompactAnswer) -> String {
+    let mut out = String::with_capacity(puzzle.cell_count() * 5 + 512);
+    let count = if answer.presses.is_some() { answer.kernel_size.clone() } else { BigUint::zero() };
+    let name = serde_json::to_string(&puzzle.name).expect("a string serialises");
+    let _ = write!(
+        out,
+        "{{\"name\":{name},\"solvable\":{},\"count\":\"{count}\",\"count_exact\":true,",
+        answer.presses.is_some()
+    );
+    match &answer.presses {
+        Some(x) => {
+            let mut list = String::with_capacity(x.len() * 2 + 2);
+            list.push('[');
+            for (k, &v) in x.iter().enumerate() {
+                if k > 0 {
+                    list.push(',');
+                }
+                match char::from_digit(v, 10) {
+                    Some(digit) => list.push(digit),
+                    None => {
+                        let _ = write!(list, "{v}");
+                    }
+                }
+            }
+            list.push(']');
+            let total: u64 = x.iter().map(|&v| v as u64).sum();
+            let proven = answer.kernel_size.is_one();
+            let _ = write!(
+                out,
+                "\"presses\":{list},\"total_presses\":{total},\"partial\":null,\"fewest\":{{\"presses\":{list},\"total_presses\":{total},\"proven\":{proven},\"partial\":null}},"
+            );
+        }
+        None => out.push_str("\"presses\":null,\"total_presses\":null,\"partial\":null,\"fewest\":null,"),
+    }
+    let _ = writeln!(
+        out,
+        "\"quiet_patterns\":\"{}\",\"cells\":{},\"buttons\":{},\"periods\":\"all {}\",\"method\":\"propagation\",\"verified\":{}}}",
+        &answer.kernel_size - BigUint::one(),
+        puzzle.cell_count(),
+        puzzle.button_count(),
+        answer.modulus,
+        answer.presses.is_some()
+    );
+    out
+}
+
+/// The text report for a big grid solved in compact form.
+pub fn compact_text(puzzle: &Puzzle, answer: &CompactAnswer, picture: bool) -> String {
+    let mut out = String::new();
+    let name = puzzle.name.as_deref().unwrap_or("Puzzle");
+    let _ = writeln!(
+        out,
+        "{name}: {} cells ({}), {} buttons",
+        puzzle.cell_count(),
+        describe_moduli(&puzzle.moduli),
+        puzzle.button_count()
+    );
+    match &answer.presses {
+        Some(x) => {
+            let total: u64 = x.iter().map(|&v| v as u64).sum();
+            let proof = if answer.kernel_size.is_one() {
+                "proven: the only plan"
+            } else {
+                "not proven fewest: big boards are solved by light chasing without searching the quiet patterns"
+            };
+            let _ =
+                writeln!(out, "\nSolvable. A plan of {total} presses ({proof}); verified by simulating it:");
+            if picture {
+                let big: Vec<BigUint> = x.iter().map(|&v| BigUint::from(v)).collect();
+                out.push_str(&plan_text(puzzle, &big));
+            } else {
+                let _ = writeln!(
+                    out,
+                    "    ({} buttons: the plan is shown with --picture, or listed with --json)",
+                    x.len()
+                );
+            }
+            let _ = writeln!(out, "\nSolutions: {} plans", answer.kernel_size);
+        }
+        None => {
+            let _ =
+                writeln!(out, "\nNot solvable: no combination of presses turns the start into the target.");
+            let _ = writeln!(out, "\nSolutions: 0 plans");
+        }
+    }
+    let _ = writeln!(
+        out,
+        "Quiet patterns: {} (nonzero plans that change nothing)",
+        &answer.kernel_size - BigUint::one()
+    );
     out
 }

@@ -15,7 +15,7 @@
 use num_bigint::BigUint;
 use num_traits::{One, Zero};
 
-use super::{Answer, Generator, Method, difference};
+use super::{Answer, Generator, Method};
 use crate::algebra::arith::inv_mod;
 use crate::algebra::gf2::{BitMatrix, solve as solve_bits};
 use crate::model::{Buttons, Neighborhood, Puzzle, Topology};
@@ -80,20 +80,22 @@ pub fn applies(puzzle: &Puzzle) -> bool {
 /// Solves by propagation; `None` when it does not apply.
 pub fn solve(puzzle: &Puzzle) -> Option<Answer> {
     let f = frame(puzzle)?;
-    let d = difference(puzzle);
+    let d = |cell: usize| {
+        let m = puzzle.moduli[cell];
+        (puzzle.target[cell] + m - puzzle.start[cell]) % m
+    };
     let (first_row, kernel, count_exponent) =
-        if f.modulus == 2 { last_row_gf2(&f, &d) } else { last_row_general(&f, &d) };
+        if f.modulus == 2 { last_row_gf2(&f, d) } else { last_row_general(&f, d) };
     let cells = puzzle.cell_count();
     let kernel_size = kernel_size(f.modulus, &count_exponent);
-    let presses = first_row.map(|y| replay(&f, &d, &y).into_iter().map(BigUint::from).collect::<Vec<_>>());
+    let presses = first_row.map(|y| replay(&f, d, &y).into_iter().map(BigUint::from).collect::<Vec<_>>());
     let count = if presses.is_some() { kernel_size.clone() } else { BigUint::zero() };
     let basis_entries = kernel.len() as u128 * cells as u128;
-    let zero = vec![0u64; cells];
     let quiet_basis = if basis_entries <= BASIS_ENTRY_LIMIT {
         kernel
             .into_iter()
             .map(|(y, order)| Generator {
-                presses: replay(&f, &zero, &y).into_iter().map(BigUint::from).collect(),
+                presses: replay(&f, |_| 0, &y).into_iter().map(BigUint::from).collect(),
                 order: BigUint::from(order),
             })
             .collect()
@@ -116,13 +118,15 @@ fn kernel_size(_m: u64, exponents: &[(u64, u64)]) -> BigUint {
 }
 
 /// The presses of every cell (original numbering) from the first row's values `y`.
-fn replay(f: &Frame, d: &[u64], y: &[u64]) -> Vec<u64> {
+fn replay(f: &Frame, d: impl Fn(usize) -> u64, y: &[u64]) -> Vec<u32> {
     let m = f.modulus;
-    let mut x = vec![0u64; f.height * f.width];
-    x[..f.width].copy_from_slice(y);
+    let mut x = vec![0u32; f.height * f.width];
+    for (slot, &v) in x.iter_mut().zip(y) {
+        *slot = v as u32;
+    }
     for r in 0..f.height - 1 {
         for c in 0..f.width {
-            let at = |rr: usize, cc: usize| x[rr * f.width + cc];
+            let at = |rr: usize, cc: usize| x[rr * f.width + cc] as u64;
             let mut around = 0u64;
             if c > 0 {
                 around += at(r, c - 1);
@@ -134,12 +138,12 @@ fn replay(f: &Frame, d: &[u64], y: &[u64]) -> Vec<u64> {
                 around += at(r - 1, c);
             }
             // x below = w⁻¹·(d − s·x) − (left + right + up)
-            let own = (d[f.cell(r, c)] + m - (f.self_weight * at(r, c)) % m) % m;
+            let own = (d(f.cell(r, c)) + m - (f.self_weight * at(r, c)) % m) % m;
             let value = ((own * f.neighbor_inverse) % m + m * 3 - around % m) % m;
-            x[(r + 1) * f.width + c] = value;
+            x[(r + 1) * f.width + c] = value as u32;
         }
     }
-    let mut out = vec![0u64; x.len()];
+    let mut out = vec![0u32; x.len()];
     for r in 0..f.height {
         for c in 0..f.width {
             out[f.cell(r, c)] = x[r * f.width + c];
@@ -152,7 +156,7 @@ fn replay(f: &Frame, d: &[u64], y: &[u64]) -> Vec<u64> {
 /// and `[(2, nullity)]`.
 type LastRow = (Option<Vec<u64>>, Vec<(Vec<u64>, u64)>, Vec<(u64, u64)>);
 
-fn last_row_gf2(f: &Frame, d: &[u64]) -> LastRow {
+fn last_row_gf2(f: &Frame, d: impl Fn(usize) -> u64) -> LastRow {
     let w = f.width;
     let words = (w + 1).div_ceil(64);
     let constant = w;
@@ -165,22 +169,19 @@ fn last_row_gf2(f: &Frame, d: &[u64]) -> LastRow {
     for r in 0..f.height - 1 {
         // In place: prev becomes the next row, then the two swap roles.
         for c in 0..w {
-            let (dst, left, mid, right) = (c * words, c.wrapping_sub(1), c, c + 1);
-            for k in 0..words {
-                let mut v = prev[dst + k];
-                if c > 0 {
-                    v ^= cur[left * words + k];
-                }
-                if right < w {
-                    v ^= cur[right * words + k];
-                }
-                if self_bit {
-                    v ^= cur[mid * words + k];
-                }
-                prev[dst + k] = v;
+            let dst = &mut prev[c * words..(c + 1) * words];
+            let row = |k: usize| &cur[k * words..(k + 1) * words];
+            if c > 0 {
+                xor_into(dst, row(c - 1));
             }
-            if d[f.cell(r, c)] & 1 == 1 {
-                prev[dst + constant / 64] ^= 1 << (constant % 64);
+            if c + 1 < w {
+                xor_into(dst, row(c + 1));
+            }
+            if self_bit {
+                xor_into(dst, row(c));
+            }
+            if d(f.cell(r, c)) & 1 == 1 {
+                dst[constant / 64] ^= 1 << (constant % 64);
             }
         }
         std::mem::swap(&mut prev, &mut cur);
@@ -201,7 +202,7 @@ fn last_row_gf2(f: &Frame, d: &[u64]) -> LastRow {
                 *v ^= cur[c * words + k];
             }
         }
-        if d[f.cell(r, c)] & 1 == 1 {
+        if d(f.cell(r, c)) & 1 == 1 {
             form[constant / 64] ^= 1 << (constant % 64);
         }
         for bit in 0..=w {
@@ -217,8 +218,16 @@ fn last_row_gf2(f: &Frame, d: &[u64]) -> LastRow {
     (y, kernel, vec![(2, nullity)])
 }
 
+/// `dst ^= src`, word by word (the loop vectorises).
+#[inline]
+fn xor_into(dst: &mut [u64], src: &[u64]) {
+    for (a, b) in dst.iter_mut().zip(src) {
+        *a ^= b;
+    }
+}
+
 /// Any modulus below 2^32: affine forms with `W + 1` residues per cell.
-fn last_row_general(f: &Frame, d: &[u64]) -> LastRow {
+fn last_row_general(f: &Frame, d: impl Fn(usize) -> u64) -> LastRow {
     let (w, m) = (f.width, f.modulus);
     let len = w + 1;
     let mut prev = vec![0u64; w * len];
@@ -241,7 +250,7 @@ fn last_row_general(f: &Frame, d: &[u64]) -> LastRow {
                 }
                 prev[dst + k] = (m * 4 - around % m) % m;
             }
-            let shift = (d[f.cell(r, c)] * f.neighbor_inverse) % m;
+            let shift = (d(f.cell(r, c)) * f.neighbor_inverse) % m;
             prev[dst + w] = (prev[dst + w] + shift) % m;
         }
         std::mem::swap(&mut prev, &mut cur);
@@ -263,7 +272,7 @@ fn last_row_general(f: &Frame, d: &[u64]) -> LastRow {
             *v = (f.self_weight * cur[c * len + k] % m + f.neighbor_weight * (around % m) % m) % m;
         }
         matrix[c * w..(c + 1) * w].copy_from_slice(&form[..w]);
-        rhs[c] = (d[f.cell(r, c)] + m - form[w]) % m;
+        rhs[c] = (d(f.cell(r, c)) + m - form[w]) % m;
     }
     super::modular::solve_dense(m, w, w, matrix, rhs)
 }
@@ -293,6 +302,10 @@ mod tests {
                 if let Some(x) = &fast.presses {
                     assert!(puzzle.solves(x), "{source}");
                 }
+                let compact = solve_compact(&puzzle).expect("applies").expect("verified");
+                assert_eq!(compact.kernel_size, fast.kernel_size, "{source}");
+                let widened = compact.presses.map(|x| x.into_iter().map(BigUint::from).collect::<Vec<_>>());
+                assert_eq!(widened, fast.presses, "{source}");
                 let zero = vec![0u64; puzzle.cell_count()];
                 let orders: BigUint = fast.quiet_basis.iter().map(|g| &g.order).product();
                 assert_eq!(orders, fast.kernel_size, "{source}");
@@ -302,4 +315,67 @@ mod tests {
             }
         }
     }
+}
+
+/// A big grid's answer in compact form: one press count per cell as `u32` (the modulus is
+/// below 2^32), without the per-cell big integers of [`Answer`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CompactAnswer {
+    pub modulus: u64,
+    /// One plan, verified by simulation, or `None` when there is none.
+    pub presses: Option<Vec<u32>>,
+    /// Plans that change nothing, the zero plan included (= the number of plans when solvable).
+    pub kernel_size: BigUint,
+}
+
+/// Solves a grid by propagation without building per-cell big integers; `None` when
+/// propagation does not apply. The plan is verified before it is returned.
+pub fn solve_compact(puzzle: &Puzzle) -> Option<Result<CompactAnswer, crate::error::InternalError>> {
+    let f = frame(puzzle)?;
+    let d = |cell: usize| {
+        let m = puzzle.moduli[cell];
+        (puzzle.target[cell] + m - puzzle.start[cell]) % m
+    };
+    let (first_row, _, count_exponent) =
+        if f.modulus == 2 { last_row_gf2(&f, d) } else { last_row_general(&f, d) };
+    let presses = first_row.map(|y| replay(&f, d, &y));
+    if let Some(x) = &presses
+        && !verify(puzzle, &f, x)
+    {
+        return Some(Err(crate::error::InternalError::VerificationFailed(
+            "propagation on a big grid".into(),
+        )));
+    }
+    Some(Ok(CompactAnswer {
+        modulus: f.modulus,
+        presses,
+        kernel_size: kernel_size(f.modulus, &count_exponent),
+    }))
+}
+
+/// Simulates a compact plan: every cell ends on its target (a direct grid sweep; the model's
+/// general simulation is tested against it in `agrees_with_dense_elimination`).
+fn verify(puzzle: &Puzzle, f: &Frame, x: &[u32]) -> bool {
+    let m = f.modulus;
+    let Topology::Grid { rows, cols, .. } = puzzle.topology else { return false };
+    (0..rows).all(|r| {
+        (0..cols).all(|c| {
+            let cell = r * cols + c;
+            let mut around = 0u64;
+            if c > 0 {
+                around += x[cell - 1] as u64;
+            }
+            if c + 1 < cols {
+                around += x[cell + 1] as u64;
+            }
+            if r > 0 {
+                around += x[cell - cols] as u64;
+            }
+            if r + 1 < rows {
+                around += x[cell + cols] as u64;
+            }
+            let total = (f.self_weight * x[cell] as u64 % m + f.neighbor_weight * (around % m) % m) % m;
+            (puzzle.start[cell] + total) % m == puzzle.target[cell]
+        })
+    })
 }

@@ -7,6 +7,7 @@
 //! - `cli`: the binary end to end, text and JSON, on the shipped puzzles.
 
 mod bad_input;
+mod big;
 mod brute_force;
 mod check;
 mod cli;
