@@ -299,15 +299,7 @@ fn run(args: &SolveArgs) -> Result<(String, u8), Failure> {
         };
         return Ok((output, code));
     }
-    let analysis = analyze(&puzzle, &options).map_err(|e| match e {
-        InternalError::Unsupported(_) => Failure { message: format!("error: {e}\n"), code: 2 },
-        InternalError::VerificationFailed(_) => Failure {
-            message: format!(
-                "error: {e}\nThis is a bug in modsolve; please report it with the puzzle file.\n"
-            ),
-            code: 1,
-        },
-    })?;
+    let analysis = analyze(&puzzle, &options).map_err(internal)?;
     let code = if analysis.is_solvable() { 0 } else { 1 };
     let output = if args.json {
         let value = report::analysis_json(&puzzle, &analysis);
@@ -402,11 +394,7 @@ fn run_check(args: &CheckArgs) -> Result<(String, u8), Failure> {
         0
     };
     let output = if args.json {
-        let value =
-            if objects.len() == 1 { objects.pop().expect("one") } else { serde_json::Value::from(objects) };
-        let mut s = serde_json::to_string_pretty(&value).expect("JSON values serialise");
-        s.push('\n');
-        s
+        one_or_array(objects)
     } else {
         let mut s = blocks.join("\n");
         s.push_str(&format!(
@@ -428,6 +416,15 @@ fn internal(e: InternalError) -> Failure {
             code: 1,
         },
     }
+}
+
+/// One JSON object for one file, an array for several; pretty, with a final newline.
+fn one_or_array(mut objects: Vec<serde_json::Value>) -> String {
+    let value =
+        if objects.len() == 1 { objects.pop().expect("one") } else { serde_json::Value::from(objects) };
+    let mut s = serde_json::to_string_pretty(&value).expect("JSON values serialise");
+    s.push('\n');
+    s
 }
 
 fn progress_bar(total: u64, what: &str) -> Option<indicatif::ProgressBar> {
@@ -559,15 +556,7 @@ fn run_histogram(args: &CheckArgs) -> Result<(String, u8), Failure> {
             "unproven": unproven,
         }));
     }
-    let output = if args.json {
-        let value =
-            if objects.len() == 1 { objects.pop().expect("one") } else { serde_json::Value::from(objects) };
-        let mut s = serde_json::to_string_pretty(&value).expect("JSON values serialise");
-        s.push('\n');
-        s
-    } else {
-        text
-    };
+    let output = if args.json { one_or_array(objects) } else { text };
     Ok((output, 0))
 }
 

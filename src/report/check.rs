@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use num_bigint::BigUint;
 use serde_json::{Value, json};
 
-use super::{describe_moduli, json_integer, plan_text};
+use super::{heading, json_integer, plan_text};
 use crate::check::{CheckReport, Severity, fraction_text};
 use crate::model::Puzzle;
 
@@ -22,15 +22,8 @@ fn plan_json(x: &[BigUint]) -> Value {
 /// One puzzle's block for people.
 pub fn check_text(file: &str, puzzle: &Puzzle, report: &CheckReport, deny_warnings: bool) -> String {
     let mut out = String::new();
-    let name = puzzle.name.as_deref().unwrap_or("Puzzle");
     let verdict = if report.passed(deny_warnings) { "PASS" } else { "FAIL" };
-    let _ = writeln!(
-        out,
-        "{verdict} {file} — {name}: {} cells ({}), {} buttons",
-        puzzle.cell_count(),
-        describe_moduli(&puzzle.moduli),
-        puzzle.button_count()
-    );
+    let _ = writeln!(out, "{verdict} {file} — {}", heading(puzzle));
     let analysis = &report.analysis;
     match &analysis.fewest {
         Some(plan) => {

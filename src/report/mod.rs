@@ -133,6 +133,17 @@ pub fn plan_text(puzzle: &Puzzle, presses: &[BigUint]) -> String {
     out
 }
 
+/// `Name: 25 cells (mod 2), 25 buttons`, the first line of every report.
+pub(crate) fn heading(puzzle: &Puzzle) -> String {
+    format!(
+        "{}: {} cells ({}), {} buttons",
+        puzzle.name.as_deref().unwrap_or("Puzzle"),
+        puzzle.cell_count(),
+        describe_moduli(&puzzle.moduli),
+        puzzle.button_count()
+    )
+}
+
 pub(crate) fn describe_moduli(moduli: &[u64]) -> String {
     if moduli.iter().all(|&m| m == moduli[0]) {
         format!("mod {}", moduli[0])
@@ -165,15 +176,8 @@ pub const PICTURE_CELL_LIMIT: usize = 4096;
 
 /// The text report for one analysed puzzle; `picture` forces the plan's picture on huge boards.
 pub fn analysis_text(puzzle: &Puzzle, analysis: &Analysis, picture: bool) -> String {
-    let mut out = String::new();
-    let name = puzzle.name.as_deref().unwrap_or("Puzzle");
-    let _ = writeln!(
-        out,
-        "{name}: {} cells ({}), {} buttons",
-        puzzle.cell_count(),
-        describe_moduli(&puzzle.moduli),
-        puzzle.button_count()
-    );
+    let mut out = heading(puzzle);
+    out.push('\n');
     let within = if analysis.limited { " within the press limits" } else { "" };
     match analysis.shown() {
         Some(plan) => {
@@ -303,15 +307,8 @@ pub fn compact_json(puzzle: &Puzzle, answer: &CompactAnswer) -> String {
 
 /// The text report for a big grid solved in compact form.
 pub fn compact_text(puzzle: &Puzzle, answer: &CompactAnswer, picture: bool) -> String {
-    let mut out = String::new();
-    let name = puzzle.name.as_deref().unwrap_or("Puzzle");
-    let _ = writeln!(
-        out,
-        "{name}: {} cells ({}), {} buttons",
-        puzzle.cell_count(),
-        describe_moduli(&puzzle.moduli),
-        puzzle.button_count()
-    );
+    let mut out = heading(puzzle);
+    out.push('\n');
     match &answer.presses {
         Some(x) => {
             let total: u64 = x.iter().map(|&v| v as u64).sum();

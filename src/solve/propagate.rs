@@ -80,12 +80,8 @@ pub fn applies(puzzle: &Puzzle) -> bool {
 /// Solves by propagation; `None` when it does not apply.
 pub fn solve(puzzle: &Puzzle) -> Option<Answer> {
     let f = frame(puzzle)?;
-    let d = |cell: usize| {
-        let m = puzzle.moduli[cell];
-        (puzzle.target[cell] + m - puzzle.start[cell]) % m
-    };
-    let (first_row, kernel, count_exponent) =
-        if f.modulus == 2 { last_row_gf2(&f, d) } else { last_row_general(&f, d) };
+    let d = difference_at(puzzle);
+    let (first_row, kernel, count_exponent) = last_row(&f, d);
     let cells = puzzle.cell_count();
     let kernel_size = kernel_size(f.modulus, &count_exponent);
     let presses = first_row.map(|y| replay(&f, d, &y).into_iter().map(BigUint::from).collect::<Vec<_>>());
@@ -110,6 +106,19 @@ pub fn solve(puzzle: &Puzzle) -> Option<Answer> {
         quiet_basis,
         method: Method::Propagation,
     })
+}
+
+/// `target − start` of one cell, computed when asked (no per-cell vector on huge boards).
+fn difference_at(puzzle: &Puzzle) -> impl Fn(usize) -> u64 + Copy + '_ {
+    |cell: usize| {
+        let m = puzzle.moduli[cell];
+        (puzzle.target[cell] + m - puzzle.start[cell]) % m
+    }
+}
+
+/// Propagates to the last row and solves its system, bit-packed for mod 2.
+fn last_row(f: &Frame, d: impl Fn(usize) -> u64 + Copy) -> LastRow {
+    if f.modulus == 2 { last_row_gf2(f, d) } else { last_row_general(f, d) }
 }
 
 /// `Π p^e` over the prime powers of the last-row system's count.
@@ -332,12 +341,8 @@ pub struct CompactAnswer {
 /// propagation does not apply. The plan is verified before it is returned.
 pub fn solve_compact(puzzle: &Puzzle) -> Option<Result<CompactAnswer, crate::error::InternalError>> {
     let f = frame(puzzle)?;
-    let d = |cell: usize| {
-        let m = puzzle.moduli[cell];
-        (puzzle.target[cell] + m - puzzle.start[cell]) % m
-    };
-    let (first_row, _, count_exponent) =
-        if f.modulus == 2 { last_row_gf2(&f, d) } else { last_row_general(&f, d) };
+    let d = difference_at(puzzle);
+    let (first_row, _, count_exponent) = last_row(&f, d);
     let presses = first_row.map(|y| replay(&f, d, &y));
     if let Some(x) = &presses
         && !verify(puzzle, &f, x)
