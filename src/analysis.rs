@@ -65,6 +65,8 @@ pub struct Analysis {
     pub search_nodes: Option<u64>,
     /// Whether the press limits are stricter than the periods.
     pub limited: bool,
+    /// The elimination that answered, when the algebra did.
+    pub method: Option<crate::solve::Method>,
 }
 
 impl Analysis {
@@ -125,6 +127,7 @@ fn by_algebra(puzzle: &Puzzle, options: &Options) -> Result<Analysis, InternalEr
         all_plans: None,
         search_nodes: None,
         limited,
+        method: Some(answer.method),
     };
     if !answer.is_solvable() {
         return Ok(analysis);
@@ -207,6 +210,7 @@ fn by_search(puzzle: &Puzzle, options: &Options) -> Result<Analysis, InternalErr
         all_plans: None,
         search_nodes: Some(0),
         limited,
+        method: None,
     };
     let Some(highest) = highest_values(puzzle, &periods) else {
         return Err(InternalError::Unsupported(
@@ -278,6 +282,7 @@ fn by_stages(puzzle: &Puzzle, options: &Options) -> Result<Analysis, InternalErr
         all_plans: None,
         search_nodes: Some(0),
         limited: false,
+        method: Some(base.method),
     };
     let best_for = |objective: Objective| -> Option<Plan> {
         let mut best: Option<(crate::solve::search::Score, Plan)> = None;

@@ -179,6 +179,28 @@ struct SolveArgs {
     /// Draw the plan even for boards of more than 4096 cells.
     #[arg(long)]
     picture: bool,
+    /// Say on stderr which method solved the puzzle, its symbolic seeds, and the time of each phase.
+    #[arg(long, short)]
+    verbose: bool,
+}
+
+/// `--verbose`: one line on stderr per phase, with its time.
+struct Phases {
+    enabled: bool,
+    since: std::time::Instant,
+}
+
+impl Phases {
+    fn new(enabled: bool) -> Self {
+        Phases { enabled, since: std::time::Instant::now() }
+    }
+
+    fn done(&mut self, what: &str) {
+        if self.enabled {
+            eprintln!("{:>9.3} s  {what}", self.since.elapsed().as_secs_f64());
+        }
+        self.since = std::time::Instant::now();
+    }
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug)]
@@ -261,11 +283,13 @@ fn run(args: &SolveArgs) -> Result<(String, u8), Failure> {
             code: 2,
         });
     };
-    let shown = path.display().to_string();
-    let source = std::fs::read_to_string(path)
-        .map_err(|e| Failure { message: format!("error: cannot read {shown}: {e}\n"), code: 2 })?;
-    let puzzle = modsolve::parse_puzzle(&source)
-        .map_err(|e| Failure { message: report::render_input_error(&e, &shown, &source), code: 2 })?;
+    let mut phases = Phases::new(args.verbose);
+    let (_, puzzle) = load(path).map_err(|message| Failure { message, code: 2 })?;
+    phases.done(&format!(
+        "read and checked the file: {} cells, {} buttons",
+        puzzle.cell_count(),
+        puzzle.button_count()
+    ));
     let options = Options {
         engine: match args.method {
             MethodArg::Auto => Engine::Auto,
@@ -291,15 +315,21 @@ fn run(args: &SolveArgs) -> Result<(String, u8), Failure> {
         && let Some(answer) = modsolve::solve::propagate::solve_compact(&puzzle)
     {
         let answer = answer.map_err(internal)?;
+        let seeds = puzzle.topology.grid_shape().map_or(0, |(r, c)| r.min(c));
+        phases.done(&format!(
+            "solved by propagation (light chasing) in compact form: {seeds} symbolic seeds (the shorter side), plan verified"
+        ));
         let code = if answer.presses.is_some() { 0 } else { 1 };
         let output = if args.json {
             report::compact_json(&puzzle, &answer)
         } else {
             report::compact_text(&puzzle, &answer, args.picture)
         };
+        phases.done("wrote the report");
         return Ok((output, code));
     }
     let analysis = analyze(&puzzle, &options).map_err(internal)?;
+    phases.done(&format!("solved and optimised: {}", describe_method(&analysis, &puzzle)));
     let code = if analysis.is_solvable() { 0 } else { 1 };
     let output = if args.json {
         let value = report::analysis_json(&puzzle, &analysis);
@@ -315,7 +345,28 @@ fn run(args: &SolveArgs) -> Result<(String, u8), Failure> {
     } else {
         report::analysis_text(&puzzle, &analysis, args.picture)
     };
+    phases.done("wrote the report");
     Ok((output, code))
+}
+
+/// The method line of `--verbose`.
+fn describe_method(analysis: &modsolve::analysis::Analysis, puzzle: &modsolve::Puzzle) -> String {
+    use modsolve::solve::Method;
+    let seeds = puzzle.topology.grid_shape().map_or(0, |(r, c)| r.min(c));
+    let method = match analysis.method {
+        Some(Method::Propagation) => {
+            format!("propagation (light chasing), {seeds} symbolic seeds (the shorter side)")
+        }
+        Some(Method::Gf2) => "bit-packed GF(2) elimination".into(),
+        Some(Method::Modular) | Some(Method::Auto) => {
+            "elimination over Z/p^E for each prime p, then CRT".into()
+        }
+        None => "the search solver".into(),
+    };
+    match analysis.search_nodes {
+        Some(nodes) => format!("{method}; {nodes} search or enumeration nodes"),
+        None => method,
+    }
 }
 
 /// Reads and parses one file; the error is rendered for people.
