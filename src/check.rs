@@ -33,7 +33,8 @@ pub struct Finding {
 }
 
 /// Every finding code, for documentation and tests.
-pub const FINDING_CODES: [&str; 9] = [
+pub const FINDING_CODES: [&str; 10] = [
+    "no-simple-strategy",
     "unsolvable",
     "idle-button",
     "duplicate-buttons",
@@ -70,6 +71,8 @@ pub struct CheckReport {
     /// For each cell, a plan adding 1 to it and nothing else (the fewest when cheap to find).
     pub macros: Vec<Option<Vec<BigUint>>>,
     pub intended: Option<IntendedVerdict>,
+    /// How simple player strategies fare from the start.
+    pub strategies: Vec<crate::strategy::StrategyOutcome>,
     pub findings: Vec<Finding>,
 }
 
@@ -126,6 +129,7 @@ pub fn check(puzzle: &Puzzle, budget: Budget) -> Result<CheckReport, InternalErr
         quiet_basis,
         macros,
         intended: None,
+        strategies: crate::strategy::all(puzzle),
         findings: Vec::new(),
     };
     report.intended = puzzle.intended.as_ref().map(|x| judge_intended(puzzle, &report, x));
@@ -250,6 +254,18 @@ fn findings(puzzle: &Puzzle, report: &CheckReport, periods: &[BigUint]) -> Vec<F
                 format!("the intended plan uses {total} presses but {par} are enough"),
             );
         }
+    }
+    if analysis.is_solvable() && !report.strategies.is_empty() && report.strategies.iter().all(|s| !s.solves)
+    {
+        let names: Vec<&str> = report.strategies.iter().map(|s| s.name).collect();
+        add(
+            "no-simple-strategy",
+            Severity::Warning,
+            format!(
+                "no simple strategy ({}) solves it: players will need to reason or guess",
+                names.join(", ")
+            ),
+        );
     }
     if let Some(plan) = &analysis.fewest
         && !plan.proven

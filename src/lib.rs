@@ -20,6 +20,7 @@ pub mod model;
 pub mod report;
 pub mod scaffold;
 pub mod solve;
+pub mod strategy;
 
 pub use error::{InputError, InternalError};
 pub use format::parse_puzzle;
@@ -28,18 +29,28 @@ pub use solve::{Answer, Method, solve, solve_with};
 
 /// The player strategies `generate --strategy` knows.
 pub fn strategy_names() -> Vec<&'static str> {
-    vec![]
+    strategy::NAMES.to_vec()
 }
 
 /// Why a strategy requirement can never hold for this template, if it cannot.
 pub fn strategy_impossible(
-    _template: &Puzzle,
-    _requirement: Option<&generate::StrategyRequirement>,
+    template: &Puzzle,
+    requirement: Option<&generate::StrategyRequirement>,
 ) -> Option<String> {
-    None
+    match requirement {
+        Some(generate::StrategyRequirement::Wins(name))
+            if name == "chase" && strategy::chase(template).is_none() =>
+        {
+            Some("--strategy chase needs a grid whose buttons are its cells".into())
+        }
+        _ => None,
+    }
 }
 
 /// Whether a level meets a strategy requirement.
-pub fn judge_strategy(_puzzle: &Puzzle, _requirement: &generate::StrategyRequirement) -> bool {
-    true
+pub fn judge_strategy(puzzle: &Puzzle, requirement: &generate::StrategyRequirement) -> bool {
+    match requirement {
+        generate::StrategyRequirement::Wins(name) => strategy::requirement_met(puzzle, Some(name)),
+        generate::StrategyRequirement::None => strategy::requirement_met(puzzle, None),
+    }
 }

@@ -89,6 +89,22 @@ pub fn check_text(file: &str, puzzle: &Puzzle, report: &CheckReport, deny_warnin
         let unique = if v.unique { ", the only plan" } else { "" };
         let _ = writeln!(out, "  intended plan: {solves}, {fewest}{unique}");
     }
+    if !report.strategies.is_empty() {
+        let parts: Vec<String> = report
+            .strategies
+            .iter()
+            .map(|s| {
+                let presses =
+                    if s.presses == 1 { "1 press".to_string() } else { format!("{} presses", s.presses) };
+                if s.solves {
+                    format!("{} wins in {presses}", s.name)
+                } else {
+                    format!("{} fails (after {presses})", s.name)
+                }
+            })
+            .collect();
+        let _ = writeln!(out, "  players: {}", parts.join("; "));
+    }
     for f in &report.findings {
         let level = match f.severity {
             Severity::Warning => "warning",
@@ -129,6 +145,11 @@ pub fn check_json(file: &str, puzzle: &Puzzle, report: &CheckReport, deny_warnin
             "fewest": v.fewest,
             "unique": v.unique,
         })),
+        "strategies": report.strategies.iter().map(|s| json!({
+            "name": s.name,
+            "solves": s.solves,
+            "presses": s.presses,
+        })).collect::<Vec<_>>(),
         "warnings": report.findings.iter().map(|f| json!({
             "code": f.code,
             "severity": match f.severity { Severity::Warning => "warning", Severity::Error => "error" },

@@ -150,3 +150,54 @@ fn impossible_specs_exit_2_at_once() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Light chasing on a mod-2 grid, written here independently: press below every lit cell, row
+/// by row; true when the board ends dark.
+fn chase_clears(start: &[u64], rows: usize, cols: usize) -> bool {
+    let mut s = start.to_vec();
+    let toggle = |s: &mut Vec<u64>, r: usize, c: usize| {
+        for (dr, dc) in [(0i64, 0i64), (-1, 0), (1, 0), (0, -1), (0, 1)] {
+            let (rr, cc) = (r as i64 + dr, c as i64 + dc);
+            if rr >= 0 && cc >= 0 && (rr as usize) < rows && (cc as usize) < cols {
+                s[rr as usize * cols + cc as usize] ^= 1;
+            }
+        }
+    };
+    for r in 0..rows - 1 {
+        for c in 0..cols {
+            if s[r * cols + c] == 1 {
+                toggle(&mut s, r + 1, c);
+            }
+        }
+    }
+    s.iter().all(|&v| v == 0)
+}
+
+#[test]
+fn strategy_specs_hold() {
+    // On 4×4 every solvable start is chased clear (its quiet patterns cover every first row), so
+    // `none` is asked of 5×5.
+    for (spec, wins, n) in [("chase", true, 4), ("none", false, 5)] {
+        let template = format!("Puzzle(graph: Grid(rows: {n}, cols: {n}), modulus: 2, target: All(0))");
+        let dir = scratch(spec);
+        let (code, files) = run(&dir, &template, &["--count", "10", "--strategy", spec, "--seed", "3"]);
+        assert_eq!(code, Some(0), "--strategy {spec}");
+        assert_eq!(files.len(), 10);
+        for file in &files {
+            let puzzle = parse_puzzle(&std::fs::read_to_string(file).unwrap()).unwrap();
+            let chased = chase_clears(&puzzle.start, n, n);
+            if wins {
+                assert!(chased, "{file}: chase must win");
+            } else {
+                assert!(!chased, "{file}: chase must not win");
+                assert!(modsolve::strategy::all(&puzzle).iter().all(|s| !s.solves), "{file}");
+            }
+        }
+        std::fs::remove_dir_all(&dir).ok();
+    }
+    // chase on a graph that is not a grid can never hold.
+    let dir = scratch("chase-path");
+    let (code, _) = run(&dir, "Puzzle(graph: Path(5), modulus: 2)", &["--strategy", "chase"]);
+    assert_eq!(code, Some(2));
+    std::fs::remove_dir_all(&dir).ok();
+}
