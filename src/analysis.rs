@@ -67,6 +67,8 @@ pub struct Analysis {
     pub limited: bool,
     /// The elimination that answered, when the algebra did.
     pub method: Option<crate::solve::Method>,
+    /// Propagation's symbolic seeds, when it answered.
+    pub seeds: Option<usize>,
 }
 
 impl Analysis {
@@ -128,6 +130,7 @@ fn by_algebra(puzzle: &Puzzle, options: &Options) -> Result<Analysis, InternalEr
         search_nodes: None,
         limited,
         method: Some(answer.method),
+        seeds: answer.seeds,
     };
     if !answer.is_solvable() {
         return Ok(analysis);
@@ -211,6 +214,7 @@ fn by_search(puzzle: &Puzzle, options: &Options) -> Result<Analysis, InternalErr
         search_nodes: Some(0),
         limited,
         method: None,
+        seeds: None,
     };
     let Some(highest) = highest_values(puzzle, &periods) else {
         return Err(InternalError::Unsupported(
@@ -283,6 +287,7 @@ fn by_stages(puzzle: &Puzzle, options: &Options) -> Result<Analysis, InternalErr
         search_nodes: Some(0),
         limited: false,
         method: Some(base.method),
+        seeds: base.seeds,
     };
     let best_for = |objective: Objective| -> Option<Plan> {
         let mut best: Option<(crate::solve::search::Score, Plan)> = None;

@@ -9,6 +9,7 @@
 //! general per-prime path ([`modular`]). Both sit behind [`solve_with`] and tests force each on
 //! the same inputs. Every plan is simulated on the puzzle before it is returned.
 
+pub mod chase;
 pub mod gf2;
 pub mod modular;
 pub mod optimize;
@@ -31,7 +32,8 @@ pub enum Method {
     Gf2,
     /// Split by prime, eliminate over each `Z/p^E`, combine by CRT. Always applies.
     Modular,
-    /// Light chasing on grids (one modulus, unit neighbour weight); otherwise falls back.
+    /// Light chasing on grids (one modulus, unit neighbour weight), else general propagation
+    /// (any puzzle with one modulus); otherwise falls back to `Modular`.
     Propagation,
 }
 
@@ -52,6 +54,8 @@ pub struct Answer {
     pub quiet_basis: Vec<Generator>,
     /// The elimination that produced the answer.
     pub method: Method,
+    /// Propagation only: how many unknowns were symbolic seeds.
+    pub seeds: Option<usize>,
 }
 
 /// One quiet pattern of a basis, with its additive order in `Π Z/L_j`.
@@ -84,26 +88,40 @@ pub fn solve(puzzle: &Puzzle) -> Result<Answer, InternalError> {
 /// Solves with a chosen method, then verifies the plan by simulation.
 pub fn solve_with(puzzle: &Puzzle, method: Method) -> Result<Answer, InternalError> {
     let all_mod_two = puzzle.moduli.iter().all(|&m| m == 2);
-    // Propagation pays once the board is larger than its row squared times a little.
-    let propagation_pays = puzzle.cell_count() >= 400 && propagate::applies(puzzle);
+    // Grid propagation pays once the board is larger than its row squared times a little.
+    let grid_pays = puzzle.cell_count() >= 400 && propagate::applies(puzzle);
     let entries = puzzle.cell_count() as u128 * puzzle.button_count() as u128;
     let dense_fits = if all_mod_two { entries <= DENSE_BITS_LIMIT } else { entries <= DENSE_ENTRIES_LIMIT };
-    let propagates = (method == Method::Propagation || method == Method::Auto) && propagate::applies(puzzle);
-    if !dense_fits && !propagates {
-        return Err(InternalError::Unsupported(format!(
-            "{} cells × {} buttons is too large for dense elimination (about {} GiB); \
-             only plain Cross grids with one modulus are solved by propagation at this size",
-            puzzle.cell_count(),
-            puzzle.button_count(),
-            entries * if all_mod_two { 1 } else { 64 } / 8 / (1 << 30)
-        )));
-    }
-    let answer = match method {
-        Method::Propagation | Method::Auto if method == Method::Propagation || propagation_pays => {
-            propagate::solve(puzzle).unwrap_or_else(|| modular::solve(puzzle))
+    let propagating = matches!(method, Method::Propagation | Method::Auto);
+    let answer = if propagating && (method == Method::Propagation || grid_pays || !dense_fits) {
+        // Grids first, then general propagation (forced when dense elimination cannot run).
+        let general = || chase::solve(puzzle, method == Method::Propagation || !dense_fits);
+        match propagate::solve(puzzle).or_else(general) {
+            Some(answer) => answer,
+            None if dense_fits => modular::solve(puzzle),
+            None => {
+                return Err(InternalError::Unsupported(format!(
+                    "{} cells × {} buttons is too large for dense elimination (about {} GiB), and \
+                     propagation does not apply (it needs one modulus and unit weights) or needs too many symbolic seeds",
+                    puzzle.cell_count(),
+                    puzzle.button_count(),
+                    entries * if all_mod_two { 1 } else { 64 } / 8 / (1 << 30)
+                )));
+            }
         }
-        Method::Auto | Method::Gf2 if all_mod_two => gf2::solve(puzzle),
-        _ => modular::solve(puzzle),
+    } else if !dense_fits {
+        return Err(InternalError::Unsupported(format!(
+            "{} cells × {} buttons is too large for dense elimination with --method {method:?}",
+            puzzle.cell_count(),
+            puzzle.button_count()
+        )));
+    } else {
+        match method {
+            // Other sparse puzzles: general propagation when its seeds are few.
+            Method::Auto if let Some(answer) = chase::solve(puzzle, false) => answer,
+            Method::Auto | Method::Gf2 if all_mod_two => gf2::solve(puzzle),
+            _ => modular::solve(puzzle),
+        }
     };
     if let Some(x) = &answer.presses
         && !puzzle.solves(x)

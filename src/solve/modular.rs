@@ -161,6 +161,7 @@ pub fn solve_many(puzzle: &Puzzle, differences: &[Vec<u64>]) -> (Answer, Vec<Opt
         kernel_size,
         quiet_basis,
         method: Method::Modular,
+        seeds: None,
     };
     (answer, solutions)
 }

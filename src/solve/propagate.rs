@@ -105,6 +105,7 @@ pub fn solve(puzzle: &Puzzle) -> Option<Answer> {
         kernel_size,
         quiet_basis,
         method: Method::Propagation,
+        seeds: Some(f.width),
     })
 }
 
