@@ -13,8 +13,19 @@
 //! `c = U·b` has `v_p(c_k) >= v_k` for `k < r` and `c_k = 0` for `k >= r`; the number of
 //! solutions in `(Z/p^E)^n` is `p^(Σ v_k + E·(n - r))`; solutions are parametrised uniquely by
 //! `s_k ∈ Z/p^(v_k)` for each pivot and a free value in `Z/p^E` for each non-pivot column.
+//!
+//! Speed: the pivot choice and the row operations are fixed by the contract above, and every
+//! storage of [`Accumulator`] performs exactly them, so the [`Echelon`] is the same entry for
+//! entry. For `q = 2` rows are bit-packed and combined by XOR. For small `q` the entries live in
+//! 16-, 32- or 64-bit lanes with *delayed reduction*: a row update adds `(q - f)·pivot row`
+//! without reducing, which the compiler vectorises (8 lanes of 16 bits per SSE2 multiply), and
+//! the rows are reduced only when one more update could overflow a lane. Rows below the pivot
+//! are updated in parallel. Large `q` (above `2^32`) reduce every product through `u128`.
+
+use rayon::prelude::*;
 
 use super::arith::{inv_mod, mul_mod, sub_mod, valuation};
+use super::gf2::BitMatrix;
 
 /// A dense system over `Z/p^E`, rows × cols, with any number of right-hand sides.
 #[derive(Clone, Debug)]
@@ -51,6 +62,61 @@ pub struct Echelon {
     transformed_rhs: Vec<Vec<u64>>,
 }
 
+/// How [`PrimePowerSystem::eliminate_with`] stores the entries while it eliminates. Every choice
+/// gives the same [`Echelon`], entry for entry; [`Accumulator::Auto`] picks the fastest.
+///
+/// The lazy choices use *delayed reduction*: a row update adds `(q - f)·pivot` to each entry
+/// without reducing it, and the rows are reduced mod `q` only when one more update could
+/// overflow the lane (for `q = 7` in 16-bit lanes, once every 1820 pivots). An entry is reduced
+/// when it is read (pivot search, the multiplier of a row) and a pivot row when it is chosen.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Accumulator {
+    /// Bits for `q = 2`, else the narrowest lazy lanes that hold a few updates, else `Wide`.
+    #[default]
+    Auto,
+    /// Bit-packed rows combined by XOR; only for `q = 2`.
+    Bits,
+    /// Lazy 16-bit lanes; needs `(q - 1)^2 + q - 1 < 2^16`.
+    Lazy16,
+    /// Lazy 32-bit lanes; needs `(q - 1)^2 + q - 1 < 2^32`.
+    Lazy32,
+    /// Lazy 64-bit lanes with 32-bit products; needs `q <= 2^32`.
+    Lazy64,
+    /// Entries reduced after every update, products through `u128`; any `q`.
+    Wide,
+}
+
+impl Accumulator {
+    /// Whether this storage can eliminate mod `q`.
+    pub fn supports(self, q: u64) -> bool {
+        let square = |bits: u32| (q - 1).checked_mul(q - 1).is_some_and(|s| s + (q - 1) < 1u64 << bits);
+        match self {
+            Accumulator::Auto | Accumulator::Wide => true,
+            Accumulator::Bits => q == 2,
+            Accumulator::Lazy16 => square(16),
+            Accumulator::Lazy32 => square(32),
+            Accumulator::Lazy64 => q <= 1 << 32,
+        }
+    }
+
+    /// The storage [`Accumulator::Auto`] uses for `q`: one that leaves room for at least 16
+    /// updates between reductions, when there is one.
+    pub fn for_modulus(q: u64) -> Accumulator {
+        let room = |bits: u32| q <= 1 << 16 && (q - 1) * (q - 1) * 16 + (q - 1) < (1u64 << bits) - 1;
+        if q == 2 {
+            Accumulator::Bits
+        } else if room(16) {
+            Accumulator::Lazy16
+        } else if room(32) {
+            Accumulator::Lazy32
+        } else if q <= 1 << 32 {
+            Accumulator::Lazy64
+        } else {
+            Accumulator::Wide
+        }
+    }
+}
+
 impl PrimePowerSystem {
     /// `p^E`.
     pub fn modulus(&self) -> u64 {
@@ -58,50 +124,68 @@ impl PrimePowerSystem {
     }
 
     /// Eliminates and returns the echelon form. `O(r · rows · cols)`.
-    pub fn eliminate(mut self) -> Echelon {
+    pub fn eliminate(self) -> Echelon {
+        self.eliminate_with(Accumulator::Auto)
+    }
+
+    /// [`eliminate`](Self::eliminate) with a chosen storage; panics if it cannot hold `p^E`
+    /// (see [`Accumulator::supports`]). The result does not depend on the choice.
+    pub fn eliminate_with(self, storage: Accumulator) -> Echelon {
+        let q = self.modulus();
+        assert!(storage.supports(q), "{storage:?} cannot eliminate mod {q}");
+        match storage {
+            Accumulator::Auto => self.eliminate_with(Accumulator::for_modulus(q)),
+            Accumulator::Bits => self.eliminate_bits(),
+            // On a worker thread of the pool, each step's parallel row update is cheap to start.
+            Accumulator::Lazy16 => rayon::scope(|_| self.eliminate_lazy::<u16>()),
+            Accumulator::Lazy32 => rayon::scope(|_| self.eliminate_lazy::<u32>()),
+            Accumulator::Lazy64 => rayon::scope(|_| self.eliminate_lazy::<u64>()),
+            Accumulator::Wide => self.eliminate_wide(),
+        }
+    }
+
+    /// The pivot of step `k`: the entry of lowest valuation in rows and columns `k..`, the
+    /// first one in column-major order, as `(v, row, col)`; `entry(r, c)` must be reduced.
+    fn find_pivot(&self, k: usize, entry: impl Fn(usize, usize) -> u64) -> Option<(u32, usize, usize)> {
+        let p = self.p;
+        let mut best: Option<(u32, usize, usize)> = None;
+        for c in k..self.cols {
+            for r in k..self.rows {
+                let x = entry(r, c);
+                if x != 0 {
+                    let v = if p == 2 { x.trailing_zeros() } else { valuation(x, p) };
+                    if best.is_none_or(|(bv, _, _)| v < bv) {
+                        best = Some((v, r, c));
+                        if v == 0 {
+                            return best;
+                        }
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// The reference path: every entry reduced after every update.
+    fn eliminate_wide(mut self) -> Echelon {
         let q = self.modulus();
         let (rows, cols) = (self.rows, self.cols);
         let mut perm: Vec<usize> = (0..cols).collect();
         let mut pivot_valuations = Vec::new();
         let mut pivot_unit_inverses = Vec::new();
-        let a = &mut self.matrix;
         let p = self.p;
-        let v_of = |x: u64| {
-            if p == 2 { x.trailing_zeros() } else { valuation(x, p) }
-        };
         let mut k = 0;
         while k < rows.min(cols) {
             // Lowest valuation over the remaining submatrix; a unit ends the search.
-            let mut best: Option<(u32, usize, usize)> = None;
-            'search: for c in k..cols {
-                for r in k..rows {
-                    let x = a[r * cols + c];
-                    if x != 0 {
-                        let v = v_of(x);
-                        if best.is_none_or(|(bv, _, _)| v < bv) {
-                            best = Some((v, r, c));
-                            if v == 0 {
-                                break 'search;
-                            }
-                        }
-                    }
-                }
+            let a = &self.matrix;
+            let Some((v, pr, pc)) = self.find_pivot(k, |r, c| a[r * cols + c]) else { break };
+            let a = &mut self.matrix;
+            swap_rows(a, cols, pr, k);
+            for b in &mut self.rhs {
+                b.swap(pr, k);
             }
-            let Some((v, pr, pc)) = best else { break };
-            if pr != k {
-                for c in 0..cols {
-                    a.swap(pr * cols + c, k * cols + c);
-                }
-                for b in &mut self.rhs {
-                    b.swap(pr, k);
-                }
-            }
-            if pc != k {
-                for r in 0..rows {
-                    a.swap(r * cols + pc, r * cols + k);
-                }
-                perm.swap(pc, k);
-            }
+            swap_columns(a, cols, pc, k);
+            perm.swap(pc, k);
             let pv = p.pow(v);
             let pivot = a[k * cols + k];
             let unit = pivot / pv;
@@ -115,7 +199,9 @@ impl PrimePowerSystem {
                     continue;
                 }
                 let f = mul_mod(x / pv, unit_inv, q);
-                subtract_multiple(&mut row[k..], &pivot_row[k..], f, q);
+                for (x, &y) in row[k..].iter_mut().zip(&pivot_row[k..]) {
+                    *x = sub_mod(*x, mul_mod(f, y, q), q);
+                }
                 for b in &mut self.rhs {
                     let t = mul_mod(f, b[k], q);
                     b[k + 1 + r] = sub_mod(b[k + 1 + r], t, q);
@@ -126,7 +212,7 @@ impl PrimePowerSystem {
             k += 1;
         }
         // Later column swaps also permute earlier pivot rows: copy them out only now.
-        let pivot_rows = (0..k).map(|r| a[r * cols + r..(r + 1) * cols].to_vec()).collect();
+        let pivot_rows = (0..k).map(|r| self.matrix[r * cols + r..(r + 1) * cols].to_vec()).collect();
         Echelon {
             p,
             e: self.e,
@@ -140,18 +226,230 @@ impl PrimePowerSystem {
             transformed_rhs: self.rhs,
         }
     }
+
+    /// Delayed reduction in lanes of type `T` (see [`Accumulator`]).
+    fn eliminate_lazy<T: Lane>(mut self) -> Echelon {
+        let q = self.modulus();
+        let (rows, cols) = (self.rows, self.cols);
+        let p = self.p;
+        let mut a: Vec<T> =
+            std::mem::take(&mut self.matrix).into_iter().map(|x| T::from_u64(x % q)).collect();
+        let mut perm: Vec<usize> = (0..cols).collect();
+        let mut pivot_valuations = Vec::new();
+        let mut pivot_unit_inverses = Vec::new();
+        // Entries are below `q + pending·(q - 1)^2`; reduce before that could pass `T::MAX`.
+        let most_pending = (T::MAX - (q - 1)) / ((q - 1) * (q - 1)).max(1);
+        let mut pending = 0u64;
+        let mut factors = Vec::with_capacity(rows);
+        let mut pivot_tail: Vec<T::Narrow> = Vec::with_capacity(cols);
+        let mut k = 0;
+        while k < rows.min(cols) {
+            let found = self.find_pivot(k, |r, c| a[r * cols + c].to_u64() % q);
+            let Some((v, pr, pc)) = found else { break };
+            swap_rows(&mut a, cols, pr, k);
+            for b in &mut self.rhs {
+                b.swap(pr, k);
+            }
+            swap_columns(&mut a, cols, pc, k);
+            perm.swap(pc, k);
+            // The pivot row is reduced once and for all: rows above are never updated again.
+            for x in &mut a[k * cols + k..(k + 1) * cols] {
+                *x = T::from_u64(x.to_u64() % q);
+            }
+            let pv = p.pow(v);
+            let unit = a[k * cols + k].to_u64() / pv;
+            let unit_inv = inv_mod(unit % q, q).expect("pivot unit is invertible");
+            // Row `k + 1 + i` gets `(q - f_i)·(pivot row)`; 0 means it is already clear.
+            factors.clear();
+            factors.extend((k + 1..rows).map(|r| {
+                let x = a[r * cols + k].to_u64() % q;
+                if x == 0 { 0 } else { mul_mod(x / pv, unit_inv, q) }
+            }));
+            pivot_tail.clear();
+            pivot_tail.extend(a[k * cols + k + 1..(k + 1) * cols].iter().map(|x| T::narrow(x.to_u64())));
+            let width = cols - k - 1;
+            let reduce = pending == most_pending;
+            pending = if reduce { 1 } else { pending + 1 };
+            let tail = &mut a[(k + 1) * cols..];
+            let update = |(row, &f): (&mut [T], &u64)| {
+                let rest = &mut row[k + 1..];
+                if reduce {
+                    for x in rest.iter_mut() {
+                        *x = T::from_u64(x.to_u64() % q);
+                    }
+                }
+                if f != 0 {
+                    row[k] = T::from_u64(0);
+                    T::add_multiple(&mut row[k + 1..], &pivot_tail, q - f);
+                }
+            };
+            if factors.len() * width >= PARALLEL_MIN_ENTRIES {
+                tail.par_chunks_mut(cols).zip(&factors).with_min_len(ROWS_PER_TASK).for_each(update);
+            } else {
+                tail.chunks_mut(cols).zip(&factors).for_each(update);
+            }
+            for b in &mut self.rhs {
+                let bk = b[k];
+                for (x, &f) in b[k + 1..].iter_mut().zip(&factors) {
+                    if f != 0 {
+                        *x = sub_mod(*x, mul_mod(f, bk, q), q);
+                    }
+                }
+            }
+            pivot_valuations.push(v);
+            pivot_unit_inverses.push(unit_inv);
+            k += 1;
+        }
+        let pivot_rows =
+            (0..k).map(|r| a[r * cols + r..(r + 1) * cols].iter().map(|x| x.to_u64()).collect()).collect();
+        Echelon {
+            p,
+            e: self.e,
+            q,
+            cols,
+            rank: k,
+            pivot_rows,
+            pivot_valuations,
+            pivot_unit_inverses,
+            perm,
+            transformed_rhs: self.rhs,
+        }
+    }
+
+    /// `q = 2`: the same steps as [`eliminate_wide`](Self::eliminate_wide) on bit-packed rows.
+    /// Columns are not moved: position `c` is original column `perm[c]`. The right sides ride
+    /// along as extra columns.
+    fn eliminate_bits(self) -> Echelon {
+        let (rows, cols) = (self.rows, self.cols);
+        let mut m = BitMatrix::zeros(rows, cols + self.rhs.len());
+        for r in 0..rows {
+            for c in 0..cols {
+                if self.matrix[r * cols + c] & 1 == 1 {
+                    m.flip(r, c);
+                }
+            }
+            for (j, b) in self.rhs.iter().enumerate() {
+                if b[r] & 1 == 1 {
+                    m.flip(r, cols + j);
+                }
+            }
+        }
+        let words = m.words_per_row();
+        let mut perm: Vec<usize> = (0..cols).collect();
+        let mut k = 0;
+        while k < rows.min(cols) {
+            // The first position (in the current column order) with a 1 in rows `k..`.
+            let found = (k..cols).find_map(|c| (k..rows).find(|&r| m.get(r, perm[c])).map(|r| (r, c)));
+            let Some((r, c)) = found else { break };
+            let col = perm[c];
+            m.swap_rows(r, k);
+            perm.swap(c, k);
+            let (head, tail) = m.split_at_row_mut(k + 1);
+            let pivot_row = &head[k * words..];
+            let (word, bit) = (col / 64, col % 64);
+            for row in tail.chunks_exact_mut(words) {
+                if row[word] >> bit & 1 == 1 {
+                    for (x, y) in row.iter_mut().zip(pivot_row) {
+                        *x ^= y;
+                    }
+                }
+            }
+            k += 1;
+        }
+        let pivot_rows = (0..k).map(|r| perm[r..].iter().map(|&c| m.get(r, c) as u64).collect()).collect();
+        let transformed_rhs =
+            (0..self.rhs.len()).map(|j| (0..rows).map(|r| m.get(r, cols + j) as u64).collect()).collect();
+        Echelon {
+            p: 2,
+            e: 1,
+            q: 2,
+            cols,
+            rank: k,
+            pivot_rows,
+            pivot_valuations: vec![0; k],
+            pivot_unit_inverses: vec![1; k],
+            perm,
+            transformed_rhs,
+        }
+    }
 }
 
-/// `row -= f · pivot (mod q)`, elementwise.
-fn subtract_multiple(row: &mut [u64], pivot: &[u64], f: u64, q: u64) {
-    if q <= u32::MAX as u64 {
-        for (x, &y) in row.iter_mut().zip(pivot) {
-            let t = (f * y) % q;
-            *x = if *x >= t { *x - t } else { *x + q - t };
+/// Rows per parallel task in a row update.
+const ROWS_PER_TASK: usize = 16;
+/// Below this many entries a row update runs on one thread.
+const PARALLEL_MIN_ENTRIES: usize = 1 << 16;
+
+fn swap_rows<T>(a: &mut [T], cols: usize, r: usize, s: usize) {
+    if r != s {
+        let (lo, hi) = (r.min(s), r.max(s));
+        let (first, second) = a.split_at_mut(hi * cols);
+        first[lo * cols..(lo + 1) * cols].swap_with_slice(&mut second[..cols]);
+    }
+}
+
+fn swap_columns<T>(a: &mut [T], cols: usize, c: usize, d: usize) {
+    if c != d {
+        for row in a.chunks_exact_mut(cols) {
+            row.swap(c, d);
         }
-    } else {
+    }
+}
+
+/// A lane type for delayed reduction: entries are kept below `MAX` and reduced mod `q` rarely.
+trait Lane: Copy + Send + Sync {
+    /// The type of a reduced pivot entry in a row update.
+    type Narrow: Copy + Send + Sync;
+    const MAX: u64;
+    fn from_u64(x: u64) -> Self;
+    fn to_u64(self) -> u64;
+    fn narrow(x: u64) -> Self::Narrow;
+    /// `row += g·pivot` entrywise, without reduction (`g < q`, pivot entries `< q`).
+    fn add_multiple(row: &mut [Self], pivot: &[Self::Narrow], g: u64);
+}
+
+macro_rules! same_width_lane {
+    ($t:ty) => {
+        impl Lane for $t {
+            type Narrow = $t;
+            const MAX: u64 = <$t>::MAX as u64;
+            fn from_u64(x: u64) -> Self {
+                x as $t
+            }
+            fn to_u64(self) -> u64 {
+                self as u64
+            }
+            fn narrow(x: u64) -> $t {
+                x as $t
+            }
+            fn add_multiple(row: &mut [$t], pivot: &[$t], g: u64) {
+                let g = g as $t;
+                for (x, &y) in row.iter_mut().zip(pivot) {
+                    *x = x.wrapping_add(g.wrapping_mul(y));
+                }
+            }
+        }
+    };
+}
+same_width_lane!(u16);
+same_width_lane!(u32);
+
+impl Lane for u64 {
+    type Narrow = u32;
+    const MAX: u64 = u64::MAX;
+    fn from_u64(x: u64) -> Self {
+        x
+    }
+    fn to_u64(self) -> u64 {
+        self
+    }
+    fn narrow(x: u64) -> u32 {
+        x as u32
+    }
+    fn add_multiple(row: &mut [u64], pivot: &[u32], g: u64) {
+        // Both factors below 2^32: one 32×32→64-bit multiply per lane.
+        let g = g as u32 as u64;
         for (x, &y) in row.iter_mut().zip(pivot) {
-            *x = sub_mod(*x, mul_mod(f, y, q), q);
+            *x = x.wrapping_add(g * y as u64);
         }
     }
 }
@@ -246,5 +544,237 @@ impl Echelon {
             x[col] = y[k];
         }
         x
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{RngExt, SeedableRng, rngs::StdRng};
+
+    /// The sizes where word, lane-vector and cache-line boundaries are crossed.
+    const EDGE_SIZES: [usize; 11] = [1, 2, 63, 64, 65, 127, 128, 129, 255, 256, 257];
+    /// `(p, E)`: fields, prime powers, and a prime just below 2^31.
+    const MODULI: [(u64, u32); 9] =
+        [(2, 1), (3, 1), (2, 2), (7, 1), (2, 3), (3, 2), (5, 2), (7, 2), (2_147_483_647, 1)];
+    const ALL: [Accumulator; 6] = [
+        Accumulator::Auto,
+        Accumulator::Bits,
+        Accumulator::Lazy16,
+        Accumulator::Lazy32,
+        Accumulator::Lazy64,
+        Accumulator::Wide,
+    ];
+
+    fn mul(a: u64, b: u64, q: u64) -> u64 {
+        if q <= 1 << 32 { a * b % q } else { (a as u128 * b as u128 % q as u128) as u64 }
+    }
+
+    fn power(mut a: u64, mut n: u64, q: u64) -> u64 {
+        let mut out = 1 % q;
+        while n > 0 {
+            if n & 1 == 1 {
+                out = mul(out, a, q);
+            }
+            a = mul(a, a, q);
+            n >>= 1;
+        }
+        out
+    }
+
+    /// What elimination must produce, computed the plain way: rows of `Vec<u64>`, every
+    /// product reduced at once, inverses by Euler's theorem.
+    struct Reference {
+        valuations: Vec<u32>,
+        unit_inverses: Vec<u64>,
+        perm: Vec<usize>,
+        rows: Vec<Vec<u64>>,
+        rhs: Vec<Vec<u64>>,
+    }
+
+    fn reference(s: &PrimePowerSystem) -> Reference {
+        let (p, q) = (s.p, s.modulus());
+        let totient = q / p * (p - 1);
+        let mut a: Vec<Vec<u64>> = s.matrix.chunks(s.cols.max(1)).take(s.rows).map(<[u64]>::to_vec).collect();
+        let mut rhs = s.rhs.clone();
+        let mut perm: Vec<usize> = (0..s.cols).collect();
+        let (mut valuations, mut unit_inverses) = (Vec::new(), Vec::new());
+        let valuation = |mut x: u64| {
+            let mut v = 0;
+            while x.is_multiple_of(p) {
+                x /= p;
+                v += 1;
+            }
+            v
+        };
+        for k in 0..s.rows.min(s.cols) {
+            // The first entry of lowest valuation in column-major order.
+            let mut best: Option<(u32, usize, usize)> = None;
+            'search: for c in k..s.cols {
+                for (r, row) in a.iter().enumerate().skip(k) {
+                    if row[c] != 0 && best.is_none_or(|(bv, _, _)| valuation(row[c]) < bv) {
+                        best = Some((valuation(row[c]), r, c));
+                        if best.is_some_and(|(v, _, _)| v == 0) {
+                            break 'search;
+                        }
+                    }
+                }
+            }
+            let Some((v, pr, pc)) = best else { break };
+            a.swap(pr, k);
+            rhs.iter_mut().for_each(|b| b.swap(pr, k));
+            a.iter_mut().for_each(|row| row.swap(pc, k));
+            perm.swap(pc, k);
+            let pv = p.pow(v);
+            let unit_inverse = power(a[k][k] / pv % q, totient - 1, q);
+            for r in k + 1..s.rows {
+                if a[r][k] != 0 {
+                    let f = mul(a[r][k] / pv, unit_inverse, q);
+                    let (head, tail) = a.split_at_mut(r);
+                    for (x, &y) in tail[0][k..].iter_mut().zip(&head[k][k..]) {
+                        *x = (*x + q - mul(f, y, q)) % q;
+                    }
+                    for b in &mut rhs {
+                        b[r] = (b[r] + q - mul(f, b[k], q)) % q;
+                    }
+                }
+            }
+            valuations.push(v);
+            unit_inverses.push(unit_inverse);
+        }
+        let rows = a.iter().enumerate().take(valuations.len()).map(|(k, row)| row[k..].to_vec()).collect();
+        Reference { valuations, unit_inverses, perm, rows, rhs }
+    }
+
+    /// `A·x mod q`.
+    fn apply(s: &PrimePowerSystem, x: &[u64]) -> Vec<u64> {
+        let q = s.modulus();
+        (0..s.rows)
+            .map(|r| (0..s.cols).fold(0, |acc, c| (acc + mul(s.matrix[r * s.cols + c], x[c], q)) % q))
+            .collect()
+    }
+
+    /// A random entry with a random valuation: a unit half of the time.
+    fn entry(rng: &mut StdRng, p: u64, e: u32) -> u64 {
+        let q = p.pow(e);
+        let x = rng.random_range(0..q);
+        if rng.random_bool(0.5) { x } else { x * p.pow(rng.random_range(0..=e)) % q }
+    }
+
+    /// Test systems mod `p^E` of about `n` unknowns: mixed valuations (square and wide), low rank
+    /// (a product through at most 24 inner columns, tall), each with a solvable right side `A·x0`
+    /// and a random one.
+    fn systems(rng: &mut StdRng, n: usize, p: u64, e: u32) -> Vec<PrimePowerSystem> {
+        let q = p.pow(e);
+        let mut out = Vec::new();
+        for (rows, cols, inner) in
+            [(n, n, None), (n / 2 + 1, n, None), (n + n / 2, n, Some((n / 3 + 1).min(24)))]
+        {
+            let matrix: Vec<u64> = match inner {
+                None => (0..rows * cols).map(|_| entry(rng, p, e)).collect(),
+                Some(inner) => {
+                    let left: Vec<u64> = (0..rows * inner).map(|_| entry(rng, p, e)).collect();
+                    let right: Vec<u64> = (0..inner * cols).map(|_| entry(rng, p, e)).collect();
+                    (0..rows * cols)
+                        .map(|i| {
+                            let (r, c) = (i / cols, i % cols);
+                            (0..inner).fold(0, |acc, t| {
+                                (acc + mul(left[r * inner + t], right[t * cols + c], q)) % q
+                            })
+                        })
+                        .collect()
+                }
+            };
+            let mut s = PrimePowerSystem { p, e, rows, cols, matrix, rhs: vec![] };
+            let x0: Vec<u64> = (0..cols).map(|_| rng.random_range(0..q)).collect();
+            s.rhs = vec![apply(&s, &x0), (0..rows).map(|_| rng.random_range(0..q)).collect()];
+            out.push(s);
+        }
+        out
+    }
+
+    /// Every storage gives exactly the reference elimination (pivots, valuations, rows, right
+    /// sides), and the solutions and kernel generators satisfy the system, at the edge sizes.
+    #[test]
+    fn delayed_reduction_matches_the_reference_elimination() {
+        let mut rng = StdRng::seed_from_u64(31);
+        for (p, e) in MODULI {
+            let q = p.pow(e);
+            for n in EDGE_SIZES {
+                for (case, s) in systems(&mut rng, n, p, e).into_iter().enumerate() {
+                    let want = reference(&s);
+                    for storage in ALL.into_iter().filter(|a| a.supports(q)) {
+                        let what = format!("q={q} n={n} case={case} {storage:?}");
+                        let got = s.clone().eliminate_with(storage);
+                        assert_eq!(got.rank, want.valuations.len(), "{what}: rank");
+                        assert_eq!(got.pivot_valuations, want.valuations, "{what}: valuations");
+                        assert_eq!(got.perm, want.perm, "{what}: column order");
+                        assert_eq!(got.pivot_unit_inverses, want.unit_inverses, "{what}: unit inverses");
+                        assert_eq!(got.pivot_rows, want.rows, "{what}: pivot rows");
+                        assert_eq!(got.transformed_rhs, want.rhs, "{what}: right sides");
+                    }
+                    check_solutions(&s, &s.clone().eliminate(), &format!("q={q} n={n} case={case}"));
+                }
+            }
+        }
+    }
+
+    /// The `Echelon` contract: pivot valuations rise, every entry of a pivot row is divisible
+    /// by its pivot's power of p, the solvable right side has a solution that reproduces it, and
+    /// every kernel generator vanishes with the stated additive order.
+    fn check_solutions(s: &PrimePowerSystem, echelon: &Echelon, what: &str) {
+        let (p, q) = (s.p, s.modulus());
+        assert!(echelon.pivot_valuations.windows(2).all(|w| w[0] <= w[1]), "{what}");
+        for (row, &v) in echelon.pivot_rows.iter().zip(&echelon.pivot_valuations) {
+            assert!(row.iter().all(|&x| x % p.pow(v) == 0), "{what}: a pivot row is not divisible");
+        }
+        let x = echelon.particular(0).expect("solvable by construction");
+        assert_eq!(apply(s, &x), s.rhs[0], "{what}: the particular solution");
+        for which in 1..s.rhs.len() {
+            if let Some(x) = echelon.particular(which) {
+                assert_eq!(apply(s, &x), s.rhs[which], "{what}: right side {which}");
+            }
+        }
+        let generators = echelon.kernel_generators();
+        let sample = generators.len().saturating_sub(8);
+        // The first and the last few generators (pivot-seeded and free-column ones).
+        for (g, order) in
+            generators.into_iter().enumerate().filter(|&(i, _)| i < 8 || i >= sample).map(|(_, g)| g)
+        {
+            assert!(apply(s, &g).iter().all(|&y| y == 0), "{what}: a kernel generator");
+            let below = p.pow(order - 1);
+            assert!(g.iter().any(|&y| mul(y, below, q) != 0), "{what}: a kernel generator's order");
+        }
+    }
+
+    /// Lazy lanes reduce before they overflow: many pivots with entries close to `q`.
+    #[test]
+    fn delayed_reduction_survives_long_runs_of_large_entries() {
+        for (p, e, storage) in [
+            (7u64, 2u32, Accumulator::Lazy16),
+            (127, 1, Accumulator::Lazy16),
+            (65_521, 1, Accumulator::Lazy32),
+        ] {
+            let q = p.pow(e);
+            let n = 300;
+            // Lower triangular ones with `q - 1` everywhere below: every update adds ~(q - 1)^2.
+            let matrix = (0..n * n)
+                .map(|i| {
+                    if i % n == i / n {
+                        1
+                    } else if i % n < i / n {
+                        q - 1
+                    } else {
+                        0
+                    }
+                })
+                .collect();
+            let s = PrimePowerSystem { p, e, rows: n, cols: n, matrix, rhs: vec![vec![1; n]] };
+            let want = reference(&s);
+            let got = s.clone().eliminate_with(storage);
+            assert_eq!(got.pivot_rows, want.rows, "q={q}");
+            assert_eq!(got.transformed_rhs, want.rhs, "q={q}");
+            check_solutions(&s, &got, &format!("q={q}"));
+        }
     }
 }

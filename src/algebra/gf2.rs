@@ -4,8 +4,32 @@
 //! `U·[A | b]·P = [[I, F, c], [0, 0, d]]` (up to the order of the pivot columns); the system is
 //! solvable iff `d = 0`, a solution sets each pivot unknown to its `c` bit and every free unknown
 //! to 0, and the kernel has the basis `e_f + Σ F[k][f]·e_(pivot k)`, one vector per free column.
+//!
+//! Two kernels compute the same reduced row echelon form (it is unique on the eligible columns,
+//! so they agree bit for bit there):
+//!
+//! - [`Elimination::Plain`]: column by column, one row XOR per nonzero entry of the pivot column;
+//! - [`Elimination::FourRussians`]: the Method of Four Russians (as in M4RI). Columns are taken
+//!   64 at a time (one word, a *stripe*). The stripe's pivots are found by scanning rows and
+//!   reducing only the one word of each candidate; the pivot rows are then reduced against each
+//!   other, so that on the stripe's pivot columns they form an identity. Every row below is then
+//!   cleared on the stripe at once: the stripe is cut into groups of `k <= 8` columns, and each
+//!   group's bits index a table of all `2^j` XOR combinations of the pivot rows whose pivot
+//!   column lies in the group, so a row costs `ceil(64 / k)` table look-ups and XORs per word
+//!   instead of up to 64 row XORs. `k` shrinks as rows grow longer so that the tables stay in
+//!   the caches near the core. Once every stripe is done, a backward pass (last stripe first)
+//!   clears each stripe in the rows above it, the same way but only on the words that still
+//!   hold a non-pivot column (for a square system of full rank, just the right side): this
+//!   costs far less than clearing above and below in the forward pass. Rows are updated in
+//!   parallel (rayon), and the XOR loops run over `u64` slices of equal length, which the
+//!   compiler vectorises.
+
+use rayon::prelude::*;
 
 /// A dense 0/1 matrix stored row by row, `words` 64-bit words per row.
+///
+/// Column `c` of row `r` is bit `c % 64` of word `c / 64` of the row; bits past the last column
+/// are kept 0.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BitMatrix {
     pub rows: usize,
@@ -18,6 +42,19 @@ impl BitMatrix {
     pub fn zeros(rows: usize, cols: usize) -> Self {
         let words = cols.div_ceil(64);
         BitMatrix { rows, cols, words, data: vec![0; rows * words] }
+    }
+
+    /// The matrix with entry `(r, c)` equal to `f(r, c)`.
+    pub fn from_fn(rows: usize, cols: usize, mut f: impl FnMut(usize, usize) -> bool) -> Self {
+        let mut m = BitMatrix::zeros(rows, cols);
+        for r in 0..rows {
+            for c in 0..cols {
+                if f(r, c) {
+                    m.flip(r, c);
+                }
+            }
+        }
+        m
     }
 
     pub fn get(&self, r: usize, c: usize) -> bool {
@@ -34,7 +71,53 @@ impl BitMatrix {
         }
     }
 
-    fn swap_rows(&mut self, a: usize, b: usize) {
+    /// The number of 64-bit words in a row, `ceil(cols / 64)`.
+    pub fn words_per_row(&self) -> usize {
+        self.words
+    }
+
+    /// Row `r` as words (column `c` is bit `c % 64` of word `c / 64`).
+    pub fn row(&self, r: usize) -> &[u64] {
+        &self.data[r * self.words..(r + 1) * self.words]
+    }
+
+    /// Row `r` as mutable words. Bits past the last column must be left 0 (the solvers clear
+    /// them before they start).
+    pub fn row_mut(&mut self, r: usize) -> &mut [u64] {
+        &mut self.data[r * self.words..(r + 1) * self.words]
+    }
+
+    /// All rows back to back, [`words_per_row`](Self::words_per_row) words each.
+    pub fn as_words(&self) -> &[u64] {
+        &self.data
+    }
+
+    /// Whether row `r` is 0 in columns `0..end`.
+    pub fn row_is_zero_before(&self, r: usize, end: usize) -> bool {
+        let row = self.row(r);
+        let full = end / 64;
+        row[..full].iter().all(|&w| w == 0)
+            && (end.is_multiple_of(64) || row[full] & ((1u64 << (end % 64)) - 1) == 0)
+    }
+
+    /// Sets the unused bits of every row's last word to 0.
+    fn clear_padding(&mut self) {
+        let used = self.cols % 64;
+        if used != 0 {
+            let mask = (1u64 << used) - 1;
+            for r in 0..self.rows {
+                self.data[(r + 1) * self.words - 1] &= mask;
+            }
+        }
+    }
+
+    /// The rows before row `r` and the rows from `r` on, as mutable words.
+    pub fn split_at_row_mut(&mut self, r: usize) -> (&mut [u64], &mut [u64]) {
+        self.data.split_at_mut(r * self.words)
+    }
+
+    /// Exchanges rows `a` and `b`.
+    pub fn swap_rows(&mut self, a: usize, b: usize) {
         if a != b {
             let w = self.words;
             let (lo, hi) = (a.min(b), a.max(b));
@@ -59,6 +142,22 @@ impl BitMatrix {
     }
 }
 
+/// Which elimination kernel [`solve_with`] and [`echelonize`] run. Both give the same result.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Elimination {
+    /// Four Russians from [`FOUR_RUSSIANS_MIN_COLS`] eligible columns and 64 rows on, plain
+    /// below.
+    #[default]
+    Auto,
+    /// Column by column, one row XOR per nonzero entry of the pivot column.
+    Plain,
+    /// The Method of Four Russians on 64-column stripes (see the module documentation).
+    FourRussians,
+}
+
+/// [`Elimination::Auto`] uses the Four Russians from this many eligible columns on.
+pub const FOUR_RUSSIANS_MIN_COLS: usize = 128;
+
 /// The outcome of [`solve`].
 #[derive(Clone, Debug)]
 pub struct Gf2Solution {
@@ -71,27 +170,16 @@ pub struct Gf2Solution {
 
 /// Solves `A·x = b` over GF(2). `augmented` is `[A | b]`: `cols - 1` unknowns and the right side
 /// in the last column.
-pub fn solve(mut m: BitMatrix) -> Gf2Solution {
+pub fn solve(m: BitMatrix) -> Gf2Solution {
+    solve_with(m, Elimination::Auto)
+}
+
+/// [`solve`] with a chosen elimination kernel.
+pub fn solve_with(mut m: BitMatrix, how: Elimination) -> Gf2Solution {
+    m.clear_padding();
     let unknowns = m.cols - 1;
-    let mut pivot_cols = Vec::new();
-    let mut k = 0;
-    for c in 0..unknowns {
-        if k == m.rows {
-            break;
-        }
-        let Some(p) = (k..m.rows).find(|&r| m.get(r, c)) else {
-            continue;
-        };
-        m.swap_rows(p, k);
-        for r in 0..m.rows {
-            if r != k && m.get(r, c) {
-                m.xor_row_into(k, r, c / 64);
-            }
-        }
-        pivot_cols.push(c);
-        k += 1;
-    }
-    let rank = k;
+    let pivot_cols = echelonize(&mut m, unknowns, how);
+    let rank = pivot_cols.len();
     let consistent = (rank..m.rows).all(|r| !m.get(r, unknowns));
     let solution = consistent.then(|| {
         let mut x = vec![false; unknowns];
@@ -118,13 +206,511 @@ pub fn solve(mut m: BitMatrix) -> Gf2Solution {
     Gf2Solution { rank, solution, kernel_basis }
 }
 
+/// Brings the first `eligible` columns of `m` to reduced row echelon form by row operations on
+/// whole rows (columns from `eligible` on, such as right-hand sides, are carried along).
+///
+/// Returns the pivot columns in increasing order. Afterwards row `k` is the pivot row of
+/// `pivots[k]` (1 there), every other row is 0 in every pivot column, and rows `rank..` are 0
+/// in all of the first `eligible` columns. The result does not depend on `how`.
+pub fn echelonize(m: &mut BitMatrix, eligible: usize, how: Elimination) -> Vec<usize> {
+    assert!(eligible <= m.cols, "{eligible} eligible columns of {}", m.cols);
+    m.clear_padding();
+    let four_russians = match how {
+        Elimination::Auto => eligible >= FOUR_RUSSIANS_MIN_COLS && m.rows >= 64,
+        Elimination::Plain => false,
+        Elimination::FourRussians => true,
+    };
+    if four_russians && m.rows * m.words < PARALLEL_MIN_WORDS {
+        echelonize_four_russians(m, eligible)
+    } else if four_russians {
+        // On a worker thread of the pool, each stripe's parallel row update is cheap to start.
+        rayon::scope(|_| echelonize_four_russians(m, eligible))
+    } else {
+        echelonize_plain(m, eligible)
+    }
+}
+
+fn echelonize_plain(m: &mut BitMatrix, eligible: usize) -> Vec<usize> {
+    let mut pivot_cols = Vec::new();
+    let mut k = 0;
+    for c in 0..eligible {
+        if k == m.rows {
+            break;
+        }
+        let Some(p) = (k..m.rows).find(|&r| m.get(r, c)) else {
+            continue;
+        };
+        m.swap_rows(p, k);
+        for r in 0..m.rows {
+            if r != k && m.get(r, c) {
+                m.xor_row_into(k, r, c / 64);
+            }
+        }
+        pivot_cols.push(c);
+        k += 1;
+    }
+    pivot_cols
+}
+
+/// The set bits of `x`, lowest first.
+fn bits(mut x: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (x != 0).then(|| {
+            let b = x.trailing_zeros() as usize;
+            x &= x - 1;
+            b
+        })
+    })
+}
+
+/// Rows per parallel task when a stripe is cleared.
+const ROWS_PER_TASK: usize = 64;
+/// How many rows ahead the row updates touch rows to get their loads going.
+const AHEAD: usize = 4;
+/// Below this many words of row updates a stripe is cleared on one thread.
+const PARALLEL_MIN_WORDS: usize = 1 << 16;
+/// The most bytes of tables for one stripe. Tables are read for every row, so they should stay
+/// in the caches close to the core while the rows stream by: the number of columns per table
+/// shrinks as rows grow longer. 3 MiB keeps `k = 8` up to 8192 columns and `k = 7` for 16384;
+/// smaller budgets (all tables in a 1 MiB L2) measured slower on the target machine.
+const TABLE_BYTES: usize = 3 << 20;
+
+/// The number of columns per table for rows of `span` words: the largest `k <= 8` whose
+/// `ceil(64 / k)` tables of `2^k` entries fit in [`TABLE_BYTES`], at least 4.
+fn group_width(span: usize) -> usize {
+    (4..=8).rev().find(|&k| 64usize.div_ceil(k) * (1 << k) * span * 8 <= TABLE_BYTES).unwrap_or(4)
+}
+
+fn echelonize_four_russians(m: &mut BitMatrix, eligible: usize) -> Vec<usize> {
+    let w = m.words;
+    let mut tables = Vec::new();
+    // Forward: each stripe's pivot rows clear the stripe in the rows below them.
+    let mut stripes = Vec::new();
+    let mut r0 = 0;
+    for ws in 0..eligible.div_ceil(64) {
+        if r0 == m.rows {
+            break;
+        }
+        let width = (eligible - 64 * ws).min(64);
+        let allowed = if width == 64 { u64::MAX } else { (1u64 << width) - 1 };
+        let mask = stripe_pivots(m, ws, allowed, r0);
+        if mask == 0 {
+            continue;
+        }
+        clear_stripe(m, Stripe { word: ws, first_row: r0, mask }, Rows::Below, &[(ws, w)], &mut tables);
+        stripes.push(Stripe { word: ws, first_row: r0, mask });
+        r0 += mask.count_ones() as usize;
+    }
+    // Backward, last stripe first: each stripe's pivot rows clear the stripe in the rows above
+    // them. Those rows are already 0 in the pivot columns of later stripes, and so are the
+    // stripe's own pivot rows, so only words holding a non-pivot column need to be combined.
+    let mut pivot_bits = vec![0u64; w];
+    for st in &stripes {
+        pivot_bits[st.word] = st.mask;
+    }
+    let used = |j: usize| {
+        if j + 1 == w && !m.cols.is_multiple_of(64) { (1u64 << (m.cols % 64)) - 1 } else { u64::MAX }
+    };
+    let open: Vec<bool> = (0..w).map(|j| pivot_bits[j] != used(j)).collect();
+    for st in stripes.iter().rev() {
+        if st.first_row == 0 {
+            continue;
+        }
+        let mut ranges: Vec<(usize, usize)> = vec![(st.word, st.word + 1)];
+        for j in (st.word + 1..w).filter(|&j| open[j]) {
+            match ranges.last_mut() {
+                Some(last) if last.1 == j => last.1 = j + 1,
+                _ => ranges.push((j, j + 1)),
+            }
+        }
+        clear_stripe(m, *st, Rows::Above, &ranges, &mut tables);
+    }
+    stripes.iter().flat_map(|st| bits(st.mask).map(move |b| 64 * st.word + b)).collect()
+}
+
+/// The pivots of one stripe: rows `first_row..first_row + k` (`k` the number of bits of
+/// `mask`) hold them in increasing column order, and are an identity on the pivot columns
+/// `64·word + b` for the bits `b` of `mask`.
+#[derive(Clone, Copy, Debug)]
+struct Stripe {
+    word: usize,
+    first_row: usize,
+    mask: u64,
+}
+
+/// The rows a stripe's pivots clear.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Rows {
+    Above,
+    Below,
+}
+
+/// Finds the pivots of stripe `ws` (columns `64·ws + b` for the bits `b` of `allowed`) among
+/// rows `r0..`, which are 0 before the stripe. Afterwards rows `r0..r0 + k` are the pivot rows,
+/// in increasing order of their pivot column, each 1 in its own pivot column and 0 in the
+/// others. Returns the mask of pivot bits. Only pivot rows are changed.
+fn stripe_pivots(m: &mut BitMatrix, ws: usize, allowed: u64, r0: usize) -> u64 {
+    let w = m.words;
+    // `reduced[b]`: the stripe word of the pivot row of bit `b`, at row `row_of[b]`.
+    let mut reduced = [0u64; 64];
+    let mut row_of = [0usize; 64];
+    let mut mask = 0u64;
+    let mut k = 0;
+    for i in r0..m.rows {
+        if mask == allowed {
+            break;
+        }
+        let x0 = m.data[i * w + ws];
+        let x = bits(x0 & mask).fold(x0, |x, b| x ^ reduced[b]);
+        let fresh = x & allowed;
+        if fresh == 0 {
+            continue;
+        }
+        let b = fresh.trailing_zeros() as usize;
+        let dst = r0 + k;
+        m.swap_rows(i, dst);
+        for c in bits(x0 & mask) {
+            m.xor_row_into(row_of[c], dst, ws);
+        }
+        for c in bits(mask) {
+            if reduced[c] >> b & 1 == 1 {
+                m.xor_row_into(dst, row_of[c], ws);
+                reduced[c] ^= x;
+            }
+        }
+        reduced[b] = x;
+        row_of[b] = dst;
+        mask |= 1 << b;
+        k += 1;
+    }
+    if k > 1 {
+        // Words before the stripe are 0 in all of these rows.
+        let span = w - ws;
+        let mut sorted = Vec::with_capacity(k * span);
+        for b in bits(mask) {
+            sorted.extend_from_slice(&m.data[row_of[b] * w + ws..(row_of[b] + 1) * w]);
+        }
+        for (j, row) in sorted.chunks_exact(span).enumerate() {
+            m.data[(r0 + j) * w + ws..(r0 + j + 1) * w].copy_from_slice(row);
+        }
+    }
+    mask
+}
+
+/// The pivot rows whose pivot column lies in one group of columns of a stripe, and the table
+/// of their XOR combinations.
+struct Group {
+    /// The group's first column within the stripe.
+    shift: u32,
+    /// Mask of the group's columns, shifted down.
+    width_mask: u64,
+    /// Index of its first pivot row among the stripe's pivot rows.
+    first: usize,
+    /// Number of pivot rows (pivot columns in the group).
+    count: usize,
+    /// The group's bits → table index: its pivot bits, packed.
+    index: [u8; 256],
+    /// First table entry of the group.
+    offset: usize,
+}
+
+/// Clears the pivot columns of the stripe `st` in the rows above or below its pivot rows by
+/// table look-ups: every such row gets the XOR of the pivot rows whose pivot column it has set.
+/// Only the words in `ranges` (sorted, disjoint, the first one starting at the stripe's word)
+/// are combined; the pivot rows must be 0 elsewhere from the stripe on.
+fn clear_stripe(m: &mut BitMatrix, st: Stripe, rows: Rows, ranges: &[(usize, usize)], tables: &mut Vec<u64>) {
+    let w = m.words;
+    let Stripe { word: ws, first_row: r0, mask } = st;
+    let k = mask.count_ones() as usize;
+    let span: usize = ranges.iter().map(|&(lo, hi)| hi - lo).sum();
+    let width = group_width(span);
+    let mut groups = Vec::with_capacity(16);
+    let (mut first, mut offset) = (0, 0);
+    for start in (0..64).step_by(width) {
+        let width_mask = if start + width >= 64 { u64::MAX >> start } else { (1u64 << width) - 1 };
+        let group_mask = (mask >> start) & width_mask;
+        if group_mask == 0 {
+            continue;
+        }
+        let count = group_mask.count_ones() as usize;
+        // index[v] = the bits of v at the group's pivot columns, packed: from v without its
+        // lowest bit, plus that bit's place among the pivot bits if it is one.
+        let mut index = [0u8; 256];
+        for v in 1..=width_mask as usize {
+            let low = v.trailing_zeros();
+            let place = if group_mask >> low & 1 == 1 {
+                1 << (group_mask & ((1 << low) - 1)).count_ones()
+            } else {
+                0
+            };
+            index[v] = index[v & (v - 1)] | place;
+        }
+        groups.push(Group { shift: start as u32, width_mask, first, count, index, offset });
+        first += count;
+        offset += 1 << count;
+    }
+    tables.resize(offset * span, 0);
+    let (top, rest) = m.data.split_at_mut(r0 * w);
+    let (pivot_rows, bottom) = rest.split_at_mut(k * w);
+    let mut src = vec![0u64; span];
+    for grp in &groups {
+        let table = &mut tables[grp.offset * span..(grp.offset + (1 << grp.count)) * span];
+        table[..span].fill(0);
+        for i in 0..grp.count {
+            let row = &pivot_rows[(grp.first + i) * w..(grp.first + i + 1) * w];
+            let mut at = 0;
+            for &(lo, hi) in ranges {
+                src[at..at + hi - lo].copy_from_slice(&row[lo..hi]);
+                at += hi - lo;
+            }
+            let (done, next) = table.split_at_mut((1 << i) * span);
+            for (d, s) in next[..(1 << i) * span].chunks_exact_mut(span).zip(done.chunks_exact(span)) {
+                for ((d, s), p) in d.iter_mut().zip(s).zip(&src) {
+                    *d = s ^ p;
+                }
+            }
+        }
+    }
+    let tables = &tables[..offset * span];
+    let groups = &groups;
+    let update = |row: &mut [u64]| {
+        let x = row[ws];
+        if x & mask == 0 {
+            return;
+        }
+        let mut entries = [0usize; 16];
+        for (e, grp) in entries.iter_mut().zip(groups) {
+            *e = (grp.offset + grp.index[((x >> grp.shift) & grp.width_mask) as usize] as usize) * span;
+        }
+        let entries = &entries[..groups.len()];
+        let mut at = 0;
+        for &(lo, hi) in ranges {
+            let len = hi - lo;
+            let dst = &mut row[lo..hi];
+            for batch in entries.chunks(8) {
+                let mut srcs: [&[u64]; 8] = [&[]; 8];
+                for (s, &e) in srcs.iter_mut().zip(batch) {
+                    *s = &tables[e + at..e + at + len];
+                }
+                xor_into(dst, &srcs[..batch.len()]);
+            }
+            at += len;
+        }
+    };
+    let targets = match rows {
+        Rows::Above => top,
+        Rows::Below => bottom,
+    };
+    // Rows go by in blocks; the row `AHEAD` places on is touched first (one load per cache
+    // line of its combined words) so that its loads are under way while this row is updated.
+    let update_block = |block: &mut [u64]| {
+        let n = block.len() / w;
+        for i in 0..n {
+            if i + AHEAD < n {
+                let ahead = &block[(i + AHEAD) * w..(i + AHEAD + 1) * w];
+                let touch = ranges.iter().flat_map(|&(lo, hi)| ahead[lo..hi].iter().step_by(8));
+                std::hint::black_box(touch.fold(0, |a, &b| a ^ b));
+            }
+            update(&mut block[i * w..(i + 1) * w]);
+        }
+    };
+    if targets.len() / w * span >= PARALLEL_MIN_WORDS {
+        targets.par_chunks_mut(w * ROWS_PER_TASK).for_each(update_block);
+    } else {
+        targets.chunks_mut(w * ROWS_PER_TASK).for_each(update_block);
+    }
+}
+
+/// `dst ^= srcs[0] ^ srcs[1] ^ …`; every source is at least as long as `dst`.
+fn xor_into(dst: &mut [u64], srcs: &[&[u64]]) {
+    match srcs.len() {
+        1 => xor_n::<1>(dst, srcs),
+        2 => xor_n::<2>(dst, srcs),
+        3 => xor_n::<3>(dst, srcs),
+        4 => xor_n::<4>(dst, srcs),
+        5 => xor_n::<5>(dst, srcs),
+        6 => xor_n::<6>(dst, srcs),
+        7 => xor_n::<7>(dst, srcs),
+        8 => xor_n::<8>(dst, srcs),
+        _ => unreachable!("a stripe has 1 to 8 groups"),
+    }
+}
+
+#[inline(always)]
+fn xor_n<const N: usize>(dst: &mut [u64], srcs: &[&[u64]]) {
+    let n = dst.len();
+    let s: [&[u64]; N] = std::array::from_fn(|t| &srcs[t][..n]);
+    for j in 0..n {
+        let mut acc = dst[j];
+        for src in &s {
+            acc ^= src[j];
+        }
+        dst[j] = acc;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use rand::{RngExt, SeedableRng, rngs::StdRng};
 
+    /// The sizes where word boundaries and stripe boundaries are crossed.
+    const EDGE_SIZES: [usize; 11] = [1, 2, 63, 64, 65, 127, 128, 129, 255, 256, 257];
+
+    /// `A·x` for the first `x.len()` columns of `a`.
     fn multiply(a: &BitMatrix, x: &[bool]) -> Vec<bool> {
-        (0..a.rows).map(|r| (0..x.len()).filter(|&c| a.get(r, c) && x[c]).count() % 2 == 1).collect()
+        let mut packed = vec![0u64; a.words_per_row()];
+        for (c, &bit) in x.iter().enumerate() {
+            if bit {
+                packed[c / 64] |= 1 << (c % 64);
+            }
+        }
+        (0..a.rows)
+            .map(|r| a.row(r).iter().zip(&packed).map(|(u, v)| (u & v).count_ones()).sum::<u32>() % 2 == 1)
+            .collect()
+    }
+
+    fn random_matrix(rng: &mut StdRng, rows: usize, cols: usize, density: f64) -> BitMatrix {
+        BitMatrix::from_fn(rows, cols, |_, _| rng.random_bool(density))
+    }
+
+    /// A `rows × cols` matrix of rank at most `rank`: a product of random factors.
+    fn low_rank_matrix(rng: &mut StdRng, rows: usize, cols: usize, rank: usize) -> BitMatrix {
+        let left = random_matrix(rng, rows, rank, 0.5);
+        let right = random_matrix(rng, rank, cols, 0.5);
+        let mut m = BitMatrix::zeros(rows, cols);
+        for r in 0..rows {
+            for k in 0..rank {
+                if left.get(r, k) {
+                    for (d, s) in m.row_mut(r).iter_mut().zip(right.row(k)) {
+                        *d ^= s;
+                    }
+                }
+            }
+        }
+        m
+    }
+
+    /// Whether row `r` of `a` and `b` agree on columns `0..end`.
+    fn same_before(a: &BitMatrix, b: &BitMatrix, r: usize, end: usize) -> bool {
+        (0..end).all(|c| a.get(r, c) == b.get(r, c))
+    }
+
+    /// `[A | b]` from `A` and a right side.
+    fn augment(a: &BitMatrix, b: &[bool]) -> BitMatrix {
+        BitMatrix::from_fn(a.rows, a.cols + 1, |r, c| if c < a.cols { a.get(r, c) } else { b[r] })
+    }
+
+    /// Random test systems of about `n` unknowns: dense, sparse, low rank, tall and wide, with a
+    /// consistent right side and, for the singular ones, a random (usually inconsistent) one.
+    fn systems(rng: &mut StdRng, n: usize) -> Vec<(BitMatrix, Option<Vec<bool>>)> {
+        let mut out = Vec::new();
+        let shapes = [(n, n), (n + n / 2 + 1, n), (n / 2 + 1, n)];
+        for (rows, cols) in shapes {
+            for kind in 0..3 {
+                let a = match kind {
+                    0 => random_matrix(rng, rows, cols, 0.5),
+                    1 => random_matrix(rng, rows, cols, (2.0 / cols as f64).min(0.5)),
+                    _ => {
+                        let rank = rng.random_range(0..=rows.min(cols) / 2);
+                        low_rank_matrix(rng, rows, cols, rank)
+                    }
+                };
+                let x0: Vec<bool> = (0..cols).map(|_| rng.random_bool(0.5)).collect();
+                let b = multiply(&a, &x0);
+                out.push((augment(&a, &b), Some(x0)));
+                let b: Vec<bool> = (0..rows).map(|_| rng.random_bool(0.5)).collect();
+                out.push((augment(&a, &b), None));
+            }
+        }
+        out
+    }
+
+    fn check_solution(m: &BitMatrix, out: &Gf2Solution, consistent_by_construction: bool, what: &str) {
+        let unknowns = m.cols - 1;
+        let a = BitMatrix::from_fn(m.rows, unknowns, |r, c| m.get(r, c));
+        let b: Vec<bool> = (0..m.rows).map(|r| m.get(r, unknowns)).collect();
+        match &out.solution {
+            Some(x) => assert_eq!(multiply(&a, x), b, "{what}: the solution does not reproduce b"),
+            None => {
+                assert!(!consistent_by_construction, "{what}: a consistent system was called inconsistent")
+            }
+        }
+        assert_eq!(out.kernel_basis.len(), unknowns - out.rank, "{what}");
+        for v in &out.kernel_basis {
+            assert!(multiply(&a, v).iter().all(|&bit| !bit), "{what}: a kernel vector does not vanish");
+        }
+    }
+
+    /// The Four Russians kernel and the plain one give the same reduced row echelon form, rank
+    /// and consistency, and their solutions and kernels check out, at the word edges.
+    #[test]
+    fn four_russians_agrees_with_plain_at_edge_sizes() {
+        let mut rng = StdRng::seed_from_u64(20);
+        for n in EDGE_SIZES {
+            for (case, (m, x0)) in systems(&mut rng, n).into_iter().enumerate() {
+                let what = format!("n={n} case={case} ({}×{})", m.rows, m.cols);
+                let unknowns = m.cols - 1;
+                let (mut plain, mut fast) = (m.clone(), m.clone());
+                let pivots = echelonize(&mut plain, unknowns, Elimination::Plain);
+                assert_eq!(echelonize(&mut fast, unknowns, Elimination::FourRussians), pivots, "{what}");
+                // The reduced form is unique on the eligible columns; on the right side too when
+                // the system is consistent (else `(0 … 0 | 1)` may be added to any pivot row).
+                let consistent = (pivots.len()..m.rows).all(|r| !plain.get(r, unknowns));
+                let compared = if consistent { m.cols } else { unknowns };
+                for r in 0..pivots.len() {
+                    assert!(same_before(&plain, &fast, r, compared), "{what}: pivot row {r}");
+                }
+                for r in pivots.len()..m.rows {
+                    assert!(fast.row_is_zero_before(r, unknowns), "{what}: row {r} past the rank");
+                }
+                let slow = solve_with(m.clone(), Elimination::Plain);
+                let quick = solve_with(m.clone(), Elimination::FourRussians);
+                assert_eq!(quick.rank, slow.rank, "{what}");
+                assert_eq!(quick.rank, pivots.len(), "{what}");
+                assert_eq!(quick.solution, slow.solution, "{what}");
+                assert_eq!(quick.kernel_basis, slow.kernel_basis, "{what}");
+                check_solution(&m, &quick, x0.is_some(), &what);
+            }
+        }
+    }
+
+    /// Large enough for the row updates to run in parallel, dense and of low rank.
+    #[test]
+    fn four_russians_agrees_with_plain_on_large_matrices() {
+        let mut rng = StdRng::seed_from_u64(22);
+        let n = 2100;
+        for a in [random_matrix(&mut rng, n, n, 0.5), low_rank_matrix(&mut rng, n, n, n / 3)] {
+            let x0: Vec<bool> = (0..n).map(|_| rng.random_bool(0.5)).collect();
+            let b = multiply(&a, &x0);
+            let m = augment(&a, &b);
+            let (mut plain, mut fast) = (m.clone(), m.clone());
+            let pivots = echelonize(&mut plain, n, Elimination::Plain);
+            assert_eq!(echelonize(&mut fast, n, Elimination::FourRussians), pivots);
+            assert_eq!(
+                plain.as_words()[..pivots.len() * m.words_per_row()],
+                fast.as_words()[..pivots.len() * m.words_per_row()]
+            );
+            let out = solve_with(m.clone(), Elimination::FourRussians);
+            check_solution(&m, &out, true, "large");
+        }
+    }
+
+    /// Pivots spread over many stripes and rows that only differ past the eligible columns:
+    /// columns from `eligible` on are carried, never chosen as pivots.
+    #[test]
+    fn carried_columns_are_never_pivots() {
+        let mut rng = StdRng::seed_from_u64(21);
+        for (rows, cols, eligible) in [(70, 200, 130), (300, 140, 64), (129, 129, 1), (10, 64, 0)] {
+            let m = random_matrix(&mut rng, rows, cols, 0.5);
+            let (mut plain, mut fast) = (m.clone(), m.clone());
+            let pivots = echelonize(&mut plain, eligible, Elimination::Plain);
+            assert!(pivots.iter().all(|&c| c < eligible));
+            assert_eq!(echelonize(&mut fast, eligible, Elimination::FourRussians), pivots);
+            for r in 0..m.rows {
+                assert!(same_before(&plain, &fast, r, eligible), "{rows}×{cols}/{eligible} row {r}");
+            }
+        }
     }
 
     /// At the word edges: solutions reproduce the right side and kernel vectors vanish, and the
