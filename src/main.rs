@@ -310,10 +310,15 @@ fn run(args: &SolveArgs) -> Result<(String, u8), Failure> {
         && !options.list_all
         && puzzle.max_presses.is_none()
         && puzzle.phases.is_none();
+    // Past a million cells the work takes seconds: a spinner on a terminal says so.
+    let spinner = (puzzle.cell_count() > 1_000_000).then(|| spinner(puzzle.cell_count())).flatten();
     if plain
         && puzzle.cell_count() > BIG_BOARD_CELLS
         && let Some(answer) = modsolve::solve::propagate::solve_compact(&puzzle)
     {
+        if let Some(bar) = &spinner {
+            bar.finish_and_clear();
+        }
         let answer = answer.map_err(internal)?;
         let seeds = puzzle.topology.grid_shape().map_or(0, |(r, c)| r.min(c));
         phases.done(&format!(
@@ -328,7 +333,11 @@ fn run(args: &SolveArgs) -> Result<(String, u8), Failure> {
         phases.done("wrote the report");
         return Ok((output, code));
     }
-    let analysis = analyze(&puzzle, &options).map_err(internal)?;
+    let analysis = analyze(&puzzle, &options);
+    if let Some(bar) = &spinner {
+        bar.finish_and_clear();
+    }
+    let analysis = analysis.map_err(internal)?;
     phases.done(&format!("solved and optimised: {}", describe_method(&analysis, &puzzle)));
     let code = if analysis.is_solvable() { 0 } else { 1 };
     let output = if args.json {
@@ -476,6 +485,17 @@ fn one_or_array(mut objects: Vec<serde_json::Value>) -> String {
     let mut s = serde_json::to_string_pretty(&value).expect("JSON values serialise");
     s.push('\n');
     s
+}
+
+/// A spinner on stderr while a big puzzle is solved, when stderr is a terminal.
+fn spinner(cells: usize) -> Option<indicatif::ProgressBar> {
+    use std::io::IsTerminal;
+    std::io::stderr().is_terminal().then(|| {
+        let bar = indicatif::ProgressBar::new_spinner();
+        bar.set_message(format!("solving {cells} cells"));
+        bar.enable_steady_tick(std::time::Duration::from_millis(120));
+        bar
+    })
 }
 
 fn progress_bar(total: u64, what: &str) -> Option<indicatif::ProgressBar> {
