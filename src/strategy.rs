@@ -1,21 +1,48 @@
 //! How players without pen and paper fare: simulations of simple strategies (seed 004 §04).
 //!
-//! Every strategy presses one button at a time through [`press`], which applies the button's
-//! phases in order and stops as soon as the puzzle is won (the game's rule for staged presses;
-//! without phases a press is one phase), so the strategies play exactly as the game does.
+//! A strategy plays the puzzle from its start one press at a time and reports whether it won,
+//! how many presses it made and which buttons it pressed, in order ([`StrategyOutcome`]).
 //!
-//! - `sweep`: seed 004's conservative strategy, generalised to any button order. Work on
-//!   button 0 first; keep pressing the current button while the press neither carries its own
-//!   cell past its target ("full") nor carries the previous button's cell past its target; then
-//!   move on. On the last button, press until the puzzle is solved or the state repeats. A
-//!   button's own cell is the cell of the same number for graph puzzles, otherwise the cell it
-//!   changes most (ties: the lowest cell).
-//! - `greedy`: press the button that leaves the most cells at their target (ties: the lowest
-//!   button); stop when solved or when no press raises that number, or at the cap.
-//! - `chase`: for grids whose buttons are their cells, light chasing from the top: for each row
-//!   but the last, press the cell below each cell not at its target until it is (at most
-//!   modulus − 1 times). No first-row choices: the player does not think.
+//! **How a press acts** is a [`PressRule`]: [`PressRule::Plain`] adds the button's whole effect
+//! at once; [`PressRule::Staged`] applies the button's phases in order and the game checks for a
+//! win after each phase, stopping the press as soon as the puzzle is won (the shipped octopus of
+//! "Escape the Cube: Cave" adds 1 to the tentacle and its neighbours, then, only if the puzzle is
+//! not yet solved, 1 more to the tentacle). [`press_with`] is that one press, and every strategy plays
+//! through the same code (a run of more than 64 presses of one button is computed in closed
+//! form, with exactly the same result, so that 64-bit moduli do not mean 2^64 iterations). The functions without `_with`
+//! play under the puzzle's own rule: its `phases` when the file gives them, else plain.
+//!
+//! A button's **full press** is the sum of its phases: what one press adds when it does not win
+//! half-way. The player reasons with full presses; the win check is the game's.
+//!
+//! - **`sweep`**: seed 004's conservative strategy, generalised to any button order `0..n`. Work
+//!   on button `k` (`k = 0` first): press it until pressing again would carry *its cell* past full
+//!   (the full press adds more than the cell still needs to reach its target: seed rule 2) or
+//!   would carry the previous button's cell past full (seed rule 3: that cell is at, or within
+//!   less than one press of, its target), then move on to button `k + 1`. On the last button,
+//!   press until the puzzle is solved or the state (between presses) repeats (seed rule 4). A
+//!   button's own cell is the cell of the same number for graph puzzles, where buttons are cells;
+//!   for explicit buttons it is the cell its full press changes most (largest amount as a residue
+//!   `0..m`; ties: the lowest cell). "Full" is the cell's target (for the octopus, 0 = the
+//!   modulus). The strategy stops as soon as the puzzle is won.
+//! - **`greedy`**: repeatedly press the button after whose press the most cells are at their
+//!   target (a press that wins beats every other; ties: the lowest button); stop when solved,
+//!   when no press raises the number of cells at target, or after `cap` presses.
+//! - **`chase`**: for grids whose buttons are their cells, light chasing from the top row, with
+//!   no first-row choices (the player does not think): for each row `r` from 0 to `rows − 2`, for
+//!   each column, when the cell is not at its target, press the cell below it the fewest times
+//!   that bring it to its target (once for mod-2 Lights Out; `d·b⁻¹ mod m` times when the cell
+//!   below adds a unit `b`). When no number of presses of the cell below can fix it, the player
+//!   leaves it. The verdict is whether the whole board is then at its target.
+//!
+//! Presses are counted in a `u64` (saturating); the recorded sequence keeps at most
+//! [`SEQUENCE_CAP`] presses, so `presses == sequence.len()` unless the cap was reached.
 
+use num_bigint::BigUint;
+use num_integer::Integer;
+use num_traits::{ToPrimitive, Zero};
+
+use crate::algebra::arith::{add_mod, inv_mod, mul_mod, reduce_signed, sub_mod};
 use crate::model::Puzzle;
 
 /// The outcome of one strategy from the puzzle's start.
@@ -25,144 +52,524 @@ pub struct StrategyOutcome {
     pub solves: bool,
     /// Presses made (started), whether or not the strategy won.
     pub presses: u64,
+    /// The buttons pressed, in order; at most [`SEQUENCE_CAP`] of them.
+    pub sequence: Vec<usize>,
 }
+
+/// The most presses a [`StrategyOutcome::sequence`] records.
+pub const SEQUENCE_CAP: usize = 1 << 20;
 
 /// The strategies, by name.
 pub const NAMES: [&str; 3] = ["sweep", "greedy", "chase"];
 
-/// One press of button `j` on `state`, phase by phase; true when the puzzle is won (the press
-/// stops there).
-pub fn press(puzzle: &Puzzle, state: &mut [u64], j: usize) -> bool {
-    for k in 0..puzzle.phase_count(j) {
-        for (i, a) in puzzle.phase_effects(j, k) {
-            let m = puzzle.moduli[i];
-            state[i] = crate::algebra::arith::add_mod(state[i], a, m);
-        }
-        if state == puzzle.target.as_slice() {
-            return true;
+/// How one press of a button acts on the cells.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PressRule {
+    /// A press adds the button's effect ([`Puzzle::effects`]) at once.
+    Plain,
+    /// Per button, a list of phases, each a list of `(cell, amount)` added in order; the game
+    /// checks for a win after each phase and stops the press early if won. Amounts are reduced
+    /// modulo the cell's modulus. There must be one entry per button and every cell must exist
+    /// (otherwise the strategies panic).
+    Staged(Vec<Vec<Vec<(usize, u64)>>>),
+}
+
+impl PressRule {
+    /// The puzzle's own rule: its staged phases when it has them, else [`PressRule::Plain`].
+    pub fn of(puzzle: &Puzzle) -> PressRule {
+        match puzzle.phases {
+            None => PressRule::Plain,
+            Some(_) => {
+                PressRule::Staged((0..puzzle.button_count()).map(|j| Rule::Own.phases(puzzle, j)).collect())
+            }
         }
     }
-    false
+
+    /// Staged presses for a graph puzzle (buttons are cells): phase `k` of button `j` adds
+    /// `phases[k].0` to cell `j` and `phases[k].1` to each of its neighbours. The octopus of the
+    /// game is `graph_phases(puzzle, &[(1, 1), (1, 0)])`. Each phase lists its nonzero amounts
+    /// sorted by cell, as [`PressRule::of`] does.
+    pub fn graph_phases(puzzle: &Puzzle, phases: &[(i64, i64)]) -> PressRule {
+        let button = |j: usize| {
+            phases
+                .iter()
+                .map(|&(own, around)| {
+                    let mut phase = vec![(j, reduce_signed(own, puzzle.moduli[j]))];
+                    puzzle
+                        .topology
+                        .for_each_neighbor(j, |i| phase.push((i, reduce_signed(around, puzzle.moduli[i]))));
+                    phase.retain(|&(_, a)| a != 0);
+                    phase.sort_unstable();
+                    phase
+                })
+                .collect()
+        };
+        PressRule::Staged((0..puzzle.cell_count()).map(button).collect())
+    }
 }
 
-/// `(target − value) mod m`: how far a cell still has to go.
-fn distance(puzzle: &Puzzle, state: &[u64], cell: usize) -> u64 {
-    crate::algebra::arith::sub_mod(puzzle.target[cell], state[cell], puzzle.moduli[cell])
+/// The rule as the strategies use it: the puzzle's own phases are read lazily (a big board's
+/// phases are never materialised).
+#[derive(Clone, Copy)]
+enum Rule<'a> {
+    Plain,
+    Own,
+    Staged(&'a [Vec<Vec<(usize, u64)>>]),
 }
 
-/// The cell a button works on, for `sweep`.
-fn own_cell(puzzle: &Puzzle, j: usize) -> Option<usize> {
+impl<'a> Rule<'a> {
+    fn from(rule: &'a PressRule) -> Self {
+        match rule {
+            PressRule::Plain => Rule::Plain,
+            PressRule::Staged(list) => Rule::Staged(list),
+        }
+    }
+
+    /// The phases of button `j`, amounts reduced.
+    fn phases(self, puzzle: &Puzzle, j: usize) -> Vec<Vec<(usize, u64)>> {
+        match self {
+            Rule::Plain => vec![puzzle.effects(j)],
+            Rule::Own => (0..puzzle.phase_count(j)).map(|k| puzzle.phase_effects(j, k)).collect(),
+            Rule::Staged(list) => list[j]
+                .iter()
+                .map(|phase| phase.iter().map(|&(i, a)| (i, a % puzzle.moduli[i])).collect())
+                .collect(),
+        }
+    }
+}
+
+/// A button's phases, each a list of `(cell, amount)`.
+type PhaseList = Vec<Vec<(usize, u64)>>;
+
+/// A full press: every phase summed, `(cell, amount)` sorted by cell, one entry for every cell
+/// some phase names (the amount may be 0).
+fn full_press(puzzle: &Puzzle, phases: &[Vec<(usize, u64)>]) -> Vec<(usize, u64)> {
+    let mut all: Vec<(usize, u64)> = phases.iter().flatten().copied().collect();
+    all.sort_unstable_by_key(|&(i, _)| i);
+    let mut merged: Vec<(usize, u64)> = Vec::with_capacity(all.len());
+    for (i, a) in all {
+        match merged.last_mut() {
+            Some((c, total)) if *c == i => *total = add_mod(*total, a, puzzle.moduli[i]),
+            _ => merged.push((i, a)),
+        }
+    }
+    merged
+}
+
+/// What a full press adds to `cell` (0 when it does not touch it).
+fn amount_on(full: &[(usize, u64)], cell: usize) -> u64 {
+    full.binary_search_by_key(&cell, |&(i, _)| i).map_or(0, |k| full[k].1)
+}
+
+/// `a·y ≡ c (mod m)` as `y ≡ r (mod n)`, when solvable (`a`, `c` reduced).
+fn solve_linear(a: u64, c: u64, m: u64) -> Option<(u64, u64)> {
+    let g = a.gcd(&m);
+    if !c.is_multiple_of(g) {
+        return None;
+    }
+    let n = m / g;
+    if n == 1 {
+        return Some((0, 1));
+    }
+    let inverse = inv_mod((a / g) % n, n).expect("a/g is a unit modulo m/g");
+    Some((mul_mod((c / g) % n, inverse, n), n))
+}
+
+/// Intersects `y ≡ r1 (mod n1)` with `y ≡ r2 (mod n2)` (any moduli), when compatible.
+fn merge(r1: &BigUint, n1: &BigUint, r2: u64, n2: u64) -> Option<(BigUint, BigUint)> {
+    if n2 == 1 {
+        return Some((r1.clone(), n1.clone()));
+    }
+    let to_u64 = |x: BigUint| x.to_u64().expect("reduced below a u64");
+    let g = to_u64(n1 % n2).gcd(&n2);
+    let diff = sub_mod(r2, to_u64(r1 % n2), n2);
+    if !diff.is_multiple_of(g) {
+        return None;
+    }
+    let n2g = n2 / g;
+    let t = if n2g == 1 {
+        0
+    } else {
+        let n1g = to_u64((n1 / g) % n2g);
+        mul_mod((diff / g) % n2g, inv_mod(n1g, n2g).expect("coprime after dividing by the gcd"), n2g)
+    };
+    Some((r1 + n1 * t, n1 * n2g))
+}
+
+/// The state during a strategy, with the number of cells off their target kept up to date.
+struct Board<'p, 's> {
+    puzzle: &'p Puzzle,
+    rule: Rule<'p>,
+    state: &'s mut [u64],
+    wrong: usize,
+}
+
+/// Runs of at most this many presses are played press by press; longer runs in closed form.
+const LOOP_LIMIT: u64 = 64;
+
+impl<'p, 's> Board<'p, 's> {
+    fn new(puzzle: &'p Puzzle, rule: Rule<'p>, state: &'s mut [u64]) -> Self {
+        let wrong = state.iter().zip(&puzzle.target).filter(|(s, t)| s != t).count();
+        Board { puzzle, rule, state, wrong }
+    }
+
+    fn won(&self) -> bool {
+        self.wrong == 0
+    }
+
+    /// `(target − value) mod m`: how far a cell still has to go.
+    fn distance(&self, cell: usize) -> u64 {
+        sub_mod(self.puzzle.target[cell], self.state[cell], self.puzzle.moduli[cell])
+    }
+
+    fn add(&mut self, cell: usize, amount: u64) {
+        let (t, m) = (self.puzzle.target[cell], self.puzzle.moduli[cell]);
+        let before = self.state[cell] == t;
+        self.state[cell] = add_mod(self.state[cell], amount, m);
+        let after = self.state[cell] == t;
+        match (before, after) {
+            (true, false) => self.wrong += 1,
+            (false, true) => self.wrong -= 1,
+            _ => {}
+        }
+    }
+
+    /// One press with these phases: each phase is added, then the game checks for a win and
+    /// stops the press when won. Returns whether the puzzle is won.
+    fn press(&mut self, phases: &[Vec<(usize, u64)>]) -> bool {
+        for phase in phases {
+            for &(i, a) in phase {
+                self.add(i, a);
+            }
+            if self.won() {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// What [`Board::press`] would give, `(won, cells off target)`, leaving the board unchanged.
+    fn preview(&mut self, phases: &[Vec<(usize, u64)>]) -> (bool, usize) {
+        let saved: Vec<(usize, u64)> = phases.iter().flatten().map(|&(i, _)| (i, self.state[i])).collect();
+        let wrong = self.wrong;
+        let won = self.press(phases);
+        let after = self.wrong;
+        for &(i, v) in saved.iter().rev() {
+            self.state[i] = v;
+        }
+        self.wrong = wrong;
+        (won, after)
+    }
+
+    /// Presses button `j` up to `times` times, stopping at a win; returns `(presses made, won)`.
+    /// The same as calling [`Board::press`] in a loop; long runs are computed in closed form.
+    fn press_times(&mut self, j: usize, times: u64) -> (u64, bool) {
+        let phases = self.rule.phases(self.puzzle, j);
+        if times <= LOOP_LIMIT {
+            self.press_times_looped(&phases, times)
+        } else {
+            self.press_times_closed(&phases, times)
+        }
+    }
+
+    fn press_times_looped(&mut self, phases: &[Vec<(usize, u64)>], times: u64) -> (u64, bool) {
+        for made in 1..=times {
+            if self.press(phases) {
+                return (made, true);
+            }
+        }
+        (times, false)
+    }
+
+    fn press_times_closed(&mut self, phases: &[Vec<(usize, u64)>], times: u64) -> (u64, bool) {
+        let full = full_press(self.puzzle, phases);
+        let add_full = |board: &mut Self, y: u64| {
+            for &(i, a) in &full {
+                let m = board.puzzle.moduli[i];
+                board.add(i, mul_mod(a, y % m, m));
+            }
+        };
+        match self.first_win(phases, &full, times) {
+            Some((y, k)) => {
+                add_full(self, y);
+                for phase in &phases[..k] {
+                    for &(i, a) in phase {
+                        self.add(i, a);
+                    }
+                }
+                debug_assert!(self.won(), "the closed form found a win");
+                (y + 1, true)
+            }
+            None => {
+                add_full(self, times);
+                (times, false)
+            }
+        }
+    }
+
+    /// The earliest win when pressing again and again with these phases: `(y, k)` = after `y`
+    /// full presses, in the next press after its first `k` phases; only when `y < limit`.
+    fn first_win(
+        &self,
+        phases: &[Vec<(usize, u64)>],
+        full: &[(usize, u64)],
+        limit: u64,
+    ) -> Option<(u64, usize)> {
+        let puzzle = self.puzzle;
+        // Cells off target that the button never touches stay off.
+        let wrong_inside = full.iter().filter(|&&(i, _)| self.state[i] != puzzle.target[i]).count();
+        if self.wrong > wrong_inside {
+            return None;
+        }
+        let mut partial = vec![0u64; full.len()];
+        let mut best: Option<(u64, usize)> = None;
+        for (k, phase) in phases.iter().enumerate() {
+            for &(i, a) in phase {
+                let at = full
+                    .binary_search_by_key(&i, |&(c, _)| c)
+                    .expect("every phase cell is in the full press");
+                partial[at] = add_mod(partial[at], a, puzzle.moduli[i]);
+            }
+            // y·full_i ≡ target_i − state_i − partial_i (mod m_i) for every touched cell.
+            let mut solution = Some((BigUint::zero(), BigUint::from(1u32)));
+            for (&(i, a), &p) in full.iter().zip(&partial) {
+                let m = puzzle.moduli[i];
+                let c = sub_mod(self.distance(i), p, m);
+                solution = solution
+                    .and_then(|(r, n)| solve_linear(a, c, m).and_then(|(r2, n2)| merge(&r, &n, r2, n2)));
+                if solution.is_none() {
+                    break;
+                }
+            }
+            if let Some(y) = solution.and_then(|(r, _)| r.to_u64())
+                && y < limit
+                && best.is_none_or(|(b, _)| y < b)
+            {
+                best = Some((y, k + 1));
+            }
+        }
+        best
+    }
+}
+
+/// Presses and the recorded sequence.
+struct Tally {
+    name: &'static str,
+    presses: u64,
+    sequence: Vec<usize>,
+}
+
+impl Tally {
+    fn new(name: &'static str) -> Self {
+        Tally { name, presses: 0, sequence: Vec::new() }
+    }
+
+    fn record(&mut self, j: usize, times: u64) {
+        self.presses = self.presses.saturating_add(times);
+        let room = (SEQUENCE_CAP - self.sequence.len()) as u64;
+        let kept = times.min(room) as usize;
+        self.sequence.extend(std::iter::repeat_n(j, kept));
+    }
+
+    fn outcome(self, solves: bool) -> StrategyOutcome {
+        StrategyOutcome { name: self.name, solves, presses: self.presses, sequence: self.sequence }
+    }
+}
+
+/// One press of button `j` on `state` under `rule`, phase by phase, stopping when the puzzle is
+/// won; returns whether the puzzle is won (`state == target`) after it. Every strategy plays
+/// through this.
+pub fn press_with(puzzle: &Puzzle, rule: &PressRule, state: &mut [u64], j: usize) -> bool {
+    let rule = Rule::from(rule);
+    let phases = rule.phases(puzzle, j);
+    Board::new(puzzle, rule, state).press(&phases)
+}
+
+/// [`press_with`] under the puzzle's own rule.
+pub fn press(puzzle: &Puzzle, state: &mut [u64], j: usize) -> bool {
+    let phases = Rule::Own.phases(puzzle, j);
+    Board::new(puzzle, Rule::Own, state).press(&phases)
+}
+
+/// Plays `sequence` from the start under `rule`, stopping at a win: `Some(presses made)` when
+/// the puzzle is won (`Some(0)` when the start is the target), `None` when it never is.
+pub fn replay(puzzle: &Puzzle, rule: &PressRule, sequence: &[usize]) -> Option<usize> {
+    let rule = Rule::from(rule);
+    let mut state = puzzle.start.clone();
+    let mut board = Board::new(puzzle, rule, &mut state);
+    if board.won() {
+        return Some(0);
+    }
+    sequence.iter().position(|&j| board.press(&rule.phases(puzzle, j))).map(|k| k + 1)
+}
+
+/// The cell button `j` works on in `sweep` (see the module doc).
+fn own_cell(puzzle: &Puzzle, full: &[(usize, u64)], j: usize) -> Option<usize> {
     if puzzle.buttons_are_cells() {
         return Some(j);
     }
-    puzzle.effects(j).into_iter().max_by_key(|&(i, a)| (a, std::cmp::Reverse(i))).map(|(i, _)| i)
+    full.iter().filter(|&&(_, a)| a > 0).max_by_key(|&&(i, a)| (a, std::cmp::Reverse(i))).map(|&(i, _)| i)
 }
 
-/// What button `j` adds to `cell` in one full press.
-fn amount(puzzle: &Puzzle, j: usize, cell: usize) -> u64 {
-    puzzle.effects(j).into_iter().find(|&(i, _)| i == cell).map_or(0, |(_, a)| a)
+/// The smallest `L > 0` with `L·full ≡ 0` on every cell, saturated to a `u64`.
+fn period(puzzle: &Puzzle, full: &[(usize, u64)]) -> u64 {
+    full.iter()
+        .fold(BigUint::from(1u32), |l, &(i, a)| {
+            let m = puzzle.moduli[i];
+            l.lcm(&BigUint::from(m / a.gcd(&m)))
+        })
+        .to_u64()
+        .unwrap_or(u64::MAX)
 }
 
-/// Seed 004's conservative strategy, generalised.
-pub fn sweep(puzzle: &Puzzle) -> StrategyOutcome {
+fn sweep_rule(puzzle: &Puzzle, rule: Rule) -> StrategyOutcome {
     let mut state = puzzle.start.clone();
-    let mut presses = 0u64;
-    let n = puzzle.button_count();
-    let outcome = |solves, presses| StrategyOutcome { name: "sweep", solves, presses };
-    if state == puzzle.target {
-        return outcome(true, 0);
+    let mut board = Board::new(puzzle, rule, &mut state);
+    let mut tally = Tally::new("sweep");
+    if board.won() {
+        return tally.outcome(true);
     }
+    let n = puzzle.button_count();
     let mut previous: Option<usize> = None;
     for j in 0..n {
-        let own = own_cell(puzzle, j);
-        if j + 1 == n {
-            // The last button: press until solved or until the state repeats.
-            let mut seen = std::collections::HashSet::new();
-            while seen.insert(state.clone()) {
-                presses += 1;
-                if press(puzzle, &mut state, j) {
-                    return outcome(true, presses);
-                }
+        let full = full_press(puzzle, &rule.phases(puzzle, j));
+        let times = if j + 1 == n {
+            // Rule 4: the last button, until solved or until the state repeats.
+            period(puzzle, &full)
+        } else {
+            // Rule 2: stop before the own cell would pass full.
+            let own = own_cell(puzzle, &full, j);
+            // (A button that leaves its own cell alone is not pressed.)
+            let mut times =
+                own.map_or(0, |c| board.distance(c).checked_div(amount_on(&full, c)).unwrap_or(0));
+            // Rule 3: stop before the previous cell would pass full.
+            if let Some(limit) = previous.and_then(|c| board.distance(c).checked_div(amount_on(&full, c))) {
+                times = times.min(limit);
             }
-            return outcome(false, presses);
+            previous = own;
+            times
+        };
+        let (made, won) = board.press_times(j, times);
+        tally.record(j, made);
+        if won {
+            return tally.outcome(true);
         }
-        loop {
-            let passes_own = own.is_some_and(|c| {
-                let a = amount(puzzle, j, c);
-                a == 0 || a > distance(puzzle, &state, c)
-            });
-            let passes_previous = previous.is_some_and(|c| {
-                let b = amount(puzzle, j, c);
-                b > 0 && b > distance(puzzle, &state, c)
-            });
-            if own.is_none() || passes_own || passes_previous {
-                break;
-            }
-            presses += 1;
-            if press(puzzle, &mut state, j) {
-                return outcome(true, presses);
-            }
-        }
-        previous = own;
     }
-    outcome(state == puzzle.target, presses)
+    let won = board.won();
+    tally.outcome(won)
 }
 
-/// Press whatever leaves the most cells at their target.
-pub fn greedy(puzzle: &Puzzle, cap: u64) -> StrategyOutcome {
+fn greedy_rule(puzzle: &Puzzle, rule: Rule, cap: u64) -> StrategyOutcome {
     let mut state = puzzle.start.clone();
-    let at_target = |s: &[u64]| s.iter().zip(&puzzle.target).filter(|(a, b)| a == b).count();
-    let mut presses = 0u64;
-    while state != puzzle.target && presses < cap {
-        let now = at_target(&state);
-        let mut best: Option<(usize, usize, Vec<u64>, bool)> = None;
+    let mut board = Board::new(puzzle, rule, &mut state);
+    let mut tally = Tally::new("greedy");
+    let cells = puzzle.cell_count();
+    while !board.won() && tally.presses < cap {
+        let now = cells - board.wrong;
+        let mut best: Option<(usize, usize, PhaseList)> = None;
         for j in 0..puzzle.button_count() {
-            let mut next = state.clone();
-            let won = press(puzzle, &mut next, j);
-            let score = if won { usize::MAX } else { at_target(&next) };
+            let phases = rule.phases(puzzle, j);
+            let (won, wrong) = board.preview(&phases);
+            let score = if won { usize::MAX } else { cells - wrong };
             if best.as_ref().is_none_or(|(s, ..)| score > *s) {
-                best = Some((score, j, next, won));
+                best = Some((score, j, phases));
             }
         }
         match best {
-            Some((score, _, next, won)) if won || score > now => {
-                presses += 1;
-                state = next;
+            Some((score, j, phases)) if score > now => {
+                let won = board.press(&phases);
+                tally.record(j, 1);
                 if won {
-                    return StrategyOutcome { name: "greedy", solves: true, presses };
+                    return tally.outcome(true);
                 }
             }
             _ => break,
         }
     }
-    StrategyOutcome { name: "greedy", solves: state == puzzle.target, presses }
+    let won = board.won();
+    tally.outcome(won)
 }
 
-/// Light chasing from the top row; `None` when the puzzle is not a grid of cell buttons.
-pub fn chase(puzzle: &Puzzle) -> Option<StrategyOutcome> {
+fn chase_rule(puzzle: &Puzzle, rule: Rule) -> Option<StrategyOutcome> {
     let (rows, cols) = puzzle.topology.grid_shape()?;
     if !puzzle.buttons_are_cells() {
         return None;
     }
     let mut state = puzzle.start.clone();
-    let mut presses = 0u64;
-    if state == puzzle.target {
-        return Some(StrategyOutcome { name: "chase", solves: true, presses });
+    let mut board = Board::new(puzzle, rule, &mut state);
+    let mut tally = Tally::new("chase");
+    if board.won() {
+        return Some(tally.outcome(true));
     }
     for r in 0..rows.saturating_sub(1) {
         for c in 0..cols {
             let (cell, below) = (r * cols + c, (r + 1) * cols + c);
-            let mut tries = 0;
-            while state[cell] != puzzle.target[cell] && tries + 1 < puzzle.moduli[cell] {
-                tries += 1;
-                presses += 1;
-                if press(puzzle, &mut state, below) {
-                    return Some(StrategyOutcome { name: "chase", solves: true, presses });
-                }
+            let d = board.distance(cell);
+            if d == 0 {
+                continue;
+            }
+            let b = amount_on(&full_press(puzzle, &rule.phases(puzzle, below)), cell);
+            let Some((times, _)) = solve_linear(b, d, puzzle.moduli[cell]) else {
+                continue; // no number of presses below fixes it: the player leaves it
+            };
+            let (made, won) = board.press_times(below, times);
+            tally.record(below, made);
+            if won {
+                return Some(tally.outcome(true));
             }
         }
     }
-    Some(StrategyOutcome { name: "chase", solves: state == puzzle.target, presses })
+    let won = board.won();
+    Some(tally.outcome(won))
+}
+
+/// Seed 004's conservative strategy under `rule` (see the module doc).
+pub fn sweep_with(puzzle: &Puzzle, rule: &PressRule) -> StrategyOutcome {
+    sweep_rule(puzzle, Rule::from(rule))
+}
+
+/// Greedy pressing under `rule`, at most `cap` presses (see the module doc).
+pub fn greedy_with(puzzle: &Puzzle, rule: &PressRule, cap: u64) -> StrategyOutcome {
+    greedy_rule(puzzle, Rule::from(rule), cap)
+}
+
+/// Light chasing from the top row under `rule`; `None` when the puzzle is not a grid whose
+/// buttons are its cells.
+pub fn chase_with(puzzle: &Puzzle, rule: &PressRule) -> Option<StrategyOutcome> {
+    chase_rule(puzzle, Rule::from(rule))
+}
+
+/// Every strategy that applies under `rule`, in [`NAMES`] order; greedy is capped at 4 presses
+/// per button plus 16.
+pub fn all_with(puzzle: &Puzzle, rule: &PressRule) -> Vec<StrategyOutcome> {
+    all_rule(puzzle, Rule::from(rule))
+}
+
+fn all_rule(puzzle: &Puzzle, rule: Rule) -> Vec<StrategyOutcome> {
+    let cap = 4 * puzzle.button_count() as u64 + 16;
+    let mut out = vec![sweep_rule(puzzle, rule), greedy_rule(puzzle, rule, cap)];
+    out.extend(chase_rule(puzzle, rule));
+    out
+}
+
+/// [`sweep_with`] under the puzzle's own rule.
+pub fn sweep(puzzle: &Puzzle) -> StrategyOutcome {
+    sweep_rule(puzzle, Rule::Own)
+}
+
+/// [`greedy_with`] under the puzzle's own rule.
+pub fn greedy(puzzle: &Puzzle, cap: u64) -> StrategyOutcome {
+    greedy_rule(puzzle, Rule::Own, cap)
+}
+
+/// [`chase_with`] under the puzzle's own rule.
+pub fn chase(puzzle: &Puzzle) -> Option<StrategyOutcome> {
+    chase_rule(puzzle, Rule::Own)
+}
+
+/// [`all_with`] under the puzzle's own rule.
+pub fn all(puzzle: &Puzzle) -> Vec<StrategyOutcome> {
+    all_rule(puzzle, Rule::Own)
 }
 
 /// Whether a strategy requirement holds: `Some(name)` must win, `None` means none may.
@@ -174,56 +581,445 @@ pub fn requirement_met(puzzle: &Puzzle, must_win: Option<&str>) -> bool {
     }
 }
 
-/// Every strategy that applies, in [`NAMES`] order. Greedy is capped at 4 presses per button
-/// plus 16.
-pub fn all(puzzle: &Puzzle) -> Vec<StrategyOutcome> {
-    let cap = 4 * puzzle.button_count() as u64 + 16;
-    let mut out = vec![sweep(puzzle), greedy(puzzle, cap)];
-    out.extend(chase(puzzle));
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::parse_puzzle;
+    use std::collections::HashSet;
 
-    fn load(file: &str) -> Puzzle {
-        let path = format!("{}/puzzles/{file}", env!("CARGO_MANIFEST_DIR"));
-        parse_puzzle(&std::fs::read_to_string(path).expect("shipped")).expect("valid")
+    const OCTOPUS: &str = "Puzzle(graph: Path(4), modulus: [7, 8, 7, 6], press: (self: 2, neighbors: 1), \
+                           start: [2, 4, 5, 3], target: All(0))";
+    const OCTOPUS_GAME: &str = "Puzzle(graph: Path(4), modulus: [7, 8, 7, 6], \
+                                phases: [(self: 1, neighbors: 1), (self: 1, neighbors: 0)], \
+                                start: [2, 4, 5, 3], target: All(0))";
+
+    fn load(ron: &str) -> Puzzle {
+        parse_puzzle(ron).unwrap_or_else(|e| panic!("{ron}: {e:?}"))
     }
 
-    /// Seed 004: the conservative strategy fails on the octopus under the plain rule (the last
-    /// equation becomes 2d ≡ 3 mod 6) and wins under the game's staged rule.
-    #[test]
-    fn sweep_on_the_octopus_fails_plain_and_wins_staged() {
-        let plain = sweep(&load("octopus.ron"));
-        assert!(!plain.solves, "{plain:?}");
-        let game = sweep(&load("octopus-game.ron"));
-        assert!(game.solves, "{game:?}");
-        // Tentacle 1 twice, tentacle 2 once, tentacle 3 never, then the seed's d = 8.
-        assert_eq!(game.presses, 2 + 1 + 8);
+    /// The game's staged octopus rule on the plain octopus file.
+    fn game_rule(octopus: &Puzzle) -> PressRule {
+        PressRule::graph_phases(octopus, &[(1, 1), (1, 0)])
     }
 
+    /// `presses` matches the sequence and replaying it gives the same verdict, the win (if any)
+    /// on the last press.
+    fn assert_consistent(puzzle: &Puzzle, rule: &PressRule, outcome: &StrategyOutcome) {
+        assert_eq!(outcome.presses, outcome.sequence.len() as u64, "{outcome:?}");
+        let replayed = replay(puzzle, rule, &outcome.sequence);
+        if outcome.solves {
+            assert_eq!(replayed, Some(outcome.sequence.len()), "{outcome:?}");
+        } else {
+            assert_eq!(replayed, None, "{outcome:?}");
+        }
+    }
+
+    /// Seed 004 §04, tentacle by tentacle. Plain rule: tentacle 1 twice (2 → 4 → 6: one more
+    /// would pass 7), tentacle 2 once (4 + 2 → 6 + 2 = 8 = full, tentacle 1 → 7 = full; one more
+    /// would pass both), tentacle 3 never (5 + 1 → 6: one short, a press adds 2), then the last tentacle needs d ≡ 1 (mod 7) and 3 + 2d ≡ 0 (mod 6), i.e.
+    /// 2d ≡ 3 (mod 6): impossible, and the state repeats after lcm(7, 3) = 21 presses.
     #[test]
-    fn chase_needs_no_first_row_fix() {
-        // Presses only below the top row: chasing recovers them.
-        let easy = parse_puzzle(
-            "Puzzle(graph: Grid(rows: 3, cols: 3), modulus: 2, start: Rows([\".#.\", \"###\", \".#.\"]))",
-        )
-        .unwrap();
-        let outcome = chase(&easy).unwrap();
+    fn sweep_fails_on_the_plain_octopus() {
+        let octopus = load(OCTOPUS);
+        let outcome = sweep_with(&octopus, &PressRule::Plain);
+        assert!(!outcome.solves, "{outcome:?}");
+        let mut expected = vec![0, 0, 1];
+        expected.extend([3; 21]);
+        assert_eq!(outcome.sequence, expected);
+        assert_eq!(outcome.presses, 24);
+        assert_consistent(&octopus, &PressRule::Plain, &outcome);
+        // The state the seed reasons from after the first three tentacles.
+        let mut state = octopus.start.clone();
+        for &j in &expected[..3] {
+            assert!(!press_with(&octopus, &PressRule::Plain, &mut state, j));
+        }
+        assert_eq!(state, [0, 0, 6, 3]);
+        // The puzzle itself is solvable (the seed's x = [9, 8, 3, 9]): the strategy is at fault.
+        let x: Vec<BigUint> = [9u32, 8, 3, 9].iter().map(|&v| BigUint::from(v)).collect();
+        assert!(octopus.solves(&x));
+    }
+
+    /// Under the game's rule the same decisions lead to the last tentacle, which now needs
+    /// 6 + d ≡ 0 (mod 7) and 3 + 2d − 1 ≡ 0 (mod 6) (the last press stops after its first
+    /// phase): d = 8, as the seed finds.
+    #[test]
+    fn sweep_wins_on_the_game_octopus() {
+        let octopus = load(OCTOPUS);
+        let rule = game_rule(&octopus);
+        let outcome = sweep_with(&octopus, &rule);
         assert!(outcome.solves, "{outcome:?}");
-        // All off → all on on 5×5 needs first-row presses.
-        assert!(!chase(&load("lightsout-5x5.ron")).unwrap().solves);
-        assert!(chase(&load("sunflowers.ron")).is_none());
+        let mut expected = vec![0, 0, 1];
+        expected.extend([3; 8]);
+        assert_eq!(outcome.sequence, expected);
+        assert_eq!(outcome.presses, 2 + 1 + 8);
+        assert_consistent(&octopus, &rule, &outcome);
+        // The last press is cut: after 7 full presses and one phase the board is full.
+        let mut state = octopus.start.clone();
+        for &j in &expected[..10] {
+            assert!(!press_with(&octopus, &rule, &mut state, j));
+        }
+        assert_eq!(state, [0, 0, 6, 5]);
+        assert!(press_with(&octopus, &rule, &mut state, 3));
+        assert_eq!(state, [0, 0, 0, 0]);
+        // The file's own phases give the same rule and the same play.
+        let game = load(OCTOPUS_GAME);
+        assert_eq!(PressRule::of(&game), rule);
+        assert_eq!(sweep(&game), outcome);
+        assert_eq!(PressRule::of(&octopus), PressRule::Plain);
+    }
+
+    /// Lights Out with a start made by pressing `presses` (cells of rows 1.. only) from all on.
+    fn lights_out(rows: usize, cols: usize, presses: &[usize]) -> Puzzle {
+        let blank =
+            load(&format!("Puzzle(graph: Grid(rows: {rows}, cols: {cols}), modulus: 2, target: All(1))"));
+        let mut x = vec![BigUint::zero(); rows * cols];
+        for &j in presses {
+            x[j] = BigUint::from(1u32);
+        }
+        let start = blank.apply(&blank.target, &x);
+        let start: Vec<String> = start.iter().map(u64::to_string).collect();
+        load(&format!(
+            "Puzzle(graph: Grid(rows: {rows}, cols: {cols}), modulus: 2, start: [{}], target: All(1))",
+            start.join(", ")
+        ))
     }
 
     #[test]
-    fn greedy_takes_the_obvious_press() {
+    fn chase_solves_starts_that_need_no_first_row_presses() {
+        let mut rng = Rng(7);
+        for (rows, cols) in [(3, 3), (5, 5)] {
+            for _ in 0..20 {
+                let presses: Vec<usize> = (cols..rows * cols).filter(|_| rng.below(2) == 1).collect();
+                let puzzle = lights_out(rows, cols, &presses);
+                let outcome = chase(&puzzle).expect("a grid");
+                assert!(outcome.solves, "{rows}x{cols} {presses:?}: {outcome:?}");
+                assert_consistent(&puzzle, &PressRule::Plain, &outcome);
+                // Chasing finds exactly the presses that made the start (mod 2, in some order).
+                let mut found = outcome.sequence.clone();
+                found.sort_unstable();
+                assert_eq!(found, presses);
+            }
+        }
+        // The 3×3 example with presses in the middle row only: "+" shapes.
+        let plus = lights_out(3, 3, &[4]);
+        assert_eq!(chase(&plus).unwrap().sequence, [4]);
+    }
+
+    #[test]
+    fn chase_fails_when_the_first_row_needs_presses() {
+        let puzzle = load("Puzzle(graph: Grid(rows: 5, cols: 5), modulus: 2, start: All(0), target: All(1))");
+        let outcome = chase(&puzzle).unwrap();
+        assert!(!outcome.solves, "{outcome:?}");
+        assert_consistent(&puzzle, &PressRule::Plain, &outcome);
+        // A press in the first row alone also defeats it.
+        let top = lights_out(5, 5, &[2]);
+        assert!(!chase(&top).unwrap().solves);
+        // Not a grid, or buttons that are not cells: no chasing.
+        assert!(chase(&load(OCTOPUS)).is_none());
+        let levers = "Puzzle(graph: Grid(rows: 1, cols: 2), modulus: 3, buttons: [[(0, 1)], [(1, 1)]])";
+        assert!(chase(&load(levers)).is_none());
+    }
+
+    #[test]
+    fn greedy_takes_the_obvious_presses() {
+        // Each cell needs one press of its own button.
         let puzzle =
-            parse_puzzle("Puzzle(graph: Cells(2), modulus: 3, buttons: [[(0, 1)], [(1, 1)]], start: [2, 0])")
-                .unwrap();
-        assert_eq!(greedy(&puzzle, 10), StrategyOutcome { name: "greedy", solves: true, presses: 1 });
+            load("Puzzle(graph: Cells(2), modulus: 3, buttons: [[(0, 1)], [(1, 1)]], start: [2, 2])");
+        let outcome = greedy(&puzzle, 10);
+        assert_eq!(
+            outcome,
+            StrategyOutcome { name: "greedy", solves: true, presses: 2, sequence: vec![0, 1] }
+        );
+        // With a cap of 1 it stops short.
+        let capped = greedy(&puzzle, 1);
+        assert_eq!((capped.solves, capped.presses, capped.sequence), (false, 1, vec![0]));
+        // Myopia: cell 1 needs two presses, and the first does not bring it to its target.
+        let far = load("Puzzle(graph: Cells(2), modulus: 3, buttons: [[(0, 1)], [(1, 1)]], start: [2, 1])");
+        let outcome = greedy(&far, 10);
+        assert_eq!((outcome.solves, outcome.sequence), (false, vec![0]));
+        // Lights Out 1×3 all off → all on: pressing the middle wins at once.
+        let row = load("Puzzle(graph: Grid(rows: 1, cols: 3), modulus: 2, target: All(1))");
+        assert_eq!(greedy(&row, 10).sequence, [1]);
+        // Nothing helps: one press of the only button moves the only cell away.
+        let stuck = load("Puzzle(graph: Cells(1), modulus: 3, buttons: [[(0, 1)]], start: [2], target: [1])");
+        let outcome = greedy(&stuck, 10);
+        assert!(!outcome.solves);
+        assert_eq!(outcome.presses, 0);
+    }
+
+    #[test]
+    fn a_solved_start_takes_no_presses() {
+        let puzzle = load("Puzzle(graph: Grid(rows: 2, cols: 2), modulus: 3)");
+        for outcome in all(&puzzle) {
+            assert!(outcome.solves && outcome.presses == 0, "{outcome:?}");
+        }
+    }
+
+    /// Huge moduli: runs of presses are computed in closed form, never one by one.
+    #[test]
+    fn big_moduli_finish() {
+        let puzzle = load("Puzzle(graph: Path(2), modulus: 1000000007, start: [5, 0], target: All(0))");
+        let outcome = sweep(&puzzle);
+        // Button 0 until cell 0 is full (1000000002 presses), then button 1 a whole period.
+        assert!(!outcome.solves);
+        assert_eq!(outcome.presses, 1_000_000_002 + 1_000_000_007);
+        assert_eq!(outcome.sequence.len(), SEQUENCE_CAP);
+        let solvable = load("Puzzle(graph: Path(2), modulus: 1000000007, start: [3, 1], target: All(0))");
+        let outcome = sweep(&solvable);
+        // Button 0: 1000000004 presses make cell 0 full and cell 1 = 1000000005; button 1 then
+        // needs y ≡ 0 (cell 0) and y ≡ 2 (cell 1): never. The strategy fails though a plan exists.
+        assert!(!outcome.solves);
+        let grid = load("Puzzle(graph: Grid(rows: 2, cols: 2), modulus: 4294967311, start: [7, 0, 0, 0])");
+        let outcome = chase(&grid).unwrap();
+        assert_eq!(outcome.presses, 4294967311 - 7);
+    }
+
+    // ---- cross-checks against press-by-press reference strategies on random puzzles ----
+
+    struct Rng(u64);
+
+    impl Rng {
+        fn below(&mut self, n: u64) -> u64 {
+            self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (self.0 >> 33) % n
+        }
+    }
+
+    fn random_puzzle(rng: &mut Rng) -> Puzzle {
+        let n = 1 + rng.below(5) as usize;
+        let moduli: Vec<u64> = (0..n).map(|_| 2 + rng.below(8)).collect();
+        let list = |values: Vec<u64>| values.iter().map(u64::to_string).collect::<Vec<_>>().join(", ");
+        let start = list(moduli.iter().map(|&m| rng.below(m)).collect());
+        let target = list(moduli.iter().map(|&m| rng.below(m)).collect());
+        let graph = match rng.below(4) {
+            0 => format!("Path({n})"),
+            1 if n >= 3 => format!("Cycle({n})"),
+            2 => {
+                let buttons: Vec<String> = (0..1 + rng.below(5))
+                    .map(|_| {
+                        let effect: Vec<String> = (0..1 + rng.below(3))
+                            .map(|_| format!("({}, {})", rng.below(n as u64), 1 + rng.below(6)))
+                            .collect();
+                        format!("[{}]", effect.join(", "))
+                    })
+                    .collect();
+                format!("Cells({n}), buttons: [{}]", buttons.join(", "))
+            }
+            _ => {
+                let rows = 1 + rng.below(3) as usize;
+                let cols = 1 + rng.below(3) as usize;
+                let moduli: Vec<u64> = (0..rows * cols).map(|_| 2 + rng.below(5)).collect();
+                let start = list(moduli.iter().map(|&m| rng.below(m)).collect());
+                let target = list(moduli.iter().map(|&m| rng.below(m)).collect());
+                let wrap = if rng.below(4) == 0 { ", wrap: true" } else { "" };
+                let king = if rng.below(4) == 0 { ", neighborhood: King" } else { "" };
+                return load(&format!(
+                    "Puzzle(graph: Grid(rows: {rows}, cols: {cols}{wrap}{king}), modulus: [{}], \
+                     press: (self: {}, neighbors: {}), start: [{start}], target: [{target}])",
+                    list(moduli),
+                    1 + rng.below(3),
+                    rng.below(3)
+                ));
+            }
+        };
+        let press = if graph.contains("buttons") {
+            String::new()
+        } else {
+            format!(", press: (self: {}, neighbors: {})", 1 + rng.below(3), rng.below(3))
+        };
+        load(&format!(
+            "Puzzle(graph: {graph}, modulus: [{}]{press}, start: [{start}], target: [{target}])",
+            list(moduli)
+        ))
+    }
+
+    fn random_rule(rng: &mut Rng, puzzle: &Puzzle) -> PressRule {
+        if rng.below(3) == 0 {
+            return PressRule::Plain;
+        }
+        let n = puzzle.cell_count() as u64;
+        PressRule::Staged(
+            (0..puzzle.button_count())
+                .map(|_| {
+                    (0..1 + rng.below(3))
+                        .map(|_| (0..rng.below(3)).map(|_| (rng.below(n) as usize, rng.below(9))).collect())
+                        .collect()
+                })
+                .collect(),
+        )
+    }
+
+    /// A full press as the reference sees it: the phases summed, cell by cell.
+    fn reference_full(puzzle: &Puzzle, rule: &PressRule, j: usize) -> Vec<(usize, u64)> {
+        full_press(puzzle, &Rule::from(rule).phases(puzzle, j))
+    }
+
+    /// Sweep played one press at a time, with the repeat check on whole states.
+    fn reference_sweep(puzzle: &Puzzle, rule: &PressRule) -> (bool, Vec<usize>) {
+        let mut state = puzzle.start.clone();
+        let mut sequence = Vec::new();
+        if state == puzzle.target {
+            return (true, sequence);
+        }
+        let n = puzzle.button_count();
+        let distance = |state: &[u64], c: usize| sub_mod(puzzle.target[c], state[c], puzzle.moduli[c]);
+        let mut previous: Option<usize> = None;
+        for j in 0..n {
+            let full = reference_full(puzzle, rule, j);
+            if j + 1 == n {
+                let mut seen = HashSet::new();
+                while seen.insert(state.clone()) {
+                    sequence.push(j);
+                    if press_with(puzzle, rule, &mut state, j) {
+                        return (true, sequence);
+                    }
+                }
+                return (false, sequence);
+            }
+            let own = own_cell(puzzle, &full, j);
+            loop {
+                let own_passes = own.is_none_or(|c| {
+                    let a = amount_on(&full, c);
+                    a == 0 || a > distance(&state, c)
+                });
+                let previous_passes = previous.is_some_and(|c| {
+                    let b = amount_on(&full, c);
+                    b > 0 && b > distance(&state, c)
+                });
+                if own_passes || previous_passes {
+                    break;
+                }
+                sequence.push(j);
+                if press_with(puzzle, rule, &mut state, j) {
+                    return (true, sequence);
+                }
+            }
+            previous = own;
+        }
+        (state == puzzle.target, sequence)
+    }
+
+    fn reference_greedy(puzzle: &Puzzle, rule: &PressRule, cap: u64) -> (bool, Vec<usize>) {
+        let mut state = puzzle.start.clone();
+        let mut sequence = Vec::new();
+        let at = |s: &[u64]| s.iter().zip(&puzzle.target).filter(|(a, b)| a == b).count();
+        while state != puzzle.target && (sequence.len() as u64) < cap {
+            let mut best: Option<(usize, usize, Vec<u64>, bool)> = None;
+            for j in 0..puzzle.button_count() {
+                let mut next = state.clone();
+                let won = press_with(puzzle, rule, &mut next, j);
+                let score = if won { usize::MAX } else { at(&next) };
+                if best.as_ref().is_none_or(|(s, ..)| score > *s) {
+                    best = Some((score, j, next, won));
+                }
+            }
+            match best {
+                Some((score, j, next, won)) if score > at(&state) => {
+                    sequence.push(j);
+                    state = next;
+                    if won {
+                        return (true, sequence);
+                    }
+                }
+                _ => break,
+            }
+        }
+        (state == puzzle.target, sequence)
+    }
+
+    fn reference_chase(puzzle: &Puzzle, rule: &PressRule) -> Option<(bool, Vec<usize>)> {
+        let (rows, cols) = puzzle.topology.grid_shape()?;
+        if !puzzle.buttons_are_cells() {
+            return None;
+        }
+        let mut state = puzzle.start.clone();
+        let mut sequence = Vec::new();
+        if state == puzzle.target {
+            return Some((true, sequence));
+        }
+        for cell in 0..(rows - 1) * cols {
+            let below = cell + cols;
+            if state[cell] == puzzle.target[cell] {
+                continue;
+            }
+            // Try pressing below, watching the cell; keep the presses only if it gets there.
+            let mut trial = state.clone();
+            for t in 1..=puzzle.moduli[cell] {
+                let won = press_with(puzzle, rule, &mut trial, below);
+                if won || trial[cell] == puzzle.target[cell] {
+                    sequence.extend(std::iter::repeat_n(below, t as usize));
+                    state = trial;
+                    if won {
+                        return Some((true, sequence));
+                    }
+                    break;
+                }
+            }
+        }
+        Some((state == puzzle.target, sequence))
+    }
+
+    #[test]
+    fn strategies_agree_with_press_by_press_play() {
+        let mut rng = Rng(2024);
+        let mut wins = [0usize; 3];
+        for round in 0..3000 {
+            let puzzle = random_puzzle(&mut rng);
+            let rule = random_rule(&mut rng, &puzzle);
+            let context = format!("round {round}: {puzzle:?} {rule:?}");
+            let outcomes = all_with(&puzzle, &rule);
+            for outcome in &outcomes {
+                assert_consistent(&puzzle, &rule, outcome);
+            }
+            let sweep = &outcomes[0];
+            assert_eq!((sweep.solves, sweep.sequence.clone()), reference_sweep(&puzzle, &rule), "{context}");
+            let cap = 4 * puzzle.button_count() as u64 + 16;
+            let greedy = &outcomes[1];
+            assert_eq!(
+                (greedy.solves, greedy.sequence.clone()),
+                reference_greedy(&puzzle, &rule, cap),
+                "{context}"
+            );
+            let chase = outcomes.get(2).map(|o| (o.solves, o.sequence.clone()));
+            assert_eq!(chase, reference_chase(&puzzle, &rule), "{context}");
+            for (k, o) in outcomes.iter().enumerate() {
+                wins[k] += o.solves as usize;
+            }
+            // The puzzle's own rule is the plain one here.
+            assert_eq!(all(&puzzle), all_with(&puzzle, &PressRule::Plain));
+        }
+        // The random puzzles exercise both verdicts of every strategy.
+        assert!(wins.iter().all(|&w| w > 30), "{wins:?}");
+    }
+
+    #[test]
+    fn closed_form_runs_match_press_by_press_runs() {
+        let mut rng = Rng(99);
+        let mut wins = 0;
+        for round in 0..3000 {
+            let puzzle = random_puzzle(&mut rng);
+            let rule = random_rule(&mut rng, &puzzle);
+            let r = Rule::from(&rule);
+            let mut state: Vec<u64> = puzzle.moduli.iter().map(|&m| rng.below(m)).collect();
+            // Often one press or so away from the target, so that runs do win.
+            if rng.below(2) == 0 {
+                state = puzzle.target.clone();
+                let j = rng.below(puzzle.button_count() as u64) as usize;
+                for &(i, a) in &reference_full(&puzzle, &rule, j) {
+                    let m = puzzle.moduli[i];
+                    state[i] = sub_mod(state[i], mul_mod(a, rng.below(m), m), m);
+                }
+            }
+            let j = rng.below(puzzle.button_count() as u64) as usize;
+            let times = rng.below(300);
+            let phases = r.phases(&puzzle, j);
+            let (mut looped, mut closed) = (state.clone(), state.clone());
+            let a = Board::new(&puzzle, r, &mut looped).press_times_looped(&phases, times);
+            let b = Board::new(&puzzle, r, &mut closed).press_times_closed(&phases, times);
+            assert_eq!(a, b, "round {round}");
+            assert_eq!(looped, closed, "round {round}");
+            wins += a.1 as usize;
+        }
+        assert!(wins > 100, "{wins}");
     }
 }
