@@ -86,7 +86,7 @@ impl Analysis {
 /// The search system of a puzzle with the given highest value per button.
 pub fn search_problem(puzzle: &Puzzle, highest: &[u64]) -> SearchProblem {
     SearchProblem {
-        moduli: puzzle.moduli.clone(),
+        moduli: puzzle.moduli.to_vec(),
         effects: (0..puzzle.button_count()).map(|j| puzzle.effects(j)).collect(),
         rhs: difference(puzzle),
         highest: highest.to_vec(),

@@ -114,7 +114,7 @@ pub fn check(puzzle: &Puzzle, budget: Budget) -> Result<CheckReport, InternalErr
     let solvable_starts = (&image / &g, &space / &g);
     let all_starts_solvable = image == space;
     let unsolvable_start = macros.iter().position(Option::is_none).map(|i| {
-        let mut start = puzzle.target.clone();
+        let mut start = puzzle.target.to_vec();
         let m = puzzle.moduli[i];
         start[i] = (start[i] + m - 1) % m;
         start

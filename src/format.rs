@@ -9,7 +9,7 @@
 use serde::Deserialize;
 
 use crate::error::{InputError, InputErrorKind, Position};
-use crate::model::{Buttons, Neighborhood, Phases, Puzzle, Topology};
+use crate::model::{Buttons, CellValues, Neighborhood, Phases, Puzzle, Topology};
 
 /// The top level of a puzzle file, as written.
 #[derive(Debug, Deserialize)]
@@ -225,9 +225,14 @@ impl PuzzleFile {
     pub fn into_puzzle(self) -> Result<Puzzle, InputError> {
         let topology = self.graph.into_topology()?;
         let cells = topology.cell_count();
-        let per_cell = matches!(self.modulus, ModulusSpec::PerCell(_));
         let moduli = match self.modulus {
-            ModulusSpec::One(m) => vec![m; cells],
+            ModulusSpec::One(m) if m < 2 => {
+                return Err(InputError::invalid(
+                    "modulus",
+                    format!("is {m}; a cell must count modulo at least 2"),
+                ));
+            }
+            ModulusSpec::One(m) => CellValues::same(m, cells),
             ModulusSpec::PerCell(list) => {
                 if list.len() != cells {
                     return Err(InputError::invalid(
@@ -238,18 +243,15 @@ impl PuzzleFile {
                         ),
                     ));
                 }
-                list
+                if let Some((i, &m)) = list.iter().enumerate().find(|&(_, &m)| m < 2) {
+                    return Err(InputError::invalid(
+                        format!("modulus[{i}]"),
+                        format!("is {m}; a cell must count modulo at least 2"),
+                    ));
+                }
+                CellValues::from(list)
             }
         };
-        for (i, &m) in moduli.iter().enumerate() {
-            if m < 2 {
-                let field = if per_cell { format!("modulus[{i}]") } else { "modulus".into() };
-                return Err(InputError::invalid(
-                    field,
-                    format!("is {m}; a cell must count modulo at least 2"),
-                ));
-            }
-        }
         let phases = match (&self.phases, &self.button_phases, &self.buttons) {
             (Some(_), Some(_), _) => {
                 return Err(InputError::invalid("phases", "give `phases` or `button_phases`, not both"));
@@ -482,7 +484,7 @@ fn plural(n: usize, noun: &str) -> String {
 }
 
 /// Whether two lists of `(cell, amount)` add the same amounts to every cell.
-fn same_effect(a: &[(usize, i64)], b: &[(usize, i64)], moduli: &[u64]) -> bool {
+fn same_effect(a: &[(usize, i64)], b: &[(usize, i64)], moduli: &CellValues) -> bool {
     let total = |list: &[(usize, i64)]| {
         let mut out = std::collections::BTreeMap::new();
         for &(cell, amount) in list {
@@ -497,11 +499,11 @@ fn same_effect(a: &[(usize, i64)], b: &[(usize, i64)], moduli: &[u64]) -> bool {
 }
 
 /// The value a picture character stands for: `.` 0, `#` 1, digits, then letters from 10.
-fn picture_value(c: char) -> Option<u64> {
+fn picture_value(c: char) -> Option<u8> {
     match c {
         '.' => Some(0),
         '#' => Some(1),
-        _ => c.to_digit(36).map(u64::from),
+        _ => c.to_digit(36).map(|d| d as u8),
     }
 }
 
@@ -509,19 +511,24 @@ fn resolve_state(
     field: &str,
     spec: Option<StateSpec>,
     topology: &Topology,
-    moduli: &[u64],
-) -> Result<Vec<u64>, InputError> {
+    moduli: &CellValues,
+) -> Result<CellValues, InputError> {
     let cells = moduli.len();
+    let too_large = |v: u64| match moduli.uniform() {
+        Some(m) => (v >= m).then_some((0, m)),
+        None => moduli.iter().enumerate().find(|&(_, &m)| v >= m).map(|(i, &m)| (i, m)),
+    };
     let values = match spec {
-        None => vec![0; cells],
+        // Every modulus is at least 2, so 0 always fits.
+        None => return Ok(CellValues::same(0, cells)),
         Some(StateSpec::Shorthand(StateShorthand::All(v))) => {
-            if let Some((i, &m)) = moduli.iter().enumerate().find(|&(_, &m)| v >= m) {
+            if let Some((i, m)) = too_large(v) {
                 return Err(InputError::invalid(
                     field,
                     format!("All({v}) is too large for cell {i}, which counts modulo {m}"),
                 ));
             }
-            vec![v; cells]
+            return Ok(CellValues::same(v, cells));
         }
         Some(StateSpec::List(list)) => {
             if list.len() != cells {
@@ -530,7 +537,7 @@ fn resolve_state(
                     format!("has {} but the puzzle has {cells} cells", plural(list.len(), "value")),
                 ));
             }
-            list
+            CellValues::from(list)
         }
         Some(StateSpec::Shorthand(StateShorthand::Rows(rows))) => {
             let Some((grid_rows, grid_cols)) = topology.grid_shape() else {
@@ -542,7 +549,8 @@ fn resolve_state(
                     format!("the picture has {} but the grid has {grid_rows}", plural(rows.len(), "row")),
                 ));
             }
-            let mut values = Vec::with_capacity(cells);
+            // Picture values are below 36: one byte per cell.
+            let mut values: Vec<u8> = Vec::with_capacity(cells);
             for (r, row) in rows.iter().enumerate() {
                 let before = values.len();
                 for c in row.chars().filter(|c| !c.is_whitespace()) {
@@ -566,10 +574,12 @@ fn resolve_state(
                     ));
                 }
             }
-            values
+            CellValues::from_bytes(values)
         }
     };
-    for (i, (&v, &m)) in values.iter().zip(moduli).enumerate() {
+    let uniform = moduli.uniform();
+    for (i, &v) in values.iter().enumerate() {
+        let m = uniform.unwrap_or_else(|| moduli[i]);
         if v >= m {
             return Err(InputError::invalid(
                 format!("{field}[{i}]"),
@@ -622,7 +632,7 @@ pub fn to_ron(puzzle: &Puzzle, comment: &str) -> String {
     if puzzle.moduli.iter().all(|&m| m == m0) {
         let _ = writeln!(out, "    modulus: {m0},");
     } else {
-        let _ = writeln!(out, "    modulus: {},", list_text(&puzzle.moduli));
+        let _ = writeln!(out, "    modulus: {},", list_text(&puzzle.moduli.to_vec()));
     }
     let pairs = |list: &[(usize, i64)]| {
         let items: Vec<String> = list.iter().map(|(c, a)| format!("({c}, {a})")).collect();
@@ -653,8 +663,8 @@ pub fn to_ron(puzzle: &Puzzle, comment: &str) -> String {
             out.push_str("    ],\n");
         }
     }
-    let _ = writeln!(out, "    start: {},", state_text(puzzle, &puzzle.start));
-    let _ = writeln!(out, "    target: {},", state_text(puzzle, &puzzle.target));
+    let _ = writeln!(out, "    start: {},", state_text(puzzle, &puzzle.start.to_vec()));
+    let _ = writeln!(out, "    target: {},", state_text(puzzle, &puzzle.target.to_vec()));
     if let Some(labels) = &puzzle.labels {
         let items: Vec<String> = labels.iter().map(|l| format!("{l:?}")).collect();
         let _ = writeln!(out, "    labels: [{}],", items.join(", "));

@@ -20,7 +20,7 @@ use rayon::prelude::*;
 
 use crate::analysis::{Options, analyze};
 use crate::error::InternalError;
-use crate::model::{Buttons, Puzzle, Topology};
+use crate::model::{Buttons, CellValues, Puzzle, Topology};
 use crate::solve::search::Budget;
 use crate::solve::solve;
 
@@ -102,9 +102,9 @@ pub fn impossible(template: &Puzzle, spec: &Spec) -> Result<Option<String>, Inte
     Ok(None)
 }
 
-fn with_start(template: &Puzzle, start: Vec<u64>) -> Puzzle {
+fn with_start(template: &Puzzle, start: impl Into<CellValues>) -> Puzzle {
     let mut p = template.clone();
-    p.start = start;
+    p.start = start.into();
     p.intended = None;
     p.max_presses = None;
     p
@@ -218,7 +218,7 @@ pub fn generate(
             if levels.len() == spec.count {
                 break;
             }
-            if seen.insert(canonical(&level.puzzle.start, &symmetries)) {
+            if seen.insert(canonical(&level.puzzle.start.to_vec(), &symmetries)) {
                 levels.push(level);
             }
         }

@@ -21,6 +21,7 @@ pub mod report;
 pub mod scaffold;
 pub mod solve;
 pub mod strategy;
+pub mod values;
 
 pub use error::{InputError, InternalError};
 pub use format::parse_puzzle;

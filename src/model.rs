@@ -10,6 +10,7 @@ use num_bigint::BigUint;
 use num_traits::ToPrimitive;
 
 use crate::algebra::arith::{add_mod, mul_mod, reduce_signed};
+pub use crate::values::CellValues;
 
 /// Which neighbours a grid cell has.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Deserialize, serde::Serialize)]
@@ -135,10 +136,10 @@ pub enum Phases {
 pub struct Puzzle {
     pub name: Option<String>,
     pub topology: Topology,
-    pub moduli: Vec<u64>,
+    pub moduli: CellValues,
     pub buttons: Buttons,
-    pub start: Vec<u64>,
-    pub target: Vec<u64>,
+    pub start: CellValues,
+    pub target: CellValues,
     /// The most times each button may be pressed (a one-shot switch has 1), when limited.
     pub max_presses: Option<Vec<u64>>,
     /// The designer's intended plan, one press count per button, when given.
@@ -203,7 +204,11 @@ impl Puzzle {
 
     /// The state after pressing button `j` `presses[j]` times, from `state`.
     pub fn apply(&self, state: &[u64], presses: &[BigUint]) -> Vec<u64> {
-        let mut out = state.to_vec();
+        self.apply_to(state.to_vec(), presses)
+    }
+
+    /// [`Puzzle::apply`] on a state the caller gives up.
+    fn apply_to(&self, mut out: Vec<u64>, presses: &[BigUint]) -> Vec<u64> {
         for (j, x) in presses.iter().enumerate() {
             self.for_each_effect(j, |cell, a| {
                 let m = self.moduli[cell];
@@ -254,7 +259,7 @@ impl Puzzle {
     /// `(j, k)`, one more press of `j` stopped after its first `k` phases. Returns whether the
     /// state equals the target at the end.
     pub fn plays_to_target(&self, presses: &[BigUint], cut: Option<(usize, usize)>) -> bool {
-        let mut state = self.start.clone();
+        let mut state = self.start.to_vec();
         let mut add = |effects: &[(usize, u64)], times: &BigUint| {
             for &(i, a) in effects {
                 let m = self.moduli[i];
@@ -284,7 +289,7 @@ impl Puzzle {
 
     /// Whether pressing `presses` from the start reaches the target.
     pub fn solves(&self, presses: &[BigUint]) -> bool {
-        presses.len() == self.button_count() && self.apply(&self.start, presses) == self.target
+        presses.len() == self.button_count() && self.apply_to(self.start.to_vec(), presses) == self.target
     }
 
     /// The name of cell `i` for output: its label when every cell has one, else its number.
@@ -357,10 +362,10 @@ mod tests {
         let p = Puzzle {
             name: None,
             topology: Topology::Cells(2),
-            moduli: vec![5, 3],
+            moduli: vec![5, 3].into(),
             buttons: Buttons::Explicit(vec![vec![(0, 2), (0, 3), (1, -1)], vec![(1, 3)]]),
-            start: vec![0, 0],
-            target: vec![0, 0],
+            start: vec![0, 0].into(),
+            target: vec![0, 0].into(),
             labels: None,
             max_presses: None,
             intended: None,

@@ -83,7 +83,7 @@ pub fn starter(form: Form, modulus: u64) -> Result<String, String> {
     let draft = parse_puzzle(&body("All(0)")).map_err(|e| format!("internal error in the starter: {e}"))?;
     let mut presses = vec![BigUint::from(0u32); draft.button_count()];
     presses[0] = BigUint::from(1u32);
-    let after = draft.apply(&draft.target, &presses);
+    let after = draft.apply(&draft.target.to_vec(), &presses);
     let start: Vec<u64> =
         draft.target.iter().zip(&after).zip(&draft.moduli).map(|((&t, &a), &m)| (t + (m - a)) % m).collect();
     let start_text = match form {

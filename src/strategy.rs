@@ -395,7 +395,7 @@ pub fn press(puzzle: &Puzzle, state: &mut [u64], j: usize) -> bool {
 /// the puzzle is won (`Some(0)` when the start is the target), `None` when it never is.
 pub fn replay(puzzle: &Puzzle, rule: &PressRule, sequence: &[usize]) -> Option<usize> {
     let rule = Rule::from(rule);
-    let mut state = puzzle.start.clone();
+    let mut state = puzzle.start.to_vec();
     let mut board = Board::new(puzzle, rule, &mut state);
     if board.won() {
         return Some(0);
@@ -423,7 +423,7 @@ fn period(puzzle: &Puzzle, full: &[(usize, u64)]) -> u64 {
 }
 
 fn sweep_rule(puzzle: &Puzzle, rule: Rule) -> StrategyOutcome {
-    let mut state = puzzle.start.clone();
+    let mut state = puzzle.start.to_vec();
     let mut board = Board::new(puzzle, rule, &mut state);
     let mut tally = Tally::new("sweep");
     if board.won() {
@@ -460,7 +460,7 @@ fn sweep_rule(puzzle: &Puzzle, rule: Rule) -> StrategyOutcome {
 }
 
 fn greedy_rule(puzzle: &Puzzle, rule: Rule, cap: u64) -> StrategyOutcome {
-    let mut state = puzzle.start.clone();
+    let mut state = puzzle.start.to_vec();
     let mut board = Board::new(puzzle, rule, &mut state);
     let mut tally = Tally::new("greedy");
     let cells = puzzle.cell_count();
@@ -495,7 +495,7 @@ fn chase_rule(puzzle: &Puzzle, rule: Rule) -> Option<StrategyOutcome> {
     if !puzzle.buttons_are_cells() {
         return None;
     }
-    let mut state = puzzle.start.clone();
+    let mut state = puzzle.start.to_vec();
     let mut board = Board::new(puzzle, rule, &mut state);
     let mut tally = Tally::new("chase");
     if board.won() {
@@ -629,7 +629,7 @@ mod tests {
         assert_eq!(outcome.presses, 24);
         assert_consistent(&octopus, &PressRule::Plain, &outcome);
         // The state the seed reasons from after the first three tentacles.
-        let mut state = octopus.start.clone();
+        let mut state = octopus.start.to_vec();
         for &j in &expected[..3] {
             assert!(!press_with(&octopus, &PressRule::Plain, &mut state, j));
         }
@@ -654,7 +654,7 @@ mod tests {
         assert_eq!(outcome.presses, 2 + 1 + 8);
         assert_consistent(&octopus, &rule, &outcome);
         // The last press is cut: after 7 full presses and one phase the board is full.
-        let mut state = octopus.start.clone();
+        let mut state = octopus.start.to_vec();
         for &j in &expected[..10] {
             assert!(!press_with(&octopus, &rule, &mut state, j));
         }
@@ -676,7 +676,7 @@ mod tests {
         for &j in presses {
             x[j] = BigUint::from(1u32);
         }
-        let start = blank.apply(&blank.target, &x);
+        let start = blank.apply(&blank.target.to_vec(), &x);
         let start: Vec<String> = start.iter().map(u64::to_string).collect();
         load(&format!(
             "Puzzle(graph: Grid(rows: {rows}, cols: {cols}), modulus: 2, start: [{}], target: All(1))",
@@ -856,7 +856,7 @@ mod tests {
 
     /// Sweep played one press at a time, with the repeat check on whole states.
     fn reference_sweep(puzzle: &Puzzle, rule: &PressRule) -> (bool, Vec<usize>) {
-        let mut state = puzzle.start.clone();
+        let mut state = puzzle.start.to_vec();
         let mut sequence = Vec::new();
         if state == puzzle.target {
             return (true, sequence);
@@ -900,7 +900,7 @@ mod tests {
     }
 
     fn reference_greedy(puzzle: &Puzzle, rule: &PressRule, cap: u64) -> (bool, Vec<usize>) {
-        let mut state = puzzle.start.clone();
+        let mut state = puzzle.start.to_vec();
         let mut sequence = Vec::new();
         let at = |s: &[u64]| s.iter().zip(&puzzle.target).filter(|(a, b)| a == b).count();
         while state != puzzle.target && (sequence.len() as u64) < cap {
@@ -932,7 +932,7 @@ mod tests {
         if !puzzle.buttons_are_cells() {
             return None;
         }
-        let mut state = puzzle.start.clone();
+        let mut state = puzzle.start.to_vec();
         let mut sequence = Vec::new();
         if state == puzzle.target {
             return Some((true, sequence));
@@ -1003,7 +1003,7 @@ mod tests {
             let mut state: Vec<u64> = puzzle.moduli.iter().map(|&m| rng.below(m)).collect();
             // Often one press or so away from the target, so that runs do win.
             if rng.below(2) == 0 {
-                state = puzzle.target.clone();
+                state = puzzle.target.to_vec();
                 let j = rng.below(puzzle.button_count() as u64) as usize;
                 for &(i, a) in &reference_full(&puzzle, &rule, j) {
                     let m = puzzle.moduli[i];

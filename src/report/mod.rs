@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 
 use crate::analysis::{Analysis, Engine};
 use crate::error::InputError;
-use crate::model::Puzzle;
+use crate::model::{CellValues, Puzzle};
 use crate::solve::optimize::Plan;
 use crate::solve::propagate::CompactAnswer;
 use crate::solve::search::Objective;
@@ -144,7 +144,7 @@ pub(crate) fn heading(puzzle: &Puzzle) -> String {
     )
 }
 
-pub(crate) fn describe_moduli(moduli: &[u64]) -> String {
+pub(crate) fn describe_moduli(moduli: &CellValues) -> String {
     if moduli.iter().all(|&m| m == moduli[0]) {
         format!("mod {}", moduli[0])
     } else if moduli.len() <= 12 {

@@ -217,7 +217,7 @@ pub fn solve(puzzle: &Puzzle, force: bool) -> Option<Answer> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Buttons, Topology};
+    use crate::model::{Buttons, CellValues, Topology};
     use rand::{RngExt, SeedableRng, rngs::StdRng};
 
     /// Random sparse graphs of 10–400 cells: general propagation (forced) equals dense
@@ -243,10 +243,10 @@ mod tests {
             let puzzle = Puzzle {
                 name: None,
                 topology: Topology::Edges { adjacency },
-                moduli: vec![m; cells],
+                moduli: CellValues::same(m, cells),
                 buttons: Buttons::Graph { self_weight: rng.random_range(-3..=3), neighbor_weight: 1 },
                 start: (0..cells).map(|_| rng.random_range(0..m)).collect(),
-                target: vec![0; cells],
+                target: CellValues::same(0, cells),
                 labels: None,
                 max_presses: None,
                 intended: None,

@@ -18,7 +18,7 @@ use crate::algebra::arith::valuation;
 use crate::algebra::crt;
 use crate::algebra::echelon::{Echelon, PrimePowerSystem};
 use crate::algebra::factor::factorize;
-use crate::model::Puzzle;
+use crate::model::{CellValues, Puzzle};
 
 /// The exponent of every prime in every cell's modulus.
 struct PrimeSplit {
@@ -29,7 +29,7 @@ struct PrimeSplit {
 }
 
 impl PrimeSplit {
-    fn new(moduli: &[u64]) -> Self {
+    fn new(moduli: &CellValues) -> Self {
         let mut cache: HashMap<u64, Vec<(u64, u32)>> = HashMap::new();
         let mut primes = BTreeMap::new();
         let cell_factors: Vec<_> =

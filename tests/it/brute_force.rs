@@ -56,10 +56,10 @@ fn puzzle(
     Puzzle {
         name: None,
         topology,
-        moduli,
+        moduli: moduli.into(),
         buttons,
-        start,
-        target,
+        start: start.into(),
+        target: target.into(),
         max_presses: None,
         intended: None,
         phases: None,
@@ -195,7 +195,11 @@ fn check_common(p: &Puzzle, columns: &[Vec<u64>], periods: &[BigUint], answer: &
     if let Some(x) = &answer.presses {
         assert_eq!(x.len(), n, "plan length: {what}");
         assert!(x.iter().zip(periods).all(|(v, l)| v < l), "plan {x:?} not below periods: {what}");
-        assert_eq!(reach(&p.moduli, columns, &p.start, x), p.target, "plan {x:?} misses the target: {what}");
+        assert_eq!(
+            reach(&p.moduli.to_vec(), columns, &p.start.to_vec(), x),
+            p.target,
+            "plan {x:?} misses the target: {what}"
+        );
         assert_eq!(answer.count, answer.kernel_size, "solvable: count = kernel size: {what}");
     }
     let zero = vec![0u64; p.moduli.len()];
@@ -203,7 +207,11 @@ fn check_common(p: &Puzzle, columns: &[Vec<u64>], periods: &[BigUint], answer: &
     for g in &answer.quiet_basis {
         assert_eq!(g.presses.len(), n, "generator length: {what}");
         assert!(g.presses.iter().zip(periods).all(|(v, l)| v < l), "generator {g:?} not reduced: {what}");
-        assert_eq!(reach(&p.moduli, columns, &zero, &g.presses), zero, "generator {g:?} not quiet: {what}");
+        assert_eq!(
+            reach(&p.moduli.to_vec(), columns, &zero, &g.presses),
+            zero,
+            "generator {g:?} not quiet: {what}"
+        );
         assert_eq!(g.order, additive_order(&g.presses, periods), "generator {g:?} order: {what}");
         assert!(g.order > BigUint::one(), "zero generator {g:?}: {what}");
         product *= &g.order;
@@ -237,7 +245,7 @@ fn space(periods: &[u64]) -> u64 {
 /// kept up to date with one column addition per digit moved.
 fn enumerate(p: &Puzzle, limit: u64) -> Truth {
     let columns = columns(p);
-    let periods: Vec<u64> = columns.iter().map(|c| small_period(c, &p.moduli)).collect();
+    let periods: Vec<u64> = columns.iter().map(|c| small_period(c, &p.moduli.to_vec())).collect();
     assert!(space(&periods) <= limit, "press space too large to enumerate: {periods:?}");
     let cells = p.moduli.len();
     let wanted: Vec<u64> =
@@ -414,7 +422,7 @@ fn random_small_puzzle(rng: &mut StdRng) -> Puzzle {
             explicit(moduli, random_effects(rng, cells, buttons), start.clone(), start)
         };
         let columns = columns(&p);
-        let periods: Vec<u64> = columns.iter().map(|c| small_period(c, &p.moduli)).collect();
+        let periods: Vec<u64> = columns.iter().map(|c| small_period(c, &p.moduli.to_vec())).collect();
         if space(&periods) > SPACE_LIMIT {
             continue;
         }
@@ -422,7 +430,7 @@ fn random_small_puzzle(rng: &mut StdRng) -> Puzzle {
             p.moduli.iter().map(|&m| rng.random_range(0..m)).collect()
         } else {
             let x: Vec<BigUint> = periods.iter().map(|&l| BigUint::from(rng.random_range(0..l))).collect();
-            reach(&p.moduli, &columns, &p.start, &x)
+            reach(&p.moduli.to_vec(), &columns, &p.start.to_vec(), &x).into()
         };
         return p;
     }
@@ -666,7 +674,7 @@ fn gf2_fast_path_agrees_with_general_path_at_word_edges() {
                 } else {
                     let x: Vec<BigUint> =
                         (0..buttons).map(|_| BigUint::from(rng.random_range(0..2u32))).collect();
-                    reach(&p.moduli, &columns(&p), &p.start, &x)
+                    reach(&p.moduli.to_vec(), &columns(&p), &p.start.to_vec(), &x).into()
                 };
                 let label = format!("{cells} cells × {buttons} buttons, density {density:.3}");
                 solvable += check_mod_two(&p, &label) as usize;
@@ -768,13 +776,13 @@ fn large_sparse_boards_agree_with_ranks_over_gf_p() {
             );
             let columns = columns(&p);
             p.target = if rng.random_bool(0.5) {
-                vec![modulus - 1; cells]
+                vec![modulus - 1; cells].into()
             } else {
                 let x: Vec<BigUint> =
                     (0..cells).map(|_| BigUint::from(rng.random_range(0..modulus))).collect();
-                reach(&p.moduli, &columns, &p.start, &x)
+                reach(&p.moduli.to_vec(), &columns, &p.start.to_vec(), &x).into()
             };
-            let periods: Vec<BigUint> = columns.iter().map(|c| big_period(c, &p.moduli)).collect();
+            let periods: Vec<BigUint> = columns.iter().map(|c| big_period(c, &p.moduli.to_vec())).collect();
             let cell_primes = vec![squarefree_primes(modulus); cells];
             let (count, kernel, _) = squarefree_truth(&p, &columns, &cell_primes);
             for method in [Method::Auto, Method::Modular] {
@@ -879,7 +887,7 @@ fn check_large(p: &Puzzle, columns: &[Vec<u64>], periods: &[BigUint], count: &Bi
 fn large_target(rng: &mut StdRng, p: &Puzzle, columns: &[Vec<u64>]) -> Vec<u64> {
     if rng.random_bool(0.5) {
         let x: Vec<BigUint> = columns.iter().map(|_| BigUint::from(rng.random::<u128>())).collect();
-        reach(&p.moduli, columns, &p.start, &x)
+        reach(&p.moduli.to_vec(), columns, &p.start.to_vec(), &x)
     } else {
         p.moduli.iter().map(|&m| rng.random_range(0..m)).collect()
     }
@@ -900,7 +908,7 @@ fn one_cell_large_moduli_match_the_gcd_formula() {
             let start = vec![rng.random_range(0..m)];
             let mut p = explicit(vec![m], list, start.clone(), start);
             let columns = columns(&p);
-            p.target = large_target(&mut rng, &p, &columns);
+            p.target = large_target(&mut rng, &p, &columns).into();
             let a: Vec<u64> = columns.iter().map(|c| c[0]).collect();
             let periods: Vec<BigUint> = a.iter().map(|&aj| BigUint::from(m / aj.gcd(&m))).collect();
             let g = a.iter().fold(m, |g, &aj| g.gcd(&aj));
@@ -957,7 +965,7 @@ fn one_button_on_large_mixed_moduli_matches_generalised_crt() {
         let start: Vec<u64> = moduli.iter().map(|&m| rng.random_range(0..m)).collect();
         let mut p = explicit(moduli.clone(), vec![effect], start.clone(), start);
         let columns = columns(&p);
-        p.target = large_target(&mut rng, &p, &columns);
+        p.target = large_target(&mut rng, &p, &columns).into();
         let period = big_period(&columns[0], &moduli);
         let congruences: Option<Vec<(BigInt, BigInt)>> = (0..moduli.len())
             .map(|i| solve_congruence(columns[0][i], difference(&p, i), moduli[i]))
@@ -1094,7 +1102,7 @@ fn large_prime_systems_match_ranks_over_gf_p() {
         let start: Vec<u64> = moduli.iter().map(|&m| rng.random_range(0..m)).collect();
         let mut p = explicit(moduli.clone(), list, start.clone(), start);
         let columns = columns(&p);
-        p.target = large_target(&mut rng, &p, &columns);
+        p.target = large_target(&mut rng, &p, &columns).into();
 
         let periods: Vec<BigUint> = columns.iter().map(|c| big_period(c, &moduli)).collect();
         let cell_primes: Vec<Vec<u64>> = moduli.iter().map(|&q| vec![q]).collect();
@@ -1178,7 +1186,7 @@ proptest! {
             if let Some(x) = &answer.presses {
                 prop_assert_eq!(x.len(), columns.len());
                 prop_assert!(x.iter().zip(&answer.periods).all(|(v, l)| v < l), "{:?}: {:?}", method, x);
-                prop_assert_eq!(reach(&p.moduli, &columns, &p.start, x), p.target.clone(), "{:?}", method);
+                prop_assert_eq!(reach(&p.moduli.to_vec(), &columns, &p.start.to_vec(), x), p.target.clone(), "{:?}", method);
             }
         }
     }

@@ -37,7 +37,7 @@ fn random_puzzle(rng: &mut StdRng) -> Puzzle {
         topology: Topology::Cells(cells),
         start: moduli.iter().map(|&m| rng.random_range(0..m)).collect(),
         target: moduli.iter().map(|&m| rng.random_range(0..m)).collect(),
-        moduli,
+        moduli: moduli.into(),
         buttons: Buttons::Explicit(list),
         labels: None,
         max_presses: None,

@@ -43,7 +43,7 @@ fn brute_force(puzzle: &Puzzle) -> Brute {
     let mut x = vec![0u64; n];
     let mut out = Brute { count: 0, best: [None; 3] };
     loop {
-        let mut state = puzzle.start.clone();
+        let mut state = puzzle.start.to_vec();
         for (j, e) in effects.iter().enumerate() {
             for &(i, a) in e {
                 state[i] = (state[i] + a * x[j]) % puzzle.moduli[i];
@@ -96,7 +96,7 @@ fn random_puzzle(rng: &mut StdRng) -> Puzzle {
     Puzzle {
         name: None,
         topology: Topology::Cells(cells),
-        moduli,
+        moduli: moduli.into(),
         buttons: Buttons::Explicit(list),
         start,
         target,

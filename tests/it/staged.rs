@@ -34,7 +34,7 @@ fn random_staged(rng: &mut StdRng) -> Puzzle {
         topology: Topology::Cells(cells),
         start: moduli.iter().map(|&m| rng.random_range(0..m)).collect(),
         target: moduli.iter().map(|&m| rng.random_range(0..m)).collect(),
-        moduli,
+        moduli: moduli.into(),
         buttons: Buttons::Explicit(sums),
         labels: None,
         max_presses: None,
@@ -64,7 +64,7 @@ fn brute_force(p: &Puzzle) -> (u64, Option<u64>) {
     let (mut count, mut fewest) = (0u64, None::<u64>);
     let mut z = vec![0u64; n];
     loop {
-        let mut state = p.start.clone();
+        let mut state = p.start.to_vec();
         // Full presses commute: `times` presses of every phase at once.
         for (j, &times) in z.iter().enumerate() {
             press(&mut state, j, p.phase_count(j), times);
