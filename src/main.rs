@@ -251,19 +251,24 @@ struct Failure {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    let text = |result: Result<(String, u8), Failure>| result.map(|(text, code)| (Output::Text(text), code));
     let result = match cli.command {
         Some(Command::Solve(args)) => run(&args),
-        Some(Command::Check(args)) if args.par_histogram => run_histogram(&args),
-        Some(Command::Check(args)) => run_check(&args),
-        Some(Command::Generate(args)) => run_generate(&args),
-        Some(Command::New(args)) => run_new(&args),
+        Some(Command::Check(args)) if args.par_histogram => text(run_histogram(&args)),
+        Some(Command::Check(args)) => text(run_check(&args)),
+        Some(Command::Generate(args)) => text(run_generate(&args)),
+        Some(Command::New(args)) => text(run_new(&args)),
         None => run(&cli.solve),
     };
     match result {
         Ok((output, code)) => {
-            let mut stdout = std::io::stdout().lock();
+            let mut stdout = std::io::BufWriter::with_capacity(1 << 20, std::io::stdout().lock());
+            let written = match output {
+                Output::Text(text) => stdout.write_all(text.as_bytes()),
+                Output::Stream(write) => write(&mut stdout),
+            };
             // A closed pipe is not an error worth reporting.
-            let _ = stdout.write_all(output.as_bytes()).and_then(|_| stdout.flush());
+            let _ = written.and_then(|_| stdout.flush());
             ExitCode::from(code)
         }
         Err(failure) => {
@@ -273,8 +278,18 @@ fn main() -> ExitCode {
     }
 }
 
+/// What a command hands back to print: a finished text, or a big board's verified report that is
+/// written straight to standard output (millions of presses are not built as a string first).
+enum Output {
+    Text(String),
+    Stream(Writer),
+}
+
+/// Writes a report that is already complete and verified.
+type Writer = Box<dyn FnOnce(&mut dyn Write) -> std::io::Result<()>>;
+
 /// Returns the whole output and the exit code, so nothing is printed half-way.
-fn run(args: &SolveArgs) -> Result<(String, u8), Failure> {
+fn run(args: &SolveArgs) -> Result<(Output, u8), Failure> {
     let Some(path) = &args.file else {
         return Err(Failure {
             message:
@@ -326,11 +341,18 @@ fn run(args: &SolveArgs) -> Result<(String, u8), Failure> {
         ));
         let code = if answer.presses.is_some() { 0 } else { 1 };
         let output = if args.json {
-            report::compact_json(&puzzle, &answer)
+            // Verified and complete: only writing is left, done as it is printed.
+            Output::Stream(Box::new(move |out: &mut dyn Write| {
+                report::write_compact_json(out, &puzzle, &answer)
+            }))
         } else {
-            report::compact_text(&puzzle, &answer, args.picture)
+            Output::Text(report::compact_text(&puzzle, &answer, args.picture))
         };
-        phases.done("wrote the report");
+        phases.done(if args.json {
+            "report ready (JSON is written as it is printed)"
+        } else {
+            "wrote the report"
+        });
         return Ok((output, code));
     }
     let analysis = analyze(&puzzle, &options);
@@ -355,7 +377,7 @@ fn run(args: &SolveArgs) -> Result<(String, u8), Failure> {
         report::analysis_text(&puzzle, &analysis, args.picture)
     };
     phases.done("wrote the report");
-    Ok((output, code))
+    Ok((Output::Text(output), code))
 }
 
 /// The method line of `--verbose`.

@@ -257,43 +257,36 @@ pub fn render_input_error(error: &InputError, file: &str, source: &str) -> Strin
     out
 }
 
-/// The JSON object for a big grid solved in compact form, written straight into a string (the
-/// same fields as [`analysis_json`]; a plan is proven fewest only when it is the only one).
-pub fn compact_json(puzzle: &Puzzle, answer: &CompactAnswer) -> String {
-    let mut out = String::with_capacity(puzzle.cell_count() * 5 + 512);
+/// The JSON object for a big grid solved in compact form (the same fields as
+/// [`analysis_json`]; a plan is proven fewest only when it is the only one), written straight
+/// to `out` in one pass: millions of presses never become a string or a JSON value.
+pub fn write_compact_json(
+    mut out: impl std::io::Write,
+    puzzle: &Puzzle,
+    answer: &CompactAnswer,
+) -> std::io::Result<()> {
     let count = if answer.presses.is_some() { answer.kernel_size.clone() } else { BigUint::zero() };
     let name = serde_json::to_string(&puzzle.name).expect("a string serialises");
-    let _ = write!(
+    write!(
         out,
         "{{\"name\":{name},\"solvable\":{},\"count\":\"{count}\",\"count_exact\":true,",
         answer.presses.is_some()
-    );
+    )?;
     match &answer.presses {
         Some(x) => {
-            let mut list = String::with_capacity(x.len() * 2 + 2);
-            list.push('[');
-            for (k, &v) in x.iter().enumerate() {
-                if k > 0 {
-                    list.push(',');
-                }
-                match char::from_digit(v, 10) {
-                    Some(digit) => list.push(digit),
-                    None => {
-                        let _ = write!(list, "{v}");
-                    }
-                }
-            }
-            list.push(']');
             let total: u64 = x.iter().map(|&v| v as u64).sum();
             let proven = answer.kernel_size.is_one();
-            let _ = write!(
-                out,
-                "\"presses\":{list},\"total_presses\":{total},\"partial\":null,\"fewest\":{{\"presses\":{list},\"total_presses\":{total},\"proven\":{proven},\"partial\":null}},"
-            );
+            out.write_all(b"\"presses\":")?;
+            write_press_list(&mut out, x)?;
+            write!(out, ",\"total_presses\":{total},\"partial\":null,\"fewest\":{{\"presses\":")?;
+            write_press_list(&mut out, x)?;
+            write!(out, ",\"total_presses\":{total},\"proven\":{proven},\"partial\":null}},")?;
         }
-        None => out.push_str("\"presses\":null,\"total_presses\":null,\"partial\":null,\"fewest\":null,"),
+        None => {
+            out.write_all(b"\"presses\":null,\"total_presses\":null,\"partial\":null,\"fewest\":null,")?
+        }
     }
-    let _ = writeln!(
+    writeln!(
         out,
         "\"quiet_patterns\":\"{}\",\"cells\":{},\"buttons\":{},\"periods\":\"all {}\",\"method\":\"propagation\",\"verified\":{}}}",
         &answer.kernel_size - BigUint::one(),
@@ -301,8 +294,37 @@ pub fn compact_json(puzzle: &Puzzle, answer: &CompactAnswer) -> String {
         puzzle.button_count(),
         answer.modulus,
         answer.presses.is_some()
-    );
-    out
+    )
+}
+
+/// [`write_compact_json`] into a string.
+pub fn compact_json(puzzle: &Puzzle, answer: &CompactAnswer) -> String {
+    let mut out = Vec::with_capacity(answer.presses.as_ref().map_or(0, |x| x.len() * 4) + 512);
+    write_compact_json(&mut out, puzzle, answer).expect("writing to memory cannot fail");
+    String::from_utf8(out).expect("JSON text is UTF-8")
+}
+
+/// `[x0,x1,…]`, built in 64 KiB pieces (one digit and a comma per cell for small moduli).
+fn write_press_list(out: &mut impl std::io::Write, x: &[u32]) -> std::io::Result<()> {
+    const PIECE: usize = 1 << 16;
+    let mut buf: Vec<u8> = Vec::with_capacity(PIECE + 16);
+    buf.push(b'[');
+    for (k, &v) in x.iter().enumerate() {
+        if k > 0 {
+            buf.push(b',');
+        }
+        if v < 10 {
+            buf.push(b'0' + v as u8);
+        } else {
+            let _ = std::io::Write::write_fmt(&mut buf, format_args!("{v}"));
+        }
+        if buf.len() >= PIECE {
+            out.write_all(&buf)?;
+            buf.clear();
+        }
+    }
+    buf.push(b']');
+    out.write_all(&buf)
 }
 
 /// The text report for a big grid solved in compact form.

@@ -80,7 +80,7 @@ pub fn applies(puzzle: &Puzzle) -> bool {
 /// Solves by propagation; `None` when it does not apply.
 pub fn solve(puzzle: &Puzzle) -> Option<Answer> {
     let f = frame(puzzle)?;
-    let d = difference_at(puzzle);
+    let d = Difference::of(puzzle);
     let (first_row, kernel, count_exponent) = last_row(&f, d);
     let cells = puzzle.cell_count();
     let kernel_size = kernel_size(f.modulus, &count_exponent);
@@ -91,7 +91,7 @@ pub fn solve(puzzle: &Puzzle) -> Option<Answer> {
         kernel
             .into_iter()
             .map(|(y, order)| Generator {
-                presses: replay(&f, |_| 0, &y).into_iter().map(BigUint::from).collect(),
+                presses: replay(&f, Difference::zero(f.modulus), &y).into_iter().map(BigUint::from).collect(),
                 order: BigUint::from(order),
             })
             .collect()
@@ -109,16 +109,61 @@ pub fn solve(puzzle: &Puzzle) -> Option<Answer> {
     })
 }
 
-/// `target − start` of one cell, computed when asked (no per-cell vector on huge boards).
-fn difference_at(puzzle: &Puzzle) -> impl Fn(usize) -> u64 + Copy + '_ {
-    |cell: usize| {
-        let m = puzzle.moduli[cell];
-        (puzzle.target[cell] + m - puzzle.start[cell]) % m
+/// `target − start` cell by cell, computed when asked (no per-cell vector on huge boards). The
+/// puzzle has one modulus (see [`frame`]); when start and target are uniform (`All(v)`) the
+/// difference is one number and no cell is read.
+#[derive(Clone, Copy)]
+struct Difference<'p> {
+    puzzle: Option<&'p Puzzle>,
+    uniform: Option<u64>,
+    modulus: u64,
+}
+
+impl<'p> Difference<'p> {
+    fn of(puzzle: &'p Puzzle) -> Self {
+        let modulus = puzzle.moduli[0];
+        let uniform = match (puzzle.start.uniform(), puzzle.target.uniform()) {
+            (Some(s), Some(t)) => Some(crate::algebra::arith::sub_mod(t, s, modulus)),
+            _ => None,
+        };
+        Difference { puzzle: Some(puzzle), uniform, modulus }
+    }
+
+    /// Zero everywhere: replaying a kernel vector gives a quiet pattern.
+    fn zero(modulus: u64) -> Self {
+        Difference { puzzle: None, uniform: Some(0), modulus }
+    }
+
+    #[inline]
+    fn at(&self, cell: usize) -> u64 {
+        match (self.uniform, self.puzzle) {
+            (Some(d), _) => d,
+            (None, Some(p)) => crate::algebra::arith::sub_mod(p.target[cell], p.start[cell], self.modulus),
+            (None, None) => 0,
+        }
+    }
+
+    /// The differences of frame row `r`, one bit per position (mod 2 only).
+    fn row_bits(&self, f: &Frame, r: usize, out: &mut [u64]) {
+        if let Some(d) = self.uniform {
+            let fill = if d & 1 == 1 { u64::MAX } else { 0 };
+            out.fill(fill);
+            if !f.width.is_multiple_of(64)
+                && let Some(last) = out.last_mut()
+            {
+                *last &= (1u64 << (f.width % 64)) - 1;
+            }
+            return;
+        }
+        out.fill(0);
+        for c in 0..f.width {
+            out[c / 64] |= (self.at(f.cell(r, c)) & 1) << (c % 64);
+        }
     }
 }
 
 /// Propagates to the last row and solves its system, bit-packed for mod 2.
-fn last_row(f: &Frame, d: impl Fn(usize) -> u64 + Copy) -> LastRow {
+fn last_row(f: &Frame, d: Difference) -> LastRow {
     if f.modulus == 2 { last_row_gf2(f, d) } else { last_row_general(f, d) }
 }
 
@@ -128,36 +173,71 @@ fn kernel_size(_m: u64, exponents: &[(u64, u64)]) -> BigUint {
 }
 
 /// The presses of every cell (original numbering) from the first row's values `y`.
-fn replay(f: &Frame, d: impl Fn(usize) -> u64, y: &[u64]) -> Vec<u32> {
-    let m = f.modulus;
-    let mut x = vec![0u32; f.height * f.width];
-    for (slot, &v) in x.iter_mut().zip(y) {
-        *slot = v as u32;
+fn replay(f: &Frame, d: Difference, y: &[u64]) -> Vec<u32> {
+    if f.modulus == 2 {
+        return replay_gf2(f, d, y);
     }
-    for r in 0..f.height - 1 {
-        for c in 0..f.width {
-            let at = |rr: usize, cc: usize| x[rr * f.width + cc] as u64;
-            let mut around = 0u64;
+    let (w, m) = (f.width, f.modulus);
+    let mut out = vec![0u32; f.height * w];
+    // Three rows in the frame: above, this one, below.
+    let (mut up, mut row, mut below) = (vec![0u64; w], y.to_vec(), vec![0u64; w]);
+    for r in 0..f.height {
+        for (c, &v) in row.iter().enumerate() {
+            out[f.cell(r, c)] = v as u32;
+        }
+        if r + 1 == f.height {
+            break;
+        }
+        for c in 0..w {
+            // Values are below m < 2^32, so sums of four and products of two fit in u64.
+            let mut around = up[c];
             if c > 0 {
-                around += at(r, c - 1);
+                around += row[c - 1];
             }
-            if c + 1 < f.width {
-                around += at(r, c + 1);
-            }
-            if r > 0 {
-                around += at(r - 1, c);
+            if c + 1 < w {
+                around += row[c + 1];
             }
             // x below = w⁻¹·(d − s·x) − (left + right + up)
-            let own = (d(f.cell(r, c)) + m - (f.self_weight * at(r, c)) % m) % m;
-            let value = ((own * f.neighbor_inverse) % m + m * 3 - around % m) % m;
-            x[(r + 1) * f.width + c] = value as u32;
+            let own = crate::algebra::arith::sub_mod(d.at(f.cell(r, c)), f.self_weight * row[c] % m, m);
+            below[c] = (own * f.neighbor_inverse % m + 3 * m - around) % m;
         }
+        std::mem::swap(&mut up, &mut row);
+        std::mem::swap(&mut row, &mut below);
     }
-    let mut out = vec![0u32; x.len()];
+    out
+}
+
+/// [`replay`] for mod 2 on bit-packed rows: the row below is `d + s·x + (x << 1) + (x >> 1) +
+/// above`, a few word operations per 64 cells.
+fn replay_gf2(f: &Frame, d: Difference, y: &[u64]) -> Vec<u32> {
+    let w = f.width;
+    let words = w.div_ceil(64);
+    let last_mask = if w.is_multiple_of(64) { u64::MAX } else { (1u64 << (w % 64)) - 1 };
+    let self_bit = f.self_weight & 1 == 1;
+    let (mut up, mut row, mut below) = (vec![0u64; words], vec![0u64; words], vec![0u64; words]);
+    let mut d_row = vec![0u64; words];
+    for (c, &v) in y.iter().enumerate() {
+        row[c / 64] |= (v & 1) << (c % 64);
+    }
+    let mut out = vec![0u32; f.height * w];
     for r in 0..f.height {
-        for c in 0..f.width {
-            out[f.cell(r, c)] = x[r * f.width + c];
+        for c in 0..w {
+            out[f.cell(r, c)] = (row[c / 64] >> (c % 64) & 1) as u32;
         }
+        if r + 1 == f.height {
+            break;
+        }
+        d.row_bits(f, r, &mut d_row);
+        for k in 0..words {
+            // Bit c of `left` is x[c − 1], of `right` x[c + 1] (bits past the width are 0).
+            let left = row[k] << 1 | if k > 0 { row[k - 1] >> 63 } else { 0 };
+            let right = row[k] >> 1 | if k + 1 < words { row[k + 1] << 63 } else { 0 };
+            let own = if self_bit { row[k] } else { 0 };
+            below[k] = d_row[k] ^ own ^ left ^ right ^ up[k];
+        }
+        below[words - 1] &= last_mask;
+        std::mem::swap(&mut up, &mut row);
+        std::mem::swap(&mut row, &mut below);
     }
     out
 }
@@ -166,7 +246,7 @@ fn replay(f: &Frame, d: impl Fn(usize) -> u64, y: &[u64]) -> Vec<u32> {
 /// and `[(2, nullity)]`.
 type LastRow = (Option<Vec<u64>>, Vec<(Vec<u64>, u64)>, Vec<(u64, u64)>);
 
-fn last_row_gf2(f: &Frame, d: impl Fn(usize) -> u64) -> LastRow {
+fn last_row_gf2(f: &Frame, d: Difference) -> LastRow {
     let w = f.width;
     let words = (w + 1).div_ceil(64);
     let constant = w;
@@ -176,21 +256,28 @@ fn last_row_gf2(f: &Frame, d: impl Fn(usize) -> u64) -> LastRow {
         cur[c * words + c / 64] |= 1 << (c % 64);
     }
     let self_bit = f.self_weight & 1 == 1;
+    let mut d_row = vec![0u64; w.div_ceil(64)];
     for r in 0..f.height - 1 {
+        d.row_bits(f, r, &mut d_row);
         // In place: prev becomes the next row, then the two swap roles.
         for c in 0..w {
             let dst = &mut prev[c * words..(c + 1) * words];
             let row = |k: usize| &cur[k * words..(k + 1) * words];
-            if c > 0 {
-                xor_into(dst, row(c - 1));
+            if c > 0 && c + 1 < w && self_bit {
+                // The common case, fused into one pass over the words.
+                xor3_into(dst, row(c - 1), row(c), row(c + 1));
+            } else {
+                if c > 0 {
+                    xor_into(dst, row(c - 1));
+                }
+                if c + 1 < w {
+                    xor_into(dst, row(c + 1));
+                }
+                if self_bit {
+                    xor_into(dst, row(c));
+                }
             }
-            if c + 1 < w {
-                xor_into(dst, row(c + 1));
-            }
-            if self_bit {
-                xor_into(dst, row(c));
-            }
-            if d(f.cell(r, c)) & 1 == 1 {
+            if d_row[c / 64] >> (c % 64) & 1 == 1 {
                 dst[constant / 64] ^= 1 << (constant % 64);
             }
         }
@@ -212,7 +299,7 @@ fn last_row_gf2(f: &Frame, d: impl Fn(usize) -> u64) -> LastRow {
                 *v ^= cur[c * words + k];
             }
         }
-        if d(f.cell(r, c)) & 1 == 1 {
+        if d.at(f.cell(r, c)) & 1 == 1 {
             form[constant / 64] ^= 1 << (constant % 64);
         }
         for bit in 0..=w {
@@ -228,6 +315,16 @@ fn last_row_gf2(f: &Frame, d: impl Fn(usize) -> u64) -> LastRow {
     (y, kernel, vec![(2, nullity)])
 }
 
+/// `dst ^= a ^ b ^ c`, word by word in one pass (the loop vectorises).
+#[inline]
+fn xor3_into(dst: &mut [u64], a: &[u64], b: &[u64], c: &[u64]) {
+    let n = dst.len();
+    let (a, b, c) = (&a[..n], &b[..n], &c[..n]);
+    for k in 0..n {
+        dst[k] ^= a[k] ^ b[k] ^ c[k];
+    }
+}
+
 /// `dst ^= src`, word by word (the loop vectorises).
 #[inline]
 fn xor_into(dst: &mut [u64], src: &[u64]) {
@@ -237,7 +334,7 @@ fn xor_into(dst: &mut [u64], src: &[u64]) {
 }
 
 /// Any modulus below 2^32: affine forms with `W + 1` residues per cell.
-fn last_row_general(f: &Frame, d: impl Fn(usize) -> u64) -> LastRow {
+fn last_row_general(f: &Frame, d: Difference) -> LastRow {
     let (w, m) = (f.width, f.modulus);
     let len = w + 1;
     let mut prev = vec![0u64; w * len];
@@ -260,7 +357,7 @@ fn last_row_general(f: &Frame, d: impl Fn(usize) -> u64) -> LastRow {
                 }
                 prev[dst + k] = (m * 4 - around % m) % m;
             }
-            let shift = (d(f.cell(r, c)) * f.neighbor_inverse) % m;
+            let shift = (d.at(f.cell(r, c)) * f.neighbor_inverse) % m;
             prev[dst + w] = (prev[dst + w] + shift) % m;
         }
         std::mem::swap(&mut prev, &mut cur);
@@ -282,7 +379,7 @@ fn last_row_general(f: &Frame, d: impl Fn(usize) -> u64) -> LastRow {
             *v = (f.self_weight * cur[c * len + k] % m + f.neighbor_weight * (around % m) % m) % m;
         }
         matrix[c * w..(c + 1) * w].copy_from_slice(&form[..w]);
-        rhs[c] = (d(f.cell(r, c)) + m - form[w]) % m;
+        rhs[c] = (d.at(f.cell(r, c)) + m - form[w]) % m;
     }
     super::modular::solve_dense(m, w, w, matrix, rhs)
 }
@@ -342,7 +439,7 @@ pub struct CompactAnswer {
 /// propagation does not apply. The plan is verified before it is returned.
 pub fn solve_compact(puzzle: &Puzzle) -> Option<Result<CompactAnswer, crate::error::InternalError>> {
     let f = frame(puzzle)?;
-    let d = difference_at(puzzle);
+    let d = Difference::of(puzzle);
     let (first_row, _, count_exponent) = last_row(&f, d);
     let presses = first_row.map(|y| replay(&f, d, &y));
     if let Some(x) = &presses
@@ -359,29 +456,47 @@ pub fn solve_compact(puzzle: &Puzzle) -> Option<Result<CompactAnswer, crate::err
     }))
 }
 
-/// Simulates a compact plan: every cell ends on its target (a direct grid sweep; the model's
-/// general simulation is tested against it in `agrees_with_dense_elimination`).
+/// Simulates a compact plan: every cell ends on its target (a direct grid sweep in the original
+/// numbering, independent of the frame; the model's general simulation is tested against it in
+/// `agrees_with_dense_elimination`).
 fn verify(puzzle: &Puzzle, f: &Frame, x: &[u32]) -> bool {
     let m = f.modulus;
     let Topology::Grid { rows, cols, .. } = puzzle.topology else { return false };
+    if x.len() != rows * cols {
+        return false;
+    }
+    let (s, n) = (f.self_weight, f.neighbor_weight);
+    // What the presses add to each cell: s·x + n·(sum of the neighbours' presses), reduced.
+    let added = |cell: usize, r: usize, c: usize| -> u64 {
+        let mut around = 0u64;
+        if c > 0 {
+            around += x[cell - 1] as u64;
+        }
+        if c + 1 < cols {
+            around += x[cell + 1] as u64;
+        }
+        if r > 0 {
+            around += x[cell - cols] as u64;
+        }
+        if r + 1 < rows {
+            around += x[cell + cols] as u64;
+        }
+        if m == 2 {
+            (s * x[cell] as u64 + n * around) & 1
+        } else {
+            (s * x[cell] as u64 % m + n * (around % m) % m) % m
+        }
+    };
+    let uniform = (puzzle.start.uniform(), puzzle.target.uniform());
     (0..rows).all(|r| {
         (0..cols).all(|c| {
             let cell = r * cols + c;
-            let mut around = 0u64;
-            if c > 0 {
-                around += x[cell - 1] as u64;
-            }
-            if c + 1 < cols {
-                around += x[cell + 1] as u64;
-            }
-            if r > 0 {
-                around += x[cell - cols] as u64;
-            }
-            if r + 1 < rows {
-                around += x[cell + cols] as u64;
-            }
-            let total = (f.self_weight * x[cell] as u64 % m + f.neighbor_weight * (around % m) % m) % m;
-            (puzzle.start[cell] + total) % m == puzzle.target[cell]
+            let (start, target) = match uniform {
+                (Some(s), Some(t)) => (s, t),
+                _ => (puzzle.start[cell], puzzle.target[cell]),
+            };
+            let total = start + added(cell, r, c);
+            (if total >= m { total - m } else { total }) == target
         })
     })
 }
