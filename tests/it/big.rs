@@ -1,13 +1,16 @@
 //! Big boards: a 300×300 board with a random start solves and verifies in the normal suite;
 //! the compact path for boards of more than 250,000 cells agrees with the general one and
-//! writes plans that re-simulate; propagation agrees with dense elimination on every m×n
-//! board up to 12×12 for moduli 2 to 6.
+//! writes plans that re-simulate; propagation (and its compact form) agrees with dense
+//! elimination on every m×n board up to 30×30 for moduli 2 to 6, on tori and King grids, and at
+//! the word edges of the bit-packed rows.
 
 use assert_cmd::Command;
+use modsolve::solve::propagate::solve_compact;
 use modsolve::solve::{Method, solve_with};
 use modsolve::{parse_puzzle, solve};
 use num_bigint::BigUint;
 use rand::{RngExt, SeedableRng, rngs::StdRng};
+use rayon::prelude::*;
 
 fn random_rows(rows: usize, cols: usize, modulus: u64, seed: u64) -> String {
     let mut rng = StdRng::seed_from_u64(seed);
@@ -41,21 +44,125 @@ fn board_300x300_with_a_random_start() {
     }
 }
 
+/// Every m×n board up to 30×30 (both orientations, so the symbolic row is sometimes the rows and
+/// sometimes the columns), moduli 2 to 6, random start and target: light chasing, its compact
+/// form and dense elimination agree on the count, and both plans simulate to the target. Starts
+/// and targets are random pictures or uniform (`All`).
 #[test]
-fn propagation_agrees_with_dense_elimination_up_to_12x12() {
-    for rows in 1..=12 {
-        for cols in 1..=12 {
-            for modulus in 2..=6u64 {
+fn propagation_agrees_with_dense_elimination_up_to_30x30() {
+    let boards: Vec<(usize, usize, u64)> =
+        (1..=30).flat_map(|r| (1..=30).flat_map(move |c| (2..=6u64).map(move |m| (r, c, m)))).collect();
+    let solvable: usize = boards
+        .par_iter()
+        .map(|&(rows, cols, modulus)| {
+            let seed = (rows * 1000 + cols * 10) as u64 + modulus;
+            let what = format!("{rows}×{cols} mod {modulus}");
+            // Half the boards have a random target, half All(m − 1).
+            let target = if (rows + cols) % 2 == 0 {
+                random_rows(rows, cols, modulus, seed + 7)
+            } else {
+                format!("All({})", modulus - 1)
+            };
+            // A third of the boards start from All(0): uniform states take their own fast path.
+            let start =
+                if (rows * cols + modulus as usize) % 3 == 0 { "All(0)".to_string() } else { random_rows(rows, cols, modulus, seed) };
+            let source = format!(
+                "Puzzle(graph: Grid(rows: {rows}, cols: {cols}), modulus: {modulus}, start: {start}, target: {target})"
+            );
+            let puzzle = parse_puzzle(&source).unwrap();
+            let fast = solve_with(&puzzle, Method::Propagation).unwrap();
+            let dense = solve_with(&puzzle, Method::Modular).unwrap();
+            assert_eq!(fast.count, dense.count, "{what}");
+            assert_eq!(fast.kernel_size, dense.kernel_size, "{what}");
+            assert_eq!(fast.periods, dense.periods, "{what}");
+            for answer in [&fast, &dense] {
+                if let Some(x) = &answer.presses {
+                    assert!(puzzle.solves(x), "{what}");
+                }
+            }
+            if rows >= 2 && cols >= 2 {
+                let compact = solve_compact(&puzzle).expect("light chasing applies").expect("verified");
+                assert_eq!(compact.kernel_size, dense.kernel_size, "{what}");
+                assert_eq!(compact.presses.is_some(), dense.is_solvable(), "{what}");
+                if let Some(x) = compact.presses {
+                    let x: Vec<BigUint> = x.into_iter().map(BigUint::from).collect();
+                    assert!(puzzle.solves(&x), "{what}");
+                }
+            }
+            usize::from(dense.is_solvable())
+        })
+        .sum();
+    // Random starts are solvable on boards without quiet patterns: the test sees both kinds.
+    assert!(
+        solvable > boards.len() / 4 && solvable < boards.len(),
+        "{solvable} of {} solvable",
+        boards.len()
+    );
+}
+
+/// Tori and King grids up to 30×30 (general propagation with symbolic seeds, where it applies)
+/// agree with dense elimination on the count, and their plans simulate.
+#[test]
+fn torus_and_king_grids_agree_with_dense_elimination_up_to_30x30() {
+    let boards: Vec<(usize, usize, u64, &str)> =
+        [(3, 3), (4, 7), (8, 8), (13, 5), (16, 16), (21, 30), (30, 30)]
+            .into_iter()
+            .flat_map(|(r, c)| {
+                (2..=6u64).flat_map(move |m| {
+                    ["wrap: true", "neighborhood: King", "wrap: true, neighborhood: King"]
+                        .map(move |g| (r, c, m, g))
+                })
+            })
+            .collect();
+    let propagated: usize = boards
+        .par_iter()
+        .map(|&(rows, cols, modulus, graph)| {
+            let what = format!("{rows}×{cols} ({graph}) mod {modulus}");
+            let source = format!(
+                "Puzzle(graph: Grid(rows: {rows}, cols: {cols}, {graph}), modulus: {modulus}, start: {})",
+                random_rows(rows, cols, modulus, (rows * cols) as u64 + modulus),
+            );
+            let puzzle = parse_puzzle(&source).unwrap();
+            let fast = solve_with(&puzzle, Method::Propagation).unwrap();
+            let dense = solve_with(&puzzle, Method::Modular).unwrap();
+            assert_eq!(fast.count, dense.count, "{what}");
+            assert_eq!(fast.kernel_size, dense.kernel_size, "{what}");
+            if let Some(x) = &fast.presses {
+                assert!(puzzle.solves(x), "{what}");
+            }
+            usize::from(fast.method == Method::Propagation)
+        })
+        .sum();
+    assert!(propagated > boards.len() / 2, "propagation applied to only {propagated} of {}", boards.len());
+}
+
+/// Light chasing's bit-packed rows at word edges: widths 63, 64, 65, 127, 128, 129 as rows and
+/// as columns, mod 2, random start and target, against dense GF(2) elimination.
+#[test]
+fn light_chasing_at_word_edges() {
+    for width in [1usize, 2, 63, 64, 65, 127, 128, 129] {
+        for (rows, cols) in [(width, 40), (40, width)] {
+            for self_weight in [1, 0] {
+                let seed = (rows * 7 + cols) as u64 + self_weight;
                 let source = format!(
-                    "Puzzle(graph: Grid(rows: {rows}, cols: {cols}), modulus: {modulus}, start: {}, target: All({}))",
-                    random_rows(rows, cols, modulus, (rows * 100 + cols) as u64),
-                    modulus - 1
+                    "Puzzle(graph: Grid(rows: {rows}, cols: {cols}), modulus: 2, press: (self: {self_weight}, neighbors: 1), start: {}, target: {})",
+                    random_rows(rows, cols, 2, seed),
+                    random_rows(rows, cols, 2, seed + 1),
                 );
+                let what = format!("{rows}×{cols}, self {self_weight}");
                 let puzzle = parse_puzzle(&source).unwrap();
+                let dense = solve_with(&puzzle, Method::Gf2).unwrap();
                 let fast = solve_with(&puzzle, Method::Propagation).unwrap();
-                let dense = solve_with(&puzzle, Method::Modular).unwrap();
-                assert_eq!(fast.count, dense.count, "{rows}×{cols} mod {modulus}");
-                assert_eq!(fast.kernel_size, dense.kernel_size, "{rows}×{cols} mod {modulus}");
+                assert_eq!(fast.count, dense.count, "{what}");
+                assert_eq!(fast.kernel_size, dense.kernel_size, "{what}");
+                if rows >= 2 && cols >= 2 {
+                    let compact = solve_compact(&puzzle).unwrap().unwrap();
+                    assert_eq!(compact.kernel_size, dense.kernel_size, "{what}");
+                    if let Some(x) = compact.presses {
+                        let x: Vec<BigUint> = x.into_iter().map(BigUint::from).collect();
+                        assert!(puzzle.solves(&x), "{what}");
+                    }
+                }
             }
         }
     }
