@@ -58,14 +58,14 @@ fn propagation_agrees_with_dense_elimination_up_to_30x30() {
             let seed = (rows * 1000 + cols * 10) as u64 + modulus;
             let what = format!("{rows}×{cols} mod {modulus}");
             // Half the boards have a random target, half All(m − 1).
-            let target = if (rows + cols) % 2 == 0 {
+            let target = if (rows + cols).is_multiple_of(2) {
                 random_rows(rows, cols, modulus, seed + 7)
             } else {
                 format!("All({})", modulus - 1)
             };
             // A third of the boards start from All(0): uniform states take their own fast path.
             let start =
-                if (rows * cols + modulus as usize) % 3 == 0 { "All(0)".to_string() } else { random_rows(rows, cols, modulus, seed) };
+                if (rows * cols + modulus as usize).is_multiple_of(3) { "All(0)".to_string() } else { random_rows(rows, cols, modulus, seed) };
             let source = format!(
                 "Puzzle(graph: Grid(rows: {rows}, cols: {cols}), modulus: {modulus}, start: {start}, target: {target})"
             );
