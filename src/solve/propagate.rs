@@ -259,26 +259,39 @@ fn last_row_gf2(f: &Frame, d: Difference) -> LastRow {
     let mut d_row = vec![0u64; w.div_ceil(64)];
     for r in 0..f.height - 1 {
         d.row_bits(f, r, &mut d_row);
-        // In place: prev becomes the next row, then the two swap roles.
+        // In place: prev becomes the next row, then the two swap roles. Press (r + 1, c)
+        // involves only the symbols within distance r + 1 of c (a band that fills the row after
+        // W / 2 rows), so only the words of that band and the constant's word are touched.
+        let reach = r + 1;
+        let constant_word = constant / 64;
         for c in 0..w {
-            let dst = &mut prev[c * words..(c + 1) * words];
-            let row = |k: usize| &cur[k * words..(k + 1) * words];
-            if c > 0 && c + 1 < w && self_bit {
-                // The common case, fused into one pass over the words.
-                xor3_into(dst, row(c - 1), row(c), row(c + 1));
+            let (lo, hi) = if reach >= w {
+                (0, words)
             } else {
-                if c > 0 {
-                    xor_into(dst, row(c - 1));
-                }
-                if c + 1 < w {
-                    xor_into(dst, row(c + 1));
-                }
-                if self_bit {
-                    xor_into(dst, row(c));
+                (c.saturating_sub(reach) / 64, (c + reach).min(w - 1) / 64 + 1)
+            };
+            let spans = [(lo, hi), (constant_word, constant_word + 1)];
+            let span_count = if constant_word >= hi { 2 } else { 1 };
+            for &(a, b) in &spans[..span_count] {
+                let dst = &mut prev[c * words + a..c * words + b];
+                let row = |k: usize| &cur[k * words + a..k * words + b];
+                if c > 0 && c + 1 < w && self_bit {
+                    // The common case, fused into one pass over the words.
+                    xor3_into(dst, row(c - 1), row(c), row(c + 1));
+                } else {
+                    if c > 0 {
+                        xor_into(dst, row(c - 1));
+                    }
+                    if c + 1 < w {
+                        xor_into(dst, row(c + 1));
+                    }
+                    if self_bit {
+                        xor_into(dst, row(c));
+                    }
                 }
             }
             if d_row[c / 64] >> (c % 64) & 1 == 1 {
-                dst[constant / 64] ^= 1 << (constant % 64);
+                prev[c * words + constant_word] ^= 1 << (constant % 64);
             }
         }
         std::mem::swap(&mut prev, &mut cur);
