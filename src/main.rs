@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use std::time::Duration;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, CommandFactory, Parser, Subcommand};
 use modsolve::analysis::{Engine, Options, analyze};
 use modsolve::error::InternalError;
 use modsolve::solve::search::{Budget, Objective};
@@ -250,7 +250,24 @@ struct Failure {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => {
+            // `modsolve a.ron b.ron`: clap reads the second file as a subcommand. Say what to do.
+            if error.kind() == clap::error::ErrorKind::ArgumentConflict
+                && let Some(file) = std::env::args().skip(1).find(|a| !a.starts_with('-'))
+                && !Cli::command().get_subcommands().any(|c| c.get_name() == file)
+            {
+                eprintln!(
+                    "error: `modsolve FILE` solves one puzzle at a time ({file} and more were given)\n\n\
+                     To check several files at once: modsolve check FILE...\n\
+                     To solve several: run modsolve once per file."
+                );
+                return ExitCode::from(2);
+            }
+            error.exit();
+        }
+    };
     let text = |result: Result<(String, u8), Failure>| result.map(|(text, code)| (Output::Text(text), code));
     let result = match cli.command {
         Some(Command::Solve(args)) => run(&args),
@@ -267,9 +284,16 @@ fn main() -> ExitCode {
                 Output::Text(text) => stdout.write_all(text.as_bytes()),
                 Output::Stream(write) => write(&mut stdout),
             };
-            // A closed pipe is not an error worth reporting.
-            let _ = written.and_then(|_| stdout.flush());
-            ExitCode::from(code)
+            match written.and_then(|_| stdout.flush()) {
+                Ok(()) => ExitCode::from(code),
+                // A closed pipe (`modsolve big.ron --json | head`) is not an error worth reporting.
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::from(code),
+                // A full disk must not pass for a complete answer.
+                Err(e) => {
+                    eprintln!("error: cannot write the output: {e}");
+                    ExitCode::from(2)
+                }
+            }
         }
         Err(failure) => {
             eprint!("{}", failure.message);

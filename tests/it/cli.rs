@@ -303,3 +303,37 @@ fn help_documents_the_file_format() {
     }
     assert!(help.contains("FORMAT.md") || help.contains("README"), "--help points to the docs:\n{help}");
 }
+
+/// `modsolve a.ron b.ron` is a usage error (exit 2) that points to `check`, not clap's remark
+/// about subcommands; an unknown flag is still clap's own usage error.
+#[test]
+fn two_files_point_to_check() {
+    let (a, b) = (puzzle_path("octopus.ron"), puzzle_path("merlin.ron"));
+    let output = modsolve([a.as_os_str(), b.as_os_str()]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(output.stdout.is_empty());
+    let message = text(&output.stderr);
+    assert!(message.contains("one puzzle at a time") && message.contains("modsolve check"), "{message}");
+    assert!(!message.contains("subcommand"), "{message}");
+    let output = modsolve([a.as_os_str(), std::ffi::OsStr::new("--no-such-flag")]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(text(&output.stderr).contains("--no-such-flag"));
+}
+
+/// A report that cannot be written (a full disk) is an error, exit 2, not a silent success;
+/// a closed pipe is not.
+#[test]
+fn write_failures_are_reported() {
+    let full = Path::new("/dev/full");
+    if !full.exists() {
+        return;
+    }
+    let output = std::process::Command::new(assert_cmd::cargo::cargo_bin("modsolve"))
+        .arg(puzzle_path("octopus.ron"))
+        .arg("--json")
+        .stdout(std::fs::File::create(full).expect("/dev/full opens"))
+        .output()
+        .expect("modsolve runs");
+    assert_eq!(output.status.code(), Some(2));
+    assert!(text(&output.stderr).contains("cannot write the output"), "{}", text(&output.stderr));
+}
