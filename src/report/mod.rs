@@ -351,7 +351,9 @@ pub fn compact_text(puzzle: &Puzzle, answer: &CompactAnswer, picture: bool) -> S
                     x.len()
                 );
             }
-            let _ = writeln!(out, "\nSolutions: {} plans", answer.kernel_size);
+            // Worded as the general report words it: "1 plan", "4 plans".
+            let plans = if answer.kernel_size.is_one() { "plan" } else { "plans" };
+            let _ = writeln!(out, "\nSolutions: {} {plans}", answer.kernel_size);
         }
         None => {
             let _ =

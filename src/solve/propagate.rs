@@ -91,7 +91,7 @@ pub fn solve(puzzle: &Puzzle) -> Option<Answer> {
         kernel
             .into_iter()
             .map(|(y, order)| Generator {
-                presses: replay(&f, Difference::zero(f.modulus), &y).into_iter().map(BigUint::from).collect(),
+                presses: replay(&f, Difference::Uniform(0), &y).into_iter().map(BigUint::from).collect(),
                 order: BigUint::from(order),
             })
             .collect()
@@ -113,39 +113,35 @@ pub fn solve(puzzle: &Puzzle) -> Option<Answer> {
 /// puzzle has one modulus (see [`frame`]); when start and target are uniform (`All(v)`) the
 /// difference is one number and no cell is read.
 #[derive(Clone, Copy)]
-struct Difference<'p> {
-    puzzle: Option<&'p Puzzle>,
-    uniform: Option<u64>,
-    modulus: u64,
+enum Difference<'p> {
+    /// Every cell has the same difference (uniform start and target, or a quiet pattern's 0).
+    Uniform(u64),
+    /// Read from the puzzle's start and target, modulo its one modulus.
+    PerCell { puzzle: &'p Puzzle, modulus: u64 },
 }
 
 impl<'p> Difference<'p> {
     fn of(puzzle: &'p Puzzle) -> Self {
         let modulus = puzzle.moduli[0];
-        let uniform = match (puzzle.start.uniform(), puzzle.target.uniform()) {
-            (Some(s), Some(t)) => Some(crate::algebra::arith::sub_mod(t, s, modulus)),
-            _ => None,
-        };
-        Difference { puzzle: Some(puzzle), uniform, modulus }
-    }
-
-    /// Zero everywhere: replaying a kernel vector gives a quiet pattern.
-    fn zero(modulus: u64) -> Self {
-        Difference { puzzle: None, uniform: Some(0), modulus }
+        match (puzzle.start.uniform(), puzzle.target.uniform()) {
+            (Some(s), Some(t)) => Difference::Uniform(crate::algebra::arith::sub_mod(t, s, modulus)),
+            _ => Difference::PerCell { puzzle, modulus },
+        }
     }
 
     #[inline]
     fn at(&self, cell: usize) -> u64 {
-        match (self.uniform, self.puzzle) {
-            (Some(d), _) => d,
-            (None, Some(p)) => crate::algebra::arith::sub_mod(p.target[cell], p.start[cell], self.modulus),
-            (None, None) => 0,
+        match *self {
+            Difference::Uniform(d) => d,
+            Difference::PerCell { puzzle, modulus } => {
+                crate::algebra::arith::sub_mod(puzzle.target[cell], puzzle.start[cell], modulus)
+            }
         }
     }
 
     /// The differences of frame row `r`, one bit per position (mod 2 only).
     fn row_bits(&self, f: &Frame, r: usize, out: &mut [u64]) {
-        if let Some(d) = self.uniform {
+        if let Difference::Uniform(d) = *self {
             let fill = if d & 1 == 1 { u64::MAX } else { 0 };
             out.fill(fill);
             if !f.width.is_multiple_of(64)
