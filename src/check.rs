@@ -116,7 +116,7 @@ pub fn check(puzzle: &Puzzle, budget: Budget) -> Result<CheckReport, InternalErr
     let unsolvable_start = macros.iter().position(Option::is_none).map(|i| {
         let mut start = puzzle.target.to_vec();
         let m = puzzle.moduli[i];
-        start[i] = (start[i] + m - 1) % m;
+        start[i] = crate::algebra::arith::sub_mod(start[i], 1, m);
         start
     });
     let quiet_basis = answer.quiet_basis.iter().map(|g| (g.presses.clone(), g.order.clone())).collect();

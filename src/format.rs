@@ -322,13 +322,17 @@ impl PuzzleFile {
                 Buttons::Explicit(list)
             }
             (None, _) => match &phases {
+                // Summed in 128 bits: a file has far fewer than 2^64 phases, so this is exact.
                 Some(Phases::Graph(list)) => Buttons::Graph {
-                    self_weight: list.iter().fold(0i64, |a, p| a.wrapping_add(p.0)),
-                    neighbor_weight: list.iter().fold(0i64, |a, p| a.wrapping_add(p.1)),
+                    self_weight: list.iter().map(|p| i128::from(p.0)).sum(),
+                    neighbor_weight: list.iter().map(|p| i128::from(p.1)).sum(),
                 },
                 _ => {
                     let press = self.press.unwrap_or(PressSpec { self_weight: 1, neighbors: 1 });
-                    Buttons::Graph { self_weight: press.self_weight, neighbor_weight: press.neighbors }
+                    Buttons::Graph {
+                        self_weight: press.self_weight.into(),
+                        neighbor_weight: press.neighbors.into(),
+                    }
                 }
             },
         };

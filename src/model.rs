@@ -115,8 +115,8 @@ impl Topology {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Buttons {
     /// One button per cell: it adds `self_weight` to its cell and `neighbor_weight` to each
-    /// neighbour.
-    Graph { self_weight: i64, neighbor_weight: i64 },
+    /// neighbour. The weights are 128-bit so that staged phases of 64-bit weights sum exactly.
+    Graph { self_weight: i128, neighbor_weight: i128 },
     /// Listed buttons, each a list of `(cell, amount)`; a cell listed twice gets both amounts.
     Explicit(Vec<Vec<(usize, i64)>>),
 }
@@ -167,7 +167,7 @@ impl Puzzle {
     /// modulo the cell's modulus and nonzero. A cell may be reported more than once for explicit
     /// buttons that list it twice; use [`Puzzle::effects`] for merged effects.
     pub fn for_each_effect(&self, j: usize, mut f: impl FnMut(usize, u64)) {
-        let mut emit = |cell: usize, raw: i64| {
+        let mut emit = |cell: usize, raw: i128| {
             let a = reduce_signed(raw, self.moduli[cell]);
             if a != 0 {
                 f(cell, a);
@@ -180,7 +180,7 @@ impl Puzzle {
             }
             Buttons::Explicit(list) => {
                 for &(cell, amount) in &list[j] {
-                    emit(cell, amount);
+                    emit(cell, amount.into());
                 }
             }
         }

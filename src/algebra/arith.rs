@@ -43,10 +43,10 @@ pub fn pow_mod(mut a: u64, mut e: u64, m: u64) -> u64 {
     r
 }
 
-/// Reduces any signed 64-bit integer into `[0, m)`.
+/// Reduces any signed integer up to 128 bits into `[0, m)`.
 #[inline]
-pub fn reduce_signed(a: i64, m: u64) -> u64 {
-    (a as i128).rem_euclid(m as i128) as u64
+pub fn reduce_signed(a: impl Into<i128>, m: u64) -> u64 {
+    a.into().rem_euclid(m as i128) as u64
 }
 
 /// The inverse of `a` modulo `m`, when `gcd(a, m) = 1`.

@@ -58,7 +58,7 @@ fn frame(puzzle: &Puzzle) -> Option<Frame> {
     if rows < 2 || cols < 2 || m > u32::MAX as u64 || puzzle.moduli.iter().any(|&x| x != m) {
         return None;
     }
-    let reduce = |w: i64| crate::algebra::arith::reduce_signed(w, m);
+    let reduce = |w: i128| crate::algebra::arith::reduce_signed(w, m);
     let neighbor_inverse = inv_mod(reduce(neighbor_weight), m)?;
     Some(Frame {
         height: rows.max(cols),

@@ -317,7 +317,10 @@ impl Walk<'_> {
 
     fn amount(&self, j: usize, cell: usize) -> u64 {
         let m = self.problem.moduli[cell];
-        self.problem.effects[j].iter().filter(|&&(i, _)| i == cell).fold(0, |acc, &(_, a)| (acc + a) % m)
+        self.problem.effects[j]
+            .iter()
+            .filter(|&&(i, _)| i == cell)
+            .fold(0, |acc, &(_, a)| crate::algebra::arith::add_mod(acc, a, m))
     }
 
     fn press(&mut self, j: usize, value: u64) {

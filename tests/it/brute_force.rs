@@ -118,9 +118,9 @@ fn neighbors(topology: &Topology, cell: usize) -> BTreeSet<usize> {
 /// `columns[j][i]`: what one press of button `j` adds to cell `i`, reduced into `[0, m_i)`.
 fn columns(p: &Puzzle) -> Vec<Vec<u64>> {
     let cells = p.moduli.len();
-    let add = |column: &mut Vec<u64>, i: usize, w: i64| {
+    let add = |column: &mut Vec<u64>, i: usize, w: i128| {
         let m = p.moduli[i] as i128;
-        column[i] = ((column[i] as i128 + (w as i128).rem_euclid(m)) % m) as u64;
+        column[i] = ((column[i] as i128 + w.rem_euclid(m)) % m) as u64;
     };
     match &p.buttons {
         Buttons::Explicit(list) => list
@@ -128,7 +128,7 @@ fn columns(p: &Puzzle) -> Vec<Vec<u64>> {
             .map(|effect| {
                 let mut column = vec![0u64; cells];
                 for &(i, w) in effect {
-                    add(&mut column, i, w);
+                    add(&mut column, i, w.into());
                 }
                 column
             })
@@ -472,7 +472,13 @@ fn edge_cases_equal_exhaustive_enumeration() {
     let king = Neighborhood::King;
     let cross = Neighborhood::Cross;
     let graph = |topology: Topology, moduli: Vec<u64>, s: i64, n: i64, start: Vec<u64>, target: Vec<u64>| {
-        puzzle(topology, moduli, Buttons::Graph { self_weight: s, neighbor_weight: n }, start, target)
+        puzzle(
+            topology,
+            moduli,
+            Buttons::Graph { self_weight: s.into(), neighbor_weight: n.into() },
+            start,
+            target,
+        )
     };
     let cases = vec![
         // A cell listed twice cancels out: the button is idle (period 1).
@@ -1163,7 +1169,13 @@ fn arbitrary_puzzle() -> impl Strategy<Value = Puzzle> {
                 2 => Topology::Grid { rows: 1, cols: cells, wrap: true, neighborhood: Neighborhood::King },
                 _ => return explicit(moduli, effects, start, target),
             };
-            puzzle(topology, moduli, Buttons::Graph { self_weight: s, neighbor_weight: n }, start, target)
+            puzzle(
+                topology,
+                moduli,
+                Buttons::Graph { self_weight: s.into(), neighbor_weight: n.into() },
+                start,
+                target,
+            )
         })
 }
 

@@ -152,3 +152,106 @@ fn press_must_equal_the_sum_of_phases() {
     let good = "Puzzle(graph: Path(2), modulus: 5, press: (self: 2, neighbors: 1), phases: [(self: 1, neighbors: 1), (self: 1, neighbors: 0)])";
     assert!(parse_puzzle(good).is_ok());
 }
+
+/// The wraparound regression: two phases of `2^63 - 1` add `2^64 - 2`, which is 0 mod 7 (since
+/// `2^63 ≡ 1`), so the single cell can never move from 1 to 0. Summing the weights in 64 bits
+/// wrapped to -2 and answered "4 presses".
+#[test]
+fn graph_phase_weights_sum_without_wraparound() {
+    let source = "Puzzle(graph: Path(1), modulus: 7, phases: [(self: 9223372036854775807, neighbors: 0), \
+                  (self: 9223372036854775807, neighbors: 0)], start: [1])";
+    let puzzle = parse_puzzle(source).unwrap();
+    assert!(puzzle.effects(0).is_empty(), "the press adds 0 mod 7: {:?}", puzzle.effects(0));
+    let analysis = analyze(&puzzle, &Options::default()).unwrap();
+    assert!(!analysis.is_solvable());
+    assert_eq!(analysis.count.value, BigUint::from(0u32));
+}
+
+/// `phases` (the same weights for every cell of a graph) and `button_phases` (the same presses
+/// spelled out button by button) are one puzzle: with extreme weights (`i64::MIN`, `i64::MAX`, …)
+/// and moduli up to `2^64 - 1`, solve (every objective), the count and `check` agree.
+#[test]
+fn graph_phases_equal_button_phases_at_extremes() {
+    const WEIGHTS: [i64; 9] = [i64::MIN, i64::MIN + 1, -7, -1, 0, 1, 2, i64::MAX - 1, i64::MAX];
+    const MODULI: [u64; 9] = [2, 3, 6, 7, 1 << 63, (1 << 32) + 15, u64::MAX - 58, u64::MAX - 1, u64::MAX];
+    let mut rng = StdRng::seed_from_u64(12);
+    let budget = Budget { nodes: 200_000, time: None };
+    for case in 0..300 {
+        let cells = rng.random_range(1..=3usize);
+        let graph = match rng.random_range(0..3) {
+            0 => format!("Path({cells})"),
+            1 => format!("Cycle({cells})"),
+            _ => format!("Cells({cells})"),
+        };
+        let topology = parse_puzzle(&format!("Puzzle(graph: {graph}, modulus: 2)")).unwrap().topology;
+        let moduli: Vec<u64> = (0..cells).map(|_| MODULI[rng.random_range(0..MODULI.len())]).collect();
+        let weight = |rng: &mut StdRng| {
+            if rng.random_bool(0.7) { WEIGHTS[rng.random_range(0..WEIGHTS.len())] } else { rng.random() }
+        };
+        let phases: Vec<(i64, i64)> =
+            (0..rng.random_range(1..=3)).map(|_| (weight(&mut rng), weight(&mut rng))).collect();
+        let start: Vec<u64> = moduli.iter().map(|&m| rng.random_range(0..m)).collect();
+        let target: Vec<u64> = moduli
+            .iter()
+            .zip(&start)
+            .map(|(&m, &s)| if rng.random_bool(0.5) { s } else { rng.random_range(0..m) })
+            .collect();
+        let list = |v: &[u64]| format!("{v:?}");
+        let common =
+            format!("modulus: {}, start: {}, target: {}", list(&moduli), list(&start), list(&target));
+        let graph_form = format!(
+            "Puzzle(graph: {graph}, {common}, phases: [{}])",
+            phases.iter().map(|(s, n)| format!("(self: {s}, neighbors: {n})")).collect::<Vec<_>>().join(", ")
+        );
+        let buttons: Vec<String> = (0..cells)
+            .map(|j| {
+                let per_phase: Vec<String> = phases
+                    .iter()
+                    .map(|&(s, n)| {
+                        let mut pairs = vec![format!("({j}, {s})")];
+                        topology.for_each_neighbor(j, |i| pairs.push(format!("({i}, {n})")));
+                        format!("[{}]", pairs.join(", "))
+                    })
+                    .collect();
+                format!("[{}]", per_phase.join(", "))
+            })
+            .collect();
+        let button_form =
+            format!("Puzzle(graph: {graph}, {common}, button_phases: [{}])", buttons.join(", "));
+        let a = parse_puzzle(&graph_form).unwrap_or_else(|e| panic!("{graph_form}: {e}"));
+        let b = parse_puzzle(&button_form).unwrap_or_else(|e| panic!("{button_form}: {e}"));
+        let what = format!("case {case}: {graph_form}");
+        for j in 0..cells {
+            assert_eq!(a.effects(j), b.effects(j), "{what}: button {j}");
+        }
+        for objective in [Objective::Total, Objective::Max, Objective::Buttons] {
+            let options = Options { objective, budget, ..Options::default() };
+            let (x, y) = (analyze(&a, &options).unwrap(), analyze(&b, &options).unwrap());
+            assert_eq!(x.count, y.count, "{what}");
+            assert_eq!(x.quiet_patterns, y.quiet_patterns, "{what}");
+            let score = |p: Option<&modsolve::solve::optimize::Plan>| p.map(|p| (p.total(), p.proven));
+            assert_eq!(score(x.fewest.as_ref()), score(y.fewest.as_ref()), "{what}");
+            assert_eq!(score(x.shown()), score(y.shown()), "{what}");
+            for (puzzle, plan) in [(&a, x.shown()), (&b, y.shown())] {
+                if let Some(plan) = plan {
+                    let cut = plan.partial.map(|c| (c.button, c.phases));
+                    assert!(puzzle.plays_to_target(&plan.presses, cut), "{what}");
+                }
+            }
+        }
+        let (x, y) =
+            (modsolve::check::check(&a, budget).unwrap(), modsolve::check::check(&b, budget).unwrap());
+        assert_eq!(x.par(), y.par(), "{what}");
+        assert_eq!(x.solvable_starts, y.solvable_starts, "{what}");
+        assert_eq!(
+            x.macros.iter().map(Option::is_some).collect::<Vec<_>>(),
+            y.macros.iter().map(Option::is_some).collect::<Vec<_>>(),
+            "{what}"
+        );
+        // Player strategies may differ: a graph button belongs to its cell, an explicit one does not.
+        let codes = |r: &modsolve::check::CheckReport| {
+            r.findings.iter().map(|f| f.code).filter(|&c| c != "no-simple-strategy").collect::<Vec<_>>()
+        };
+        assert_eq!(codes(&x), codes(&y), "{what}");
+    }
+}
