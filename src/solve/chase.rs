@@ -49,6 +49,9 @@ fn modulus(puzzle: &Puzzle, effects: &[Vec<(usize, u64)>]) -> Option<u64> {
     full.then_some(m)
 }
 
+/// At most this many multiply-adds are spent on the quiet-pattern basis.
+const BASIS_WORK_LIMIT: u128 = 1 << 29;
+
 /// The forms take `unknowns × (seeds + 1)` residues: at most this many.
 const FORM_ENTRY_LIMIT: usize = 1 << 27;
 
@@ -183,13 +186,18 @@ pub fn solve(puzzle: &Puzzle, force: bool) -> Option<Answer> {
         rhs[row] = sub_mod(d[i], total[s], m);
     }
     let (y, kernel, exponents) = super::modular::solve_dense(m, r, s, matrix, rhs);
+    // m < 2^32, so a product of residues fits in a u64, and `chunk` of them can be summed
+    // before one reduction (thousands for small moduli): no 128-bit division per term.
+    let product_bound = (m - 1) * (m - 1);
+    let chunk = if product_bound == 0 { usize::MAX } else { (u64::MAX / product_bound).max(1) as usize };
     let evaluate = |y: &[u64], with_constant: bool| -> Vec<BigUint> {
         forms
             .iter()
             .map(|f| {
                 let mut v = if with_constant { f[s] } else { 0 };
-                for (c, &yi) in f[..s].iter().zip(y) {
-                    v = add_mod(v, mul_mod(*c, yi, m), m);
+                for (cs, ys) in f[..s].chunks(chunk).zip(y.chunks(chunk)) {
+                    let sum = cs.iter().zip(ys).fold(0u64, |acc, (&c, &yi)| acc + c * yi);
+                    v = add_mod(v, sum % m, m);
                 }
                 BigUint::from(v)
             })
@@ -199,10 +207,18 @@ pub fn solve(puzzle: &Puzzle, force: bool) -> Option<Answer> {
         exponents.iter().fold(BigUint::one(), |acc, &(p, e)| acc * num_traits::Pow::pow(BigUint::from(p), e));
     let presses = y.map(|y| evaluate(&y, true));
     let count = if presses.is_some() { kernel_size.clone() } else { BigUint::zero() };
-    let quiet_basis = kernel
-        .into_iter()
-        .map(|(g, order)| Generator { presses: evaluate(&g, false), order: BigUint::from(order) })
-        .collect();
+    // Each basis plan costs unknowns × seeds multiply-adds and unknowns big integers: past the
+    // limit (a 200 × 200 King board mod 3 has 400 of them) the basis is left empty, as light
+    // chasing does, and the count still says how many quiet patterns there are.
+    let basis_work = kernel.len() as u128 * n as u128 * width as u128;
+    let quiet_basis = if basis_work <= BASIS_WORK_LIMIT {
+        kernel
+            .into_iter()
+            .map(|(g, order)| Generator { presses: evaluate(&g, false), order: BigUint::from(order) })
+            .collect()
+    } else {
+        Vec::new()
+    };
     Some(Answer {
         periods: vec![BigUint::from(m); n],
         presses,
