@@ -18,7 +18,7 @@ fn main() {
             let puzzle = parse_puzzle(&source).expect("valid");
             let analysis = analyze(&puzzle, &options).expect("verified");
             let seconds = started.elapsed().as_secs_f64();
-            unproven += usize::from(!analysis.fewest.expect("solvable").proven);
+            unproven += usize::from(!analysis.fewest.expect("solvable").is_proven());
             total += seconds;
             if seconds > slowest.0 {
                 slowest = (seconds, m, n);

@@ -7,11 +7,13 @@
 //! algebra's count not the answer. Every plan returned here has been simulated on the puzzle.
 
 use num_bigint::BigUint;
-use num_traits::{ToPrimitive, Zero};
+use std::time::Instant;
+
+use num_traits::{One, ToPrimitive, Zero};
 
 use crate::error::InternalError;
 use crate::model::Puzzle;
-use crate::solve::optimize::{Plan, explore};
+use crate::solve::optimize::{Plan, Proof, explore};
 use crate::solve::search::{Budget, Goal, Objective, SearchProblem, search};
 use crate::solve::{Answer, difference, solve};
 
@@ -28,14 +30,29 @@ pub enum Engine {
 }
 
 /// What to compute.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 pub struct Options {
     pub engine: Engine,
     /// The objective of the plan shown; the fewest-press plan is always computed too.
     pub objective: Objective,
+    /// The work allowed; its time bounds the whole analysis (every search and enumeration in
+    /// it together), not each phase.
     pub budget: Budget,
-    /// List every plan (within limits).
+    /// List plans (within limits), at most `list_limit` of them.
     pub list_all: bool,
+    pub list_limit: usize,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            engine: Engine::default(),
+            objective: Objective::default(),
+            budget: Budget::default(),
+            list_all: false,
+            list_limit: 1000,
+        }
+    }
 }
 
 /// How many plans there are.
@@ -46,11 +63,31 @@ pub struct Count {
     pub exact: bool,
 }
 
+/// Plans listed by `--all`: the first `list_limit` plans of the solution set (within limits).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Listing {
+    pub plans: Vec<Vec<BigUint>>,
+    /// Why the listing stopped before the last plan, if it did.
+    pub cut: Option<Cut>,
+}
+
+/// Why a listing stopped early.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cut {
+    /// `list_limit` plans were listed.
+    Limit,
+    /// The budget ran out.
+    BudgetRanOut,
+}
+
 /// Everything the `solve` command reports.
 #[derive(Clone, Debug)]
 pub struct Analysis {
     pub engine: Engine,
     pub periods: Vec<BigUint>,
+    /// `Some(true)` solvable, `Some(false)` not, `None` undecided: the budget ran out before
+    /// the search found a plan or ruled every plan out.
+    pub solvable: Option<bool>,
     /// The plan with fewest presses (proven or not), `None` when there is no plan.
     pub fewest: Option<Plan>,
     /// The best plan for a non-default objective.
@@ -59,8 +96,8 @@ pub struct Analysis {
     pub count: Count,
     /// Nonzero plans that change nothing (ignoring press limits), when known.
     pub quiet_patterns: Option<BigUint>,
-    /// Every plan, when asked for.
-    pub all_plans: Option<Vec<Vec<BigUint>>>,
+    /// The plans listed, when asked for.
+    pub listing: Option<Listing>,
     /// Search nodes visited, when the search solver ran.
     pub search_nodes: Option<u64>,
     /// Whether the press limits are stricter than the periods.
@@ -74,7 +111,7 @@ pub struct Analysis {
 impl Analysis {
     /// Solvable, as far as the analysis could tell.
     pub fn is_solvable(&self) -> bool {
-        self.fewest.is_some()
+        self.solvable == Some(true)
     }
 
     /// The plan to show: the optimal one for the chosen objective, else the fewest.
@@ -97,12 +134,13 @@ fn to_big(x: &[u64]) -> Vec<BigUint> {
     x.iter().map(|&v| BigUint::from(v)).collect()
 }
 
-/// Runs the analysis.
+/// Runs the analysis. The budget's time bounds the whole of it.
 pub fn analyze(puzzle: &Puzzle, options: &Options) -> Result<Analysis, InternalError> {
+    let started = Instant::now();
     let analysis = match options.engine {
-        Engine::Search => by_search(puzzle, options)?,
-        Engine::Auto | Engine::Algebra if puzzle.phases.is_some() => by_stages(puzzle, options)?,
-        Engine::Auto | Engine::Algebra => by_algebra(puzzle, options)?,
+        Engine::Search => by_search(puzzle, options, started)?,
+        Engine::Auto | Engine::Algebra if puzzle.phases.is_some() => by_stages(puzzle, options, started)?,
+        Engine::Auto | Engine::Algebra => by_algebra(puzzle, options, started)?,
     };
     verify(puzzle, &analysis)?;
     Ok(analysis)
@@ -115,69 +153,147 @@ fn limits_bind(puzzle: &Puzzle, periods: &[BigUint]) -> bool {
         .is_some_and(|limits| limits.iter().zip(periods).any(|(&k, l)| BigUint::from(k) + 1u32 < *l))
 }
 
-fn by_algebra(puzzle: &Puzzle, options: &Options) -> Result<Analysis, InternalError> {
+fn within_limits(puzzle: &Puzzle, x: &[BigUint]) -> bool {
+    match &puzzle.max_presses {
+        Some(limits) => x.iter().zip(limits).all(|(v, &k)| *v <= BigUint::from(k)),
+        None => true,
+    }
+}
+
+fn by_algebra(puzzle: &Puzzle, options: &Options, started: Instant) -> Result<Analysis, InternalError> {
     let answer: Answer = solve(puzzle)?;
     let limited = limits_bind(puzzle, &answer.periods);
     let limits = puzzle.max_presses.as_deref();
     let mut analysis = Analysis {
         engine: options.engine,
         periods: answer.periods.clone(),
+        solvable: Some(false),
         fewest: None,
         optimal: None,
         count: Count { value: answer.count.clone(), exact: true },
         quiet_patterns: Some(answer.quiet_patterns()),
-        all_plans: None,
+        listing: None,
         search_nodes: None,
         limited,
         method: Some(answer.method),
         seeds: answer.seeds,
     };
-    if !answer.is_solvable() {
-        return Ok(analysis);
-    }
-    let explore_for = |objective| {
-        explore(&answer, |highest| search_problem(puzzle, highest), limits, objective, options.budget)
+    let Some(x0) = &answer.presses else { return Ok(analysis) };
+    let budget = || options.budget.since(started);
+    let explore_for =
+        |objective| explore(&answer, |highest| search_problem(puzzle, highest), limits, objective, budget());
+    // When the set cannot be walked, the algebra's plan stands: best only if it is the only one.
+    let standing = |objective, why| {
+        let proof = if answer.count.is_one() { Proof::Proven } else { Proof::NotSearched(why) };
+        within_limits(puzzle, x0).then(|| Plan { presses: x0.clone(), objective, proof, partial: None })
     };
+    let mut counted = !limited;
     match explore_for(Objective::Total) {
-        Some(found) => {
+        Ok(found) => {
             analysis.fewest = found.best;
             if let Some(count) = found.count_within_limits {
                 analysis.count = Count { value: count, exact: true };
+                counted = true;
             }
             analysis.search_nodes = Some(found.nodes);
         }
-        None => {
-            // Press counts beyond 64 bits: the algebra's plan, proven fewest only if unique.
-            analysis.fewest = Some(Plan {
-                presses: answer.presses.clone().expect("solvable"),
-                objective: Objective::Total,
-                proven: answer.count == BigUint::from(1u32),
-                partial: None,
-            });
-        }
+        Err(why) => analysis.fewest = standing(Objective::Total, why),
     }
     if options.objective != Objective::Total {
-        analysis.optimal = explore_for(options.objective).and_then(|found| found.best);
+        analysis.optimal = match explore_for(options.objective) {
+            Ok(found) => found.best,
+            Err(why) => standing(options.objective, why),
+        };
     }
-    if limited && (analysis.count.value.is_zero() || !analysis.count.exact || options.list_all) {
-        count_by_search(puzzle, options, &mut analysis);
+    if !counted {
+        count_by_search(puzzle, options.budget.since(started), 0, &mut analysis);
     }
-    if options.list_all && analysis.all_plans.is_none() {
-        count_by_search(puzzle, options, &mut analysis);
+    if options.list_all {
+        analysis.listing = list_from_basis(puzzle, &answer, options.list_limit, options.budget, started);
+        if analysis.listing.is_none() {
+            let count = analysis.count.clone();
+            let listing =
+                count_by_search(puzzle, options.budget.since(started), options.list_limit, &mut analysis);
+            // The search only lists: the count stays the algebra's (exact) one when it had it.
+            if count.exact {
+                analysis.count = count;
+            }
+            analysis.listing = listing;
+        }
     }
+    analysis.solvable = if analysis.fewest.is_some() || !analysis.count.value.is_zero() {
+        Some(true)
+    } else if analysis.count.exact {
+        Some(false)
+    } else {
+        None
+    };
     Ok(analysis)
 }
 
-/// Counts (and lists) plans within the limits with the search solver.
-fn count_by_search(puzzle: &Puzzle, options: &Options, analysis: &mut Analysis) {
-    let Some(highest) = highest_values(puzzle, &analysis.periods) else { return };
-    let outcome =
-        search(&search_problem(puzzle, &highest), Goal::All { keep: options.list_all }, options.budget, None);
-    analysis.count = Count { value: BigUint::from(outcome.count), exact: outcome.complete };
-    if options.list_all {
-        analysis.all_plans = Some(outcome.plans.iter().map(|x| to_big(x)).collect());
+/// Lists the first `keep` plans of the algebra's solution set `x0 + Σ t_g·g (mod L)`, in
+/// mixed-radix order over the basis, skipping plans beyond the press limits; `None` when the
+/// basis was left out. Memory holds only the plans kept; the budget's time bounds the walk.
+fn list_from_basis(
+    puzzle: &Puzzle,
+    answer: &Answer,
+    keep: usize,
+    budget: Budget,
+    started: Instant,
+) -> Option<Listing> {
+    let x0 = answer.presses.as_ref()?;
+    if !answer.has_full_basis() {
+        return None;
     }
+    let mut x = x0.clone();
+    let mut digits = vec![BigUint::zero(); answer.quiet_basis.len()];
+    let mut plans = Vec::new();
+    let mut steps = 0u64;
+    loop {
+        if within_limits(puzzle, &x) {
+            if plans.len() == keep {
+                return Some(Listing { plans, cut: Some(Cut::Limit) });
+            }
+            plans.push(x.clone());
+        }
+        steps += 1;
+        if steps.is_multiple_of(1024) && budget.expired(started) {
+            return Some(Listing { plans, cut: Some(Cut::BudgetRanOut) });
+        }
+        // Next: add generator k, carrying past digits that wrap (order·g ≡ 0).
+        let mut k = 0;
+        loop {
+            let Some(g) = answer.quiet_basis.get(k) else { return Some(Listing { plans, cut: None }) };
+            for ((v, add), period) in x.iter_mut().zip(&g.presses).zip(&answer.periods) {
+                if !add.is_zero() {
+                    *v = (&*v + add) % period;
+                }
+            }
+            digits[k] += 1u32;
+            if digits[k] < g.order {
+                break;
+            }
+            digits[k] = BigUint::zero();
+            k += 1;
+        }
+    }
+}
+
+/// Counts plans within the limits with the search solver, keeping the first `keep` of them;
+/// returns them as a listing.
+fn count_by_search(puzzle: &Puzzle, budget: Budget, keep: usize, analysis: &mut Analysis) -> Option<Listing> {
+    let highest = highest_values(puzzle, &analysis.periods)?;
+    let outcome = search(&search_problem(puzzle, &highest), Goal::All { keep }, budget, None);
+    analysis.count = Count { value: BigUint::from(outcome.count), exact: outcome.complete };
     *analysis.search_nodes.get_or_insert(0) += outcome.nodes;
+    let cut = if !outcome.complete {
+        Some(Cut::BudgetRanOut)
+    } else if (outcome.plans.len() as u64) < outcome.count {
+        Some(Cut::Limit)
+    } else {
+        None
+    };
+    Some(Listing { plans: outcome.plans.iter().map(|x| to_big(x)).collect(), cut })
 }
 
 /// `min(L_j - 1, limit_j)` per button, when every period fits in 64 bits.
@@ -195,10 +311,10 @@ fn highest_values(puzzle: &Puzzle, periods: &[BigUint]) -> Option<Vec<u64>> {
         .collect()
 }
 
-fn by_search(puzzle: &Puzzle, options: &Options) -> Result<Analysis, InternalError> {
+fn by_search(puzzle: &Puzzle, options: &Options, started: Instant) -> Result<Analysis, InternalError> {
     if puzzle.phases.is_some() {
         return Err(InternalError::Unsupported(
-            "the search solver does not play staged presses; use --method algebra".into(),
+            "the search solver does not play staged presses; the algebra does".into(),
         ));
     }
     let periods = puzzle.periods();
@@ -206,11 +322,12 @@ fn by_search(puzzle: &Puzzle, options: &Options) -> Result<Analysis, InternalErr
     let mut analysis = Analysis {
         engine: Engine::Search,
         periods: periods.clone(),
+        solvable: None,
         fewest: None,
         optimal: None,
         count: Count { value: BigUint::zero(), exact: false },
         quiet_patterns: None,
-        all_plans: None,
+        listing: None,
         search_nodes: Some(0),
         limited,
         method: None,
@@ -218,35 +335,43 @@ fn by_search(puzzle: &Puzzle, options: &Options) -> Result<Analysis, InternalErr
     };
     let Some(highest) = highest_values(puzzle, &periods) else {
         return Err(InternalError::Unsupported(
-            "the search solver needs every button's period to fit in 64 bits; use --method algebra".into(),
+            "the search solver needs every button's period to fit in 64 bits; the algebra has no such limit"
+                .into(),
         ));
     };
     let problem = search_problem(puzzle, &highest);
-    count_by_search(puzzle, options, &mut analysis);
-    let best = |objective| {
-        let outcome = search(&problem, Goal::Best(objective), options.budget, None);
-        let plan = outcome.plan.map(|x| Plan {
-            presses: to_big(&x),
-            objective,
-            proven: outcome.complete,
-            partial: None,
-        });
-        (plan, outcome.nodes)
+    let best = |objective, analysis: &mut Analysis| {
+        let outcome = search(&problem, Goal::Best(objective), options.budget.since(started), None);
+        *analysis.search_nodes.get_or_insert(0) += outcome.nodes;
+        let proof = if outcome.complete { Proof::Proven } else { Proof::BudgetRanOut };
+        let plan = outcome.plan.map(|x| Plan { presses: to_big(&x), objective, proof, partial: None });
+        (plan, outcome.complete)
     };
-    let (fewest, nodes) = best(Objective::Total);
+    // The fewest plan first: it also decides solvability.
+    let (fewest, complete) = best(Objective::Total, &mut analysis);
+    analysis.solvable = match (&fewest, complete) {
+        (Some(_), _) => Some(true),
+        (None, true) => Some(false),
+        (None, false) => None,
+    };
     analysis.fewest = fewest;
-    *analysis.search_nodes.get_or_insert(0) += nodes;
     if options.objective != Objective::Total {
-        let (optimal, nodes) = best(options.objective);
-        analysis.optimal = optimal;
-        *analysis.search_nodes.get_or_insert(0) += nodes;
+        analysis.optimal = best(options.objective, &mut analysis).0;
+    }
+    let keep = if options.list_all { options.list_limit } else { 0 };
+    let listing = count_by_search(puzzle, options.budget.since(started), keep, &mut analysis);
+    if options.list_all {
+        analysis.listing = listing;
+    }
+    if analysis.count.exact {
+        analysis.solvable = Some(!analysis.count.value.is_zero());
     }
     // Quiet patterns: the plans that solve "change nothing", without limits.
     let top: Option<Vec<u64>> = periods.iter().map(|l| l.to_u64().map(|v| v - 1)).collect();
     if let Some(top) = top {
         let mut quiet = search_problem(puzzle, &top);
         quiet.rhs.iter_mut().for_each(|r| *r = 0);
-        let outcome = search(&quiet, Goal::All { keep: false }, options.budget, None);
+        let outcome = search(&quiet, Goal::All { keep: 0 }, options.budget.since(started), None);
         if outcome.complete {
             analysis.quiet_patterns = Some(BigUint::from(outcome.count - 1));
         }
@@ -254,13 +379,14 @@ fn by_search(puzzle: &Puzzle, options: &Options) -> Result<Analysis, InternalErr
     Ok(analysis)
 }
 
-/// Staged presses (DESIGN.md §7): a plan is full presses `z` and, optionally, one more press of
-/// button `j` cut after `k` phases because the puzzle was solved: `A·z ≡ d − P_k·e_j`. Every
-/// case shares the matrix, so one elimination per prime answers all of them; each solvable
-/// case has `kernel_size` plans. The fewest is the best over the cases (a cut press counts).
-fn by_stages(puzzle: &Puzzle, options: &Options) -> Result<Analysis, InternalError> {
+/// Staged presses: a plan is full presses `z` and, optionally, one more press of button `j` cut
+/// after `k` phases because the puzzle was solved: `A·z ≡ d − P_k·e_j` (`P_k` the first `k`
+/// phases summed). Every case shares the matrix, so one elimination per prime answers all of
+/// them; each solvable case has `kernel_size` plans. The fewest is the best over the cases (a
+/// cut press counts).
+fn by_stages(puzzle: &Puzzle, options: &Options, started: Instant) -> Result<Analysis, InternalError> {
     use crate::algebra::arith::sub_mod;
-    use crate::solve::optimize::Partial;
+    use crate::solve::optimize::{NotSearched, Partial};
     let d = difference(puzzle);
     let mut cases: Vec<Option<Partial>> = vec![None];
     let mut differences = vec![d.clone()];
@@ -279,11 +405,12 @@ fn by_stages(puzzle: &Puzzle, options: &Options) -> Result<Analysis, InternalErr
     let mut analysis = Analysis {
         engine: options.engine,
         periods: base.periods.clone(),
+        solvable: Some(solvable > 0),
         fewest: None,
         optimal: None,
         count: Count { value: &base.kernel_size * BigUint::from(solvable), exact: true },
         quiet_patterns: Some(base.quiet_patterns()),
-        all_plans: None,
+        listing: None,
         search_nodes: Some(0),
         limited: false,
         method: Some(base.method),
@@ -291,7 +418,7 @@ fn by_stages(puzzle: &Puzzle, options: &Options) -> Result<Analysis, InternalErr
     };
     let best_for = |objective: Objective| -> Option<Plan> {
         let mut best: Option<(crate::solve::search::Score, Plan)> = None;
-        let mut proven = true;
+        let mut proof = Proof::Proven;
         for ((case, solution), dk) in cases.iter().zip(&solutions).zip(&differences) {
             let Some(z) = solution else { continue };
             let mut coset = base.clone();
@@ -302,13 +429,22 @@ fn by_stages(puzzle: &Puzzle, options: &Options) -> Result<Analysis, InternalErr
                 p.rhs = dk.clone();
                 p
             };
-            let found = explore(&coset, problem, None, objective, options.budget);
-            let (mut presses, case_proven) = match found.and_then(|f| f.best) {
-                Some(plan) => (plan.presses, plan.proven),
-                None => (z.clone(), coset.kernel_size == BigUint::from(1u32)),
-            };
+            let (mut presses, case_proof) =
+                match explore(&coset, problem, None, objective, options.budget.since(started)) {
+                    Ok(found) => match found.best {
+                        Some(plan) => (plan.presses, plan.proof),
+                        None => (z.clone(), Proof::BudgetRanOut),
+                    },
+                    Err(_) if coset.kernel_size.is_one() => (z.clone(), Proof::Proven),
+                    Err(why) => (z.clone(), Proof::NotSearched(why)),
+                };
+            if proof.is_proven() {
+                proof = case_proof;
+            }
             // Other objectives than the total are scored on the full plan but searched on z.
-            proven &= case_proven && (case.is_none() || objective == Objective::Total);
+            if case.is_some() && objective != Objective::Total && proof.is_proven() {
+                proof = Proof::NotSearched(NotSearched::StagedObjective);
+            }
             if let Some(partial) = case {
                 presses[partial.button] += 1u32;
             }
@@ -316,11 +452,11 @@ fn by_stages(puzzle: &Puzzle, options: &Options) -> Result<Analysis, InternalErr
                 presses.iter().map(|x| x.to_u64()).collect::<Option<Vec<u64>>>().map(|x| objective.score(&x));
             let score = score.unwrap_or((u128::MAX, u128::MAX));
             if best.as_ref().is_none_or(|(s, _)| score < *s) {
-                best = Some((score, Plan { presses, objective, proven: false, partial: *case }));
+                best = Some((score, Plan { presses, objective, proof: Proof::Proven, partial: *case }));
             }
         }
         best.map(|(_, mut plan)| {
-            plan.proven = proven;
+            plan.proof = proof;
             plan
         })
     };
@@ -334,13 +470,9 @@ fn by_stages(puzzle: &Puzzle, options: &Options) -> Result<Analysis, InternalErr
 /// Every plan the analysis returns reaches the target and respects the limits.
 fn verify(puzzle: &Puzzle, analysis: &Analysis) -> Result<(), InternalError> {
     let plans = analysis.fewest.iter().chain(&analysis.optimal).map(|p| &p.presses);
-    let listed = analysis.all_plans.iter().flatten();
+    let listed = analysis.listing.iter().flat_map(|l| &l.plans);
     for x in plans.chain(listed) {
-        let within = match &puzzle.max_presses {
-            Some(limits) => x.iter().zip(limits).all(|(v, &k)| *v <= BigUint::from(k)),
-            None => true,
-        };
-        if !puzzle.solves(x) || !within {
+        if !puzzle.solves(x) || !within_limits(puzzle, x) {
             // Staged plans are checked phase by phase below.
             if puzzle.phases.is_some() {
                 continue;

@@ -15,7 +15,7 @@ use crate::error::InternalError;
 use crate::model::Puzzle;
 use crate::solve::optimize::explore;
 use crate::solve::search::{Budget, Objective};
-use crate::solve::{Answer, solve_differences};
+use crate::solve::{Answer, differences_fit, solve, solve_differences};
 
 /// How much a finding matters: errors fail the check, warnings only with `--deny warnings`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -68,8 +68,9 @@ pub struct CheckReport {
     pub unsolvable_start: Option<Vec<u64>>,
     /// A basis of the quiet patterns (each with its order).
     pub quiet_basis: Vec<(Vec<BigUint>, BigUint)>,
-    /// For each cell, a plan adding 1 to it and nothing else (the fewest when cheap to find).
-    pub macros: Vec<Option<Vec<BigUint>>>,
+    /// For each cell, a plan adding 1 to it and nothing else (the fewest when cheap to find),
+    /// unless they were left out.
+    pub macros: Result<Vec<Option<Vec<BigUint>>>, MacrosLeftOut>,
     pub intended: Option<IntendedVerdict>,
     /// How simple player strategies fare from the start.
     pub strategies: Vec<crate::strategy::StrategyOutcome>,
@@ -92,20 +93,28 @@ impl CheckReport {
     }
 }
 
-/// Checks one puzzle.
+/// Checks one puzzle. The budget's time bounds the par search and the macro shortening
+/// together.
 pub fn check(puzzle: &Puzzle, budget: Budget) -> Result<CheckReport, InternalError> {
+    let started = std::time::Instant::now();
     let analysis = analyze(puzzle, &Options { budget, ..Options::default() })?;
     let cells = puzzle.cell_count();
-    // One elimination for every "+1 on cell i" at once.
-    let unit_differences: Vec<Vec<u64>> = (0..cells)
-        .map(|i| {
-            let mut d = vec![0u64; cells];
-            d[i] = 1;
-            d
-        })
-        .collect();
-    let (answer, mut macros) = solve_differences(puzzle, &unit_differences)?;
-    shorten_macros(&answer, &mut macros, puzzle, budget);
+    // One elimination for every "+1 on cell i" at once, when that dense system fits; past it
+    // the macros are left out and the counts come from the puzzle's own elimination.
+    let (answer, macros) = if let Err(why) = macros_fit(puzzle, budget.since(started).time) {
+        (solve(puzzle)?, Err(why))
+    } else {
+        let unit_differences: Vec<Vec<u64>> = (0..cells)
+            .map(|i| {
+                let mut d = vec![0u64; cells];
+                d[i] = 1;
+                d
+            })
+            .collect();
+        let (answer, mut macros) = solve_differences(puzzle, &unit_differences)?;
+        shorten_macros(&answer, &mut macros, puzzle, budget, started);
+        (answer, Ok(macros))
+    };
 
     let domain: BigUint = answer.periods.iter().product();
     let image = &domain / &answer.kernel_size;
@@ -113,7 +122,7 @@ pub fn check(puzzle: &Puzzle, budget: Budget) -> Result<CheckReport, InternalErr
     let g = image.gcd(&space);
     let solvable_starts = (&image / &g, &space / &g);
     let all_starts_solvable = image == space;
-    let unsolvable_start = macros.iter().position(Option::is_none).map(|i| {
+    let unsolvable_start = macros.iter().flatten().position(Option::is_none).map(|i| {
         let mut start = puzzle.target.to_vec();
         let m = puzzle.moduli[i];
         start[i] = crate::algebra::arith::sub_mod(start[i], 1, m);
@@ -137,27 +146,69 @@ pub fn check(puzzle: &Puzzle, budget: Budget) -> Result<CheckReport, InternalErr
     Ok(report)
 }
 
-/// Replaces each macro by the one with fewest presses when the quiet patterns are few.
-fn shorten_macros(answer: &Answer, macros: &mut [Option<Vec<BigUint>>], puzzle: &Puzzle, budget: Budget) {
+/// The elimination for one macro per cell costs about `cells² × (cells + buttons)` steps:
+/// at most this many (a few seconds) before macros are left out.
+const MACRO_WORK_LIMIT: u128 = 1 << 33;
+
+/// Steps of that elimination per second on a slow machine, to judge it against the budget.
+const MACRO_STEPS_PER_SECOND: f64 = 1.0e9;
+
+/// Why the macros were not found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MacrosLeftOut {
+    /// One plan per cell is a dense system too large for memory or for a few seconds.
+    TooLarge,
+    /// The elimination would take longer than what is left of the budget.
+    OverBudget,
+}
+
+/// Whether a macro per cell can be found: its dense system fits in memory, in a few seconds,
+/// and in what is left of the budget.
+fn macros_fit(puzzle: &Puzzle, left: Option<std::time::Duration>) -> Result<(), MacrosLeftOut> {
+    let (cells, buttons) = (puzzle.cell_count() as u128, puzzle.button_count() as u128);
+    let work = cells * cells * (cells + buttons);
+    if !differences_fit(puzzle, puzzle.cell_count()) || work > MACRO_WORK_LIMIT {
+        return Err(MacrosLeftOut::TooLarge);
+    }
+    match left {
+        Some(left) if work as f64 / MACRO_STEPS_PER_SECOND > left.as_secs_f64() => {
+            Err(MacrosLeftOut::OverBudget)
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Replaces each macro by the one with fewest presses when the quiet patterns are few, while
+/// the budget (started at `started`) lasts.
+fn shorten_macros(
+    answer: &Answer,
+    macros: &mut [Option<Vec<BigUint>>],
+    puzzle: &Puzzle,
+    budget: Budget,
+    started: std::time::Instant,
+) {
     let small = answer.kernel_size <= BigUint::from(4096u32) && !answer.kernel_size.is_one();
     if !small {
         return;
     }
     for (cell, plan) in macros.iter_mut().enumerate() {
         let Some(plan) = plan else { continue };
+        if budget.expired(started) {
+            return;
+        }
         let mut coset = answer.clone();
         coset.presses = Some(plan.clone());
         coset.count = coset.kernel_size.clone();
-        let budget = Budget { nodes: 1 << 16, time: budget.time };
+        let budget = Budget { nodes: 1 << 16, time: budget.since(started).time };
         let search = |highest: &[u64]| {
             let mut problem = crate::analysis::search_problem(puzzle, highest);
             problem.rhs = vec![0; puzzle.cell_count()];
             problem.rhs[cell] = 1;
             problem
         };
-        if let Some(found) = explore(&coset, search, None, Objective::Total, budget)
+        if let Ok(found) = explore(&coset, search, None, Objective::Total, budget)
             && let Some(best) = found.best
-            && best.proven
+            && best.is_proven()
         {
             *plan = best.presses;
         }
@@ -173,7 +224,7 @@ fn judge_intended(puzzle: &Puzzle, report: &CheckReport, intended: &[u64]) -> In
             && cuts.into_iter().any(|cut| puzzle.plays_to_target(&presses, Some(cut))));
     let total: BigUint = presses.iter().sum();
     let fewest = match &report.analysis.fewest {
-        Some(plan) if plan.proven => Some(solves && total <= plan.total()),
+        Some(plan) if plan.is_proven() => Some(solves && total <= plan.total()),
         _ => None,
     };
     IntendedVerdict { solves, fewest, unique: solves && report.analysis.count.value.is_one() }
@@ -268,7 +319,7 @@ fn findings(puzzle: &Puzzle, report: &CheckReport, periods: &[BigUint]) -> Vec<F
         );
     }
     if let Some(plan) = &analysis.fewest
-        && !plan.proven
+        && !plan.is_proven()
     {
         add(
             "par-not-proven",

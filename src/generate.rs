@@ -243,7 +243,7 @@ fn judge_candidate(
     }
     let Some(par) = fewest.total().to_u64() else { return Ok(None) };
     if let Some((low, high)) = spec.par
-        && (!fewest.proven || par < low || par > high)
+        && (!fewest.is_proven() || par < low || par > high)
     {
         return Ok(None);
     }
@@ -278,7 +278,7 @@ pub fn par_histogram(
             let mut rng = StdRng::seed_from_u64(candidate_seed(seed, index));
             let puzzle = with_start(template, random_start(template, &periods, &mut rng));
             let analysis = analyze(&puzzle, &Options { budget, ..Options::default() })?;
-            Ok(analysis.fewest.filter(|p| p.proven).and_then(|p| p.total().to_u64()))
+            Ok(analysis.fewest.filter(|p| p.is_proven()).and_then(|p| p.total().to_u64()))
         })
         .collect();
     let mut histogram = BTreeMap::new();

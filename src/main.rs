@@ -28,7 +28,8 @@ PUZZLE FILES (RON):
     )
 The full reference is FORMAT.md beside the README.
 
-EXIT CODES: 0 solved, 1 no solution (or a failed check), 2 bad input or usage.";
+EXIT CODES: 0 solved, 1 no solution (or a failed check), 2 bad input or usage,
+    3 undecided (the budget ran out before the search decided whether there is a plan).";
 
 #[derive(Parser, Debug)]
 #[command(
@@ -173,9 +174,12 @@ struct SolveArgs {
     /// Work allowed for search and optimisation: a time (10s, 500ms) or a number of nodes.
     #[arg(long, value_parser = parse_budget, default_value = "10s")]
     budget: Budget,
-    /// List every plan (within press limits).
+    /// List the plans (within press limits): the exact count first, then up to --limit plans.
     #[arg(long)]
     all: bool,
+    /// The most plans --all lists.
+    #[arg(long, default_value_t = 1000, requires = "all")]
+    limit: usize,
     /// Draw the plan even for boards of more than 4096 cells.
     #[arg(long)]
     picture: bool,
@@ -342,6 +346,7 @@ fn run(args: &SolveArgs) -> Result<(Output, u8), Failure> {
         },
         budget: args.budget,
         list_all: args.all,
+        list_limit: args.limit,
     };
     // Boards of millions of cells: light chasing in compact form, when nothing else is asked.
     let plain = options.engine != Engine::Search
@@ -385,7 +390,11 @@ fn run(args: &SolveArgs) -> Result<(Output, u8), Failure> {
     }
     let analysis = analysis.map_err(internal)?;
     phases.done(&format!("solved and optimised: {}", describe_method(&analysis, &puzzle)));
-    let code = if analysis.is_solvable() { 0 } else { 1 };
+    let code = match analysis.solvable {
+        Some(true) => 0,
+        Some(false) => 1,
+        None => 3,
+    };
     let output = if args.json {
         let value = report::analysis_json(&puzzle, &analysis);
         // Pretty for people; one line when millions of presses would make it megabytes of spaces.
@@ -407,11 +416,12 @@ fn run(args: &SolveArgs) -> Result<(Output, u8), Failure> {
 /// The method line of `--verbose`.
 fn describe_method(analysis: &modsolve::analysis::Analysis, puzzle: &modsolve::Puzzle) -> String {
     use modsolve::solve::Method;
-    let seeds = puzzle.topology.grid_shape().map_or(0, |(r, c)| r.min(c));
+    let seeds = analysis.seeds.unwrap_or(0);
     let method = match analysis.method {
-        Some(Method::Propagation) => {
+        Some(Method::Propagation) if modsolve::solve::propagate::applies(puzzle) => {
             format!("propagation (light chasing), {seeds} symbolic seeds (the shorter side)")
         }
+        Some(Method::Propagation) => format!("general propagation, {seeds} symbolic seeds"),
         Some(Method::Gf2) => "bit-packed GF(2) elimination".into(),
         Some(Method::Modular) | Some(Method::Auto) => {
             "elimination over Z/p^E for each prime p, then CRT".into()

@@ -7,7 +7,7 @@ use num_bigint::BigUint;
 use serde_json::{Value, json};
 
 use super::{heading, json_integer, plan_text};
-use crate::check::{CheckReport, Severity, fraction_text};
+use crate::check::{CheckReport, MacrosLeftOut, Severity, fraction_text};
 use crate::model::Puzzle;
 
 fn list(x: &[BigUint]) -> String {
@@ -27,7 +27,7 @@ pub fn check_text(file: &str, puzzle: &Puzzle, report: &CheckReport, deny_warnin
     let analysis = &report.analysis;
     match &analysis.fewest {
         Some(plan) => {
-            let proof = if plan.proven { "proven" } else { "not proven" };
+            let proof = plan.proof.describe();
             let _ = writeln!(
                 out,
                 "  solvable: yes, {} {}; par {} ({proof})",
@@ -60,22 +60,41 @@ pub fn check_text(file: &str, puzzle: &Puzzle, report: &CheckReport, deny_warnin
     if report.quiet_basis.len() > 8 {
         let _ = writeln!(out, "    … {} more basis plans (see --json)", report.quiet_basis.len() - 8);
     }
-    let missing: Vec<String> = report
-        .macros
-        .iter()
-        .enumerate()
-        .filter(|(_, m)| m.is_none())
-        .map(|(i, _)| puzzle.cell_name(i))
-        .collect();
-    if missing.is_empty() {
-        let _ = writeln!(out, "  macros: every cell has a +1 macro");
-    } else {
-        let _ = writeln!(out, "  macros: no +1 macro for cell {}", missing.join(", "));
-    }
-    if puzzle.cell_count() <= 12 {
-        for (i, m) in report.macros.iter().enumerate() {
-            if let Some(m) = m {
-                let _ = writeln!(out, "    +1 on {}: {}", puzzle.cell_name(i), list(m));
+    match &report.macros {
+        Err(why) => {
+            let reason = match why {
+                MacrosLeftOut::TooLarge => {
+                    format!("{} cells is too many to find a +1 plan for each", puzzle.cell_count())
+                }
+                MacrosLeftOut::OverBudget => {
+                    "finding a +1 plan for each cell would take longer than the budget".into()
+                }
+            };
+            let exist = if report.all_starts_solvable {
+                "every cell has one, since every start can be solved"
+            } else {
+                "some cells have none"
+            };
+            let _ = writeln!(out, "  macros: not listed: {reason} ({exist})");
+        }
+        Ok(macros) => {
+            let missing: Vec<String> = macros
+                .iter()
+                .enumerate()
+                .filter(|(_, m)| m.is_none())
+                .map(|(i, _)| puzzle.cell_name(i))
+                .collect();
+            if missing.is_empty() {
+                let _ = writeln!(out, "  macros: every cell has a +1 macro");
+            } else {
+                let _ = writeln!(out, "  macros: no +1 macro for cell {}", missing.join(", "));
+            }
+            if puzzle.cell_count() <= 12 {
+                for (i, m) in macros.iter().enumerate() {
+                    if let Some(m) = m {
+                        let _ = writeln!(out, "    +1 on {}: {}", puzzle.cell_name(i), list(m));
+                    }
+                }
             }
         }
     }
@@ -129,7 +148,7 @@ pub fn check_json(file: &str, puzzle: &Puzzle, report: &CheckReport, deny_warnin
         "solvable": analysis.is_solvable(),
         "count": analysis.count.value.to_string(),
         "par": report.par().map(|p| json_integer(&p)),
-        "par_proven": analysis.fewest.as_ref().is_some_and(|p| p.proven),
+        "par_proven": analysis.fewest.as_ref().is_some_and(|p| p.is_proven()),
         "fewest": analysis.fewest.as_ref().map(|p| plan_json(&p.presses)),
         "all_starts_solvable": report.all_starts_solvable,
         "solvable_starts": fraction_text(&report.solvable_starts),
@@ -139,7 +158,14 @@ pub fn check_json(file: &str, puzzle: &Puzzle, report: &CheckReport, deny_warnin
             "presses": plan_json(g),
             "order": json_integer(order),
         })).collect::<Vec<_>>(),
-        "macros": report.macros.iter().map(|m| m.as_ref().map(|x| plan_json(x))).collect::<Vec<_>>(),
+        "macros": report.macros.as_ref().ok().map(|macros| {
+            macros.iter().map(|m| m.as_ref().map(|x| plan_json(x))).collect::<Vec<_>>()
+        }),
+        "macros_left_out": match report.macros {
+            Ok(_) => None,
+            Err(MacrosLeftOut::TooLarge) => Some("too-large"),
+            Err(MacrosLeftOut::OverBudget) => Some("over-budget"),
+        },
         "intended": report.intended.as_ref().map(|v| json!({
             "solves": v.solves,
             "fewest": v.fewest,

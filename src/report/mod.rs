@@ -11,7 +11,7 @@ use num_bigint::BigUint;
 use num_traits::{One, ToPrimitive, Zero};
 use serde_json::{Value, json};
 
-use crate::analysis::{Analysis, Engine};
+use crate::analysis::{Analysis, Cut, Engine, Listing};
 use crate::error::InputError;
 use crate::model::{CellValues, Puzzle};
 use crate::solve::optimize::Plan;
@@ -36,7 +36,8 @@ fn plan_json(plan: &Plan) -> Value {
     json!({
         "presses": plan.presses.iter().map(json_integer).collect::<Vec<_>>(),
         "total_presses": json_integer(&plan.total()),
-        "proven": plan.proven,
+        "proven": plan.is_proven(),
+        "proof": plan.proof.code(),
         "partial": partial_json(plan),
     })
 }
@@ -54,7 +55,7 @@ pub fn analysis_json(puzzle: &Puzzle, analysis: &Analysis) -> Value {
     let shown = analysis.shown();
     let mut object = json!({
         "name": puzzle.name,
-        "solvable": analysis.is_solvable(),
+        "solvable": analysis.solvable,
         "count": analysis.count.value.to_string(),
         "count_exact": analysis.count.exact,
         "presses": shown.map(|p| p.presses.iter().map(json_integer).collect::<Vec<_>>()),
@@ -75,12 +76,24 @@ pub fn analysis_json(puzzle: &Puzzle, analysis: &Analysis) -> Value {
         value["objective"] = Value::from(optimal.objective.name());
         object["optimal"] = value;
     }
-    if let Some(all) = &analysis.all_plans {
+    if let Some(listing) = &analysis.listing {
         object["all"] = Value::from(
-            all.iter().map(|x| x.iter().map(json_integer).collect::<Vec<_>>()).collect::<Vec<_>>(),
+            listing.plans.iter().map(|x| x.iter().map(json_integer).collect::<Vec<_>>()).collect::<Vec<_>>(),
         );
+        object["all_cut"] = match listing.cut {
+            None => Value::Null,
+            Some(Cut::Limit) => Value::from("limit"),
+            Some(Cut::BudgetRanOut) => Value::from("budget-ran-out"),
+        };
+        object["all_more"] = unlisted(analysis, listing).map_or(Value::Null, |k| Value::from(k.to_string()));
     }
     object
+}
+
+/// How many plans the listing left out, when the count is exact.
+fn unlisted(analysis: &Analysis, listing: &Listing) -> Option<BigUint> {
+    let listed = BigUint::from(listing.plans.len());
+    (analysis.count.exact && analysis.count.value >= listed).then(|| &analysis.count.value - listed)
 }
 
 /// A character for a press count in a picture: `.` for 0, `#` for 1 when every count is 0 or 1,
@@ -157,7 +170,7 @@ pub(crate) fn describe_moduli(moduli: &CellValues) -> String {
 
 fn plan_heading(plan: &Plan) -> String {
     let total = plan.total();
-    let proof = if plan.proven { "proven" } else { "not proven: the budget ran out" };
+    let proof = plan.proof.describe();
     match plan.objective {
         Objective::Total => format!("Fewest presses: {total} ({proof})"),
         Objective::Max => format!(
@@ -204,31 +217,54 @@ pub fn analysis_text(puzzle: &Puzzle, analysis: &Analysis, picture: bool) -> Str
                 let _ = writeln!(out, "{}", plan_heading(fewest));
             }
         }
-        None if analysis.count.exact => {
+        None if analysis.solvable == Some(false) => {
             let _ = writeln!(
                 out,
                 "\nNot solvable{within}: no combination of presses turns the start into the target."
             );
         }
         None => {
-            let _ = writeln!(out, "\nUndecided: the search budget ran out before a plan was found.");
+            let _ = writeln!(
+                out,
+                "\nUndecided: the budget ran out before the search found a plan or showed that there is none."
+            );
         }
     }
-    let plans = if analysis.count.value == BigUint::from(1u32) { "plan" } else { "plans" };
-    let bound = if analysis.count.exact { "" } else { "at least " };
-    let _ = writeln!(out, "\nSolutions{within}: {bound}{} {plans}", analysis.count.value);
+    let plans = if analysis.count.value.is_one() { "plan" } else { "plans" };
+    let count = &analysis.count.value;
+    let _ = match (analysis.count.exact, count.is_zero()) {
+        (true, _) => writeln!(out, "\nSolutions{within}: {count} {plans}"),
+        (false, true) => writeln!(out, "\nSolutions{within}: unknown (the budget ran out before the count)"),
+        (false, false) => writeln!(
+            out,
+            "\nSolutions{within}: at least {count} {plans} (the budget ran out before the count finished)"
+        ),
+    };
     if let Some(quiet) = &analysis.quiet_patterns {
         let _ = writeln!(out, "Quiet patterns: {quiet} (nonzero plans that change nothing)");
     }
     if let (Engine::Search, Some(nodes)) = (analysis.engine, analysis.search_nodes) {
         let _ = writeln!(out, "Search nodes visited: {nodes}");
     }
-    if let Some(all) = &analysis.all_plans {
-        let _ = writeln!(out, "\nAll {} plans{within}:", all.len());
-        for x in all {
+    if let Some(listing) = &analysis.listing {
+        let _ = match listing.cut {
+            None => writeln!(out, "\nAll {} {plans}{within}:", listing.plans.len()),
+            Some(_) => writeln!(out, "\nThe first {} {plans}{within}:", listing.plans.len()),
+        };
+        for x in &listing.plans {
             let list: Vec<String> = x.iter().map(BigUint::to_string).collect();
             let _ = writeln!(out, "    [{}]", list.join(", "));
         }
+        let _ = match (listing.cut, unlisted(analysis, listing)) {
+            (None, _) => Ok(()),
+            (Some(Cut::Limit), Some(more)) => {
+                writeln!(out, "    … and {more} more (raise the limit to list more)")
+            }
+            (Some(Cut::Limit), None) => writeln!(out, "    … and more (raise the limit to list more)"),
+            (Some(Cut::BudgetRanOut), _) => {
+                writeln!(out, "    … the budget ran out before the rest were listed")
+            }
+        };
     }
     out
 }

@@ -189,7 +189,7 @@ pub fn solve(puzzle: &Puzzle, force: bool) -> Option<Answer> {
     // m < 2^32, so a product of residues fits in a u64, and `chunk` of them can be summed
     // before one reduction (thousands for small moduli): no 128-bit division per term.
     let product_bound = (m - 1) * (m - 1);
-    let chunk = if product_bound == 0 { usize::MAX } else { (u64::MAX / product_bound).max(1) as usize };
+    let chunk = u64::MAX.checked_div(product_bound).map_or(usize::MAX, |c| c.max(1) as usize);
     let evaluate = |y: &[u64], with_constant: bool| -> Vec<BigUint> {
         forms
             .iter()

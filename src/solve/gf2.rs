@@ -30,10 +30,17 @@ pub fn solve(puzzle: &Puzzle) -> Answer {
         m.set(i, buttons, d == 1);
     }
     let out = solve_bits(m);
-    // Kernel vectors of idle buttons are zero in period space: leave them out.
+    // Kernel vectors of idle buttons are zero in period space: leave them out. A basis of k
+    // plans holds k × buttons big integers: past the limit it is left out.
+    let kept = if out.kernel_basis.len() as u128 * buttons as u128 <= super::BASIS_ENTRY_LIMIT {
+        out.kernel_basis.len()
+    } else {
+        0
+    };
     let quiet_basis: Vec<Generator> = out
         .kernel_basis
         .iter()
+        .take(kept)
         .filter(|v| v.iter().enumerate().any(|(j, &bit)| bit && periods[j] == BigUint::from(2u32)))
         .map(|v| Generator {
             presses: v.iter().map(|&bit| BigUint::from(bit as u32)).collect(),

@@ -74,7 +74,17 @@ impl Answer {
     pub fn quiet_patterns(&self) -> BigUint {
         &self.kernel_size - BigUint::one()
     }
+
+    /// Whether `quiet_basis` is whole (it is left out on huge boards): the product of the
+    /// orders is the number of plans that change nothing.
+    pub fn has_full_basis(&self) -> bool {
+        self.quiet_basis.iter().map(|g| &g.order).product::<BigUint>() == self.kernel_size
+    }
 }
+
+/// At most this many entries (quiet patterns × buttons) are spent on the quiet-pattern basis;
+/// past it the basis is left empty ([`Answer::has_full_basis`] is false).
+pub(crate) const BASIS_ENTRY_LIMIT: u128 = 20_000_000;
 
 /// Dense elimination keeps `cells × buttons` entries: at most 1 GiB of them.
 const DENSE_BITS_LIMIT: u128 = 1 << 33;
@@ -135,6 +145,12 @@ pub fn solve_with(puzzle: &Puzzle, method: Method) -> Result<Answer, InternalErr
     Ok(answer)
 }
 
+/// Whether [`solve_differences`] takes `count` differences of this puzzle (its dense system of
+/// cells × (buttons + count) entries fits); ask before building them.
+pub fn differences_fit(puzzle: &Puzzle, count: usize) -> bool {
+    puzzle.cell_count() as u128 * (puzzle.button_count() as u128 + count as u128) <= DENSE_ENTRIES_LIMIT
+}
+
 /// Press counts, one per button.
 pub type Presses = Vec<BigUint>;
 
@@ -144,8 +160,7 @@ pub fn solve_differences(
     puzzle: &Puzzle,
     differences: &[Vec<u64>],
 ) -> Result<(Answer, Vec<Option<Presses>>), InternalError> {
-    let entries = puzzle.cell_count() as u128 * (puzzle.button_count() + differences.len()) as u128;
-    if entries > DENSE_ENTRIES_LIMIT {
+    if !differences_fit(puzzle, differences.len()) {
         return Err(InternalError::Unsupported(format!(
             "{} cells is too large to find a plan for every cell at once (dense elimination)",
             puzzle.cell_count()

@@ -139,8 +139,12 @@ pub fn solve_many(puzzle: &Puzzle, differences: &[Vec<u64>]) -> (Answer, Vec<Opt
         .zip(&solvable)
         .map(|(parts, &ok)| ok.then(|| parts.iter().map(|list| crt::combine(list)).collect::<Vec<_>>()))
         .collect();
+    // A basis of k plans holds k × buttons big integers: past the limit it is left out.
+    let basis_entries = prime_generators.len() as u128 * period_parts.len() as u128;
+    let kept = if basis_entries <= super::BASIS_ENTRY_LIMIT { prime_generators.len() } else { 0 };
     let quiet_basis = prime_generators
         .into_iter()
+        .take(kept)
         .map(|(p, residues, order)| {
             let presses = period_parts
                 .iter()

@@ -13,7 +13,72 @@ use super::Answer;
 use super::search::{Budget, Goal, Meter, Objective, Score, SearchProblem, search};
 
 /// Branch and bound is not tried on puzzles with more buttons than this.
-const SEARCH_BUTTON_LIMIT: usize = 20_000;
+pub const SEARCH_BUTTON_LIMIT: usize = 20_000;
+
+/// Whether a plan is proven best for its objective, and if not, why not.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Proof {
+    /// No plan of the solution set scores better.
+    Proven,
+    /// The budget ran out before the search could rule out a better plan.
+    BudgetRanOut,
+    /// The solution set was not searched, for this reason.
+    NotSearched(NotSearched),
+}
+
+/// Why a solution set was not searched for a better plan.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NotSearched {
+    /// More buttons than the search takes on ([`SEARCH_BUTTON_LIMIT`]).
+    TooManyButtons,
+    /// Press counts or periods do not fit in 64 bits.
+    BeyondWords,
+    /// Staged presses: a cut press is scored on the full plan, the set is searched on full
+    /// presses, so only the fewest presses in all are proven.
+    StagedObjective,
+    /// The quiet-pattern basis was left out (huge boards), so the set cannot be walked.
+    NoBasis,
+}
+
+impl Proof {
+    pub fn is_proven(self) -> bool {
+        self == Proof::Proven
+    }
+
+    /// A stable name for JSON: `proven`, `budget-ran-out`, `too-many-buttons`, `beyond-64-bits`,
+    /// `staged-objective`, `no-basis`.
+    pub fn code(self) -> &'static str {
+        match self {
+            Proof::Proven => "proven",
+            Proof::BudgetRanOut => "budget-ran-out",
+            Proof::NotSearched(NotSearched::TooManyButtons) => "too-many-buttons",
+            Proof::NotSearched(NotSearched::BeyondWords) => "beyond-64-bits",
+            Proof::NotSearched(NotSearched::StagedObjective) => "staged-objective",
+            Proof::NotSearched(NotSearched::NoBasis) => "no-basis",
+        }
+    }
+
+    /// For people: `proven`, or `not proven: ` and the reason.
+    pub fn describe(self) -> String {
+        let why = match self {
+            Proof::Proven => return "proven".into(),
+            Proof::BudgetRanOut => "the budget ran out".to_string(),
+            Proof::NotSearched(NotSearched::TooManyButtons) => {
+                format!("puzzles of more than {SEARCH_BUTTON_LIMIT} buttons are not searched")
+            }
+            Proof::NotSearched(NotSearched::BeyondWords) => {
+                "press counts beyond 64 bits are not searched".into()
+            }
+            Proof::NotSearched(NotSearched::StagedObjective) => {
+                "with staged presses only the fewest presses in all are proven".into()
+            }
+            Proof::NotSearched(NotSearched::NoBasis) => {
+                "the quiet patterns of this board are too many to search".into()
+            }
+        };
+        format!("not proven: {why}")
+    }
+}
 
 /// A chosen plan and whether it is proven best.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -21,7 +86,7 @@ pub struct Plan {
     /// Presses started per button (a cut press counts).
     pub presses: Vec<BigUint>,
     pub objective: Objective,
-    pub proven: bool,
+    pub proof: Proof,
     /// Staged presses: the last press of `button` stopped after `phases` phases (the puzzle was
     /// solved), `None` when every press ran in full.
     pub partial: Option<Partial>,
@@ -37,6 +102,10 @@ pub struct Partial {
 impl Plan {
     pub fn total(&self) -> BigUint {
         self.presses.iter().sum()
+    }
+
+    pub fn is_proven(&self) -> bool {
+        self.proof.is_proven()
     }
 }
 
@@ -57,25 +126,30 @@ fn within(x: &[u64], limits: Option<&[u64]>) -> bool {
 }
 
 /// Explores the solution set of a solvable `answer` for `objective`, respecting press limits.
-/// Returns `None` when press counts do not fit in 64 bits (the algebra's plan stands alone).
+/// Returns `Err` with the reason when the set cannot be walked (press counts beyond 64 bits, or
+/// no basis); the algebra's plan then stands alone.
 pub fn explore(
     answer: &Answer,
     search_problem: impl FnOnce(&[u64]) -> SearchProblem,
     limits: Option<&[u64]>,
     objective: Objective,
     budget: Budget,
-) -> Option<Exploration> {
-    let x0: Vec<u64> = answer.presses.as_ref()?.iter().map(|x| x.to_u64()).collect::<Option<_>>()?;
-    let periods: Vec<u64> = answer.periods.iter().map(|x| x.to_u64()).collect::<Option<_>>()?;
+) -> Result<Exploration, NotSearched> {
+    let started = std::time::Instant::now();
+    let words = |list: &[BigUint]| list.iter().map(|x| x.to_u64()).collect::<Option<Vec<u64>>>();
+    let beyond = NotSearched::BeyondWords;
+    let x0 = words(answer.presses.as_deref().ok_or(beyond)?).ok_or(beyond)?;
+    let periods = words(&answer.periods).ok_or(beyond)?;
+    // A basis left out (huge boards) cannot be walked.
+    if !answer.has_full_basis() {
+        return Err(NotSearched::NoBasis);
+    }
     let generators: Vec<(Vec<u64>, u64)> = answer
         .quiet_basis
         .iter()
-        .map(|g| Some((g.presses.iter().map(|x| x.to_u64()).collect::<Option<Vec<_>>>()?, g.order.to_u64()?)))
-        .collect::<Option<_>>()?;
-    // A basis left out (huge boards) cannot be walked.
-    if answer.quiet_basis.iter().map(|g| &g.order).product::<BigUint>() != answer.kernel_size {
-        return None;
-    }
+        .map(|g| Some((words(&g.presses)?, g.order.to_u64()?)))
+        .collect::<Option<_>>()
+        .ok_or(beyond)?;
     let limits_bind = limits.is_some_and(|l| l.iter().zip(&periods).any(|(&k, &p)| k < p.saturating_sub(1)));
     let limits = if limits_bind { limits } else { None };
 
@@ -89,8 +163,8 @@ pub fn explore(
         };
         if !meter.exhausted {
             let (best, count) = found;
-            return Some(Exploration {
-                best: best.map(|x| plan(&x, objective, true)),
+            return Ok(Exploration {
+                best: best.map(|x| plan(&x, objective, Proof::Proven)),
                 count_within_limits: Some(if limits.is_some() {
                     BigUint::from(count)
                 } else {
@@ -103,8 +177,9 @@ pub fn explore(
     // Branch and bound from the particular plan (when it is within the limits); on huge puzzles
     // the search's set-up alone would not pay, so the particular plan stands, unproven.
     if periods.len() > SEARCH_BUTTON_LIMIT {
-        return Some(Exploration {
-            best: within(&x0, limits).then(|| plan(&x0, objective, false)),
+        let not_searched = Proof::NotSearched(NotSearched::TooManyButtons);
+        return Ok(Exploration {
+            best: within(&x0, limits).then(|| plan(&x0, objective, not_searched)),
             count_within_limits: if limits.is_none() { Some(answer.count.clone()) } else { None },
             nodes: 0,
         });
@@ -116,17 +191,18 @@ pub fn explore(
     };
     let problem = search_problem(&highest);
     let start = within(&x0, limits).then(|| objective.score(&x0));
-    let outcome = search(&problem, Goal::Best(objective), budget, start);
+    let outcome = search(&problem, Goal::Best(objective), budget.since(started), start);
     let best = outcome.plan.or_else(|| start.map(|_| x0.clone()));
-    Some(Exploration {
-        best: best.map(|x| plan(&x, objective, outcome.complete)),
+    let proof = if outcome.complete { Proof::Proven } else { Proof::BudgetRanOut };
+    Ok(Exploration {
+        best: best.map(|x| plan(&x, objective, proof)),
         count_within_limits: if limits.is_none() { Some(answer.count.clone()) } else { None },
         nodes: outcome.nodes,
     })
 }
 
-fn plan(x: &[u64], objective: Objective, proven: bool) -> Plan {
-    Plan { presses: x.iter().map(|&v| BigUint::from(v)).collect(), objective, proven, partial: None }
+fn plan(x: &[u64], objective: Objective, proof: Proof) -> Plan {
+    Plan { presses: x.iter().map(|&v| BigUint::from(v)).collect(), objective, proof, partial: None }
 }
 
 /// Every plan of the set in mixed-radix order; returns the best within the limits and how many

@@ -20,9 +20,7 @@ use crate::algebra::arith::inv_mod;
 use crate::algebra::gf2::{BitMatrix, solve as solve_bits};
 use crate::model::{Buttons, Neighborhood, Puzzle, Topology};
 
-/// At most this many entries (quiet patterns × cells) are spent on the quiet-pattern basis;
-/// past it the basis is left empty and the answer says so.
-const BASIS_ENTRY_LIMIT: u128 = 20_000_000;
+use super::BASIS_ENTRY_LIMIT;
 
 /// The grid in the frame where rows are the longer side.
 #[derive(Clone, Copy, Debug)]

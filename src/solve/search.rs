@@ -68,6 +68,20 @@ impl Default for Budget {
     }
 }
 
+impl Budget {
+    /// What is left of this budget when its time started at `started`: the same node count,
+    /// and the time less what has passed. Every phase of one command takes its budget this way,
+    /// so the phases together stay within the time the user gave.
+    pub fn since(self, started: Instant) -> Budget {
+        Budget { nodes: self.nodes, time: self.time.map(|t| t.saturating_sub(started.elapsed())) }
+    }
+
+    /// Whether the time of a budget started at `started` has run out.
+    pub fn expired(self, started: Instant) -> bool {
+        self.time.is_some_and(|t| started.elapsed() >= t)
+    }
+}
+
 /// A running count against a [`Budget`].
 pub(crate) struct Meter {
     budget: Budget,
@@ -87,9 +101,9 @@ impl Meter {
         self.nodes += 1;
         if self.nodes > self.budget.nodes {
             self.exhausted = true;
-        } else if self.nodes & 0xfff == 0
+        } else if self.nodes & 0xfff == 1
             && let Some(limit) = self.budget.time
-            && self.started.elapsed() > limit
+            && self.started.elapsed() >= limit
         {
             self.exhausted = true;
         }
@@ -102,8 +116,8 @@ impl Meter {
 pub enum Goal {
     /// Stop at the first plan.
     First,
-    /// Visit every plan (to count them, and to list them if asked).
-    All { keep: bool },
+    /// Visit every plan to count them, keeping the first `keep` of them (0 to only count).
+    All { keep: usize },
     /// The best plan for an objective (branch and bound).
     Best(Objective),
 }
@@ -128,7 +142,7 @@ pub struct SearchOutcome {
     pub score: Option<Score>,
     /// Plans visited (all plans, when the walk completed with `Goal::All`).
     pub count: u64,
-    /// The plans, when `Goal::All { keep: true }`.
+    /// The first plans met, at most `keep` of them, with `Goal::All { keep }`.
     pub plans: Vec<Vec<u64>>,
     pub nodes: u64,
     /// Whether the walk covered everything it had to (not cut by the budget).
@@ -358,7 +372,7 @@ impl Walk<'_> {
                 if self.out.plan.is_none() {
                     self.out.plan = Some(self.x.clone());
                 }
-                if keep {
+                if self.out.plans.len() < keep {
                     self.out.plans.push(self.x.clone());
                 }
             }

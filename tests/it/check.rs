@@ -104,7 +104,7 @@ fn solvable_starts_macros_and_quiet_patterns_against_enumeration() {
         }
         assert_eq!(report.unsolvable_start.is_none(), report.all_starts_solvable);
         let zero = vec![0u64; puzzle.cell_count()];
-        for (i, plan) in report.macros.iter().enumerate() {
+        for (i, plan) in report.macros.as_ref().expect("small boards list their macros").iter().enumerate() {
             let mut unit = zero.clone();
             unit[i] = 1;
             assert_eq!(plan.is_some(), image.contains(&unit), "macro {i} of {puzzle:?}");
@@ -196,7 +196,7 @@ fn seed004_sunflower_macros() {
         for &node in *nodes {
             plan[node - 1] = BigUint::from(1u32);
         }
-        assert_eq!(report.macros[cell].as_ref(), Some(&plan), "node {}", cell + 1);
+        assert_eq!(report.macros.as_ref().expect("listed")[cell].as_ref(), Some(&plan), "node {}", cell + 1);
     }
 }
 

@@ -4,7 +4,9 @@
 //!   puzzles);
 //! - `brute_force`: the algebra against exhaustive enumeration on random small puzzles;
 //! - `bad_input`: every validation error, malformed files, and input that must never panic;
-//! - `cli`: the binary end to end, text and JSON, on the shipped puzzles.
+//! - `cli`: the binary end to end, text and JSON, on the shipped puzzles;
+//! - `limits`: honest outcomes (undecided, exact counts, why a plan is not proven) and budgets
+//!   and memory that bound the command.
 
 mod bad_input;
 mod big;
@@ -12,6 +14,7 @@ mod brute_force;
 mod check;
 mod cli;
 mod generate;
+mod limits;
 mod optimize;
 mod seeds;
 mod staged;

@@ -1,0 +1,208 @@
+//! Honest outcomes and bounded work: regressions for answers that misled (an undecided search
+//! printed as "no solution", a bound printed where the count was exact, "the budget ran out"
+//! where none did, the wrong method named by `-v`) and for commands that ran far past their
+//! `--budget` or their memory.
+//!
+//! Each test runs the binary on a puzzle written for it. The time bounds are generous (the
+//! budget plus 1.5 s) so that a loaded CI machine does not fail them, yet far below what the
+//! old code took (3× to 300× the budget).
+
+use std::path::PathBuf;
+use std::process::Output;
+use std::time::{Duration, Instant};
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+/// A puzzle file in a fresh temporary directory, removed with it.
+struct Scratch {
+    dir: PathBuf,
+}
+
+impl Scratch {
+    fn new(name: &str) -> Self {
+        let dir = std::env::temp_dir().join(format!("modsolve-limits-{name}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        Scratch { dir }
+    }
+
+    fn file(&self, name: &str, contents: &str) -> PathBuf {
+        let path = self.dir.join(name);
+        std::fs::write(&path, contents).expect("written");
+        path
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// Runs the binary; returns its output and wall time.
+fn run(args: &[&str]) -> (Output, Duration) {
+    let started = Instant::now();
+    let output = Command::cargo_bin("modsolve").expect("built").args(args).output().expect("runs");
+    (output, started.elapsed())
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).expect("UTF-8")
+}
+
+fn puzzle(name: &str) -> String {
+    format!("{}/puzzles/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The search cut short on an unsolvable puzzle has decided nothing: exit 3, `"solvable":
+/// null`, no "no solution" and no "at least 0 plans". It used to say "no solution", exit 1.
+#[test]
+fn an_undecided_search_is_undecided() {
+    let file = puzzle("lightsout-4x4-unsolvable.ron");
+    let (output, _) = run(&[&file, "--method", "search", "--budget", "10"]);
+    assert_eq!(output.status.code(), Some(3), "{output:?}");
+    let text = stdout(&output);
+    assert!(text.contains("Undecided: the budget ran out"), "{text}");
+    assert!(text.contains("Solutions: unknown"), "{text}");
+    assert!(!text.contains("Not solvable") && !text.contains("at least 0"), "{text}");
+    let (output, _) = run(&[&file, "--method", "search", "--budget", "10", "--json"]);
+    assert_eq!(output.status.code(), Some(3));
+    let json: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    assert_eq!(json["solvable"], Value::Null);
+    assert_eq!(json["count_exact"], Value::Bool(false));
+    // With the budget it needs, the same search decides: no plan, exit 1.
+    let (output, _) = run(&[&file, "--method", "search", "--json"]);
+    assert_eq!(output.status.code(), Some(1));
+    let json: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    assert_eq!((json["solvable"].clone(), json["count"].clone()), (Value::Bool(false), Value::from("0")));
+}
+
+/// 24×24 Lights Out has 16 plans: `--all` lists all 16 under the exact count (it listed 0 of
+/// them and said "at least").
+#[test]
+fn all_lists_every_plan_of_24x24_lights_out() {
+    let scratch = Scratch::new("all24");
+    let file =
+        scratch.file("lo24.ron", "Puzzle(graph: Grid(rows: 24, cols: 24), modulus: 2, target: All(1))");
+    let (output, _) = run(&[file.to_str().unwrap(), "--all", "--json"]);
+    assert_eq!(output.status.code(), Some(0));
+    let json: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    assert_eq!(json["count"], Value::from("16"));
+    assert_eq!(json["count_exact"], Value::Bool(true));
+    let plans = json["all"].as_array().expect("a list");
+    assert_eq!(plans.len(), 16);
+    let distinct: std::collections::BTreeSet<String> = plans.iter().map(Value::to_string).collect();
+    assert_eq!(distinct.len(), 16, "16 different plans");
+    assert_eq!((json["all_cut"].clone(), json["all_more"].clone()), (Value::Null, Value::from("0")));
+    let (output, _) = run(&[file.to_str().unwrap(), "--all"]);
+    let text = stdout(&output);
+    assert!(text.contains("Solutions: 16 plans") && text.contains("All 16 plans:"), "{text}");
+}
+
+/// 2^100 plans (101 buttons on one mod-2 cell): `--all --limit 3` prints the exact count, three
+/// plans and how many more, at once and in little memory (it kept every plan and aborted).
+#[test]
+fn all_with_a_limit_streams_a_huge_solution_set() {
+    let scratch = Scratch::new("all100");
+    let buttons = vec!["[(0, 1)]"; 101].join(", ");
+    let file = scratch.file(
+        "big.ron",
+        &format!("Puzzle(graph: Cells(1), modulus: 2, buttons: [{buttons}], target: All(1))"),
+    );
+    let (output, took) = run(&[file.to_str().unwrap(), "--all", "--limit", "3"]);
+    assert_eq!(output.status.code(), Some(0));
+    assert!(took < Duration::from_secs(2), "{took:?}");
+    let text = stdout(&output);
+    let total = num_bigint::BigUint::from(1u32) << 100u32;
+    assert!(text.contains(&format!("Solutions: {total} plans")), "{text}");
+    assert!(text.contains("The first 3 plans:"), "{text}");
+    assert!(text.contains(&format!("… and {} more", total - 3u32)), "{text}");
+    assert_eq!(text.lines().filter(|l| l.starts_with("    [")).count(), 3, "{text}");
+}
+
+/// A plan not proven for a reason other than the budget says which: 20,001 buttons on one
+/// cell have 2^20000 quiet patterns, whose basis is not even built (it took 12 GB).
+#[test]
+fn not_proven_says_why() {
+    let scratch = Scratch::new("why");
+    let buttons = vec!["[(0, 1)]"; 20_001].join(", ");
+    let file = scratch.file(
+        "wide.ron",
+        &format!("Puzzle(graph: Cells(1), modulus: 2, buttons: [{buttons}], target: All(1))"),
+    );
+    let (output, _) = run(&[file.to_str().unwrap()]);
+    let text = stdout(&output);
+    assert!(text.contains("not proven: the quiet patterns of this board are too many to search"), "{text}");
+    assert!(!text.contains("budget"), "{text}");
+    let (output, _) = run(&[file.to_str().unwrap(), "--json"]);
+    let json: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    assert_eq!(json["fewest"]["proof"], Value::from("no-basis"));
+}
+
+/// `-v` names general propagation and its real seeds on a King board (it said "light chasing"
+/// with seeds recomputed from the grid shape).
+#[test]
+fn verbose_names_general_propagation() {
+    let scratch = Scratch::new("verbose");
+    let file = scratch.file(
+        "king.ron",
+        "Puzzle(graph: Grid(rows: 30, cols: 30, neighborhood: King), modulus: 3, target: All(1))",
+    );
+    let (output, _) = run(&[file.to_str().unwrap(), "-v"]);
+    let err = String::from_utf8(output.stderr).expect("UTF-8");
+    assert!(err.contains("general propagation, "), "{err}");
+    assert!(!err.contains("light chasing") && !err.contains(", 0 symbolic seeds"), "{err}");
+}
+
+/// `--budget` bounds the whole command: every search of `--method search` together, a second
+/// objective, and every cut-press case of a staged puzzle share one clock.
+#[test]
+fn the_budget_bounds_the_whole_command() {
+    let scratch = Scratch::new("budget");
+    // 6×6 Lights Out to all on is a long search (2^36 plans); the old code ran three searches
+    // of the whole budget each, and one per cut press for staged puzzles.
+    let grid = scratch.file("six.ron", "Puzzle(graph: Grid(rows: 7, cols: 7), modulus: 3, target: All(1))");
+    let staged = scratch.file(
+        "staged.ron",
+        "Puzzle(graph: Path(100), modulus: 5, phases: [(self: 1, neighbors: 1), (self: 1, neighbors: 0)], start: All(3))",
+    );
+    let cases: [(&[&str], f64); 3] = [
+        (&[grid.to_str().unwrap(), "--method", "search", "--budget", "1s"], 1.0),
+        (&[grid.to_str().unwrap(), "--method", "search", "--minimize", "max", "--budget", "1s"], 1.0),
+        (&[staged.to_str().unwrap(), "--budget", "50ms"], 0.05),
+    ];
+    for (args, budget) in cases {
+        let (output, took) = run(args);
+        assert!(matches!(output.status.code(), Some(0 | 3)), "{args:?}: {output:?}");
+        assert!(took.as_secs_f64() < budget * 1.1 + 1.5, "{args:?} took {took:?}");
+    }
+}
+
+/// `check` on boards too large for a macro per cell leaves the macros out and says why; on a
+/// 200×200 board from `modsolve new` it aborted at 3.5 GB.
+#[test]
+fn check_leaves_out_macros_it_cannot_afford() {
+    let scratch = Scratch::new("check");
+    let new = run(&["new", "grid", "--rows", "200", "--cols", "200"]).0;
+    let file = scratch.file("g200.ron", &stdout(&new));
+    let (output, took) = run(&["check", file.to_str().unwrap(), "--json"]);
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    let json: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    assert_eq!(json["macros"], Value::Null);
+    assert_eq!(json["macros_left_out"], Value::from("too-large"));
+    assert_eq!(json["all_starts_solvable"], Value::Bool(true));
+    assert!(took < Duration::from_secs(20), "{took:?}");
+    // Path(5000) fits in memory, but not in a 100 ms budget: left out for that reason.
+    let path = scratch.file("path.ron", "Puzzle(graph: Path(5000), modulus: 2, target: All(1))");
+    let (output, took) = run(&["check", path.to_str().unwrap(), "--budget", "100ms", "--json"]);
+    let json: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    assert_eq!(json["macros_left_out"], Value::from("too-large"));
+    assert!(took < Duration::from_secs(10), "{took:?}");
+    let small = scratch.file("p800.ron", "Puzzle(graph: Path(800), modulus: 3, target: All(1))");
+    let (output, _) = run(&["check", small.to_str().unwrap(), "--budget", "10ms", "--json"]);
+    let json: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    assert_eq!(json["macros_left_out"], Value::from("over-budget"));
+    let (output, _) = run(&["check", small.to_str().unwrap(), "--budget", "20s", "--json"]);
+    let json: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    assert_eq!(json["macros"].as_array().map(Vec::len), Some(800));
+}
