@@ -116,9 +116,9 @@ pub fn check(puzzle: &Puzzle, budget: Budget) -> Result<CheckReport, InternalErr
         (answer, Ok(macros))
     };
 
-    let domain: BigUint = answer.periods.iter().product();
+    let domain = product(answer.periods.iter().cloned());
     let image = &domain / &answer.kernel_size;
-    let space: BigUint = puzzle.moduli.iter().map(|&m| BigUint::from(m)).product();
+    let space = product(puzzle.moduli.iter().map(|&m| BigUint::from(m)));
     let g = image.gcd(&space);
     let solvable_starts = (&image / &g, &space / &g);
     let all_starts_solvable = image == space;
@@ -138,12 +138,33 @@ pub fn check(puzzle: &Puzzle, budget: Budget) -> Result<CheckReport, InternalErr
         quiet_basis,
         macros,
         intended: None,
-        strategies: crate::strategy::all(puzzle),
+        strategies: crate::strategy::all_until(puzzle, strategy_deadline(budget, started)),
         findings: Vec::new(),
     };
     report.intended = puzzle.intended.as_ref().map(|x| judge_intended(puzzle, &report, x));
     report.findings = findings(puzzle, &report, &answer.periods);
     Ok(report)
+}
+
+/// When player strategies must stop: the end of the budget, but never less than a moment from
+/// now (a strategy that wins in a few presses is always played).
+fn strategy_deadline(budget: Budget, started: std::time::Instant) -> std::time::Instant {
+    let moment = std::time::Instant::now() + std::time::Duration::from_millis(50);
+    match budget.time {
+        Some(time) => (started + time).max(moment),
+        // No time limit: a day is as good as none.
+        None => started + std::time::Duration::from_secs(86_400),
+    }
+}
+
+/// `Π values`, as powers of the distinct values: a board of a million cells has a handful of
+/// distinct moduli and periods, and multiplying a million factors one by one is quadratic.
+fn product(values: impl Iterator<Item = BigUint>) -> BigUint {
+    let mut counts: std::collections::BTreeMap<BigUint, u32> = std::collections::BTreeMap::new();
+    for v in values {
+        *counts.entry(v).or_insert(0) += 1;
+    }
+    counts.into_iter().map(|(v, k)| num_traits::Pow::pow(v, k)).product()
 }
 
 /// The elimination for one macro per cell costs about `cells² × (cells + buttons)` steps:
@@ -306,7 +327,9 @@ fn findings(puzzle: &Puzzle, report: &CheckReport, periods: &[BigUint]) -> Vec<F
             );
         }
     }
-    if analysis.is_solvable() && !report.strategies.is_empty() && report.strategies.iter().all(|s| !s.solves)
+    if analysis.is_solvable()
+        && !report.strategies.is_empty()
+        && report.strategies.iter().all(|s| !s.solves && s.finished)
     {
         let names: Vec<&str> = report.strategies.iter().map(|s| s.name).collect();
         add(

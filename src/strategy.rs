@@ -38,11 +38,14 @@
 //! Presses are counted in a `u64` (saturating); the recorded sequence keeps at most
 //! [`SEQUENCE_CAP`] presses, so `presses == sequence.len()` unless the cap was reached.
 
+use std::time::Instant;
+
 use num_bigint::BigUint;
 use num_integer::Integer;
 use num_traits::{ToPrimitive, Zero};
 
 use crate::algebra::arith::{add_mod, inv_mod, mul_mod, reduce_signed, sub_mod};
+
 use crate::model::Puzzle;
 
 /// The outcome of one strategy from the puzzle's start.
@@ -54,6 +57,8 @@ pub struct StrategyOutcome {
     pub presses: u64,
     /// The buttons pressed, in order; at most [`SEQUENCE_CAP`] of them.
     pub sequence: Vec<usize>,
+    /// False when the time allowed ran out before the strategy won or gave up.
+    pub finished: bool,
 }
 
 /// The most presses a [`StrategyOutcome::sequence`] records.
@@ -372,7 +377,18 @@ impl Tally {
     }
 
     fn outcome(self, solves: bool) -> StrategyOutcome {
-        StrategyOutcome { name: self.name, solves, presses: self.presses, sequence: self.sequence }
+        StrategyOutcome {
+            name: self.name,
+            solves,
+            presses: self.presses,
+            sequence: self.sequence,
+            finished: true,
+        }
+    }
+
+    /// Stopped by the deadline: not won, not given up.
+    fn unfinished(self) -> StrategyOutcome {
+        StrategyOutcome { finished: false, ..self.outcome(false) }
     }
 }
 
@@ -459,12 +475,16 @@ fn sweep_rule(puzzle: &Puzzle, rule: Rule) -> StrategyOutcome {
     tally.outcome(won)
 }
 
-fn greedy_rule(puzzle: &Puzzle, rule: Rule, cap: u64) -> StrategyOutcome {
+fn greedy_rule(puzzle: &Puzzle, rule: Rule, cap: u64, deadline: Option<Instant>) -> StrategyOutcome {
     let mut state = puzzle.start.to_vec();
     let mut board = Board::new(puzzle, rule, &mut state);
     let mut tally = Tally::new("greedy");
     let cells = puzzle.cell_count();
     while !board.won() && tally.presses < cap {
+        // Each press looks at every button: on big boards the deadline ends the game.
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            return tally.unfinished();
+        }
         let now = cells - board.wrong;
         let mut best: Option<(usize, usize, PhaseList)> = None;
         for j in 0..puzzle.button_count() {
@@ -530,7 +550,7 @@ pub fn sweep_with(puzzle: &Puzzle, rule: &PressRule) -> StrategyOutcome {
 
 /// Greedy pressing under `rule`, at most `cap` presses (see the module doc).
 pub fn greedy_with(puzzle: &Puzzle, rule: &PressRule, cap: u64) -> StrategyOutcome {
-    greedy_rule(puzzle, Rule::from(rule), cap)
+    greedy_rule(puzzle, Rule::from(rule), cap, None)
 }
 
 /// Light chasing from the top row under `rule`; `None` when the puzzle is not a grid whose
@@ -542,12 +562,12 @@ pub fn chase_with(puzzle: &Puzzle, rule: &PressRule) -> Option<StrategyOutcome> 
 /// Every strategy that applies under `rule`, in [`NAMES`] order; greedy is capped at 4 presses
 /// per button plus 16.
 pub fn all_with(puzzle: &Puzzle, rule: &PressRule) -> Vec<StrategyOutcome> {
-    all_rule(puzzle, Rule::from(rule))
+    all_rule(puzzle, Rule::from(rule), None)
 }
 
-fn all_rule(puzzle: &Puzzle, rule: Rule) -> Vec<StrategyOutcome> {
+fn all_rule(puzzle: &Puzzle, rule: Rule, deadline: Option<Instant>) -> Vec<StrategyOutcome> {
     let cap = 4 * puzzle.button_count() as u64 + 16;
-    let mut out = vec![sweep_rule(puzzle, rule), greedy_rule(puzzle, rule, cap)];
+    let mut out = vec![sweep_rule(puzzle, rule), greedy_rule(puzzle, rule, cap, deadline)];
     out.extend(chase_rule(puzzle, rule));
     out
 }
@@ -559,7 +579,7 @@ pub fn sweep(puzzle: &Puzzle) -> StrategyOutcome {
 
 /// [`greedy_with`] under the puzzle's own rule.
 pub fn greedy(puzzle: &Puzzle, cap: u64) -> StrategyOutcome {
-    greedy_rule(puzzle, Rule::Own, cap)
+    greedy_rule(puzzle, Rule::Own, cap, None)
 }
 
 /// [`chase_with`] under the puzzle's own rule.
@@ -569,7 +589,14 @@ pub fn chase(puzzle: &Puzzle) -> Option<StrategyOutcome> {
 
 /// [`all_with`] under the puzzle's own rule.
 pub fn all(puzzle: &Puzzle) -> Vec<StrategyOutcome> {
-    all_rule(puzzle, Rule::Own)
+    all_rule(puzzle, Rule::Own, None)
+}
+
+/// [`all`], with greedy play stopped at `deadline` (it looks at every button for each press,
+/// which on a board of a million cells is seconds a press); a stopped strategy is
+/// `finished: false`.
+pub fn all_until(puzzle: &Puzzle, deadline: Instant) -> Vec<StrategyOutcome> {
+    all_rule(puzzle, Rule::Own, Some(deadline))
 }
 
 /// Whether a strategy requirement holds: `Some(name)` must win, `None` means none may.
@@ -728,7 +755,13 @@ mod tests {
         let outcome = greedy(&puzzle, 10);
         assert_eq!(
             outcome,
-            StrategyOutcome { name: "greedy", solves: true, presses: 2, sequence: vec![0, 1] }
+            StrategyOutcome {
+                name: "greedy",
+                solves: true,
+                presses: 2,
+                sequence: vec![0, 1],
+                finished: true
+            }
         );
         // With a cap of 1 it stops short.
         let capped = greedy(&puzzle, 1);

@@ -117,6 +117,8 @@ pub fn check_text(file: &str, puzzle: &Puzzle, report: &CheckReport, deny_warnin
                     if s.presses == 1 { "1 press".to_string() } else { format!("{} presses", s.presses) };
                 if s.solves {
                     format!("{} wins in {presses}", s.name)
+                } else if !s.finished {
+                    format!("{} stopped by the budget (after {presses})", s.name)
                 } else {
                     format!("{} fails (after {presses})", s.name)
                 }
@@ -175,6 +177,7 @@ pub fn check_json(file: &str, puzzle: &Puzzle, report: &CheckReport, deny_warnin
             "name": s.name,
             "solves": s.solves,
             "presses": s.presses,
+            "finished": s.finished,
         })).collect::<Vec<_>>(),
         "warnings": report.findings.iter().map(|f| json!({
             "code": f.code,

@@ -206,3 +206,30 @@ fn check_leaves_out_macros_it_cannot_afford() {
     let json: Value = serde_json::from_slice(&output.stdout).expect("JSON");
     assert_eq!(json["macros"].as_array().map(Vec::len), Some(800));
 }
+
+/// Greedy play looks at every button for every press: `check` stops it at the end of the
+/// budget and says so, instead of playing for hours on a big board (and no "no simple
+/// strategy" warning is drawn from a game that did not finish).
+#[test]
+fn greedy_play_stops_at_the_deadline() {
+    use rand::{RngExt, SeedableRng, rngs::StdRng};
+    let mut rng = StdRng::seed_from_u64(5);
+    let rows: Vec<String> = (0..60)
+        .map(|_| {
+            format!(
+                "\"{}\"",
+                (0..60).map(|_| if rng.random_bool(0.5) { '#' } else { '.' }).collect::<String>()
+            )
+        })
+        .collect();
+    let source =
+        format!("Puzzle(graph: Grid(rows: 60, cols: 60), modulus: 2, start: Rows([{}]))", rows.join(", "));
+    let puzzle = modsolve::parse_puzzle(&source).expect("valid");
+    let stopped = modsolve::strategy::all_until(&puzzle, Instant::now());
+    let greedy = stopped.iter().find(|s| s.name == "greedy").expect("greedy is played");
+    assert!(!greedy.finished && !greedy.solves && greedy.presses <= 1, "{greedy:?}");
+    assert!(stopped.iter().filter(|s| s.name != "greedy").all(|s| s.finished));
+    let played = modsolve::strategy::all(&puzzle);
+    assert!(played.iter().all(|s| s.finished));
+    assert!(played.iter().find(|s| s.name == "greedy").expect("played").presses > 1);
+}
