@@ -71,8 +71,9 @@ struct CheckArgs {
     /// `--deny warnings`: warnings fail the check too.
     #[arg(long, value_enum)]
     deny: Option<DenyArg>,
-    /// Work allowed per puzzle to prove the par: a time (1s, 500ms) or a node count.
-    #[arg(long, value_parser = parse_budget, default_value = "2s")]
+    /// Work allowed per puzzle: a time (5s, 500ms) bounds each file's whole check; a node count
+    /// bounds the par search.
+    #[arg(long, value_parser = parse_budget, default_value = "5s")]
     budget: Budget,
     /// Treat each file as a template: sample random solvable starts and chart their par.
     #[arg(long)]
@@ -171,7 +172,8 @@ struct SolveArgs {
     /// What the plan shown minimises: total presses, the largest press count, or distinct buttons.
     #[arg(long, value_enum, default_value_t = ObjectiveArg::Total)]
     minimize: ObjectiveArg,
-    /// Work allowed for search and optimisation: a time (10s, 500ms) or a number of nodes.
+    /// Work allowed: a time (10s, 500ms) bounds the whole command, elimination included; a
+    /// number of nodes bounds the search and optimisation.
     #[arg(long, value_parser = parse_budget, default_value = "10s")]
     budget: Budget,
     /// List the plans (within press limits): the exact count first, then up to --limit plans.
@@ -314,7 +316,7 @@ enum Output {
 }
 
 /// Writes a report that is already complete and verified.
-type Writer = Box<dyn FnOnce(&mut dyn Write) -> std::io::Result<()>>;
+type Writer = Box<dyn FnOnce(&mut dyn Write) -> std::io::Result<()> + Send>;
 
 /// Returns the whole output and the exit code, so nothing is printed half-way.
 fn run(args: &SolveArgs) -> Result<(Output, u8), Failure> {
@@ -348,6 +350,66 @@ fn run(args: &SolveArgs) -> Result<(Output, u8), Failure> {
         list_all: args.all,
         list_limit: args.limit,
     };
+    let shown = Shown { json: args.json, picture: args.picture };
+    let deadline = args.budget.time.map(|t| std::time::Instant::now() + bound(t));
+    let (heading, cells, buttons) = (report::heading(&puzzle), puzzle.cell_count(), puzzle.button_count());
+    let name = puzzle.name.clone();
+    // The work runs on its own thread so that the budget bounds the whole command, elimination
+    // included: when it is not done by the bound, the answer is "undecided" and the process
+    // ends (taking the unfinished work with it).
+    let (send, receive) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = send.send(solve_loaded(puzzle, options, shown, phases));
+    });
+    let received = match deadline {
+        Some(deadline) => receive.recv_timeout(deadline.saturating_duration_since(std::time::Instant::now())),
+        None => receive.recv().map_err(|_| std::sync::mpsc::RecvTimeoutError::Disconnected),
+    };
+    match received {
+        Ok(result) => result,
+        Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+            let why = "the budget ran out before the elimination finished";
+            let output = if args.json {
+                let value = serde_json::json!({
+                    "name": name, "solvable": null, "count": null, "count_exact": false,
+                    "presses": null, "cells": cells, "buttons": buttons, "undecided": why,
+                });
+                let mut s = serde_json::to_string_pretty(&value).expect("JSON values serialise");
+                s.push('\n');
+                s
+            } else {
+                format!("{heading}\n\nUndecided: {why}; a larger --budget may solve it.\n")
+            };
+            Ok((Output::Text(output), 3))
+        }
+        Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => Err(Failure {
+            message: "error: the solver stopped without an answer; this is a bug in modsolve, please report it with the puzzle file\n".into(),
+            code: 1,
+        }),
+    }
+}
+
+/// The wall time a budget of `time` allows the whole command: 10% and 0.2 s more, less a
+/// moment to print.
+fn bound(time: Duration) -> Duration {
+    (time.mul_f64(1.1) + Duration::from_millis(200)).saturating_sub(Duration::from_millis(30))
+}
+
+/// How the solve report is shown.
+#[derive(Clone, Copy)]
+struct Shown {
+    json: bool,
+    picture: bool,
+}
+
+/// Solves a loaded puzzle and builds its report (on the worker thread).
+fn solve_loaded(
+    puzzle: modsolve::Puzzle,
+    options: Options,
+    shown: Shown,
+    mut phases: Phases,
+) -> Result<(Output, u8), Failure> {
+    let args = shown;
     // Boards of millions of cells: light chasing in compact form, when nothing else is asked.
     let plain = options.engine != Engine::Search
         && options.objective == Objective::Total
@@ -451,30 +513,29 @@ enum Checked {
 }
 
 fn run_check(args: &CheckArgs) -> Result<(String, u8), Failure> {
-    use rayon::prelude::*;
     let deny = args.deny.is_some();
-    let results: Vec<Checked> = args
-        .files
-        .par_iter()
-        .map(|path| match load(path) {
-            Err(message) => Checked::Unreadable {
-                json: serde_json::json!({"file": path.display().to_string(), "error": message.trim_end()}),
-                text: message,
+    let results = in_parallel(&args.files, |path| match load(path) {
+        Err(message) => Checked::Unreadable {
+            json: serde_json::json!({"file": path.display().to_string(), "error": message.trim_end()}),
+            text: message,
+        },
+        Ok((shown, puzzle)) => match check_within(puzzle, args.budget) {
+            Err(why) => Checked::Broken {
+                text: format!("FAIL {shown}: undecided: {why}; a larger --budget may finish it\n"),
+                json: serde_json::json!({"file": shown, "error": why, "undecided": true}),
             },
-            Ok((shown, puzzle)) => match modsolve::check::check(&puzzle, args.budget) {
-                Ok(report) => Checked::Done {
-                    text: report::check::check_text(&shown, &puzzle, &report, deny),
-                    json: report::check::check_json(&shown, &puzzle, &report, deny),
-                    passed: report.passed(deny),
-                    warnings: report.warning_count(),
-                },
-                Err(e) => Checked::Broken {
-                    text: format!("FAIL {shown}: error: {e}\n"),
-                    json: serde_json::json!({"file": shown, "error": e.to_string()}),
-                },
+            Ok((puzzle, Ok(report))) => Checked::Done {
+                text: report::check::check_text(&shown, &puzzle, &report, deny),
+                json: report::check::check_json(&shown, &puzzle, &report, deny),
+                passed: report.passed(deny),
+                warnings: report.warning_count(),
             },
-        })
-        .collect();
+            Ok((_, Err(e))) => Checked::Broken {
+                text: format!("FAIL {shown}: error: {e}\n"),
+                json: serde_json::json!({"file": shown, "error": e.to_string()}),
+            },
+        },
+    });
     let (mut passed, mut failed, mut unreadable, mut warnings) = (0, 0, 0, 0);
     let mut blocks = Vec::new();
     let mut objects = Vec::new();
@@ -520,6 +581,48 @@ fn run_check(args: &CheckArgs) -> Result<(String, u8), Failure> {
         s
     };
     Ok((output, code))
+}
+
+/// `work` on every item, one plain thread per core, results in item order. Not rayon: these
+/// threads wait on bounded checks whose kernels run on rayon's pool, which must stay free.
+fn in_parallel<T: Sync, R: Send>(items: &[T], work: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let slots: Vec<std::sync::Mutex<Option<R>>> = items.iter().map(|_| std::sync::Mutex::new(None)).collect();
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get()).min(items.len());
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some(item) = items.get(i) else { break };
+                    let result = work(item);
+                    *slots[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(result);
+                }
+            });
+        }
+    });
+    slots
+        .into_iter()
+        .map(|slot| slot.into_inner().unwrap_or_else(|e| e.into_inner()).expect("every item was worked on"))
+        .collect()
+}
+
+/// One file's check on its own thread, bounded like a solve: past the budget's bound the check
+/// is abandoned (its thread ends with the process) and the file is undecided.
+fn check_within(
+    puzzle: modsolve::Puzzle,
+    budget: Budget,
+) -> Result<(modsolve::Puzzle, Result<modsolve::check::CheckReport, InternalError>), &'static str> {
+    let (send, receive) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let report = modsolve::check::check(&puzzle, budget);
+        let _ = send.send((puzzle, report));
+    });
+    let received = match budget.time {
+        Some(time) => receive.recv_timeout(bound(time)).ok(),
+        None => receive.recv().ok(),
+    };
+    received.ok_or("the budget ran out before the check finished")
 }
 
 fn internal(e: InternalError) -> Failure {

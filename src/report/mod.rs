@@ -147,7 +147,7 @@ pub fn plan_text(puzzle: &Puzzle, presses: &[BigUint]) -> String {
 }
 
 /// `Name: 25 cells (mod 2), 25 buttons`, the first line of every report.
-pub(crate) fn heading(puzzle: &Puzzle) -> String {
+pub fn heading(puzzle: &Puzzle) -> String {
     format!(
         "{}: {} cells ({}), {} buttons",
         puzzle.name.as_deref().unwrap_or("Puzzle"),

@@ -233,3 +233,46 @@ fn greedy_play_stops_at_the_deadline() {
     assert!(played.iter().all(|s| s.finished));
     assert!(played.iter().find(|s| s.name == "greedy").expect("played").presses > 1);
 }
+
+/// A random sparse graph of 3000 cells with moduli 2..12 takes over a minute to eliminate:
+/// `--budget 300ms` answers "undecided" (exit 3) within the bound, for `solve` and per file
+/// for `check`, whose other files are still checked.
+#[test]
+fn the_budget_bounds_the_elimination() {
+    use rand::{RngExt, SeedableRng, rngs::StdRng};
+    let mut rng = StdRng::seed_from_u64(3);
+    let n = 3000;
+    let mut edges = std::collections::BTreeSet::new();
+    while edges.len() < 3 * n {
+        let (a, b) = (rng.random_range(0..n), rng.random_range(0..n));
+        if a != b {
+            edges.insert((a.min(b), a.max(b)));
+        }
+    }
+    let edges: Vec<String> = edges.iter().map(|(a, b)| format!("({a}, {b})")).collect();
+    let moduli: Vec<String> = (0..n).map(|_| rng.random_range(2..13u64).to_string()).collect();
+    let scratch = Scratch::new("elimination");
+    let file = scratch.file(
+        "mixed.ron",
+        &format!(
+            "Puzzle(graph: Edges(cells: {n}, edges: [{}]), modulus: [{}], target: All(1))",
+            edges.join(", "),
+            moduli.join(", ")
+        ),
+    );
+    let file = file.to_str().unwrap();
+    let (output, took) = run(&[file, "--budget", "300ms"]);
+    assert_eq!(output.status.code(), Some(3), "{output:?}");
+    assert!(stdout(&output).contains("Undecided: the budget ran out before the elimination finished"));
+    assert!(took < Duration::from_millis(300 + 1500), "{took:?}");
+    let (output, _) = run(&[file, "--budget", "300ms", "--json"]);
+    let json: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    assert_eq!(json["solvable"], Value::Null);
+    let octopus = puzzle("octopus.ron");
+    let (output, took) = run(&["check", file, &octopus, "--budget", "300ms"]);
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    let text = stdout(&output);
+    assert!(text.contains("undecided: the budget ran out before the check finished"), "{text}");
+    assert!(text.contains("PASS") && text.contains("1 passed, 1 failed"), "{text}");
+    assert!(took < Duration::from_millis(300 + 1500), "{took:?}");
+}
