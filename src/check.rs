@@ -146,12 +146,13 @@ pub fn check(puzzle: &Puzzle, budget: Budget) -> Result<CheckReport, InternalErr
     Ok(report)
 }
 
-/// When player strategies must stop: the end of the budget, but never less than a moment from
-/// now (a strategy that wins in a few presses is always played).
+/// When player strategies must stop: at three fifths of the budget, leaving the rest for the
+/// findings and the report, but never less than a moment from now (a strategy that wins in a
+/// few presses is always played).
 fn strategy_deadline(budget: Budget, started: std::time::Instant) -> std::time::Instant {
     let moment = std::time::Instant::now() + std::time::Duration::from_millis(50);
     match budget.time {
-        Some(time) => (started + time).max(moment),
+        Some(time) => (started + time.mul_f64(0.6)).max(moment),
         // No time limit: a day is as good as none.
         None => started + std::time::Duration::from_secs(86_400),
     }
@@ -347,7 +348,7 @@ fn findings(puzzle: &Puzzle, report: &CheckReport, periods: &[BigUint]) -> Vec<F
         add(
             "par-not-proven",
             Severity::Warning,
-            format!("the par {} is the best found within the budget, not proven fewest", plan.total()),
+            format!("the par {} is the fewest presses found, {}", plan.total(), plan.proof.describe()),
         );
     }
     out
