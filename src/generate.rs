@@ -18,6 +18,7 @@ use num_traits::{One, ToPrimitive};
 use rand::{RngExt, SeedableRng, rngs::StdRng};
 use rayon::prelude::*;
 
+use crate::algebra::arith::sub_mod;
 use crate::analysis::{Options, analyze};
 use crate::error::InternalError;
 use crate::model::{Buttons, CellValues, Puzzle, Topology};
@@ -122,13 +123,7 @@ fn candidate_seed(seed: u64, index: usize) -> u64 {
 fn random_start(template: &Puzzle, periods: &[u64], rng: &mut StdRng) -> Vec<u64> {
     let plan: Vec<BigUint> = periods.iter().map(|&l| BigUint::from(rng.random_range(0..l))).collect();
     let pushed = template.apply(&vec![0; template.cell_count()], &plan);
-    template
-        .target
-        .iter()
-        .zip(&pushed)
-        .zip(&template.moduli)
-        .map(|((&t, &a), &m)| (t + (m - a)) % m)
-        .collect()
+    template.target.iter().zip(&pushed).zip(&template.moduli).map(|((&t, &a), &m)| sub_mod(t, a, m)).collect()
 }
 
 /// The permutations of cells that map the template onto itself (always the identity).

@@ -201,3 +201,50 @@ fn strategy_specs_hold() {
     assert_eq!(code, Some(2));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A prime just below 2^64: `target − pushed` must not overflow on the way to its residue.
+const BIG_PRIME: &str = "18446744073709551557";
+
+/// `generate` with moduli above 2^63 and a target near the modulus: the starts are residues, the
+/// levels parse, and their `intended` plan solves them.
+#[test]
+fn moduli_near_2_64_generate_levels() {
+    let dir = scratch("big-modulus");
+    let m: u64 = BIG_PRIME.parse().unwrap();
+    let template = format!("Puzzle(graph: Path(3), modulus: {BIG_PRIME}, target: All({}))", m - 1);
+    let (code, files) = run(&dir, &template, &["--count", "2", "--seed", "7"]);
+    assert_eq!(code, Some(0));
+    assert_eq!(files.len(), 2);
+    for file in &files {
+        let puzzle = parse_puzzle(&std::fs::read_to_string(file).unwrap()).unwrap();
+        assert!(puzzle.moduli.iter().all(|&v| v == m), "{file}");
+        assert!(puzzle.target.iter().all(|&v| v == m - 1), "{file}");
+        assert!(puzzle.start.iter().all(|&v| v < m), "{file}");
+        assert_ne!(puzzle.start, puzzle.target, "{file}");
+        let plan: Vec<_> =
+            puzzle.intended.clone().unwrap().into_iter().map(num_bigint::BigUint::from).collect();
+        assert!(puzzle.solves(&plan), "{file}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `modsolve new` with a modulus above 2^63: the start is one press of button 0 undone, as
+/// residues, and the file checks clean.
+#[test]
+fn moduli_near_2_64_make_starter_files() {
+    let m: u64 = BIG_PRIME.parse().unwrap();
+    let output = Command::cargo_bin("modsolve")
+        .unwrap()
+        .args(["new", "path", "--cells", "3", "--modulus", BIG_PRIME])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    let puzzle = parse_puzzle(std::str::from_utf8(&output.stdout).unwrap()).unwrap();
+    assert_eq!(puzzle.start.to_vec(), [m - 1, m - 1, 0]);
+    let dir = scratch("big-modulus-new");
+    let path = dir.join("new.ron");
+    std::fs::write(&path, &output.stdout).unwrap();
+    let check = Command::cargo_bin("modsolve").unwrap().arg("check").arg(&path).output().unwrap();
+    assert_eq!(check.status.code(), Some(0), "{}", String::from_utf8_lossy(&check.stdout));
+    std::fs::remove_dir_all(&dir).ok();
+}
