@@ -2,7 +2,7 @@
 //! calls the solver, prints one report and decides the exit code in one place.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use std::time::Duration;
@@ -61,9 +61,12 @@ enum Command {
 
 #[derive(Args, Debug)]
 struct CheckArgs {
-    /// The puzzle files (checked in parallel).
+    /// The puzzle files (checked in parallel); `-` reads standard input (once).
     #[arg(required = true)]
     files: Vec<PathBuf>,
+    /// Refuse puzzle files larger than this: 1GiB, 500MiB, 100k (decimal), or bytes.
+    #[arg(long, value_name = "SIZE", value_parser = modsolve::input::parse_size, default_value = "1GiB")]
+    max_input: u64,
     /// Print JSON: one object for one file, an array for several.
     #[arg(long)]
     json: bool,
@@ -88,6 +91,9 @@ struct CheckArgs {
 struct GenerateArgs {
     /// The template puzzle file: graph, moduli, weights, target.
     template: PathBuf,
+    /// Refuse puzzle files larger than this: 1GiB, 500MiB, 100k (decimal), or bytes.
+    #[arg(long, value_name = "SIZE", value_parser = modsolve::input::parse_size, default_value = "1GiB")]
+    max_input: u64,
     /// How many levels to make.
     #[arg(long, default_value_t = 10)]
     count: usize,
@@ -159,8 +165,11 @@ enum FormArg {
 
 #[derive(Args, Debug)]
 struct SolveArgs {
-    /// The puzzle file (RON).
+    /// The puzzle file (RON); `-` reads standard input.
     file: Option<PathBuf>,
+    /// Refuse puzzle files larger than this: 1GiB, 500MiB, 100k (decimal), or bytes.
+    #[arg(long, value_name = "SIZE", value_parser = modsolve::input::parse_size, default_value = "1GiB")]
+    max_input: u64,
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
@@ -323,7 +332,7 @@ fn run(args: &SolveArgs) -> Result<(Output, u8), Failure> {
         });
     };
     let mut phases = Phases::new(args.verbose);
-    let (_, puzzle) = load(path).map_err(|message| Failure { message, code: 2 })?;
+    let (_, puzzle) = load(path, args.max_input).map_err(|message| Failure { message, code: 2 })?;
     phases.done(&format!(
         "read and checked the file: {} cells, {} buttons",
         puzzle.cell_count(),
@@ -424,10 +433,11 @@ fn describe_method(analysis: &modsolve::analysis::Analysis, puzzle: &modsolve::P
     }
 }
 
-/// Reads and parses one file; the error is rendered for people.
-fn load(path: &PathBuf) -> Result<(String, modsolve::Puzzle), String> {
-    let shown = path.display().to_string();
-    let source = std::fs::read_to_string(path).map_err(|e| format!("error: cannot read {shown}: {e}\n"))?;
+/// Reads (bounded by `max_input` bytes; `-` is standard input) and parses one file; the error is
+/// rendered for people.
+fn load(path: &Path, max_input: u64) -> Result<(String, modsolve::Puzzle), String> {
+    let shown = modsolve::input::source_name(path);
+    let source = modsolve::input::read_source(path, max_input).map_err(|e| format!("error: {e}\n"))?;
     let puzzle =
         modsolve::parse_puzzle(&source).map_err(|e| report::render_input_error(&e, &shown, &source))?;
     Ok((shown, puzzle))
@@ -442,11 +452,12 @@ enum Checked {
 
 fn run_check(args: &CheckArgs) -> Result<(String, u8), Failure> {
     use rayon::prelude::*;
+    stdin_at_most_once(&args.files)?;
     let deny = args.deny.is_some();
     let results: Vec<Checked> = args
         .files
         .par_iter()
-        .map(|path| match load(path) {
+        .map(|path| match load(path, args.max_input) {
             Err(message) => Checked::Unreadable {
                 json: serde_json::json!({"file": path.display().to_string(), "error": message.trim_end()}),
                 text: message,
@@ -512,6 +523,17 @@ fn run_check(args: &CheckArgs) -> Result<(String, u8), Failure> {
     Ok((output, code))
 }
 
+/// Standard input (`-`) can be read once: a second `-` is a usage error.
+fn stdin_at_most_once(files: &[PathBuf]) -> Result<(), Failure> {
+    if files.iter().filter(|path| modsolve::input::is_stdin(path)).count() > 1 {
+        return Err(Failure {
+            message: "error: `-` (standard input) is given more than once; it can be read only once\n".into(),
+            code: 2,
+        });
+    }
+    Ok(())
+}
+
 fn internal(e: InternalError) -> Failure {
     match e {
         InternalError::Unsupported(_) => Failure { message: format!("error: {e}\n"), code: 2 },
@@ -555,7 +577,8 @@ fn progress_bar(total: u64, what: &str) -> Option<indicatif::ProgressBar> {
 
 fn run_generate(args: &GenerateArgs) -> Result<(String, u8), Failure> {
     use modsolve::generate::{Spec, StrategyRequirement, generate, impossible};
-    let (_, template) = load(&args.template).map_err(|message| Failure { message, code: 2 })?;
+    let (_, template) =
+        load(&args.template, args.max_input).map_err(|message| Failure { message, code: 2 })?;
     let strategy = match args.strategy.as_deref() {
         None => None,
         Some("none") => Some(StrategyRequirement::None),
@@ -650,10 +673,11 @@ fn run_generate(args: &GenerateArgs) -> Result<(String, u8), Failure> {
 }
 
 fn run_histogram(args: &CheckArgs) -> Result<(String, u8), Failure> {
+    stdin_at_most_once(&args.files)?;
     let mut text = String::new();
     let mut objects = Vec::new();
     for path in &args.files {
-        let (shown, template) = load(path).map_err(|message| Failure { message, code: 2 })?;
+        let (shown, template) = load(path, args.max_input).map_err(|message| Failure { message, code: 2 })?;
         let (histogram, unproven) =
             modsolve::generate::par_histogram(&template, args.samples, args.seed, 2_000_000)
                 .map_err(internal)?;

@@ -4,7 +4,8 @@
 //!   puzzles);
 //! - `brute_force`: the algebra against exhaustive enumeration on random small puzzles;
 //! - `bad_input`: every validation error, malformed files, and input that must never panic;
-//! - `cli`: the binary end to end, text and JSON, on the shipped puzzles.
+//! - `cli`: the binary end to end, text and JSON, on the shipped puzzles;
+//! - `input`: reading puzzle sources with bounds (standard input, pipes, size limits).
 
 mod bad_input;
 mod big;
@@ -12,6 +13,7 @@ mod brute_force;
 mod check;
 mod cli;
 mod generate;
+mod input;
 mod optimize;
 mod seeds;
 mod staged;
