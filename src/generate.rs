@@ -10,8 +10,14 @@
 //! Reproducible: candidate `i` draws from its own generator seeded by `(seed, i)`, candidates
 //! are judged in parallel and accepted in index order, and the solver's budget is counted in
 //! nodes, not time.
+//!
+//! Streaming: each accepted level is handed to the caller at once (one round of candidates is
+//! held at a time, never the batch), and [`write_atomically`] writes a level file all or
+//! nothing.
 
 use std::collections::{BTreeMap, HashSet};
+use std::io::Write;
+use std::path::Path;
 
 use num_bigint::BigUint;
 use num_traits::{One, ToPrimitive};
@@ -59,10 +65,11 @@ pub struct Level {
     pub count: BigUint,
 }
 
-/// A batch: the levels found and how many candidates were judged.
-#[derive(Clone, Debug)]
+/// A finished run: how many levels were accepted (each handed over as it was) and how many
+/// candidates were judged.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Batch {
-    pub levels: Vec<Level>,
+    pub found: usize,
     pub tried: usize,
 }
 
@@ -179,24 +186,27 @@ pub fn canonical(start: &[u64], symmetries: &[Vec<usize>]) -> Vec<u64> {
         .expect("the identity is always there")
 }
 
-/// Generates levels. `judge` decides strategy requirements; `progress(found, tried)` is told
-/// after each round.
-pub fn generate(
+/// Generates levels and hands each to `accept` as soon as it is accepted, in index order, so the
+/// same seed gives the same levels in the same order and no more than one round of candidates is
+/// held at a time. `judge` decides strategy requirements; `progress(found, tried)` is told after
+/// each round. An error from `accept` stops the run and is returned.
+pub fn generate<E: From<InternalError>>(
     template: &Puzzle,
     spec: &Spec,
     judge: &StrategyJudge,
     progress: &(dyn Fn(usize, usize) + Sync),
-) -> Result<Batch, InternalError> {
+    mut accept: impl FnMut(Level) -> Result<(), E>,
+) -> Result<Batch, E> {
     let base = solve(&with_start(template, template.target.clone()))?;
     let periods: Vec<u64> = base.periods.iter().map(|l| l.to_u64().unwrap_or(u64::MAX)).collect();
     let symmetries = symmetries(template);
     let budget = Budget { nodes: spec.nodes_per_level, time: None };
     let mut seen: HashSet<Vec<u64>> = HashSet::new();
-    let mut levels = Vec::new();
+    let mut found = 0;
     let mut tried = 0;
     let round = (rayon::current_num_threads() * 8).max(16);
-    while levels.len() < spec.count && tried < spec.attempts {
-        let end = (tried + round).min(spec.attempts);
+    while found < spec.count && tried < spec.attempts {
+        let end = tried.saturating_add(round).min(spec.attempts);
         let judged: Vec<Result<Option<Level>, InternalError>> = (tried..end)
             .into_par_iter()
             .map(|index| {
@@ -210,17 +220,45 @@ pub fn generate(
             .collect();
         for level in judged {
             let Some(level) = level? else { continue };
-            if levels.len() == spec.count {
+            if found == spec.count {
                 break;
             }
             if seen.insert(canonical(&level.puzzle.start.to_vec(), &symmetries)) {
-                levels.push(level);
+                found += 1;
+                accept(level)?;
             }
         }
         tried = end;
-        progress(levels.len(), tried);
+        progress(found, tried);
     }
-    Ok(Batch { levels, tried })
+    Ok(Batch { found, tried })
+}
+
+/// Writes `contents` to `path` all or nothing: into a temporary file in the same directory,
+/// flushed to the disk, then renamed to `path` (permissions 0o666 less the umask, as for a file
+/// written in place). Unless `overwrite`, an existing `path` is left alone and the error's kind
+/// is `AlreadyExists`. On any failure the temporary file is removed,
+/// so `path` is either absent, as it was, or complete.
+pub fn write_atomically(path: &Path, contents: &[u8], overwrite: bool) -> std::io::Result<()> {
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".modsolve-").suffix(".tmp");
+    // Like a file written in place: 0o666 less the umask, not the temporary file's 0o600.
+    #[cfg(unix)]
+    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
+    let mut file = builder.tempfile_in(dir)?;
+    // Through the plain file: its errors are the OS's, without the temporary file's name.
+    file.as_file_mut().write_all(contents)?;
+    file.as_file().sync_all()?;
+    if overwrite {
+        file.persist(path)?;
+    } else {
+        file.persist_noclobber(path)?;
+    }
+    Ok(())
 }
 
 fn judge_candidate(

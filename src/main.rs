@@ -115,9 +115,12 @@ struct GenerateArgs {
     /// Candidates to try before giving up (default: 2000 per level asked for).
     #[arg(long)]
     attempts: Option<usize>,
-    /// Print [{"file", "par", "count", "start", "intended"}] as JSON.
+    /// Print [{"file", "par", "count", "start", "intended"}] as JSON, one level a line.
     #[arg(long)]
     json: bool,
+    /// Overwrite level files already in --out (without it, a run that would is refused).
+    #[arg(long)]
+    force: bool,
 }
 
 /// `A..B` or `A..=B` (inclusive either way), or a single number.
@@ -546,6 +549,12 @@ fn internal(e: InternalError) -> Failure {
     }
 }
 
+impl From<InternalError> for Failure {
+    fn from(e: InternalError) -> Self {
+        internal(e)
+    }
+}
+
 /// One JSON object for one file, an array for several; pretty, with a final newline.
 fn one_or_array(mut objects: Vec<serde_json::Value>) -> String {
     let value =
@@ -610,66 +619,170 @@ fn run_generate(args: &GenerateArgs) -> Result<(String, u8), Failure> {
     if let Some(reason) = modsolve::strategy_impossible(&template, spec.strategy.as_ref()) {
         return Err(Failure { message: format!("error: {reason}\n"), code: 2 });
     }
-    let bar = progress_bar(spec.count as u64, "levels");
-    let batch = generate(&template, &spec, &modsolve::judge_strategy, &|found, _| {
-        if let Some(bar) = &bar {
-            bar.set_position(found as u64);
-        }
-    })
-    .map_err(internal)?;
-    if let Some(bar) = &bar {
-        bar.finish_and_clear();
+    if !args.force {
+        existing_levels(&args.out, args.count)?;
     }
     std::fs::create_dir_all(&args.out).map_err(|e| Failure {
         message: format!("error: cannot create {}: {e}\n", args.out.display()),
         code: 2,
     })?;
-    let mut entries = Vec::new();
-    let mut text = String::new();
-    for (k, level) in batch.levels.iter().enumerate() {
-        let path = args.out.join(format!("level-{:04}.ron", k + 1));
-        let comment = format!(
-            "Level {} made by `modsolve generate` from {} (seed {}).\npar {} (proven fewest presses), solutions: {}; `intended` is a fewest-press plan.",
-            k + 1,
-            args.template.display(),
-            args.seed,
-            level.par,
-            level.count
-        );
-        let body = modsolve::format::to_ron(&level.puzzle, &comment);
-        std::fs::write(&path, body).map_err(|e| Failure {
-            message: format!("error: cannot write {}: {e}\n", path.display()),
-            code: 2,
-        })?;
-        let plans = if level.count == 1u32.into() { "solution" } else { "solutions" };
-        text.push_str(&format!("{}  par {}  {} {plans}\n", path.display(), level.par, level.count));
-        entries.push(serde_json::json!({
-            "file": path.display().to_string(),
-            "par": level.par,
-            "count": level.count.to_string(),
-            "start": level.puzzle.start,
-            "intended": level.puzzle.intended,
-        }));
+    let bar = progress_bar(spec.count as u64, "levels");
+    // Each level is written, then its line printed, as soon as it is accepted.
+    let mut lines = LevelLines::new(args.json);
+    let batch = generate(
+        &template,
+        &spec,
+        &modsolve::judge_strategy,
+        &|found, _| {
+            if let Some(bar) = &bar {
+                bar.set_position(found as u64);
+            }
+        },
+        |level| {
+            let number = lines.written + 1;
+            let path = args.out.join(level_name(number));
+            let comment = format!(
+                "Level {number} made by `modsolve generate` from {} (seed {}).\npar {} (proven fewest presses), solutions: {}; `intended` is a fewest-press plan.",
+                args.template.display(),
+                args.seed,
+                level.par,
+                level.count
+            );
+            let body = modsolve::format::to_ron(&level.puzzle, &comment);
+            modsolve::generate::write_atomically(&path, body.as_bytes(), args.force).map_err(|e| {
+                let hint = if e.kind() == std::io::ErrorKind::AlreadyExists {
+                    "; --force overwrites it"
+                } else {
+                    ""
+                };
+                Failure { message: format!("error: cannot write {}: {e}{hint}\n", path.display()), code: 2 }
+            })?;
+            let mut print = || lines.print(&path, &level);
+            match &bar {
+                Some(bar) => bar.suspend(print),
+                None => print(),
+            }
+        },
+    );
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
     }
-    let found = batch.levels.len();
-    let code = if found < args.count { 1 } else { 0 };
-    if found < args.count {
-        text.push_str(&format!(
-            "found {found} of {} levels in {} candidates: the spec is rare for this template (raise --attempts)\n",
-            args.count, batch.tried
-        ));
-    } else {
-        text.push_str(&format!("made {found} levels from {} candidates\n", batch.tried));
-    }
-    let output = if args.json {
-        let mut s =
-            serde_json::to_string_pretty(&serde_json::Value::from(entries)).expect("JSON values serialise");
-        s.push('\n');
-        s
-    } else {
-        text
+    let batch = match batch {
+        Ok(batch) => batch,
+        Err(failure) => {
+            // The levels printed so far stay a JSON array (each of their files is complete).
+            if args.json && !lines.closed {
+                let _ = std::io::stdout().lock().write_all(lines.finish().as_bytes());
+            }
+            return Err(failure);
+        }
     };
-    Ok((output, code))
+    let mut text = lines.finish();
+    let found = batch.found;
+    let code = if found < args.count { 1 } else { 0 };
+    if !args.json {
+        if found < args.count {
+            text.push_str(&format!(
+                "found {found} of {} levels in {} candidates: the spec is rare for this template (raise --attempts)\n",
+                args.count, batch.tried
+            ));
+        } else {
+            text.push_str(&format!("made {found} levels from {} candidates\n", batch.tried));
+        }
+    }
+    Ok((text, code))
+}
+
+/// `level-0001.ron`, …, `level-12345.ron`: the file of level `number` (from 1).
+fn level_name(number: usize) -> String {
+    format!("level-{number:04}.ron")
+}
+
+/// Refuses, before anything is generated, a run that would overwrite level files in `out`.
+fn existing_levels(out: &Path, count: usize) -> Result<(), Failure> {
+    let entries = match std::fs::read_dir(out) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => {
+            return Err(Failure { message: format!("error: cannot read {}: {e}\n", out.display()), code: 2 });
+        }
+    };
+    let mut taken: Vec<usize> = entries
+        .filter_map(|entry| {
+            let name = entry.ok()?.file_name();
+            let name = name.to_str()?;
+            let number: usize = name.strip_prefix("level-")?.strip_suffix(".ron")?.parse().ok()?;
+            ((1..=count).contains(&number) && level_name(number) == name).then_some(number)
+        })
+        .collect();
+    taken.sort_unstable();
+    let Some(&first) = taken.first() else { return Ok(()) };
+    let more = match taken.len() - 1 {
+        0 => String::new(),
+        1 => " (and 1 more level file this run would write)".into(),
+        n => format!(" (and {n} more level files this run would write)"),
+    };
+    Err(Failure {
+        message: format!(
+            "error: {} already exists{more}; nothing was generated. --force overwrites existing level files\n",
+            out.join(level_name(first)).display()
+        ),
+        code: 2,
+    })
+}
+
+/// The lines `generate` prints, one per level as it is written: text, or the elements of a JSON
+/// array. A closed pipe stops the printing, not the writing of levels; any other error on
+/// standard output stops the run.
+struct LevelLines {
+    json: bool,
+    written: usize,
+    closed: bool,
+}
+
+impl LevelLines {
+    fn new(json: bool) -> Self {
+        LevelLines { json, written: 0, closed: false }
+    }
+
+    fn print(&mut self, path: &Path, level: &modsolve::generate::Level) -> Result<(), Failure> {
+        self.written += 1;
+        let line = if self.json {
+            let entry = serde_json::json!({
+                "file": path.display().to_string(),
+                "par": level.par,
+                "count": level.count.to_string(),
+                "start": level.puzzle.start,
+                "intended": level.puzzle.intended,
+            });
+            let open = if self.written == 1 { "[\n" } else { ",\n" };
+            format!("{open}  {entry}")
+        } else {
+            let plans = if level.count == 1u32.into() { "solution" } else { "solutions" };
+            format!("{}  par {}  {} {plans}\n", path.display(), level.par, level.count)
+        };
+        if self.closed {
+            return Ok(());
+        }
+        let mut stdout = std::io::stdout().lock();
+        match stdout.write_all(line.as_bytes()).and_then(|_| stdout.flush()) {
+            Ok(()) => Ok(()),
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+                self.closed = true;
+                Ok(())
+            }
+            Err(e) => Err(Failure { message: format!("error: cannot write the output: {e}\n"), code: 2 }),
+        }
+    }
+
+    /// What is left to print after the last level: the end of the JSON array.
+    fn finish(&self) -> String {
+        match (self.json, self.written) {
+            (false, _) => String::new(),
+            (true, 0) => "[]\n".into(),
+            (true, _) => "\n]\n".into(),
+        }
+    }
 }
 
 fn run_histogram(args: &CheckArgs) -> Result<(String, u8), Failure> {
