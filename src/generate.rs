@@ -18,6 +18,7 @@
 use std::collections::{BTreeMap, HashSet};
 use std::io::Write;
 use std::path::Path;
+use std::time::Instant;
 
 use num_bigint::BigUint;
 use num_traits::{One, ToPrimitive};
@@ -294,33 +295,60 @@ fn judge_candidate(
     Ok(Some(Level { puzzle, par, count: analysis.count.value }))
 }
 
-/// The distribution of the par over `samples` random solvable starts: par → how many, plus
-/// how many samples had no proven par within the budget.
+/// The par distribution of a template's random solvable starts.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Histogram {
+    /// Par → how many samples had it (proven).
+    pub pars: BTreeMap<u64, usize>,
+    /// Samples with no proven par within their node budget.
+    pub unproven: usize,
+    /// Samples judged: all asked for, unless the deadline came first.
+    pub taken: usize,
+}
+
+/// The distribution of the par over up to `samples` random solvable starts, each judged with
+/// `nodes_per_sample` search nodes. Samples are streamed into the counts a round at a time (no
+/// list of samples is ever built, so any `samples` is fine), and no sample starts after
+/// `deadline`: then `taken` says how many were judged. Without a deadline the result depends on
+/// the seed alone.
 pub fn par_histogram(
     template: &Puzzle,
     samples: usize,
     seed: u64,
-    nodes_per_level: u64,
-) -> Result<(BTreeMap<u64, usize>, usize), InternalError> {
+    nodes_per_sample: u64,
+    deadline: Option<Instant>,
+) -> Result<Histogram, InternalError> {
     let base = solve(&with_start(template, template.target.clone()))?;
     let periods: Vec<u64> = base.periods.iter().map(|l| l.to_u64().unwrap_or(u64::MAX)).collect();
-    let budget = Budget { nodes: nodes_per_level, time: None };
-    let pars: Vec<Result<Option<u64>, InternalError>> = (0..samples)
-        .into_par_iter()
-        .map(|index| {
-            let mut rng = StdRng::seed_from_u64(candidate_seed(seed, index));
-            let puzzle = with_start(template, random_start(template, &periods, &mut rng));
-            let analysis = analyze(&puzzle, &Options { budget, ..Options::default() })?;
-            Ok(analysis.fewest.filter(|p| p.proven).and_then(|p| p.total().to_u64()))
-        })
-        .collect();
-    let mut histogram = BTreeMap::new();
-    let mut unproven = 0;
-    for par in pars {
-        match par? {
-            Some(p) => *histogram.entry(p).or_insert(0) += 1,
-            None => unproven += 1,
+    let budget = Budget { nodes: nodes_per_sample, time: None };
+    let out_of_time = || deadline.is_some_and(|deadline| Instant::now() >= deadline);
+    let round = (rayon::current_num_threads() * 8).max(16);
+    let mut histogram = Histogram::default();
+    let mut next = 0;
+    while next < samples && !out_of_time() {
+        let end = next.saturating_add(round).min(samples);
+        let pars: Vec<Option<Result<Option<u64>, InternalError>>> =
+            (next..end)
+                .into_par_iter()
+                .map(|index| {
+                    if out_of_time() {
+                        return None;
+                    }
+                    let mut rng = StdRng::seed_from_u64(candidate_seed(seed, index));
+                    let puzzle = with_start(template, random_start(template, &periods, &mut rng));
+                    Some(analyze(&puzzle, &Options { budget, ..Options::default() }).map(|analysis| {
+                        analysis.fewest.filter(|p| p.proven).and_then(|p| p.total().to_u64())
+                    }))
+                })
+                .collect();
+        for par in pars.into_iter().flatten() {
+            histogram.taken += 1;
+            match par? {
+                Some(p) => *histogram.pars.entry(p).or_insert(0) += 1,
+                None => histogram.unproven += 1,
+            }
         }
+        next = end;
     }
-    Ok((histogram, unproven))
+    Ok(histogram)
 }

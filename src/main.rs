@@ -73,13 +73,14 @@ struct CheckArgs {
     /// `--deny warnings`: warnings fail the check too.
     #[arg(long, value_enum)]
     deny: Option<DenyArg>,
-    /// Work allowed per puzzle to prove the par: a time (1s, 500ms) or a node count.
+    /// Work allowed per puzzle to prove the par: a time (1s, 500ms) or a node count. With
+    /// --par-histogram a time bounds the whole histogram, a node count each sample.
     #[arg(long, value_parser = parse_budget, default_value = "2s")]
     budget: Budget,
     /// Treat each file as a template: sample random solvable starts and chart their par.
     #[arg(long)]
     par_histogram: bool,
-    /// Starts sampled by --par-histogram.
+    /// Starts sampled by --par-histogram (at most: --budget may stop it sooner, and says so).
     #[arg(long, default_value_t = 1000)]
     samples: usize,
     /// Seed for --par-histogram.
@@ -787,27 +788,46 @@ impl LevelLines {
 
 fn run_histogram(args: &CheckArgs) -> Result<(String, u8), Failure> {
     stdin_at_most_once(&args.files)?;
+    // A time bounds the whole histogram (all files); a node count bounds each sample.
+    let deadline = args.budget.time.map(|time| std::time::Instant::now() + time);
+    let nodes_per_sample = if args.budget.time.is_some() { 2_000_000 } else { args.budget.nodes };
     let mut text = String::new();
     let mut objects = Vec::new();
     for path in &args.files {
         let (shown, template) = load(path, args.max_input).map_err(|message| Failure { message, code: 2 })?;
-        let (histogram, unproven) =
-            modsolve::generate::par_histogram(&template, args.samples, args.seed, 2_000_000)
-                .map_err(internal)?;
-        let widest = histogram.values().copied().max().unwrap_or(1).max(1);
-        text.push_str(&format!("{shown}: par of {} random solvable starts\n", args.samples));
-        for (par, n) in &histogram {
-            let bar = "█".repeat((n * 50).div_ceil(widest));
+        let histogram = modsolve::generate::par_histogram(
+            &template,
+            args.samples,
+            args.seed,
+            nodes_per_sample,
+            deadline,
+        )?;
+        let widest = histogram.pars.values().copied().max().unwrap_or(1).max(1);
+        text.push_str(&format!("{shown}: par of {} random solvable starts\n", histogram.taken));
+        for (par, n) in &histogram.pars {
+            let bar = "█".repeat((*n as u128 * 50).div_ceil(widest as u128) as usize);
             text.push_str(&format!("  {par:>4} | {bar} {n}\n"));
         }
-        if unproven > 0 {
-            text.push_str(&format!("  {unproven} samples had no proven par within the budget\n"));
+        if histogram.unproven > 0 {
+            text.push_str(&format!(
+                "  {} samples had no proven par within {nodes_per_sample} search nodes each\n",
+                histogram.unproven
+            ));
+        }
+        if histogram.taken < args.samples {
+            let time = args.budget.time.unwrap_or_default();
+            text.push_str(&format!(
+                "  stopped at the {time:?} budget: {} of {} samples taken (raise --budget for more)\n",
+                histogram.taken, args.samples
+            ));
         }
         objects.push(serde_json::json!({
             "file": shown,
             "samples": args.samples,
-            "par": histogram.iter().map(|(p, n)| (p.to_string(), serde_json::Value::from(*n))).collect::<serde_json::Map<_, _>>(),
-            "unproven": unproven,
+            "taken": histogram.taken,
+            "complete": histogram.taken == args.samples,
+            "par": histogram.pars.iter().map(|(p, n)| (p.to_string(), serde_json::Value::from(*n))).collect::<serde_json::Map<_, _>>(),
+            "unproven": histogram.unproven,
         }));
     }
     let output = if args.json { one_or_array(objects) } else { text };

@@ -428,3 +428,76 @@ fn levels_stream_as_they_are_accepted() {
         std::fs::remove_dir_all(d).ok();
     }
 }
+
+/// `check --par-histogram` as JSON: `(samples, taken, complete, par counts, unproven)`.
+fn histogram(dir: &std::path::Path, extra: &[&str]) -> (Option<i32>, serde_json::Value, std::time::Duration) {
+    let template = dir.join("six.ron");
+    std::fs::write(&template, "Puzzle(graph: Grid(rows: 6, cols: 6), modulus: 2)").unwrap();
+    let started = Instant::now();
+    let output = Command::cargo_bin("modsolve")
+        .unwrap()
+        .args(["check", "--par-histogram", "--json", "--seed", "2"])
+        .arg(&template)
+        .args(extra)
+        .timeout(std::time::Duration::from_secs(60))
+        .output()
+        .unwrap();
+    let elapsed = started.elapsed();
+    let json = serde_json::from_slice(&output.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&output.stderr)));
+    (output.status.code(), json, elapsed)
+}
+
+fn counted(json: &serde_json::Value) -> u64 {
+    let pars: u64 = json["par"].as_object().unwrap().values().map(|n| n.as_u64().unwrap()).sum();
+    pars + json["unproven"].as_u64().unwrap()
+}
+
+/// Any `--samples` is streamed into the counts, never listed: 2^62 samples (a capacity
+/// overflow before) and a billion (an abort) stop at a 300 ms `--budget`, promptly, and say how
+/// many were taken; every sample taken is counted once.
+#[test]
+fn par_histogram_of_huge_samples_stops_at_the_budget() {
+    let dir = scratch("histogram-huge");
+    for samples in ["4611686018427387904", "1000000000"] {
+        let (code, json, elapsed) = histogram(&dir, &["--samples", samples, "--budget", "300ms"]);
+        assert_eq!(code, Some(0), "{json}");
+        assert!(elapsed < std::time::Duration::from_secs(10), "{samples}: {elapsed:?}");
+        assert_eq!(json["samples"].as_u64().unwrap().to_string(), samples);
+        assert_eq!(json["complete"], false);
+        let taken = json["taken"].as_u64().unwrap();
+        assert!(taken >= 16, "{samples}: {taken} taken");
+        assert_eq!(counted(&json), taken);
+    }
+    // The text says where it stopped.
+    let output = Command::cargo_bin("modsolve")
+        .unwrap()
+        .args(["check", "--par-histogram", "--samples", "1000000000", "--budget", "300ms"])
+        .arg(dir.join("six.ron"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8(output.stdout).unwrap();
+    let taken: usize = text.lines().next().unwrap().split(' ').nth(3).unwrap().parse().unwrap();
+    assert!(
+        text.ends_with(&format!(
+            "  stopped at the 300ms budget: {taken} of 1000000000 samples taken (raise --budget for more)\n"
+        )),
+        "{text}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Within its budget a histogram takes every sample, with no "stopped" line, and one seed gives
+/// the same counts (node budgets, not time, decide each sample).
+#[test]
+fn par_histogram_within_budget_is_complete_and_reproducible() {
+    let dir = scratch("histogram-complete");
+    let (code, first, _) = histogram(&dir, &["--samples", "300", "--budget", "30s"]);
+    assert_eq!(code, Some(0));
+    assert_eq!((first["taken"].as_u64(), first["complete"].as_bool()), (Some(300), Some(true)));
+    assert_eq!(counted(&first), 300);
+    // A node budget bounds each sample and sets no deadline.
+    let (_, second, _) = histogram(&dir, &["--samples", "300", "--budget", "2000000"]);
+    assert_eq!(first, second);
+    std::fs::remove_dir_all(&dir).ok();
+}
