@@ -10,14 +10,22 @@
 //! Reproducible: candidate `i` draws from its own generator seeded by `(seed, i)`, candidates
 //! are judged in parallel and accepted in index order, and the solver's budget is counted in
 //! nodes, not time.
+//!
+//! Streaming: each accepted level is handed to the caller at once (one round of candidates is
+//! held at a time, never the batch), and [`write_atomically`] writes a level file all or
+//! nothing.
 
 use std::collections::{BTreeMap, HashSet};
+use std::io::Write;
+use std::path::Path;
+use std::time::Instant;
 
 use num_bigint::BigUint;
 use num_traits::{One, ToPrimitive};
 use rand::{RngExt, SeedableRng, rngs::StdRng};
 use rayon::prelude::*;
 
+use crate::algebra::arith::sub_mod;
 use crate::analysis::{Options, analyze};
 use crate::error::InternalError;
 use crate::model::{Buttons, CellValues, Puzzle, Topology};
@@ -58,10 +66,11 @@ pub struct Level {
     pub count: BigUint,
 }
 
-/// A batch: the levels found and how many candidates were judged.
-#[derive(Clone, Debug)]
+/// A finished run: how many levels were accepted (each handed over as it was) and how many
+/// candidates were judged.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Batch {
-    pub levels: Vec<Level>,
+    pub found: usize,
     pub tried: usize,
 }
 
@@ -122,13 +131,7 @@ fn candidate_seed(seed: u64, index: usize) -> u64 {
 fn random_start(template: &Puzzle, periods: &[u64], rng: &mut StdRng) -> Vec<u64> {
     let plan: Vec<BigUint> = periods.iter().map(|&l| BigUint::from(rng.random_range(0..l))).collect();
     let pushed = template.apply(&vec![0; template.cell_count()], &plan);
-    template
-        .target
-        .iter()
-        .zip(&pushed)
-        .zip(&template.moduli)
-        .map(|((&t, &a), &m)| (t + (m - a)) % m)
-        .collect()
+    template.target.iter().zip(&pushed).zip(&template.moduli).map(|((&t, &a), &m)| sub_mod(t, a, m)).collect()
 }
 
 /// The permutations of cells that map the template onto itself (always the identity).
@@ -184,24 +187,27 @@ pub fn canonical(start: &[u64], symmetries: &[Vec<usize>]) -> Vec<u64> {
         .expect("the identity is always there")
 }
 
-/// Generates levels. `judge` decides strategy requirements; `progress(found, tried)` is told
-/// after each round.
-pub fn generate(
+/// Generates levels and hands each to `accept` as soon as it is accepted, in index order, so the
+/// same seed gives the same levels in the same order and no more than one round of candidates is
+/// held at a time. `judge` decides strategy requirements; `progress(found, tried)` is told after
+/// each round. An error from `accept` stops the run and is returned.
+pub fn generate<E: From<InternalError>>(
     template: &Puzzle,
     spec: &Spec,
     judge: &StrategyJudge,
     progress: &(dyn Fn(usize, usize) + Sync),
-) -> Result<Batch, InternalError> {
+    mut accept: impl FnMut(Level) -> Result<(), E>,
+) -> Result<Batch, E> {
     let base = solve(&with_start(template, template.target.clone()))?;
     let periods: Vec<u64> = base.periods.iter().map(|l| l.to_u64().unwrap_or(u64::MAX)).collect();
     let symmetries = symmetries(template);
     let budget = Budget { nodes: spec.nodes_per_level, time: None };
     let mut seen: HashSet<Vec<u64>> = HashSet::new();
-    let mut levels = Vec::new();
+    let mut found = 0;
     let mut tried = 0;
     let round = (rayon::current_num_threads() * 8).max(16);
-    while levels.len() < spec.count && tried < spec.attempts {
-        let end = (tried + round).min(spec.attempts);
+    while found < spec.count && tried < spec.attempts {
+        let end = tried.saturating_add(round).min(spec.attempts);
         let judged: Vec<Result<Option<Level>, InternalError>> = (tried..end)
             .into_par_iter()
             .map(|index| {
@@ -215,17 +221,45 @@ pub fn generate(
             .collect();
         for level in judged {
             let Some(level) = level? else { continue };
-            if levels.len() == spec.count {
+            if found == spec.count {
                 break;
             }
             if seen.insert(canonical(&level.puzzle.start.to_vec(), &symmetries)) {
-                levels.push(level);
+                found += 1;
+                accept(level)?;
             }
         }
         tried = end;
-        progress(levels.len(), tried);
+        progress(found, tried);
     }
-    Ok(Batch { levels, tried })
+    Ok(Batch { found, tried })
+}
+
+/// Writes `contents` to `path` all or nothing: into a temporary file in the same directory,
+/// flushed to the disk, then renamed to `path` (permissions 0o666 less the umask, as for a file
+/// written in place). Unless `overwrite`, an existing `path` is left alone and the error's kind
+/// is `AlreadyExists`. On any failure the temporary file is removed,
+/// so `path` is either absent, as it was, or complete.
+pub fn write_atomically(path: &Path, contents: &[u8], overwrite: bool) -> std::io::Result<()> {
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".modsolve-").suffix(".tmp");
+    // Like a file written in place: 0o666 less the umask, not the temporary file's 0o600.
+    #[cfg(unix)]
+    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
+    let mut file = builder.tempfile_in(dir)?;
+    // Through the plain file: its errors are the OS's, without the temporary file's name.
+    file.as_file_mut().write_all(contents)?;
+    file.as_file().sync_all()?;
+    if overwrite {
+        file.persist(path)?;
+    } else {
+        file.persist_noclobber(path)?;
+    }
+    Ok(())
 }
 
 fn judge_candidate(
@@ -261,33 +295,59 @@ fn judge_candidate(
     Ok(Some(Level { puzzle, par, count: analysis.count.value }))
 }
 
-/// The distribution of the par over `samples` random solvable starts: par → how many, plus
-/// how many samples had no proven par within the budget.
+/// The par distribution of a template's random solvable starts.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Histogram {
+    /// Par → how many samples had it (proven).
+    pub pars: BTreeMap<u64, usize>,
+    /// Samples with no proven par within their node budget.
+    pub unproven: usize,
+    /// Samples judged: all asked for, unless the deadline came first.
+    pub taken: usize,
+}
+
+/// The distribution of the par over up to `samples` random solvable starts, each judged with
+/// `nodes_per_sample` search nodes. Samples are streamed into the counts a round at a time (no
+/// list of samples is ever built, so any `samples` is fine), and no sample starts after
+/// `deadline`: then `taken` says how many were judged. Without a deadline the result depends on
+/// the seed alone.
 pub fn par_histogram(
     template: &Puzzle,
     samples: usize,
     seed: u64,
-    nodes_per_level: u64,
-) -> Result<(BTreeMap<u64, usize>, usize), InternalError> {
+    nodes_per_sample: u64,
+    deadline: Option<Instant>,
+) -> Result<Histogram, InternalError> {
     let base = solve(&with_start(template, template.target.clone()))?;
     let periods: Vec<u64> = base.periods.iter().map(|l| l.to_u64().unwrap_or(u64::MAX)).collect();
-    let budget = Budget { nodes: nodes_per_level, time: None };
-    let pars: Vec<Result<Option<u64>, InternalError>> = (0..samples)
-        .into_par_iter()
-        .map(|index| {
-            let mut rng = StdRng::seed_from_u64(candidate_seed(seed, index));
-            let puzzle = with_start(template, random_start(template, &periods, &mut rng));
-            let analysis = analyze(&puzzle, &Options { budget, ..Options::default() })?;
-            Ok(analysis.fewest.filter(|p| p.is_proven()).and_then(|p| p.total().to_u64()))
-        })
-        .collect();
-    let mut histogram = BTreeMap::new();
-    let mut unproven = 0;
-    for par in pars {
-        match par? {
-            Some(p) => *histogram.entry(p).or_insert(0) += 1,
-            None => unproven += 1,
+    let budget = Budget { nodes: nodes_per_sample, time: None };
+    let out_of_time = || deadline.is_some_and(|deadline| Instant::now() >= deadline);
+    let round = (rayon::current_num_threads() * 8).max(16);
+    let mut histogram = Histogram::default();
+    let mut next = 0;
+    while next < samples && !out_of_time() {
+        let end = next.saturating_add(round).min(samples);
+        let pars: Vec<Option<Result<Option<u64>, InternalError>>> = (next..end)
+            .into_par_iter()
+            .map(|index| {
+                if out_of_time() {
+                    return None;
+                }
+                let mut rng = StdRng::seed_from_u64(candidate_seed(seed, index));
+                let puzzle = with_start(template, random_start(template, &periods, &mut rng));
+                Some(analyze(&puzzle, &Options { budget, ..Options::default() }).map(|analysis| {
+                    analysis.fewest.filter(|p| p.is_proven()).and_then(|p| p.total().to_u64())
+                }))
+            })
+            .collect();
+        for par in pars.into_iter().flatten() {
+            histogram.taken += 1;
+            match par? {
+                Some(p) => *histogram.pars.entry(p).or_insert(0) += 1,
+                None => histogram.unproven += 1,
+            }
         }
+        next = end;
     }
-    Ok((histogram, unproven))
+    Ok(histogram)
 }

@@ -2,6 +2,7 @@
 //!
 //! Data flows one way: **file → model → system → solver → answer → report**.
 //!
+//! - [`input`] reads a puzzle source (a file, a pipe or standard input) with a size limit;
 //! - [`format`] reads a RON puzzle file and validates it into a [`model::Puzzle`];
 //! - [`model`] holds cells, moduli, buttons, start and target, and simulates presses;
 //! - [`algebra`] is the exact arithmetic (factoring, elimination over `Z/p^E`, GF(2), CRT) and
@@ -16,6 +17,7 @@ pub mod check;
 pub mod error;
 pub mod format;
 pub mod generate;
+pub mod input;
 pub mod model;
 pub mod report;
 pub mod scaffold;

@@ -2,7 +2,7 @@
 //! calls the solver, prints one report and decides the exit code in one place.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use std::time::Duration;
@@ -62,23 +62,26 @@ enum Command {
 
 #[derive(Args, Debug)]
 struct CheckArgs {
-    /// The puzzle files (checked in parallel).
+    /// The puzzle files (checked in parallel); `-` reads standard input (once).
     #[arg(required = true)]
     files: Vec<PathBuf>,
+    /// Refuse puzzle files larger than this: 1GiB, 500MiB, 100k (decimal), or bytes.
+    #[arg(long, value_name = "SIZE", value_parser = modsolve::input::parse_size, default_value = "1GiB")]
+    max_input: u64,
     /// Print JSON: one object for one file, an array for several.
     #[arg(long)]
     json: bool,
     /// `--deny warnings`: warnings fail the check too.
     #[arg(long, value_enum)]
     deny: Option<DenyArg>,
-    /// Work allowed per puzzle: a time (5s, 500ms) bounds each file's whole check; a node count
-    /// bounds the par search.
+    /// Work allowed per puzzle: a time (5s, 500ms) bounds each file's whole check (with
+    /// --par-histogram, the whole histogram); a node count bounds the par search (each sample).
     #[arg(long, value_parser = parse_budget, default_value = "5s")]
     budget: Budget,
     /// Treat each file as a template: sample random solvable starts and chart their par.
     #[arg(long)]
     par_histogram: bool,
-    /// Starts sampled by --par-histogram.
+    /// Starts sampled by --par-histogram (at most: --budget may stop it sooner, and says so).
     #[arg(long, default_value_t = 1000)]
     samples: usize,
     /// Seed for --par-histogram.
@@ -90,6 +93,9 @@ struct CheckArgs {
 struct GenerateArgs {
     /// The template puzzle file: graph, moduli, weights, target.
     template: PathBuf,
+    /// Refuse puzzle files larger than this: 1GiB, 500MiB, 100k (decimal), or bytes.
+    #[arg(long, value_name = "SIZE", value_parser = modsolve::input::parse_size, default_value = "1GiB")]
+    max_input: u64,
     /// How many levels to make.
     #[arg(long, default_value_t = 10)]
     count: usize,
@@ -111,9 +117,12 @@ struct GenerateArgs {
     /// Candidates to try before giving up (default: 2000 per level asked for).
     #[arg(long)]
     attempts: Option<usize>,
-    /// Print [{"file", "par", "count", "start", "intended"}] as JSON.
+    /// Print [{"file", "par", "count", "start", "intended"}] as JSON, one level a line.
     #[arg(long)]
     json: bool,
+    /// Overwrite level files already in --out (without it, a run that would is refused).
+    #[arg(long)]
+    force: bool,
 }
 
 /// `A..B` or `A..=B` (inclusive either way), or a single number.
@@ -161,8 +170,11 @@ enum FormArg {
 
 #[derive(Args, Debug)]
 struct SolveArgs {
-    /// The puzzle file (RON).
+    /// The puzzle file (RON); `-` reads standard input.
     file: Option<PathBuf>,
+    /// Refuse puzzle files larger than this: 1GiB, 500MiB, 100k (decimal), or bytes.
+    #[arg(long, value_name = "SIZE", value_parser = modsolve::input::parse_size, default_value = "1GiB")]
+    max_input: u64,
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
@@ -329,7 +341,7 @@ fn run(args: &SolveArgs) -> Result<(Output, u8), Failure> {
         });
     };
     let mut phases = Phases::new(args.verbose);
-    let (_, puzzle) = load(path).map_err(|message| Failure { message, code: 2 })?;
+    let (_, puzzle) = load(path, args.max_input).map_err(|message| Failure { message, code: 2 })?;
     phases.done(&format!(
         "read and checked the file: {} cells, {} buttons",
         puzzle.cell_count(),
@@ -496,10 +508,11 @@ fn describe_method(analysis: &modsolve::analysis::Analysis, puzzle: &modsolve::P
     }
 }
 
-/// Reads and parses one file; the error is rendered for people.
-fn load(path: &PathBuf) -> Result<(String, modsolve::Puzzle), String> {
-    let shown = path.display().to_string();
-    let source = std::fs::read_to_string(path).map_err(|e| format!("error: cannot read {shown}: {e}\n"))?;
+/// Reads (bounded by `max_input` bytes; `-` is standard input) and parses one file; the error is
+/// rendered for people.
+fn load(path: &Path, max_input: u64) -> Result<(String, modsolve::Puzzle), String> {
+    let shown = modsolve::input::source_name(path);
+    let source = modsolve::input::read_source(path, max_input).map_err(|e| format!("error: {e}\n"))?;
     let puzzle =
         modsolve::parse_puzzle(&source).map_err(|e| report::render_input_error(&e, &shown, &source))?;
     Ok((shown, puzzle))
@@ -513,8 +526,9 @@ enum Checked {
 }
 
 fn run_check(args: &CheckArgs) -> Result<(String, u8), Failure> {
+    stdin_at_most_once(&args.files)?;
     let deny = args.deny.is_some();
-    let results = in_parallel(&args.files, |path| match load(path) {
+    let results = in_parallel(&args.files, |path| match load(path, args.max_input) {
         Err(message) => Checked::Unreadable {
             json: serde_json::json!({"file": path.display().to_string(), "error": message.trim_end()}),
             text: message,
@@ -625,6 +639,17 @@ fn check_within(
     received.ok_or("the budget ran out before the check finished")
 }
 
+/// Standard input (`-`) can be read once: a second `-` is a usage error.
+fn stdin_at_most_once(files: &[PathBuf]) -> Result<(), Failure> {
+    if files.iter().filter(|path| modsolve::input::is_stdin(path)).count() > 1 {
+        return Err(Failure {
+            message: "error: `-` (standard input) is given more than once; it can be read only once\n".into(),
+            code: 2,
+        });
+    }
+    Ok(())
+}
+
 fn internal(e: InternalError) -> Failure {
     match e {
         InternalError::Unsupported(_) => Failure { message: format!("error: {e}\n"), code: 2 },
@@ -634,6 +659,12 @@ fn internal(e: InternalError) -> Failure {
             ),
             code: 1,
         },
+    }
+}
+
+impl From<InternalError> for Failure {
+    fn from(e: InternalError) -> Self {
+        internal(e)
     }
 }
 
@@ -668,7 +699,8 @@ fn progress_bar(total: u64, what: &str) -> Option<indicatif::ProgressBar> {
 
 fn run_generate(args: &GenerateArgs) -> Result<(String, u8), Failure> {
     use modsolve::generate::{Spec, StrategyRequirement, generate, impossible};
-    let (_, template) = load(&args.template).map_err(|message| Failure { message, code: 2 })?;
+    let (_, template) =
+        load(&args.template, args.max_input).map_err(|message| Failure { message, code: 2 })?;
     let strategy = match args.strategy.as_deref() {
         None => None,
         Some("none") => Some(StrategyRequirement::None),
@@ -700,90 +732,214 @@ fn run_generate(args: &GenerateArgs) -> Result<(String, u8), Failure> {
     if let Some(reason) = modsolve::strategy_impossible(&template, spec.strategy.as_ref()) {
         return Err(Failure { message: format!("error: {reason}\n"), code: 2 });
     }
-    let bar = progress_bar(spec.count as u64, "levels");
-    let batch = generate(&template, &spec, &modsolve::judge_strategy, &|found, _| {
-        if let Some(bar) = &bar {
-            bar.set_position(found as u64);
-        }
-    })
-    .map_err(internal)?;
-    if let Some(bar) = &bar {
-        bar.finish_and_clear();
+    if !args.force {
+        existing_levels(&args.out, args.count)?;
     }
     std::fs::create_dir_all(&args.out).map_err(|e| Failure {
         message: format!("error: cannot create {}: {e}\n", args.out.display()),
         code: 2,
     })?;
-    let mut entries = Vec::new();
-    let mut text = String::new();
-    for (k, level) in batch.levels.iter().enumerate() {
-        let path = args.out.join(format!("level-{:04}.ron", k + 1));
-        let comment = format!(
-            "Level {} made by `modsolve generate` from {} (seed {}).\npar {} (proven fewest presses), solutions: {}; `intended` is a fewest-press plan.",
-            k + 1,
-            args.template.display(),
-            args.seed,
-            level.par,
-            level.count
-        );
-        let body = modsolve::format::to_ron(&level.puzzle, &comment);
-        std::fs::write(&path, body).map_err(|e| Failure {
-            message: format!("error: cannot write {}: {e}\n", path.display()),
-            code: 2,
-        })?;
-        let plans = if level.count == 1u32.into() { "solution" } else { "solutions" };
-        text.push_str(&format!("{}  par {}  {} {plans}\n", path.display(), level.par, level.count));
-        entries.push(serde_json::json!({
-            "file": path.display().to_string(),
-            "par": level.par,
-            "count": level.count.to_string(),
-            "start": level.puzzle.start,
-            "intended": level.puzzle.intended,
-        }));
+    let bar = progress_bar(spec.count as u64, "levels");
+    // Each level is written, then its line printed, as soon as it is accepted.
+    let mut lines = LevelLines::new(args.json);
+    let batch = generate(
+        &template,
+        &spec,
+        &modsolve::judge_strategy,
+        &|found, _| {
+            if let Some(bar) = &bar {
+                bar.set_position(found as u64);
+            }
+        },
+        |level| {
+            let number = lines.written + 1;
+            let path = args.out.join(level_name(number));
+            let comment = format!(
+                "Level {number} made by `modsolve generate` from {} (seed {}).\npar {} (proven fewest presses), solutions: {}; `intended` is a fewest-press plan.",
+                args.template.display(),
+                args.seed,
+                level.par,
+                level.count
+            );
+            let body = modsolve::format::to_ron(&level.puzzle, &comment);
+            modsolve::generate::write_atomically(&path, body.as_bytes(), args.force).map_err(|e| {
+                let hint = if e.kind() == std::io::ErrorKind::AlreadyExists {
+                    "; --force overwrites it"
+                } else {
+                    ""
+                };
+                Failure { message: format!("error: cannot write {}: {e}{hint}\n", path.display()), code: 2 }
+            })?;
+            let mut print = || lines.print(&path, &level);
+            match &bar {
+                Some(bar) => bar.suspend(print),
+                None => print(),
+            }
+        },
+    );
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
     }
-    let found = batch.levels.len();
-    let code = if found < args.count { 1 } else { 0 };
-    if found < args.count {
-        text.push_str(&format!(
-            "found {found} of {} levels in {} candidates: the spec is rare for this template (raise --attempts)\n",
-            args.count, batch.tried
-        ));
-    } else {
-        text.push_str(&format!("made {found} levels from {} candidates\n", batch.tried));
-    }
-    let output = if args.json {
-        let mut s =
-            serde_json::to_string_pretty(&serde_json::Value::from(entries)).expect("JSON values serialise");
-        s.push('\n');
-        s
-    } else {
-        text
+    let batch = match batch {
+        Ok(batch) => batch,
+        Err(failure) => {
+            // The levels printed so far stay a JSON array (each of their files is complete).
+            if args.json && !lines.closed {
+                let _ = std::io::stdout().lock().write_all(lines.finish().as_bytes());
+            }
+            return Err(failure);
+        }
     };
-    Ok((output, code))
+    let mut text = lines.finish();
+    let found = batch.found;
+    let code = if found < args.count { 1 } else { 0 };
+    if !args.json {
+        if found < args.count {
+            text.push_str(&format!(
+                "found {found} of {} levels in {} candidates: the spec is rare for this template (raise --attempts)\n",
+                args.count, batch.tried
+            ));
+        } else {
+            text.push_str(&format!("made {found} levels from {} candidates\n", batch.tried));
+        }
+    }
+    Ok((text, code))
+}
+
+/// `level-0001.ron`, …, `level-12345.ron`: the file of level `number` (from 1).
+fn level_name(number: usize) -> String {
+    format!("level-{number:04}.ron")
+}
+
+/// Refuses, before anything is generated, a run that would overwrite level files in `out`.
+fn existing_levels(out: &Path, count: usize) -> Result<(), Failure> {
+    let entries = match std::fs::read_dir(out) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => {
+            return Err(Failure { message: format!("error: cannot read {}: {e}\n", out.display()), code: 2 });
+        }
+    };
+    let mut taken: Vec<usize> = entries
+        .filter_map(|entry| {
+            let name = entry.ok()?.file_name();
+            let name = name.to_str()?;
+            let number: usize = name.strip_prefix("level-")?.strip_suffix(".ron")?.parse().ok()?;
+            ((1..=count).contains(&number) && level_name(number) == name).then_some(number)
+        })
+        .collect();
+    taken.sort_unstable();
+    let Some(&first) = taken.first() else { return Ok(()) };
+    let more = match taken.len() - 1 {
+        0 => String::new(),
+        1 => " (and 1 more level file this run would write)".into(),
+        n => format!(" (and {n} more level files this run would write)"),
+    };
+    Err(Failure {
+        message: format!(
+            "error: {} already exists{more}; nothing was generated. --force overwrites existing level files\n",
+            out.join(level_name(first)).display()
+        ),
+        code: 2,
+    })
+}
+
+/// The lines `generate` prints, one per level as it is written: text, or the elements of a JSON
+/// array. A closed pipe stops the printing, not the writing of levels; any other error on
+/// standard output stops the run.
+struct LevelLines {
+    json: bool,
+    written: usize,
+    closed: bool,
+}
+
+impl LevelLines {
+    fn new(json: bool) -> Self {
+        LevelLines { json, written: 0, closed: false }
+    }
+
+    fn print(&mut self, path: &Path, level: &modsolve::generate::Level) -> Result<(), Failure> {
+        self.written += 1;
+        let line = if self.json {
+            let entry = serde_json::json!({
+                "file": path.display().to_string(),
+                "par": level.par,
+                "count": level.count.to_string(),
+                "start": level.puzzle.start,
+                "intended": level.puzzle.intended,
+            });
+            let open = if self.written == 1 { "[\n" } else { ",\n" };
+            format!("{open}  {entry}")
+        } else {
+            let plans = if level.count == 1u32.into() { "solution" } else { "solutions" };
+            format!("{}  par {}  {} {plans}\n", path.display(), level.par, level.count)
+        };
+        if self.closed {
+            return Ok(());
+        }
+        let mut stdout = std::io::stdout().lock();
+        match stdout.write_all(line.as_bytes()).and_then(|_| stdout.flush()) {
+            Ok(()) => Ok(()),
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+                self.closed = true;
+                Ok(())
+            }
+            Err(e) => Err(Failure { message: format!("error: cannot write the output: {e}\n"), code: 2 }),
+        }
+    }
+
+    /// What is left to print after the last level: the end of the JSON array.
+    fn finish(&self) -> String {
+        match (self.json, self.written) {
+            (false, _) => String::new(),
+            (true, 0) => "[]\n".into(),
+            (true, _) => "\n]\n".into(),
+        }
+    }
 }
 
 fn run_histogram(args: &CheckArgs) -> Result<(String, u8), Failure> {
+    stdin_at_most_once(&args.files)?;
+    // A time bounds the whole histogram (all files); a node count bounds each sample.
+    let deadline = args.budget.time.map(|time| std::time::Instant::now() + time);
+    let nodes_per_sample = if args.budget.time.is_some() { 2_000_000 } else { args.budget.nodes };
     let mut text = String::new();
     let mut objects = Vec::new();
     for path in &args.files {
-        let (shown, template) = load(path).map_err(|message| Failure { message, code: 2 })?;
-        let (histogram, unproven) =
-            modsolve::generate::par_histogram(&template, args.samples, args.seed, 2_000_000)
-                .map_err(internal)?;
-        let widest = histogram.values().copied().max().unwrap_or(1).max(1);
-        text.push_str(&format!("{shown}: par of {} random solvable starts\n", args.samples));
-        for (par, n) in &histogram {
-            let bar = "█".repeat((n * 50).div_ceil(widest));
+        let (shown, template) = load(path, args.max_input).map_err(|message| Failure { message, code: 2 })?;
+        let histogram = modsolve::generate::par_histogram(
+            &template,
+            args.samples,
+            args.seed,
+            nodes_per_sample,
+            deadline,
+        )?;
+        let widest = histogram.pars.values().copied().max().unwrap_or(1).max(1);
+        text.push_str(&format!("{shown}: par of {} random solvable starts\n", histogram.taken));
+        for (par, n) in &histogram.pars {
+            let bar = "█".repeat((*n as u128 * 50).div_ceil(widest as u128) as usize);
             text.push_str(&format!("  {par:>4} | {bar} {n}\n"));
         }
-        if unproven > 0 {
-            text.push_str(&format!("  {unproven} samples had no proven par within the budget\n"));
+        if histogram.unproven > 0 {
+            text.push_str(&format!(
+                "  {} samples had no proven par within {nodes_per_sample} search nodes each\n",
+                histogram.unproven
+            ));
+        }
+        if histogram.taken < args.samples {
+            let time = args.budget.time.unwrap_or_default();
+            text.push_str(&format!(
+                "  stopped at the {time:?} budget: {} of {} samples taken (raise --budget for more)\n",
+                histogram.taken, args.samples
+            ));
         }
         objects.push(serde_json::json!({
             "file": shown,
             "samples": args.samples,
-            "par": histogram.iter().map(|(p, n)| (p.to_string(), serde_json::Value::from(*n))).collect::<serde_json::Map<_, _>>(),
-            "unproven": unproven,
+            "taken": histogram.taken,
+            "complete": histogram.taken == args.samples,
+            "par": histogram.pars.iter().map(|(p, n)| (p.to_string(), serde_json::Value::from(*n))).collect::<serde_json::Map<_, _>>(),
+            "unproven": histogram.unproven,
         }));
     }
     let output = if args.json { one_or_array(objects) } else { text };

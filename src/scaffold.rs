@@ -4,6 +4,7 @@
 
 use num_bigint::BigUint;
 
+use crate::algebra::arith::sub_mod;
 use crate::format::parse_puzzle;
 
 /// The graph form of a starter file.
@@ -85,7 +86,7 @@ pub fn starter(form: Form, modulus: u64) -> Result<String, String> {
     presses[0] = BigUint::from(1u32);
     let after = draft.apply(&draft.target.to_vec(), &presses);
     let start: Vec<u64> =
-        draft.target.iter().zip(&after).zip(&draft.moduli).map(|((&t, &a), &m)| (t + (m - a)) % m).collect();
+        draft.target.iter().zip(&after).zip(&draft.moduli).map(|((&t, &a), &m)| sub_mod(t, a, m)).collect();
     let start_text = match form {
         Form::Grid { cols, .. } if modulus <= 36 => {
             let rows: Vec<String> = start

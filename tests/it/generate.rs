@@ -201,3 +201,303 @@ fn strategy_specs_hold() {
     assert_eq!(code, Some(2));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A prime just below 2^64: `target − pushed` must not overflow on the way to its residue.
+const BIG_PRIME: &str = "18446744073709551557";
+
+/// `generate` with moduli above 2^63 and a target near the modulus: the starts are residues, the
+/// levels parse, and their `intended` plan solves them.
+#[test]
+fn moduli_near_2_64_generate_levels() {
+    let dir = scratch("big-modulus");
+    let m: u64 = BIG_PRIME.parse().unwrap();
+    let template = format!("Puzzle(graph: Path(3), modulus: {BIG_PRIME}, target: All({}))", m - 1);
+    let (code, files) = run(&dir, &template, &["--count", "2", "--seed", "7"]);
+    assert_eq!(code, Some(0));
+    assert_eq!(files.len(), 2);
+    for file in &files {
+        let puzzle = parse_puzzle(&std::fs::read_to_string(file).unwrap()).unwrap();
+        assert!(puzzle.moduli.iter().all(|&v| v == m), "{file}");
+        assert!(puzzle.target.iter().all(|&v| v == m - 1), "{file}");
+        assert!(puzzle.start.iter().all(|&v| v < m), "{file}");
+        assert_ne!(puzzle.start, puzzle.target, "{file}");
+        let plan: Vec<_> =
+            puzzle.intended.clone().unwrap().into_iter().map(num_bigint::BigUint::from).collect();
+        assert!(puzzle.solves(&plan), "{file}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `modsolve new` with a modulus above 2^63: the start is one press of button 0 undone, as
+/// residues, and the file checks clean.
+#[test]
+fn moduli_near_2_64_make_starter_files() {
+    let m: u64 = BIG_PRIME.parse().unwrap();
+    let output = Command::cargo_bin("modsolve")
+        .unwrap()
+        .args(["new", "path", "--cells", "3", "--modulus", BIG_PRIME])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    let puzzle = parse_puzzle(std::str::from_utf8(&output.stdout).unwrap()).unwrap();
+    assert_eq!(puzzle.start.to_vec(), [m - 1, m - 1, 0]);
+    let dir = scratch("big-modulus-new");
+    let path = dir.join("new.ron");
+    std::fs::write(&path, &output.stdout).unwrap();
+    let check = Command::cargo_bin("modsolve").unwrap().arg("check").arg(&path).output().unwrap();
+    assert_eq!(check.status.code(), Some(0), "{}", String::from_utf8_lossy(&check.stdout));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+fn generate_in(dir: &std::path::Path, template: &str) -> Command {
+    let path = dir.join("template.ron");
+    std::fs::write(&path, template).unwrap();
+    let mut command = Command::cargo_bin("modsolve").unwrap();
+    command.arg("generate").arg(&path).arg("--out").arg(dir.join("levels"));
+    command
+}
+
+fn names(dir: &std::path::Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// A run that would overwrite a level file is refused before anything is generated, naming the
+/// file; `--force` overwrites. Files that the run would not write are left alone either way.
+#[test]
+fn existing_levels_are_refused_unless_forced() {
+    let dir = scratch("force");
+    let levels = dir.join("levels");
+    std::fs::create_dir_all(&levels).unwrap();
+    for name in ["level-0002.ron", "level-0003.ron", "level-0004.ron", "level-2.ron"] {
+        std::fs::write(levels.join(name), "keep me").unwrap();
+    }
+    let template = "Puzzle(graph: Grid(rows: 3, cols: 3), modulus: 3)";
+    let output = generate_in(&dir, template).args(["--count", "3"]).output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(output.stdout.is_empty());
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr),
+        format!(
+            "error: {} already exists (and 1 more level file this run would write); nothing was generated. --force overwrites existing level files\n",
+            levels.join("level-0002.ron").display()
+        )
+    );
+    assert_eq!(names(&levels), ["level-0002.ron", "level-0003.ron", "level-0004.ron", "level-2.ron"]);
+    assert!(names(&levels).iter().all(|n| std::fs::read_to_string(levels.join(n)).unwrap() == "keep me"));
+
+    let output = generate_in(&dir, template).args(["--count", "3", "--force"]).output().unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+    assert_eq!(
+        names(&levels),
+        ["level-0001.ron", "level-0002.ron", "level-0003.ron", "level-0004.ron", "level-2.ron"]
+    );
+    for name in ["level-0001.ron", "level-0002.ron", "level-0003.ron"] {
+        let puzzle = parse_puzzle(&std::fs::read_to_string(levels.join(name)).unwrap()).unwrap();
+        assert_eq!(puzzle.cell_count(), 9, "{name}");
+    }
+    for name in ["level-0004.ron", "level-2.ron"] {
+        assert_eq!(std::fs::read_to_string(levels.join(name)).unwrap(), "keep me");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A level file appears complete or not at all. With files limited to 512 bytes (`ulimit -f 1`)
+/// a 2.7 kB level cannot be written: when the write fails (SIGXFSZ ignored, so the OS says "File
+/// too large") the run stops with exit 2 and leaves nothing, not even its temporary file; when
+/// the process is killed in the middle of the write (SIGXFSZ's default), no `level-*.ron`
+/// exists, half-written or otherwise.
+#[cfg(unix)]
+#[test]
+fn a_failed_write_leaves_no_partial_level() {
+    let dir = scratch("partial");
+    let template = dir.join("template.ron");
+    // A 400-cell path: a level file is about 2.7 kB.
+    std::fs::write(&template, "Puzzle(graph: Path(400), modulus: 2)").unwrap();
+    let levels = dir.join("levels");
+    let bin = assert_cmd::cargo::cargo_bin("modsolve");
+    let run = |trap: &str| {
+        std::process::Command::new("sh")
+            .arg("-c")
+            .arg(format!("{trap} ulimit -f 1; exec \"$0\" generate \"$1\" --count 3 --out \"$2\""))
+            .arg(&bin)
+            .arg(&template)
+            .arg(&levels)
+            .output()
+            .unwrap()
+    };
+    let output = run("trap '' XFSZ;");
+    assert_eq!(output.status.code(), Some(2));
+    let message = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(
+        message,
+        format!(
+            "error: cannot write {}: File too large (os error 27)\n",
+            levels.join("level-0001.ron").display()
+        )
+    );
+    assert!(names(&levels).is_empty(), "{:?}", names(&levels));
+
+    let output = run("");
+    assert_eq!(output.status.code(), None, "killed by SIGXFSZ");
+    assert!(!names(&levels).iter().any(|n| n.starts_with("level-")), "{:?}", names(&levels));
+    // Without the limit the same run writes whole levels.
+    let output =
+        generate_in(&dir, "Puzzle(graph: Path(400), modulus: 2)").args(["--count", "3"]).output().unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    for name in ["level-0001.ron", "level-0002.ron", "level-0003.ron"] {
+        let text = std::fs::read_to_string(levels.join(name)).unwrap();
+        assert!(text.len() > 2000, "{name}: {} bytes", text.len());
+        assert_eq!(parse_puzzle(&text).unwrap().cell_count(), 400);
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Levels are written and printed one by one as they are accepted: with a billion asked for,
+/// the first lines arrive at once and name complete files (nothing waits for the whole batch,
+/// nothing holds it). `--json` prints the same entries as one JSON array, one level a line.
+#[test]
+fn levels_stream_as_they_are_accepted() {
+    use std::io::BufRead;
+    let dir = scratch("stream");
+    let template = "Puzzle(graph: Grid(rows: 4, cols: 4), modulus: 2)";
+    std::fs::write(dir.join("template.ron"), template).unwrap();
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("modsolve"))
+        .arg("generate")
+        .arg(dir.join("template.ron"))
+        .args(["--count", "1000000000", "--out"])
+        .arg(dir.join("levels"))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (send, receive) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stdout).lines().take(3) {
+            if send.send(line.unwrap()).is_err() {
+                return;
+            }
+        }
+    });
+    let started = Instant::now();
+    let mut lines = Vec::new();
+    for _ in 0..3 {
+        match receive.recv_timeout(std::time::Duration::from_secs(30)) {
+            Ok(line) => lines.push(line),
+            Err(e) => {
+                child.kill().ok();
+                panic!("no level line after {:?}: {e}", started.elapsed());
+            }
+        }
+    }
+    let still_running = child.try_wait().unwrap().is_none();
+    child.kill().ok();
+    child.wait().ok();
+    assert!(still_running, "the run goes on while its first levels are printed");
+    for (k, line) in lines.iter().enumerate() {
+        let file = dir.join("levels").join(format!("level-{:04}.ron", k + 1));
+        assert!(line.starts_with(&format!("{}  par ", file.display())), "{line}");
+        let puzzle = parse_puzzle(&std::fs::read_to_string(&file).unwrap()).unwrap();
+        let par = puzzle.intended.unwrap().iter().sum::<u64>();
+        assert!(line.contains(&format!("  par {par}  16 solutions")), "{line}");
+    }
+
+    let json_dir = scratch("stream-json");
+    let output =
+        generate_in(&json_dir, template).args(["--count", "4", "--json", "--seed", "9"]).output().unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert_eq!(text.lines().count(), 6, "[, 4 levels, ]:\n{text}");
+    let entries: Vec<serde_json::Value> = serde_json::from_str(&text).unwrap();
+    assert_eq!(entries.len(), 4);
+    for (k, entry) in entries.iter().enumerate() {
+        let file = json_dir.join("levels").join(format!("level-{:04}.ron", k + 1));
+        assert_eq!(entry["file"], file.display().to_string());
+        let puzzle = parse_puzzle(&std::fs::read_to_string(&file).unwrap()).unwrap();
+        assert_eq!(entry["start"], serde_json::json!(puzzle.start.to_vec()));
+        assert_eq!(entry["intended"], serde_json::json!(puzzle.intended.clone().unwrap()));
+        assert_eq!(entry["par"], puzzle.intended.unwrap().iter().sum::<u64>());
+        assert_eq!(entry["count"], "16");
+    }
+    for d in [dir, json_dir] {
+        std::fs::remove_dir_all(d).ok();
+    }
+}
+
+/// `check --par-histogram` as JSON: `(samples, taken, complete, par counts, unproven)`.
+fn histogram(dir: &std::path::Path, extra: &[&str]) -> (Option<i32>, serde_json::Value, std::time::Duration) {
+    let template = dir.join("six.ron");
+    std::fs::write(&template, "Puzzle(graph: Grid(rows: 6, cols: 6), modulus: 2)").unwrap();
+    let started = Instant::now();
+    let output = Command::cargo_bin("modsolve")
+        .unwrap()
+        .args(["check", "--par-histogram", "--json", "--seed", "2"])
+        .arg(&template)
+        .args(extra)
+        .timeout(std::time::Duration::from_secs(60))
+        .output()
+        .unwrap();
+    let elapsed = started.elapsed();
+    let json = serde_json::from_slice(&output.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&output.stderr)));
+    (output.status.code(), json, elapsed)
+}
+
+fn counted(json: &serde_json::Value) -> u64 {
+    let pars: u64 = json["par"].as_object().unwrap().values().map(|n| n.as_u64().unwrap()).sum();
+    pars + json["unproven"].as_u64().unwrap()
+}
+
+/// Any `--samples` is streamed into the counts, never listed: 2^62 samples (a capacity
+/// overflow before) and a billion (an abort) stop at a 300 ms `--budget`, promptly, and say how
+/// many were taken; every sample taken is counted once.
+#[test]
+fn par_histogram_of_huge_samples_stops_at_the_budget() {
+    let dir = scratch("histogram-huge");
+    for samples in ["4611686018427387904", "1000000000"] {
+        let (code, json, elapsed) = histogram(&dir, &["--samples", samples, "--budget", "300ms"]);
+        assert_eq!(code, Some(0), "{json}");
+        assert!(elapsed < std::time::Duration::from_secs(10), "{samples}: {elapsed:?}");
+        assert_eq!(json["samples"].as_u64().unwrap().to_string(), samples);
+        assert_eq!(json["complete"], false);
+        let taken = json["taken"].as_u64().unwrap();
+        assert!(taken >= 16, "{samples}: {taken} taken");
+        assert_eq!(counted(&json), taken);
+    }
+    // The text says where it stopped.
+    let output = Command::cargo_bin("modsolve")
+        .unwrap()
+        .args(["check", "--par-histogram", "--samples", "1000000000", "--budget", "300ms"])
+        .arg(dir.join("six.ron"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8(output.stdout).unwrap();
+    let taken: usize = text.lines().next().unwrap().split(' ').nth(3).unwrap().parse().unwrap();
+    assert!(
+        text.ends_with(&format!(
+            "  stopped at the 300ms budget: {taken} of 1000000000 samples taken (raise --budget for more)\n"
+        )),
+        "{text}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Within its budget a histogram takes every sample, with no "stopped" line, and one seed gives
+/// the same counts (node budgets, not time, decide each sample).
+#[test]
+fn par_histogram_within_budget_is_complete_and_reproducible() {
+    let dir = scratch("histogram-complete");
+    let (code, first, _) = histogram(&dir, &["--samples", "300", "--budget", "30s"]);
+    assert_eq!(code, Some(0));
+    assert_eq!((first["taken"].as_u64(), first["complete"].as_bool()), (Some(300), Some(true)));
+    assert_eq!(counted(&first), 300);
+    // A node budget bounds each sample and sets no deadline.
+    let (_, second, _) = histogram(&dir, &["--samples", "300", "--budget", "2000000"]);
+    assert_eq!(first, second);
+    std::fs::remove_dir_all(&dir).ok();
+}

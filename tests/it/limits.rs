@@ -156,7 +156,8 @@ fn verbose_names_general_propagation() {
 
 /// `--budget` bounds the whole command: the searches of `--method search` (the fewest plan,
 /// the count, the quiet patterns), a second objective and `--all` share one clock. On 12 buttons
-/// mod 97 (97^9 plans) each used to take the whole budget: 2.2 s and 2.4 s at `--budget 1s`.
+/// mod 97 (97^9 plans) each used to take the whole budget: 2.2 s and 2.4 s at `--budget 1s`,
+/// twice the budget or more.
 #[test]
 fn the_budget_bounds_the_whole_command() {
     let scratch = Scratch::new("budget");
@@ -169,16 +170,17 @@ fn the_budget_bounds_the_whole_command() {
     );
     let file = file.to_str().unwrap();
     let cases: [&[&str]; 3] = [
-        &[file, "--method", "search", "--budget", "1s"],
-        &[file, "--method", "search", "--minimize", "max", "--budget", "1s"],
-        &[file, "--method", "search", "--all", "--limit", "5", "--budget", "1s"],
+        &[file, "--method", "search", "--budget", "2s"],
+        &[file, "--method", "search", "--minimize", "max", "--budget", "2s"],
+        &[file, "--method", "search", "--all", "--limit", "5", "--budget", "2s"],
     ];
     for args in cases {
         let (output, took) = run(args);
         assert_eq!(output.status.code(), Some(0), "{args:?}: {output:?}");
         let text = stdout(&output);
         assert!(text.contains("the budget ran out before the count finished"), "{text}");
-        assert!(took < Duration::from_millis(1000 + 1000), "{args:?} took {took:?}");
+        // The old code took at least twice the budget here.
+        assert!(took < Duration::from_millis(2000 + 1500), "{args:?} took {took:?}");
     }
 }
 

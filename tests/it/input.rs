@@ -1,0 +1,234 @@
+//! Reading puzzle sources with bounds: `-` is standard input, a named pipe with a writer is read
+//! and one without a writer is refused after a short wait (it never blocks a `check` batch),
+//! `/dev/zero` and oversized files are refused at `--max-input` without being read whole, and
+//! directories and invalid UTF-8 get a message that says what and where. Exit code 2 each time.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use assert_cmd::Command;
+
+fn puzzle_path(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles").join(name)
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("modsolve-input-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The binary, killed after 30 s: a source that blocks must fail the test, not hang it.
+fn modsolve() -> Command {
+    let mut command = Command::cargo_bin("modsolve").unwrap();
+    command.timeout(Duration::from_secs(30));
+    command
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[cfg(unix)]
+fn mkfifo(path: &Path) {
+    rustix::fs::mkfifoat(rustix::fs::CWD, path, rustix::fs::Mode::from_raw_mode(0o600)).unwrap();
+}
+
+/// A thread that opens the pipe for writing (waiting for its reader) and writes `bytes`;
+/// a reader that stops early makes the write fail, which is fine.
+#[cfg(unix)]
+fn writer(path: &Path, bytes: Vec<u8>) -> std::thread::JoinHandle<()> {
+    let path = path.to_path_buf();
+    std::thread::spawn(move || {
+        if let Ok(mut pipe) = std::fs::OpenOptions::new().write(true).open(&path) {
+            let _ = pipe.write_all(&bytes);
+        }
+    })
+}
+
+/// `modsolve -` solves standard input like the file; `check -` names it `<stdin>`; two `-` in
+/// one batch are a usage error.
+#[test]
+fn dash_reads_standard_input() {
+    let octopus = puzzle_path("octopus.ron");
+    let source = std::fs::read(&octopus).unwrap();
+    let from_file = modsolve().arg(&octopus).output().unwrap();
+    let from_stdin = modsolve().arg("-").write_stdin(source.clone()).output().unwrap();
+    assert_eq!(from_stdin.status.code(), Some(0), "{}", text(&from_stdin.stderr));
+    assert!(text(&from_stdin.stdout).contains("Solutions: 2352 plans"), "{}", text(&from_stdin.stdout));
+    assert_eq!(text(&from_stdin.stdout), text(&from_file.stdout));
+
+    let checked = modsolve()
+        .args(["check", "-"])
+        .arg(puzzle_path("lightsout-3x3.ron"))
+        .write_stdin(source.clone())
+        .output()
+        .unwrap();
+    assert_eq!(checked.status.code(), Some(0), "{}", text(&checked.stdout));
+    let report = text(&checked.stdout);
+    assert!(report.starts_with("PASS <stdin> — Octopus: 4 cells"), "{report}");
+    assert!(report.contains("checked 2 files: 2 passed, 0 failed, 0 unreadable"), "{report}");
+
+    let twice = modsolve().args(["check", "-", "-"]).write_stdin(source).output().unwrap();
+    assert_eq!(twice.status.code(), Some(2));
+    assert!(twice.stdout.is_empty());
+    assert_eq!(
+        text(&twice.stderr),
+        "error: `-` (standard input) is given more than once; it can be read only once\n"
+    );
+}
+
+/// A named pipe with a writer is read to its end (the writer may come before or after the
+/// reader), and a writer that sends more than `--max-input` is cut off and refused.
+#[cfg(unix)]
+#[test]
+fn a_named_pipe_with_a_writer_is_read() {
+    let dir = scratch("fifo-writer");
+    let pipe = dir.join("puzzle.pipe");
+    mkfifo(&pipe);
+    let source = std::fs::read(puzzle_path("octopus.ron")).unwrap();
+    let feeding = writer(&pipe, source.clone());
+    let output = modsolve().arg("--json").arg(&pipe).output().unwrap();
+    feeding.join().unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(json["count"], "2352");
+
+    // The reader first, the writer a moment later.
+    let late = {
+        let pipe = pipe.clone();
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(300));
+            writer(&pipe, source).join().unwrap();
+        })
+    };
+    let output = modsolve().arg("--json").arg(&pipe).output().unwrap();
+    late.join().unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+
+    // 4 MiB of spaces with a 1 MiB limit: refused without reading it all.
+    let flood = writer(&pipe, vec![b' '; 4 << 20]);
+    let started = Instant::now();
+    let output = modsolve().args(["--max-input", "1MiB"]).arg(&pipe).output().unwrap();
+    let elapsed = started.elapsed();
+    flood.join().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        text(&output.stderr),
+        format!("error: {} is larger than the 1 MiB limit; raise --max-input\n", pipe.display())
+    );
+    assert!(elapsed < Duration::from_secs(5), "{elapsed:?}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// In a `check` batch a pipe nobody writes to, a directory and a file that is not UTF-8 are
+/// each reported as unreadable, and the good files are still checked: the batch ends soon after
+/// the pipe's wait instead of blocking.
+#[cfg(unix)]
+#[test]
+fn bad_sources_do_not_block_or_sink_a_batch() {
+    let dir = scratch("batch");
+    let pipe = dir.join("nobody.pipe");
+    mkfifo(&pipe);
+    let folder = dir.join("folder.ron");
+    std::fs::create_dir(&folder).unwrap();
+    let latin1 = dir.join("latin1.ron");
+    std::fs::write(&latin1, b"// Caf\xe9\nPuzzle(graph: Path(3), modulus: 2)").unwrap();
+    let (octopus, three) = (puzzle_path("octopus.ron"), puzzle_path("lightsout-3x3.ron"));
+    let started = Instant::now();
+    let output = modsolve().arg("check").args([&octopus, &pipe, &folder, &latin1, &three]).output().unwrap();
+    let elapsed = started.elapsed();
+    assert_eq!(output.status.code(), Some(2));
+    let report = text(&output.stdout);
+    assert!(report.contains(&format!("PASS {} — Octopus", octopus.display())), "{report}");
+    assert!(report.contains(&format!("PASS {} — Lights Out 3x3", three.display())), "{report}");
+    for line in [
+        format!(
+            "error: {} is a named pipe and nothing was written to it within 2 s (start its writer first)",
+            pipe.display()
+        ),
+        format!("error: {} is a directory, not a puzzle file", folder.display()),
+        format!(
+            "error: {} is not valid UTF-8: byte 6 (line 1) is not part of a UTF-8 character",
+            latin1.display()
+        ),
+    ] {
+        assert!(report.lines().any(|l| l == line), "{line}\nin\n{report}");
+    }
+    assert!(report.ends_with("checked 5 files: 2 passed, 0 failed, 3 unreadable; 2 warnings\n"), "{report}");
+    assert!(elapsed < Duration::from_secs(10), "{elapsed:?}");
+
+    // The JSON names each unreadable file with its error.
+    let output = modsolve().args(["check", "--json"]).args([&pipe, &folder]).output().unwrap();
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(json[1]["file"], folder.display().to_string());
+    assert_eq!(json[1]["error"], format!("error: {} is a directory, not a puzzle file", folder.display()));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `/dev/zero` is refused as soon as it passes `--max-input`, by every command that reads a
+/// puzzle, and the message names the limit.
+#[test]
+fn dev_zero_is_refused_at_the_limit() {
+    let zero = Path::new("/dev/zero");
+    if !zero.exists() {
+        return;
+    }
+    let dir = scratch("zero");
+    for command in [&["solve"][..], &["check"], &["check", "--par-histogram"], &["generate", "--out"]] {
+        let mut args: Vec<&std::ffi::OsStr> = command.iter().map(|a| a.as_ref()).collect();
+        if command[0] == "generate" {
+            args.push(dir.as_os_str());
+        }
+        let started = Instant::now();
+        let output = modsolve().args(args).args(["--max-input", "1MiB", "/dev/zero"]).output().unwrap();
+        let elapsed = started.elapsed();
+        assert_eq!(output.status.code(), Some(2), "{command:?}");
+        let message = "error: /dev/zero is larger than the 1 MiB limit; raise --max-input";
+        let shown = if command == ["check"] { text(&output.stdout) } else { text(&output.stderr) };
+        assert!(shown.lines().any(|l| l == message), "{command:?}: {shown}");
+        assert!(elapsed < Duration::from_secs(5), "{command:?}: {elapsed:?}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A file over the default 1 GiB limit is refused from its size, before any of it is read (this
+/// one is sparse: 1 GiB and one byte of nothing).
+#[test]
+fn oversized_files_are_refused_by_default_before_reading() {
+    let dir = scratch("sparse");
+    let big = dir.join("big.ron");
+    std::fs::File::create(&big).unwrap().set_len((1 << 30) + 1).unwrap();
+    let started = Instant::now();
+    let output = modsolve().arg(&big).output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        text(&output.stderr),
+        format!("error: {} is larger than the 1 GiB limit; raise --max-input\n", big.display())
+    );
+    assert!(started.elapsed() < Duration::from_secs(2), "{:?}", started.elapsed());
+    // A limit is exact: 37 bytes pass at 37 and are refused at 36.
+    std::fs::write(&big, "Puzzle(graph: Path(3), modulus: 2)   ").unwrap();
+    let output = modsolve().args(["--max-input", "37"]).arg(&big).output().unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let output = modsolve().args(["--max-input", "36"]).arg(&big).output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(text(&output.stderr).contains("larger than the 36-byte limit"), "{}", text(&output.stderr));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A missing file says why; a bad `--max-input` is a usage error that says how to write one.
+#[test]
+fn missing_files_and_bad_sizes() {
+    let output = modsolve().arg("/no/such/puzzle.ron").output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        text(&output.stderr),
+        "error: cannot open /no/such/puzzle.ron: No such file or directory (os error 2)\n"
+    );
+    let output = modsolve().args(["--max-input", "lots", "x.ron"]).output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(text(&output.stderr).contains("`lots` is not a size"), "{}", text(&output.stderr));
+}
