@@ -18,6 +18,7 @@ pub mod error;
 pub mod format;
 pub mod generate;
 pub mod input;
+pub mod memory;
 pub mod model;
 pub mod report;
 pub mod scaffold;

@@ -68,6 +68,10 @@ struct CheckArgs {
     /// Refuse puzzle files larger than this: 1GiB, 500MiB, 100k (decimal), or bytes.
     #[arg(long, value_name = "SIZE", value_parser = modsolve::input::parse_size, default_value = "1GiB")]
     max_input: u64,
+    /// Refuse puzzles whose estimated peak memory is above this (default: half of this
+    /// machine's memory): 4GiB, 500MiB, or bytes.
+    #[arg(long, value_name = "SIZE", value_parser = modsolve::input::parse_size)]
+    max_memory: Option<u64>,
     /// Print JSON: one object for one file, an array for several.
     #[arg(long)]
     json: bool,
@@ -96,6 +100,10 @@ struct GenerateArgs {
     /// Refuse puzzle files larger than this: 1GiB, 500MiB, 100k (decimal), or bytes.
     #[arg(long, value_name = "SIZE", value_parser = modsolve::input::parse_size, default_value = "1GiB")]
     max_input: u64,
+    /// Refuse puzzles whose estimated peak memory is above this (default: half of this
+    /// machine's memory): 4GiB, 500MiB, or bytes.
+    #[arg(long, value_name = "SIZE", value_parser = modsolve::input::parse_size)]
+    max_memory: Option<u64>,
     /// How many levels to make.
     #[arg(long, default_value_t = 10)]
     count: usize,
@@ -175,6 +183,10 @@ struct SolveArgs {
     /// Refuse puzzle files larger than this: 1GiB, 500MiB, 100k (decimal), or bytes.
     #[arg(long, value_name = "SIZE", value_parser = modsolve::input::parse_size, default_value = "1GiB")]
     max_input: u64,
+    /// Refuse puzzles whose estimated peak memory is above this (default: half of this
+    /// machine's memory): 4GiB, 500MiB, or bytes.
+    #[arg(long, value_name = "SIZE", value_parser = modsolve::input::parse_size)]
+    max_memory: Option<u64>,
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
@@ -362,6 +374,8 @@ fn run(args: &SolveArgs) -> Result<(Output, u8), Failure> {
         list_all: args.all,
         list_limit: args.limit,
     };
+    let estimate = modsolve::memory::for_solve(&puzzle, takes_compact(&puzzle, &options));
+    within_memory(estimate, args.max_memory).map_err(|message| Failure { message, code: 2 })?;
     let shown = Shown { json: args.json, picture: args.picture };
     let deadline = args.budget.time.map(|t| std::time::Instant::now() + bound(t));
     let (heading, cells, buttons) = (report::heading(&puzzle), puzzle.cell_count(), puzzle.button_count());
@@ -407,6 +421,33 @@ fn bound(time: Duration) -> Duration {
     (time.mul_f64(1.1) + Duration::from_millis(200)).saturating_sub(Duration::from_millis(30))
 }
 
+/// Boards of millions of cells: light chasing in compact form, when nothing else is asked.
+fn takes_compact(puzzle: &modsolve::Puzzle, options: &Options) -> bool {
+    options.engine != Engine::Search
+        && options.objective == Objective::Total
+        && !options.list_all
+        && puzzle.max_presses.is_none()
+        && puzzle.phases.is_none()
+        && puzzle.cell_count() > BIG_BOARD_CELLS
+        && modsolve::solve::propagate::applies(puzzle)
+}
+
+/// Refuses work whose estimated peak memory is above the limit (`--max-memory`, by default
+/// half of this machine's memory), before anything is allocated for it.
+fn within_memory(estimate: modsolve::memory::Estimate, limit: Option<u64>) -> Result<(), String> {
+    let limit = limit.unwrap_or_else(modsolve::memory::default_limit);
+    if estimate.bytes <= limit {
+        return Ok(());
+    }
+    Err(format!(
+        "error: this puzzle needs about {} of memory ({}), more than the {} limit; raise --max-memory \
+         (the default is half of this machine's memory)\n",
+        modsolve::memory::show(estimate.bytes),
+        estimate.largest,
+        modsolve::memory::show(limit)
+    ))
+}
+
 /// How the solve report is shown.
 #[derive(Clone, Copy)]
 struct Shown {
@@ -422,16 +463,9 @@ fn solve_loaded(
     mut phases: Phases,
 ) -> Result<(Output, u8), Failure> {
     let args = shown;
-    // Boards of millions of cells: light chasing in compact form, when nothing else is asked.
-    let plain = options.engine != Engine::Search
-        && options.objective == Objective::Total
-        && !options.list_all
-        && puzzle.max_presses.is_none()
-        && puzzle.phases.is_none();
     // Past a million cells the work takes seconds: a spinner on a terminal says so.
     let spinner = (puzzle.cell_count() > 1_000_000).then(|| spinner(puzzle.cell_count())).flatten();
-    if plain
-        && puzzle.cell_count() > BIG_BOARD_CELLS
+    if takes_compact(&puzzle, &options)
         && let Some(answer) = modsolve::solve::propagate::solve_compact(&puzzle)
     {
         if let Some(bar) = &spinner {
@@ -495,7 +529,9 @@ fn describe_method(analysis: &modsolve::analysis::Analysis, puzzle: &modsolve::P
         Some(Method::Propagation) if modsolve::solve::propagate::applies(puzzle) => {
             format!("propagation (light chasing), {seeds} symbolic seeds (the shorter side)")
         }
-        Some(Method::Propagation) => format!("general propagation, {seeds} symbolic seeds"),
+        Some(Method::Propagation) => {
+            format!("general propagation, {seeds} symbolic seed{}", if seeds == 1 { "" } else { "s" })
+        }
         Some(Method::Gf2) => "bit-packed GF(2) elimination".into(),
         Some(Method::Modular) | Some(Method::Auto) => {
             "elimination over Z/p^E for each prime p, then CRT".into()
@@ -533,20 +569,26 @@ fn run_check(args: &CheckArgs) -> Result<(String, u8), Failure> {
             json: serde_json::json!({"file": path.display().to_string(), "error": message.trim_end()}),
             text: message,
         },
-        Ok((shown, puzzle)) => match check_within(puzzle, args.budget) {
-            Err(why) => Checked::Broken {
-                text: format!("FAIL {shown}: undecided: {why}; a larger --budget may finish it\n"),
-                json: serde_json::json!({"file": shown, "error": why, "undecided": true}),
+        Ok((shown, puzzle)) => match within_memory(modsolve::memory::for_check(&puzzle), args.max_memory) {
+            Err(message) => Checked::Unreadable {
+                json: serde_json::json!({"file": shown, "error": message.trim_end()}),
+                text: format!("{shown}: {message}"),
             },
-            Ok((puzzle, Ok(report))) => Checked::Done {
-                text: report::check::check_text(&shown, &puzzle, &report, deny),
-                json: report::check::check_json(&shown, &puzzle, &report, deny),
-                passed: report.passed(deny),
-                warnings: report.warning_count(),
-            },
-            Ok((_, Err(e))) => Checked::Broken {
-                text: format!("FAIL {shown}: error: {e}\n"),
-                json: serde_json::json!({"file": shown, "error": e.to_string()}),
+            Ok(()) => match check_within(puzzle, args.budget) {
+                Err(why) => Checked::Broken {
+                    text: format!("FAIL {shown}: undecided: {why}; a larger --budget may finish it\n"),
+                    json: serde_json::json!({"file": shown, "error": why, "undecided": true}),
+                },
+                Ok((puzzle, Ok(report))) => Checked::Done {
+                    text: report::check::check_text(&shown, &puzzle, &report, deny),
+                    json: report::check::check_json(&shown, &puzzle, &report, deny),
+                    passed: report.passed(deny),
+                    warnings: report.warning_count(),
+                },
+                Ok((_, Err(e))) => Checked::Broken {
+                    text: format!("FAIL {shown}: error: {e}\n"),
+                    json: serde_json::json!({"file": shown, "error": e.to_string()}),
+                },
             },
         },
     });

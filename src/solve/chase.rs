@@ -118,8 +118,9 @@ pub fn order(puzzle: &Puzzle, effects: &[Vec<(usize, u64)>], m: u64, max_seeds: 
 /// Solves by general propagation; `None` when it does not apply or would not pay.
 pub fn solve(puzzle: &Puzzle, force: bool) -> Option<Answer> {
     let n = puzzle.button_count();
-    // The effect lists alone would take gigabytes past a million buttons or cells.
-    if n > 1_000_000 || puzzle.cell_count() > 1_000_000 {
+    // The effect lists take about 100 bytes a button: past 2^25 buttons or cells, gigabytes
+    // (the binary's memory estimate refuses such puzzles before they get here).
+    if n > 1 << 25 || puzzle.cell_count() > 1 << 25 {
         return None;
     }
     let effects: Vec<Vec<(usize, u64)>> = (0..n).map(|j| puzzle.effects(j)).collect();

@@ -1,0 +1,156 @@
+//! Peak memory, estimated from the puzzle before the work allocates it, so that a command can
+//! refuse a puzzle it could not finish (with the estimate and the limit in the message) instead
+//! of being killed half-way by the operating system.
+//!
+//! The estimates follow the solver's dispatch ([`crate::solve::solve_with`]) and add up its
+//! large allocations: the dense matrix or propagation's symbolic forms, the per-button big
+//! integers of the answer (press counts and periods, kept twice), the quiet-pattern basis (at
+//! most [`crate::solve`]'s basis limit), and for `check` the per-cell macros. They are upper
+//! bounds of those, not of every byte: small puzzles estimate a few MiB.
+
+use crate::model::{Buttons, Neighborhood, Puzzle, Topology};
+
+/// Bytes of one big integer of the answer: the value, its heap word and allocator overhead.
+const BIG: u64 = 48;
+
+/// The most entries of a quiet-pattern basis (as in [`crate::solve`]).
+const BASIS_ENTRIES: u64 = 20_000_000;
+
+/// The most residues general propagation spends on its symbolic forms.
+const FORM_ENTRIES: u64 = 1 << 27;
+
+/// An estimate of the peak memory of some work, and what dominates it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Estimate {
+    pub bytes: u64,
+    /// The largest part, for people: "dense elimination of 3000 × 3001 entries".
+    pub largest: String,
+}
+
+/// Nonzero entries of the press matrix, from the shape alone (no effects are built).
+fn entries(puzzle: &Puzzle) -> u64 {
+    let cells = puzzle.cell_count() as u64;
+    match &puzzle.buttons {
+        Buttons::Explicit(list) => list.iter().map(|b| b.len() as u64).sum(),
+        Buttons::Graph { .. } => match &puzzle.topology {
+            Topology::Cells(_) => cells,
+            Topology::Path(_) | Topology::Cycle(_) => 3 * cells,
+            Topology::Grid { neighborhood: Neighborhood::Cross, .. } => 5 * cells,
+            Topology::Grid { neighborhood: Neighborhood::King, .. } => 9 * cells,
+            Topology::Edges { adjacency } => cells + adjacency.iter().map(|a| a.len() as u64).sum::<u64>(),
+        },
+    }
+}
+
+/// The estimate for solving: `compact` when a big grid takes light chasing in compact form (one
+/// 32-bit press count per cell, no big integers).
+pub fn for_solve(puzzle: &Puzzle, compact: bool) -> Estimate {
+    let (cells, buttons) = (puzzle.cell_count() as u64, puzzle.button_count() as u64);
+    if compact {
+        return Estimate {
+            bytes: 8 * cells,
+            largest: format!("light chasing in compact form on {cells} cells"),
+        };
+    }
+    let answer = 4 * BIG * buttons;
+    let basis = BASIS_ENTRIES.min(buttons.saturating_mul(buttons)) * BIG;
+    let all_mod_two = puzzle.moduli.iter().all(|&m| m == 2);
+    let dense_cells = cells.saturating_mul(buttons + 1);
+    let dense_bytes = if all_mod_two { dense_cells / 8 } else { dense_cells.saturating_mul(8) };
+    let dense_fits = if all_mod_two { dense_cells <= 1 << 33 } else { dense_cells <= 1 << 27 };
+    let (method, bytes) = if crate::solve::propagate::applies(puzzle) {
+        ("light chasing", BIG * cells)
+    } else if dense_fits {
+        ("dense elimination", dense_bytes)
+    } else {
+        // General propagation: effects and rows, then the forms (seeds unknown: their limit).
+        let lists = 2 * (24 * (buttons + cells) + 16 * entries(puzzle));
+        ("general propagation", lists + FORM_ENTRIES.min(buttons.saturating_mul(buttons)) * 8)
+    };
+    let largest = if bytes >= basis {
+        format!("{method} of {cells} cells × {buttons} buttons")
+    } else {
+        format!("the quiet-pattern basis of {buttons} buttons")
+    };
+    Estimate { bytes: answer + basis + bytes, largest }
+}
+
+/// The estimate for `check`: solving, the per-cell macros when they fit (a dense system of
+/// cells × (buttons + cells)), and the players' boards.
+pub fn for_check(puzzle: &Puzzle) -> Estimate {
+    let solve = for_solve(puzzle, false);
+    let (cells, buttons) = (puzzle.cell_count() as u64, puzzle.button_count() as u64);
+    let macros = cells.saturating_mul(cells + buttons);
+    let macro_bytes = if macros <= 1 << 27 { macros * 8 + cells * cells.min(4096) * BIG } else { 0 };
+    let players = 16 * cells + 8 * entries(puzzle);
+    let bytes = solve.bytes + macro_bytes + players;
+    let largest = if macro_bytes > solve.bytes {
+        format!("a +1 macro for each of {cells} cells")
+    } else {
+        solve.largest
+    };
+    Estimate { bytes, largest }
+}
+
+/// A size for people, to three figures: `312 MiB`, `19.3 GiB`.
+pub fn show(bytes: u64) -> String {
+    let units = [(1u64 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB")];
+    match units.iter().find(|&&(unit, _)| bytes >= unit) {
+        Some(&(unit, name)) => {
+            let value = bytes as f64 / unit as f64;
+            if value >= 100.0 { format!("{value:.0} {name}") } else { format!("{value:.1} {name}") }
+        }
+        None => format!("{bytes} bytes"),
+    }
+}
+
+/// Half of this machine's memory (`MemTotal` in `/proc/meminfo`), or 8 GiB where that cannot
+/// be read.
+pub fn default_limit() -> u64 {
+    let total = std::fs::read_to_string("/proc/meminfo").ok().and_then(|text| {
+        let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
+        let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+        Some(kib * 1024)
+    });
+    total.map_or(8 << 30, |bytes| bytes / 2)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn puzzle(text: &str) -> Puzzle {
+        crate::parse_puzzle(text).expect("valid")
+    }
+
+    /// Small puzzles estimate little; a 10,000 × 10,000 torus (no light chasing, a big integer
+    /// per button) estimates gigabytes; a huge grid in compact form, 8 bytes a cell.
+    #[test]
+    fn estimates_grow_with_the_work() {
+        let octopus = puzzle("Puzzle(graph: Path(4), modulus: [7, 8, 7, 6], press: (self: 2, neighbors: 1))");
+        assert!(for_solve(&octopus, false).bytes < 1 << 20);
+        assert!(for_check(&octopus).bytes < 1 << 20);
+        let torus = puzzle("Puzzle(graph: Grid(rows: 10000, cols: 10000, wrap: true), modulus: 2)");
+        let estimate = for_solve(&torus, false);
+        assert!(estimate.bytes > 16 << 30, "{estimate:?}");
+        assert!(estimate.largest.contains("general propagation"), "{estimate:?}");
+        let grid = puzzle("Puzzle(graph: Grid(rows: 8000, cols: 8000), modulus: 2)");
+        assert_eq!(for_solve(&grid, true).bytes, 8 * 64_000_000);
+        let dense = puzzle("Puzzle(graph: Cells(2000), modulus: 7, buttons: [[(0, 1)], [(1, 1)]])");
+        assert!(for_solve(&dense, false).largest.contains("dense elimination of 2000 cells × 2 buttons"));
+        assert!(for_check(&dense).largest.contains("macro"));
+    }
+
+    #[test]
+    fn sizes_for_people() {
+        assert_eq!(show(312 << 20), "312 MiB");
+        assert_eq!(show((193 << 30) / 10), "19.3 GiB");
+        assert_eq!(show(900), "900 bytes");
+    }
+
+    #[test]
+    fn the_default_limit_is_half_the_machine() {
+        let limit = default_limit();
+        assert!(limit >= 1 << 28, "{limit}");
+    }
+}
