@@ -169,13 +169,15 @@ fn graph_phase_weights_sum_without_wraparound() {
 
 /// `phases` (the same weights for every cell of a graph) and `button_phases` (the same presses
 /// spelled out button by button) are one puzzle: with extreme weights (`i64::MIN`, `i64::MAX`, …)
-/// and moduli up to `2^64 - 1`, solve (every objective), the count and `check` agree.
+/// and moduli up to `2^64 - 1`, solve (every objective), the count, `check` and the first level
+/// `generate` makes agree.
 #[test]
 fn graph_phases_equal_button_phases_at_extremes() {
     const WEIGHTS: [i64; 9] = [i64::MIN, i64::MIN + 1, -7, -1, 0, 1, 2, i64::MAX - 1, i64::MAX];
     const MODULI: [u64; 9] = [2, 3, 6, 7, 1 << 63, (1 << 32) + 15, u64::MAX - 58, u64::MAX - 1, u64::MAX];
     let mut rng = StdRng::seed_from_u64(12);
     let budget = Budget { nodes: 200_000, time: None };
+    let mut made = 0;
     for case in 0..300 {
         let cells = rng.random_range(1..=3usize);
         let graph = match rng.random_range(0..3) {
@@ -253,5 +255,35 @@ fn graph_phases_equal_button_phases_at_extremes() {
             r.findings.iter().map(|f| f.code).filter(|&c| c != "no-simple-strategy").collect::<Vec<_>>()
         };
         assert_eq!(codes(&x), codes(&y), "{what}");
+        if case % 10 == 0 {
+            let level = first_level(&a, case);
+            made += usize::from(level.is_ok());
+            assert_eq!(level, first_level(&b, case), "{what}");
+        }
     }
+    assert!(made >= 10, "levels were made from {made} of 30 templates");
+}
+
+/// The first level `generate` makes from a template (its start, par and count), or why none.
+fn first_level(template: &Puzzle, seed: u64) -> Result<(Vec<u64>, u64, BigUint), String> {
+    use modsolve::generate::{Spec, generate, impossible};
+    let spec = Spec {
+        count: 1,
+        seed,
+        unique: false,
+        par: None,
+        strategy: None,
+        attempts: 50,
+        nodes_per_level: 100_000,
+    };
+    if let Some(reason) = impossible(template, &spec).map_err(|e| e.to_string())? {
+        return Err(reason);
+    }
+    let mut level = None;
+    generate::<modsolve::InternalError>(template, &spec, &|_, _| true, &|_, _| {}, |l| {
+        level = Some((l.puzzle.start.to_vec(), l.par, l.count));
+        Ok(())
+    })
+    .map_err(|e| e.to_string())?;
+    level.ok_or_else(|| "no level".into())
 }
