@@ -1,4 +1,4 @@
-//! General propagation (DESIGN.md §3, beyond grids): order the equations so that each
+//! General propagation (light chasing beyond grids): order the equations so that each
 //! introduces one new unknown with a unit weight, and make the unknowns that cannot be
 //! determined that way symbolic seeds.
 //!

@@ -1,4 +1,5 @@
-//! The general path, exact for every modulus, equal or mixed (DESIGN.md §2).
+//! The general path, exact for every modulus, equal or mixed (split by prime, eliminate over
+//! each `Z/p^E`, combine by CRT: the README's *How it works*).
 //!
 //! 1. Split by prime: for each prime `p` of some modulus, with `E` its largest exponent, cell `i`
 //!    (exponent `e_i > 0`) gives the row `p^(E-e_i)·(a_i·x) ≡ p^(E-e_i)·d_i (mod p^E)`.

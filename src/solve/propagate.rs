@@ -1,4 +1,4 @@
-//! Light chasing, generalised (DESIGN.md §3): grids of any size solved in `O(rows·cols²)`.
+//! Light chasing: grids of any size solved in `O(rows·cols²)`.
 //!
 //! Defining identity: on a `Cross` grid with one modulus `m` whose neighbour weight `w` is a
 //! unit, the equation of cell `(r, c)` is the only one that involves the press below it, so

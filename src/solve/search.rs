@@ -2,7 +2,7 @@
 //! one, or a press limit), independent of the algebra.
 //!
 //! Defining identity: a leaf is a plan with `Σ_j a_ij·x_j ≡ target_i - start_i (mod m_i)` for
-//! every cell. Buttons are ordered so that cells' congruences close early (seed 003's row by row,
+//! every cell. Buttons are ordered so that cells' congruences close early (row by row, as a solver
 //! generalised: prefer the button that is the last open one of the most cells); a cell's
 //! congruence is checked as soon as its last button is assigned, and that check is turned into
 //! a forced value: with residual `r` and weight `a`, `a·x ≡ r (mod m)` allows only
@@ -24,7 +24,7 @@ pub enum Objective {
     /// Fewest presses in all.
     #[default]
     Total,
-    /// Smallest largest press count, then fewest in all (seed 004's criterion).
+    /// Smallest largest press count, then fewest in all.
     Max,
     /// Fewest distinct buttons pressed, then fewest in all.
     Buttons,
