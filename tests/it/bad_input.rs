@@ -5,6 +5,7 @@
 //!   the line (and column) of that field's key, and the binary exits 2 with nothing on stdout and
 //!   `file:line:col` plus the field name on stderr.
 //! - Malformed RON (syntax, unknown or missing fields, wrong types): a line and column, exit 2.
+//! - Long lines: an error shows at most 100 characters of its line, cut around the caret.
 //! - Never panics: arbitrary strings, RON-shaped random puzzles, every truncation of every
 //!   shipped puzzle and random byte-level mutations of them go through `parse_puzzle` and, when
 //!   they parse (and have at most 400 cells), `solve` and the analysis and JSON report the
@@ -672,6 +673,62 @@ fn malformed_files_report_line_and_column() {
         let stderr = assert_rejected(&source, &[&at]);
         assert!(stderr.contains(&message), "stderr carries the message:\n{stderr}");
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Long lines
+
+/// A line longer than 100 characters is cut to 100 around the caret, `…` marking each cut, the
+/// caret under the same character (tabs kept as tabs, multi-byte characters counted once).
+#[test]
+fn long_error_lines_are_cut_around_the_caret() {
+    use modsolve::error::{InputError, InputErrorKind, Position};
+    let digits: String = (0..300).map(|i| char::from(b'0' + (i % 10) as u8)).collect();
+    // (line, caret column, the line as shown, the caret line as shown)
+    let rows: Vec<(String, usize, String, String)> = vec![
+        // short lines are shown whole
+        ("abc\tdef".into(), 6, "abc\tdef".into(), "   \t ^".into()),
+        // exactly 100 characters: whole
+        (digits[..100].into(), 100, digits[..100].into(), format!("{}^", " ".repeat(99))),
+        // caret near the start: cut at the end only
+        (digits.clone(), 3, format!("{}…", &digits[..99]), "  ^".into()),
+        // caret in the middle: 50 characters before it (one of them the `…`), 49 after and `…`
+        (digits.clone(), 151, format!("…{}…", &digits[101..199]), format!("{}^", " ".repeat(50))),
+        // caret near the end: cut at the start only, 100 characters in all
+        (digits.clone(), 300, format!("…{}", &digits[201..]), format!("{}^", " ".repeat(99))),
+        // multi-byte characters and a tab before the caret
+        (
+            format!("{}\t{}x", "é".repeat(150), "ü".repeat(10)),
+            162,
+            format!("…{}\t{}x", "é".repeat(87), "ü".repeat(10)),
+            format!("{}\t{}^", " ".repeat(88), " ".repeat(10)),
+        ),
+    ];
+    for (line, column, shown, caret) in rows {
+        let error = InputError {
+            position: Some(Position { line: 2, column }),
+            kind: InputErrorKind::Syntax { message: "bad".into() },
+        };
+        let source = format!("first\n{line}\nlast\n");
+        let text = report::render_input_error(&error, "f.ron", &source);
+        assert_eq!(text, format!("error: bad\n --> f.ron:2:{column}\n  |\n2 | {shown}\n  | {caret}\n"));
+        assert!(shown.chars().count() <= 100, "{shown}");
+    }
+}
+
+/// A one-line file of a million numbers: the error shows the end of the line, not all of it.
+#[test]
+fn a_huge_one_line_file_is_not_echoed() {
+    let list = vec!["1"; 1_000_000].join(", ");
+    let source = format!("Puzzle(graph: Path(1000000), modulus: 2, start: [{list}], target: All(2))\n");
+    let column = source.find("target").expect("a target") + 1;
+    let stderr = assert_rejected(
+        &source,
+        &["`target`: All(2) is too large for cell 0, which counts modulo 2", &format!("{{file}}:1:{column}")],
+    );
+    assert!(stderr.len() < 600, "{} bytes:\n{stderr}", stderr.len());
+    let shown = format!("1 | …{}], target: All(2))\n", ", 1".repeat(27));
+    assert!(stderr.contains(&shown), "{stderr}");
 }
 
 // ---------------------------------------------------------------------------------------------
