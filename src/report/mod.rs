@@ -269,7 +269,12 @@ pub fn analysis_text(puzzle: &Puzzle, analysis: &Analysis, picture: bool) -> Str
     out
 }
 
+/// The most characters of a source line an error shows; longer lines are cut around the caret.
+pub const ERROR_LINE_WINDOW: usize = 100;
+
 /// An input error as the user sees it: the message, `--> file:line:col`, the line and a caret.
+/// A line longer than [`ERROR_LINE_WINDOW`] characters is cut to that many around the caret,
+/// with `…` where it was cut (a one-line file of millions of numbers is not echoed whole).
 pub fn render_input_error(error: &InputError, file: &str, source: &str) -> String {
     let mut out = format!("error: {error}\n");
     match error.position {
@@ -278,12 +283,11 @@ pub fn render_input_error(error: &InputError, file: &str, source: &str) -> Strin
             if let Some(text) = source.lines().nth(pos.line.saturating_sub(1)) {
                 let number = pos.line.to_string();
                 let pad = " ".repeat(number.len());
-                let caret_pad: String = text
-                    .chars()
-                    .take(pos.column.saturating_sub(1))
-                    .map(|c| if c == '\t' { '\t' } else { ' ' })
-                    .collect();
-                let _ = writeln!(out, "{pad} |\n{number} | {text}\n{pad} | {caret_pad}^");
+                let (shown, caret) = line_window(text, pos.column.saturating_sub(1), ERROR_LINE_WINDOW);
+                // Tabs stay tabs under the line so the caret lines up however they are shown.
+                let caret_pad: String =
+                    shown.chars().take(caret).map(|c| if c == '\t' { '\t' } else { ' ' }).collect();
+                let _ = writeln!(out, "{pad} |\n{number} | {shown}\n{pad} | {caret_pad}^");
             }
         }
         None => {
@@ -291,6 +295,33 @@ pub fn render_input_error(error: &InputError, file: &str, source: &str) -> Strin
         }
     }
     out
+}
+
+/// At most `width` characters of `line` around character `at` (`…` marking a cut, counted in
+/// the width), and the caret's character index in what is shown. Half the width goes before
+/// the caret, unless the line ends sooner after it.
+fn line_window(line: &str, at: usize, width: usize) -> (String, usize) {
+    // Only the characters near the caret are collected: the line may be hundreds of megabytes.
+    let split = line.char_indices().nth(at).map_or(line.len(), |(b, _)| b);
+    let mut before: Vec<char> = line[..split].chars().rev().take(width + 1).collect();
+    before.reverse();
+    let after: Vec<char> = line[split..].chars().take(width + 1).collect();
+    if before.len() + after.len() <= width {
+        return (line.to_string(), before.len());
+    }
+    let right = after.len().min(width - before.len().min(width / 2));
+    let left = before.len().min(width - right);
+    let (cut_left, cut_right) = (left < before.len(), right < after.len());
+    // Each `…` takes the place of one character.
+    let left = left - usize::from(cut_left);
+    let right = right - usize::from(cut_right && right > 1);
+    let mut shown: String = if cut_left { "…".into() } else { String::new() };
+    shown.extend(&before[before.len() - left..]);
+    shown.extend(&after[..right]);
+    if cut_right {
+        shown.push('…');
+    }
+    (shown, left + usize::from(cut_left))
 }
 
 /// The JSON object for a big grid solved in compact form (the same fields as

@@ -2,9 +2,13 @@
 //! panics").
 //!
 //! - A table with one row per validation error: the error names the field (`field()`), points at
-//!   the line (and column) of that field's key, and the binary exits 2 with nothing on stdout and
+//!   the line and column of that field's key, or of the element at fault (`start[3]`, the
+//!   character of a picture row), and the binary exits 2 with nothing on stdout and
 //!   `file:line:col` plus the field name on stderr.
 //! - Malformed RON (syntax, unknown or missing fields, wrong types): a line and column, exit 2.
+//! - Strictness: unknown fields in every struct (with a suggestion when a known name is close),
+//!   maps and other shapes where a list, a number or `All(v)` is meant: exact message and place.
+//! - Long lines: an error shows at most 100 characters of its line, cut around the caret.
 //! - Never panics: arbitrary strings, RON-shaped random puzzles, every truncation of every
 //!   shipped puzzle and random byte-level mutations of them go through `parse_puzzle` and, when
 //!   they parse (and have at most 400 cells), `solve` and the analysis and JSON report the
@@ -143,7 +147,7 @@ fn shipped_puzzles() -> &'static [(String, String)] {
 // Validation errors: one row per error
 
 /// One validation error: the file (one string per line), a substring of the field it must name,
-/// and the 1-based line and column of that field's key.
+/// and the 1-based line and column of that field's key, or of the element the path ends in.
 struct Case {
     lines: &'static [&'static str],
     field: &'static str,
@@ -170,7 +174,7 @@ const CASES: &[Case] = &[
         lines: &["Puzzle(", "    graph: Path(3),", "    modulus: [2, 1, 3],", ")"],
         field: "modulus[1]",
         line: 3,
-        column: Some(5),
+        column: Some(18),
     },
     // a per-cell list of the wrong length (too short, too long)
     Case {
@@ -198,7 +202,7 @@ const CASES: &[Case] = &[
         ],
         field: "edges[1]",
         line: 4,
-        column: Some(9),
+        column: Some(25),
     },
     // an edge joining a cell to itself
     Case {
@@ -213,7 +217,7 @@ const CASES: &[Case] = &[
         ],
         field: "edges[1]",
         line: 4,
-        column: Some(9),
+        column: Some(25),
     },
     // a duplicate edge, the same way round and reversed
     Case {
@@ -228,7 +232,7 @@ const CASES: &[Case] = &[
         ],
         field: "edges[2]",
         line: 4,
-        column: Some(9),
+        column: Some(33),
     },
     Case {
         lines: &[
@@ -239,7 +243,7 @@ const CASES: &[Case] = &[
         ],
         field: "edges[2]",
         line: 2,
-        column: Some(28),
+        column: Some(52),
     },
     // Edges with no cells
     Case {
@@ -261,8 +265,39 @@ const CASES: &[Case] = &[
             ")",
         ],
         field: "buttons[1]",
-        line: 4,
-        column: Some(5),
+        line: 6,
+        column: Some(9),
+    },
+    // a button phase naming a missing cell: the button's list of phases
+    Case {
+        lines: &[
+            "Puzzle(",
+            "    graph: Cells(2),",
+            "    modulus: 2,",
+            "    button_phases: /* two buttons */ [",
+            "        [[(0, 1)], [(2, 1)]],",
+            "        [[(1, 1)]],",
+            "    ],",
+            ")",
+        ],
+        field: "button_phases[0]",
+        line: 5,
+        column: Some(9),
+    },
+    // an element past nested brackets, strings and comments
+    Case {
+        lines: &[
+            "Puzzle(",
+            "    graph: Cells(3),",
+            "    modulus: 3,",
+            "    labels: [\"a\", \"b\", \"c\"],",
+            "    buttons: [[(0, 1), /* ], [ */ (1, 1)], [(1, 2)], // ], [",
+            "        [(2, 1)], [(7, 1)]],",
+            ")",
+        ],
+        field: "buttons[3]",
+        line: 6,
+        column: Some(19),
     },
     // start / target lists of the wrong length
     Case {
@@ -289,13 +324,13 @@ const CASES: &[Case] = &[
         lines: &["Puzzle(", "    graph: Path(3),", "    modulus: 2,", "    start: [0, 2, 1],", ")"],
         field: "start[1]",
         line: 4,
-        column: Some(5),
+        column: Some(16),
     },
     Case {
         lines: &["Puzzle(", "    graph: Path(3),", "    modulus: [2, 3, 4],", "    target: [1, 2, 4],", ")"],
         field: "target[2]",
         line: 4,
-        column: Some(5),
+        column: Some(20),
     },
     // ... and as All(v), one modulus for all or per cell
     Case {
@@ -362,8 +397,8 @@ const CASES: &[Case] = &[
             ")",
         ],
         field: "start[1]",
-        line: 4,
-        column: Some(5),
+        line: 6,
+        column: Some(9),
     },
     Case {
         lines: &[
@@ -375,7 +410,7 @@ const CASES: &[Case] = &[
         ],
         field: "target[0]",
         line: 4,
-        column: Some(5),
+        column: Some(19),
     },
     // a picture with the wrong number of rows
     Case {
@@ -411,9 +446,25 @@ const CASES: &[Case] = &[
             "    start: Rows([\"#.#\", \"#?#\"]),",
             ")",
         ],
-        field: "start[1]",
+        field: "start[1][1]",
         line: 4,
-        column: Some(5),
+        column: Some(27),
+    },
+    // ... on another line, after a space (spaces in a row count for the place, not the width)
+    Case {
+        lines: &[
+            "Puzzle(",
+            "    graph: Grid(rows: 2, cols: 3),",
+            "    modulus: 2,",
+            "    start: Rows([",
+            "        \"#.#\", // row 0",
+            "        \"# ?.\",",
+            "    ]),",
+            ")",
+        ],
+        field: "start[1][2]",
+        line: 6,
+        column: Some(12),
     },
     // a picture value >= the modulus
     Case {
@@ -424,9 +475,9 @@ const CASES: &[Case] = &[
             "    start: Rows([\"#.#\", \"#3#\"]),",
             ")",
         ],
-        field: "start[4]",
+        field: "start[1][1]",
         line: 4,
-        column: Some(5),
+        column: Some(27),
     },
     // Rows(...) on a graph that is not a grid
     Case {
@@ -487,7 +538,7 @@ const CASES: &[Case] = &[
         lines: &["Puzzle(", "\tgraph: Path(3),", "\tmodulus: 2, start: [0, 3, 1],", ")"],
         field: "start[1]",
         line: 3,
-        column: Some(14),
+        column: Some(25),
     },
     Case {
         lines: &["Puzzle(", "    name: \"Ünïcödé\", graph: Path(0),", "    modulus: 2,", ")"],
@@ -510,7 +561,7 @@ const CASES: &[Case] = &[
     },
 ];
 
-/// Through the library: the error is a validation error naming the field, at its key.
+/// Through the library: the error is a validation error naming the field, at its key or element.
 #[test]
 fn validation_errors_name_the_field_at_its_key() {
     for case in CASES {
@@ -672,6 +723,260 @@ fn malformed_files_report_line_and_column() {
         let stderr = assert_rejected(&source, &[&at]);
         assert!(stderr.contains(&message), "stderr carries the message:\n{stderr}");
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Strictness: unknown fields, maps and other shapes
+
+/// A file the reader refuses: the exact message and its 1-based line and column.
+struct Refused {
+    lines: &'static [&'static str],
+    message: &'static str,
+    line: usize,
+    column: usize,
+}
+
+const PUZZLE_FIELDS: &str = "`name`, `graph`, `modulus`, `press`, `buttons`, `start`, `target`, `labels`, \
+                             `max_presses`, `intended`, `phases`, `button_phases`";
+
+const REFUSED: &[Refused] = &[
+    // unknown fields in Grid and Edges (once silently ignored: this solved a Cross grid)
+    Refused {
+        lines: &[
+            "Puzzle(",
+            "    graph: Grid(rows: 3, cols: 3, neighbourhood: King),",
+            "    modulus: 2,",
+            ")",
+        ],
+        message: "unknown field `neighbourhood` in Grid; did you mean `neighborhood`?",
+        line: 2,
+        column: 35,
+    },
+    Refused {
+        lines: &["Puzzle(graph: Grid(rows: 3, cols: 3, warp: true), modulus: 2)"],
+        message: "unknown field `warp` in Grid; did you mean `wrap`?",
+        line: 1,
+        column: 38,
+    },
+    Refused {
+        lines: &["Puzzle(graph: Grid(rows: 3, cols: 3, shape: Hex), modulus: 2)"],
+        message: "unknown field `shape` in Grid; the fields are `rows`, `cols`, `wrap`, `neighborhood`",
+        line: 1,
+        column: 38,
+    },
+    Refused {
+        lines: &["Puzzle(", "    graph: Edges(cells: 3, egdes: [(0, 1)]),", "    modulus: 2,", ")"],
+        message: "unknown field `egdes` in Edges; did you mean `edges`?",
+        line: 2,
+        column: 28,
+    },
+    // ... in the top level and in `press` / `phases`, with the key's place
+    Refused {
+        lines: &["Puzzle(", "    graph: Path(3),", "    modulus: 2,", "    strat: [1, 0, 1],", ")"],
+        message: "unknown field `strat` in Puzzle; did you mean `start`?",
+        line: 4,
+        column: 5,
+    },
+    Refused {
+        lines: &["Puzzle(graph: Path(3), modulus: 2, max_press: All(1))"],
+        message: "unknown field `max_press` in Puzzle; did you mean `max_presses`?",
+        line: 1,
+        column: 36,
+    },
+    Refused {
+        lines: &["Puzzle(graph: Path(3), modulus: 2, colour: 3)"],
+        message: concat!(
+            "unknown field `colour` in Puzzle; the fields are `name`, `graph`, `modulus`, `press`, ",
+            "`buttons`, `start`, `target`, `labels`, `max_presses`, `intended`, `phases`, `button_phases`"
+        ),
+        line: 1,
+        column: 36,
+    },
+    Refused {
+        lines: &[
+            "Puzzle(",
+            "    graph: Path(3),",
+            "    modulus: 2,",
+            "    press: (self: 1, neighbours: 2),",
+            ")",
+        ],
+        message: "unknown field `neighbours` in press; did you mean `neighbors`?",
+        line: 4,
+        column: 22,
+    },
+    Refused {
+        lines: &["Puzzle(graph: Path(3), modulus: 2, phases: [(self: 1), (slef: 1)])"],
+        message: "unknown field `slef` in press; did you mean `self`?",
+        line: 1,
+        column: 57,
+    },
+    // unknown names of a graph, a neighbourhood, a state form
+    Refused {
+        lines: &["Puzzle(graph: Grd(rows: 2, cols: 2), modulus: 2)"],
+        message: "unknown graph `Grd`; did you mean `Grid`?",
+        line: 1,
+        column: 15,
+    },
+    Refused {
+        lines: &["Puzzle(graph: Grid(rows: 2, cols: 2, neighborhood: Kings), modulus: 2)"],
+        message: "unknown neighborhood `Kings`; did you mean `King`?",
+        line: 1,
+        column: 52,
+    },
+    Refused {
+        lines: &["Puzzle(", "    graph: Path(3),", "    modulus: 2,", "    start: Al(1),", ")"],
+        message: "expected a state: a list of values like [0, 1, 2], All(value) or Rows([...]); found `Al`, did you mean `All`?",
+        line: 4,
+        column: 12,
+    },
+    // a map is not a state (once `{0: 3}` was read as All(3)), a modulus or press limits
+    Refused {
+        lines: &["Puzzle(", "    graph: Path(3),", "    modulus: 4,", "    start: {0: 3},", ")"],
+        message: "expected a state: a list of values like [0, 1, 2], All(value) or Rows([...])",
+        line: 4,
+        column: 12,
+    },
+    Refused {
+        lines: &["Puzzle(graph: Path(3), modulus: 2, target: /* map */ {\"All\": 1})"],
+        message: "expected a state: a list of values like [0, 1, 2], All(value) or Rows([...])",
+        line: 1,
+        column: 54,
+    },
+    Refused {
+        lines: &["Puzzle(", "    graph: Path(3),", "    modulus: {0: 2},", ")"],
+        message: "expected a modulus: a whole number >= 2, or a list of them with one per cell",
+        line: 3,
+        column: 14,
+    },
+    Refused {
+        lines: &["Puzzle(graph: Path(3), modulus: 2, max_presses: {0: 1})"],
+        message: "expected press limits: a list with one whole number per button, or All(k)",
+        line: 1,
+        column: 49,
+    },
+    // other shapes that are not a state, a modulus or press limits
+    Refused {
+        lines: &["Puzzle(graph: Path(3), modulus: 2, start: 1)"],
+        message: "expected a state: a list of values like [0, 1, 2], All(value) or Rows([...])",
+        line: 1,
+        column: 43,
+    },
+    Refused {
+        lines: &["Puzzle(graph: Path(3), modulus: All(2))"],
+        message: "expected a modulus: a whole number >= 2, or a list of them with one per cell; found `All`",
+        line: 1,
+        column: 33,
+    },
+    Refused {
+        lines: &["Puzzle(graph: Path(3), modulus: 2, max_presses: Rows([\"#\"]))"],
+        message: "expected press limits: a list with one whole number per button, or All(k); found `Rows`",
+        line: 1,
+        column: 49,
+    },
+    // a value of the wrong type inside a list: at the value
+    Refused {
+        lines: &[
+            "Puzzle(",
+            "    graph: Path(3),",
+            "    modulus: 2,",
+            "    target: [0,",
+            "        \"x\", 1],",
+            ")",
+        ],
+        message: "Expected integer",
+        line: 5,
+        column: 9,
+    },
+];
+
+/// Unknown fields and wrong shapes are refused with the exact message at the exact place, in
+/// the library and through the binary.
+#[test]
+fn unknown_fields_and_wrong_shapes_are_refused() {
+    assert!(PUZZLE_FIELDS.contains("`button_phases`"));
+    for case in REFUSED {
+        let source = source_of(case.lines);
+        let error = parse_puzzle(&source).expect_err("refused");
+        assert_eq!(error.field(), None, "a syntax error: {error}\n{source}");
+        assert_eq!(error.to_string(), case.message, "{source}");
+        let position = error.position.map(|p| (p.line, p.column));
+        assert_eq!(position, Some((case.line, case.column)), "{error}\n{source}");
+        let at = format!("{{file}}:{}:{}", case.line, case.column);
+        assert_rejected(&source, &[case.message, &at]);
+    }
+}
+
+/// The documented shapes still read as before: lists (and tuples), `All(v)`, `Rows([...])`,
+/// explicit `Some(…)`, comments before a value.
+#[test]
+fn every_shape_of_the_format_still_reads() {
+    let read = |fields: &str| {
+        let source = format!("Puzzle(graph: Grid(rows: 2, cols: 2), {fields})");
+        parse_puzzle(&source).unwrap_or_else(|e| panic!("{e}\n{source}"))
+    };
+    let p = read("modulus: 3, start: [0, 1, 2, 0], target: All(2), max_presses: All(4)");
+    assert_eq!((p.start.to_vec(), p.target.to_vec()), (vec![0, 1, 2, 0], vec![2; 4]));
+    assert_eq!(p.max_presses, Some(vec![4; 4]));
+    let p = read("modulus: [2, 3, 4, 5], start: Rows([\"#.\", \"3 4\"]), max_presses: [1, 2, 3, 4]");
+    assert_eq!(p.moduli.to_vec(), vec![2, 3, 4, 5]);
+    assert_eq!(p.start.to_vec(), vec![1, 0, 3, 4]);
+    assert_eq!(p.max_presses, Some(vec![1, 2, 3, 4]));
+    let p = read("modulus: /* all */ 2, start: Some([1, 1, 0, 0]), target: (0, 1, 1, 0), max_presses: None");
+    assert_eq!((p.start.to_vec(), p.target.to_vec()), (vec![1, 1, 0, 0], vec![0, 1, 1, 0]));
+    assert_eq!(p.max_presses, None);
+}
+
+/// A line longer than 100 characters is cut to 100 around the caret, `…` marking each cut, the
+/// caret under the same character (tabs kept as tabs, multi-byte characters counted once).
+#[test]
+fn long_error_lines_are_cut_around_the_caret() {
+    use modsolve::error::{InputError, InputErrorKind, Position};
+    let digits: String = (0..300).map(|i| char::from(b'0' + (i % 10) as u8)).collect();
+    // (line, caret column, the line as shown, the caret line as shown)
+    let rows: Vec<(String, usize, String, String)> = vec![
+        // short lines are shown whole
+        ("abc\tdef".into(), 6, "abc\tdef".into(), "   \t ^".into()),
+        // exactly 100 characters: whole
+        (digits[..100].into(), 100, digits[..100].into(), format!("{}^", " ".repeat(99))),
+        // caret near the start: cut at the end only
+        (digits.clone(), 3, format!("{}…", &digits[..99]), "  ^".into()),
+        // caret in the middle: 50 characters before it (one of them the `…`), 49 after and `…`
+        (digits.clone(), 151, format!("…{}…", &digits[101..199]), format!("{}^", " ".repeat(50))),
+        // caret near the end: cut at the start only, 100 characters in all
+        (digits.clone(), 300, format!("…{}", &digits[201..]), format!("{}^", " ".repeat(99))),
+        // multi-byte characters and a tab before the caret
+        (
+            format!("{}\t{}x", "é".repeat(150), "ü".repeat(10)),
+            162,
+            format!("…{}\t{}x", "é".repeat(87), "ü".repeat(10)),
+            format!("{}\t{}^", " ".repeat(88), " ".repeat(10)),
+        ),
+    ];
+    for (line, column, shown, caret) in rows {
+        let error = InputError {
+            position: Some(Position { line: 2, column }),
+            kind: InputErrorKind::Syntax { message: "bad".into() },
+        };
+        let source = format!("first\n{line}\nlast\n");
+        let text = report::render_input_error(&error, "f.ron", &source);
+        assert_eq!(text, format!("error: bad\n --> f.ron:2:{column}\n  |\n2 | {shown}\n  | {caret}\n"));
+        assert!(shown.chars().count() <= 100, "{shown}");
+    }
+}
+
+/// A one-line file of a million numbers: the error shows the end of the line, not all of it.
+#[test]
+fn a_huge_one_line_file_is_not_echoed() {
+    let list = vec!["1"; 1_000_000].join(", ");
+    let source = format!("Puzzle(graph: Path(1000000), modulus: 2, start: [{list}], target: All(2))\n");
+    let column = source.find("target").expect("a target") + 1;
+    let stderr = assert_rejected(
+        &source,
+        &["`target`: All(2) is too large for cell 0, which counts modulo 2", &format!("{{file}}:1:{column}")],
+    );
+    assert!(stderr.len() < 600, "{} bytes:\n{stderr}", stderr.len());
+    let shown = format!("1 | …{}], target: All(2))\n", ", 1".repeat(27));
+    assert!(stderr.contains(&shown), "{stderr}");
 }
 
 // ---------------------------------------------------------------------------------------------
