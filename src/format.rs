@@ -309,6 +309,9 @@ fn suggestion<'k>(found: &str, known: &[&'k str]) -> Option<&'k str> {
 /// The most cells a puzzle may have (a 10,000 × 10,000 board).
 pub const MAX_CELLS: usize = 100_000_000;
 
+/// The most cells of an `Edges` graph (2^25): each has a neighbour list.
+pub const MAX_EDGES_CELLS: usize = 1 << 25;
+
 fn ron_options() -> ron::Options {
     ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
 }
@@ -825,6 +828,14 @@ impl GraphSpec {
             }
             GraphSpec::Edges { cells, edges } => {
                 need_cells("graph.cells", cells)?;
+                // A neighbour list per cell costs 24 bytes before any edge: cap it where general
+                // propagation, the only solver for graphs this large, stops.
+                if cells > MAX_EDGES_CELLS {
+                    return Err(InputError::invalid(
+                        "graph.cells",
+                        format!("{cells} cells is more than the {MAX_EDGES_CELLS} an Edges graph may have"),
+                    ));
+                }
                 let mut adjacency = vec![Vec::new(); cells];
                 for (k, &(a, b)) in edges.iter().enumerate() {
                     let field = format!("graph.edges[{k}]");

@@ -156,6 +156,14 @@ struct Case {
 }
 
 const CASES: &[Case] = &[
+    // an Edges graph past 2^25 cells is refused before its neighbour lists are allocated (it
+    // took 2.3 GB to find out)
+    Case {
+        lines: &["Puzzle(", "    graph: Edges(cells: 100000000, edges: []),", "    modulus: 2,", ")"],
+        field: "graph.cells",
+        line: 2,
+        column: Some(18),
+    },
     // modulus < 2, one for all cells
     Case {
         lines: &["Puzzle(", "    graph: Path(3),", "    modulus: 1,", ")"],
