@@ -1,5 +1,5 @@
 //! Rendering for people and tools: the text report with pictures of grid plans, the JSON
-//! object of DESIGN.md §5, and input errors with their source line and a caret.
+//! object, and input errors with their source line and a caret.
 //!
 //! Nothing here solves or validates; it only formats what [`crate::solve`] returned.
 
@@ -50,7 +50,7 @@ fn partial_json(plan: &Plan) -> Value {
     }
 }
 
-/// The JSON object for one analysed puzzle (DESIGN.md §5).
+/// The JSON object for one analysed puzzle.
 pub fn analysis_json(puzzle: &Puzzle, analysis: &Analysis) -> Value {
     let shown = analysis.shown();
     let mut object = json!({
