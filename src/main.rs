@@ -743,6 +743,8 @@ fn run_generate(args: &GenerateArgs) -> Result<(String, u8), Failure> {
     use modsolve::generate::{Spec, StrategyRequirement, generate, impossible};
     let (_, template) =
         load(&args.template, args.max_input).map_err(|message| Failure { message, code: 2 })?;
+    let estimate = modsolve::memory::for_candidates(&template, rayon::current_num_threads());
+    within_memory(estimate, args.max_memory).map_err(|message| Failure { message, code: 2 })?;
     let strategy = match args.strategy.as_deref() {
         None => None,
         Some("none") => Some(StrategyRequirement::None),
@@ -949,6 +951,8 @@ fn run_histogram(args: &CheckArgs) -> Result<(String, u8), Failure> {
     let mut objects = Vec::new();
     for path in &args.files {
         let (shown, template) = load(path, args.max_input).map_err(|message| Failure { message, code: 2 })?;
+        let estimate = modsolve::memory::for_candidates(&template, rayon::current_num_threads());
+        within_memory(estimate, args.max_memory).map_err(|message| Failure { message, code: 2 })?;
         let histogram = modsolve::generate::par_histogram(
             &template,
             args.samples,

@@ -92,6 +92,17 @@ pub fn for_check(puzzle: &Puzzle) -> Estimate {
     Estimate { bytes, largest }
 }
 
+/// The estimate for `generate` and the par histogram: every worker thread solves and plays one
+/// candidate of the template at a time.
+pub fn for_candidates(template: &Puzzle, threads: usize) -> Estimate {
+    let one = for_solve(template, false);
+    let players = 16 * template.cell_count() as u64 + 8 * entries(template);
+    Estimate {
+        bytes: (one.bytes + players).saturating_mul(threads.max(1) as u64),
+        largest: format!("{} candidates at once, each {}", threads.max(1), one.largest),
+    }
+}
+
 /// A size for people, to three figures: `312 MiB`, `19.3 GiB`.
 pub fn show(bytes: u64) -> String {
     let units = [(1u64 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB")];

@@ -308,6 +308,14 @@ fn memory_is_estimated_and_bounded() {
     let (output, _) = run(&["check", torus, &octopus]);
     assert_eq!(output.status.code(), Some(2));
     assert!(stdout(&output).contains("1 passed, 0 failed, 1 unreadable"));
+    // generate and the par histogram judge candidates on every core at once.
+    let out = scratch.dir.join("levels");
+    let (output, _) = run(&["generate", torus, "--out", out.to_str().unwrap(), "--count", "1"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("candidates at once"));
+    assert!(!out.exists(), "nothing is written");
+    let (output, _) = run(&["check", "--par-histogram", torus]);
+    assert_eq!(output.status.code(), Some(2));
     let (output, _) = run(&[&octopus, "--max-memory", "1KiB"]);
     assert_eq!(output.status.code(), Some(2));
     let (output, _) = run(&[&octopus, "--max-memory", "1MiB"]);
