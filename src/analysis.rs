@@ -387,6 +387,11 @@ fn by_search(puzzle: &Puzzle, options: &Options, started: Instant) -> Result<Ana
 fn by_stages(puzzle: &Puzzle, options: &Options, started: Instant) -> Result<Analysis, InternalError> {
     use crate::algebra::arith::sub_mod;
     use crate::solve::optimize::{NotSearched, Partial};
+    if options.list_all {
+        return Err(InternalError::Unsupported(
+            "listing every plan is not available for staged presses (phases) yet; the count is".into(),
+        ));
+    }
     let d = difference(puzzle);
     let mut cases: Vec<Option<Partial>> = vec![None];
     let mut differences = vec![d.clone()];

@@ -99,6 +99,15 @@ fn all_lists_every_plan_of_24x24_lights_out() {
     assert!(text.contains("Solutions: 16 plans") && text.contains("All 16 plans:"), "{text}");
 }
 
+/// Staged presses have no listing yet: `--all` says so (exit 2) instead of printing nothing.
+#[test]
+fn all_on_staged_presses_says_it_cannot_list() {
+    let (output, _) = run(&[&puzzle("octopus-game.ron"), "--all"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(output.stdout.is_empty());
+    assert!(String::from_utf8_lossy(&output.stderr).contains("not available for staged presses"));
+}
+
 /// 2^100 plans (101 buttons on one mod-2 cell): `--all --limit 3` prints the exact count, three
 /// plans and how many more, at once and in little memory (it kept every plan and aborted).
 #[test]
