@@ -343,3 +343,30 @@ fn long_paths_propagate() {
     assert!(err.contains("general propagation, 1 symbolic seed;"), "{err}");
     assert!(stdout(&output).contains("Solutions: 1 plan"), "{}", stdout(&output));
 }
+
+/// A 200×200 King board mod 3 to `All(1)` has a quiet space of 3^400: its 400-plan basis cost
+/// 22 s of 128-bit divisions (62 s at `--budget 1s` on a slower machine). Now the basis is
+/// left out past its cost limit and the board solves in under a second (6 s allowed here, for
+/// a loaded machine).
+#[test]
+fn a_huge_quiet_space_stays_within_the_budget() {
+    let scratch = Scratch::new("king");
+    let file = scratch.file(
+        "king.ron",
+        "Puzzle(graph: Grid(rows: 200, cols: 200, neighborhood: King), modulus: 3, target: All(1))",
+    );
+    let (output, took) = run(&[file.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    // The quiet patterns and the zero plan form a group of order 3^k, k about 400.
+    let text = stdout(&output);
+    let quiet: num_bigint::BigUint = text
+        .lines()
+        .find_map(|l| l.strip_prefix("Quiet patterns: "))
+        .and_then(|l| l.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .expect("a count of quiet patterns");
+    let order = quiet + 1u32;
+    let k = (300..=420u32).find(|&k| num_bigint::BigUint::from(3u32).pow(k) == order);
+    assert!(k.is_some(), "{text}");
+    assert!(took < Duration::from_secs(6), "{took:?}");
+}
