@@ -4,13 +4,16 @@
 //!   puzzles);
 //! - `brute_force`: the algebra against exhaustive enumeration on random small puzzles;
 //! - `bad_input`: every validation error, malformed files, and input that must never panic;
-//! - `cli`: the binary end to end, text and JSON, on the shipped puzzles.
+//! - `cli`: the binary end to end, text and JSON, on the shipped puzzles;
+//! - `fuzz`: random valid puzzles through every library path and random command lines through
+//!   the binary: no panic, no hang, only documented exit codes, every plan simulated.
 
 mod bad_input;
 mod big;
 mod brute_force;
 mod check;
 mod cli;
+mod fuzz;
 mod generate;
 mod optimize;
 mod seeds;
