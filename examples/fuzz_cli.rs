@@ -26,13 +26,26 @@ use proptest::test_runner::{Config, RngSeed, TestRunner};
 /// A command line that runs longer than this is a hang.
 const LIMIT: Duration = Duration::from_secs(10);
 
-/// Failures by kind (the first line of the message): how many, and the smallest input.
+/// Failures by kind (the first line of the message, numbers and the call aside): how many, and the
+/// smallest input.
 #[derive(Default)]
 struct Failures(BTreeMap<String, (usize, String, String)>);
 
 impl Failures {
     fn add(&mut self, message: &str, input: String) {
-        let kind = message.lines().next().unwrap_or("").to_string();
+        // The same fault with other numbers in its message (counts, thread ids) is one kind.
+        let kind: String = message
+            .lines()
+            .next()
+            .unwrap_or("")
+            .split(|c: char| c.is_ascii_digit())
+            .filter(|part| !part.is_empty())
+            .collect::<Vec<_>>()
+            .join("#")
+            .split("internal error")
+            .next()
+            .unwrap_or("")
+            .to_string();
         let entry = self.0.entry(kind).or_insert_with(|| (0, message.to_string(), input.clone()));
         entry.0 += 1;
         if input.len() < entry.2.len() {
