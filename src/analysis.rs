@@ -205,8 +205,10 @@ fn by_algebra(puzzle: &Puzzle, options: &Options, started: Instant) -> Result<An
             Err(why) => standing(options.objective, why),
         };
     }
-    if !counted {
-        count_by_search(puzzle, options.budget.since(started), 0, &mut analysis);
+    // The count within binding limits comes from a search; without one (periods past 64 bits)
+    // it is unknown, never the algebra's count of all plans.
+    if !counted && count_by_search(puzzle, options.budget.since(started), 0, &mut analysis).is_none() {
+        analysis.count = Count { value: BigUint::zero(), exact: false };
     }
     if options.list_all {
         analysis.listing = list_from_basis(puzzle, &answer, options.list_limit, options.budget, started);
@@ -233,7 +235,8 @@ fn by_algebra(puzzle: &Puzzle, options: &Options, started: Instant) -> Result<An
 
 /// Lists the first `keep` plans of the algebra's solution set `x0 + Σ t_g·g (mod L)`, in
 /// mixed-radix order over the basis, skipping plans beyond the press limits; `None` when the
-/// basis was left out. Memory holds only the plans kept; the budget's time bounds the walk.
+/// basis was left out. Memory holds only the plans kept; the budget (nodes and time) bounds
+/// the walk.
 fn list_from_basis(
     puzzle: &Puzzle,
     answer: &Answer,
@@ -257,7 +260,7 @@ fn list_from_basis(
             plans.push(x.clone());
         }
         steps += 1;
-        if steps.is_multiple_of(1024) && budget.expired(started) {
+        if steps > budget.nodes || (steps.is_multiple_of(1024) && budget.expired(started)) {
             return Some(Listing { plans, cut: Some(Cut::BudgetRanOut) });
         }
         // Next: add generator k, carrying past digits that wrap (order·g ≡ 0).
@@ -286,6 +289,17 @@ fn count_by_search(puzzle: &Puzzle, budget: Budget, keep: usize, analysis: &mut 
     let outcome = search(&search_problem(puzzle, &highest), Goal::All { keep }, budget, None);
     analysis.count = Count { value: BigUint::from(outcome.count), exact: outcome.complete };
     *analysis.search_nodes.get_or_insert(0) += outcome.nodes;
+    // A plan the count met is a plan, when the search for the best found none in time.
+    if analysis.fewest.is_none()
+        && let Some(x) = &outcome.plan
+    {
+        analysis.fewest = Some(Plan {
+            presses: to_big(x),
+            objective: Objective::Total,
+            proof: Proof::BudgetRanOut,
+            partial: None,
+        });
+    }
     let cut = if !outcome.complete {
         Some(Cut::BudgetRanOut)
     } else if (outcome.plans.len() as u64) < outcome.count {
@@ -363,8 +377,8 @@ fn by_search(puzzle: &Puzzle, options: &Options, started: Instant) -> Result<Ana
     if options.list_all {
         analysis.listing = listing;
     }
-    if analysis.count.exact {
-        analysis.solvable = Some(!analysis.count.value.is_zero());
+    if analysis.count.exact || analysis.fewest.is_some() {
+        analysis.solvable = Some(analysis.fewest.is_some() || !analysis.count.value.is_zero());
     }
     // Quiet patterns: the plans that solve "change nothing", without limits.
     let top: Option<Vec<u64>> = periods.iter().map(|l| l.to_u64().map(|v| v - 1)).collect();

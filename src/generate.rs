@@ -105,8 +105,17 @@ pub fn impossible(template: &Puzzle, spec: &Spec) -> Result<Option<String>, Inte
             )));
         }
     }
-    if answer.kernel_size == answer.periods.iter().product::<BigUint>() {
+    let domain = answer.periods.iter().product::<BigUint>();
+    if answer.kernel_size == domain {
         return Ok(Some("no press changes anything: every start is the target".into()));
+    }
+    // Levels differ in their start, and the target itself is not a level.
+    let starts = &domain / &answer.kernel_size - BigUint::one();
+    if BigUint::from(spec.count) > starts {
+        return Ok(Some(format!(
+            "--count {} cannot be met: this template has only {starts} solvable starts other than the target",
+            spec.count
+        )));
     }
     Ok(None)
 }

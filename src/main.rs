@@ -122,7 +122,7 @@ struct GenerateArgs {
     /// Which simple player strategy must win (sweep, greedy, chase), or none (no strategy may).
     #[arg(long)]
     strategy: Option<String>,
-    /// Candidates to try before giving up (default: 2000 per level asked for).
+    /// Candidates to try before giving up (default: 2000 per level asked for, at most 10000000).
     #[arg(long)]
     attempts: Option<usize>,
     /// Print [{"file", "par", "count", "start", "intended"}] as JSON, one level a line.
@@ -260,7 +260,9 @@ fn parse_budget(text: &str) -> Result<Budget, String> {
     } else if let Some(s) = text.strip_suffix('s') {
         Some(Duration::from_secs(number(s)?))
     } else if let Some(m) = text.strip_suffix('m') {
-        Some(Duration::from_secs(60 * number(m)?))
+        let minutes = number(m)?;
+        let seconds = minutes.checked_mul(60).ok_or_else(|| format!("`{text}` is too long a budget"))?;
+        Some(Duration::from_secs(seconds))
     } else {
         None
     };
@@ -614,6 +616,8 @@ fn run_check(args: &CheckArgs) -> Result<(String, u8), Failure> {
             }
             Checked::Unreadable { text, json } => {
                 unreadable += 1;
+                // On stderr too: exit 2 always says why there, whatever the report holds.
+                eprint!("{text}");
                 blocks.push(text);
                 objects.push(json);
             }
@@ -767,7 +771,8 @@ fn run_generate(args: &GenerateArgs) -> Result<(String, u8), Failure> {
         unique: args.unique,
         par: args.par,
         strategy,
-        attempts: args.attempts.unwrap_or(args.count.saturating_mul(2000).max(1000)),
+        // 2000 candidates a level, at most ten million by default (minutes of work).
+        attempts: args.attempts.unwrap_or(args.count.saturating_mul(2000).clamp(1000, 10_000_000)),
         nodes_per_level: 2_000_000,
     };
     if let Some(reason) = impossible(&template, &spec).map_err(internal)? {
@@ -942,8 +947,21 @@ impl LevelLines {
     }
 }
 
+/// The most samples a histogram takes without a time budget to end it.
+const UNTIMED_SAMPLES: usize = 1_000_000;
+
 fn run_histogram(args: &CheckArgs) -> Result<(String, u8), Failure> {
     stdin_at_most_once(&args.files)?;
+    if args.budget.time.is_none() && args.samples > UNTIMED_SAMPLES {
+        return Err(Failure {
+            message: format!(
+                "error: --samples {} with a node budget has no end in sight: give at most {UNTIMED_SAMPLES}, \
+                 or a time --budget (e.g. 30s) to take as many as fit\n",
+                args.samples
+            ),
+            code: 2,
+        });
+    }
     // A time bounds the whole histogram (all files); a node count bounds each sample.
     let deadline = args.budget.time.map(|time| std::time::Instant::now() + time);
     let nodes_per_sample = if args.budget.time.is_some() { 2_000_000 } else { args.budget.nodes };

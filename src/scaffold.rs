@@ -22,22 +22,33 @@ fn list(values: &[u64]) -> String {
     format!("[{}]", items.join(", "))
 }
 
+/// The most cells a starter file holds.
+pub const STARTER_CELLS: usize = 1_000_000;
+
 /// The text of a starter puzzle; `Err` names the bad argument.
 pub fn starter(form: Form, modulus: u64) -> Result<String, String> {
     if modulus < 2 {
         return Err(format!("--modulus is {modulus}; a cell must count modulo at least 2"));
     }
+    // A grid's product past `usize` is more cells than any limit: say so, not "no cells".
     let cells = match form {
-        Form::Grid { rows, cols } => rows.checked_mul(cols).unwrap_or(0),
-        Form::Path(n) | Form::Cycle(n) | Form::Edges(n) | Form::Cells(n) => n,
+        Form::Grid { rows, cols } if rows == 0 || cols == 0 => None,
+        Form::Grid { rows, cols } => Some(rows.saturating_mul(cols)),
+        Form::Path(n) | Form::Cycle(n) | Form::Edges(n) | Form::Cells(n) => Some(n).filter(|&n| n > 0),
     };
-    if cells == 0 {
+    let Some(cells) = cells else {
         return Err(
             "the puzzle needs at least one cell (--rows, --cols and --cells must be at least 1)".into()
         );
-    }
-    if cells > 1_000_000 {
-        return Err(format!("{cells} cells is more than a starter file should hold"));
+    };
+    if cells > STARTER_CELLS {
+        let what = match form {
+            Form::Grid { rows, cols } => format!("a {rows}×{cols} grid"),
+            _ => format!("{cells} cells"),
+        };
+        return Err(format!(
+            "{what} is more than a starter file should hold (at most {STARTER_CELLS} cells)"
+        ));
     }
     let (graph, extra, what) = match form {
         Form::Grid { rows, cols } => (

@@ -370,3 +370,57 @@ fn a_huge_quiet_space_stays_within_the_budget() {
     assert!(k.is_some(), "{text}");
     assert!(took < Duration::from_secs(6), "{took:?}");
 }
+
+/// Press limits that bind: the count within them comes from a search, and when no search can
+/// run (a period past 64 bits) or it is cut short, the count is unknown, never the algebra's
+/// count of all plans printed as exact; the plan shown respects the limits. Found by fuzzing:
+/// the first said "internal error", the second "Not solvable" beside "3 plans".
+#[test]
+fn counts_within_press_limits_are_never_guessed() {
+    let scratch = Scratch::new("press-limits");
+    let wide = scratch.file(
+        "wide.ron",
+        "Puzzle(graph: Cells(2), modulus: [2, 18446744073709551557], buttons: [[(0, 1), (1, 1)]], \
+         target: [1, 1], max_presses: [0])",
+    );
+    let (output, _) = run(&[wide.to_str().unwrap(), "--json"]);
+    assert_eq!(output.status.code(), Some(3), "{output:?}");
+    let json: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    assert_eq!((json["solvable"].clone(), json["count_exact"].clone()), (Value::Null, Value::Bool(false)));
+    let cut = scratch.file(
+        "cut.ron",
+        "Puzzle(graph: Cells(1), modulus: 3, buttons: [[(0, 1)], [(0, 1)]], start: [1], max_presses: All(0))",
+    );
+    let (output, _) = run(&[cut.to_str().unwrap(), "--budget", "0"]);
+    assert_eq!(output.status.code(), Some(3), "{output:?}");
+    let text = stdout(&output);
+    assert!(text.contains("Solutions within the press limits: unknown"), "{text}");
+    // With a budget, the search decides: no plan of zero presses turns 1 into 0.
+    let (output, _) = run(&[cut.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    assert!(stdout(&output).contains("Solutions within the press limits: 0 plans"));
+}
+
+/// More levels than a template has starts can never be made: refused at once (it ran without
+/// end with the default attempts), and `--budget` in minutes past 64 bits is a usage error (it
+/// overflowed). Both found by fuzzing.
+#[test]
+fn impossible_counts_and_huge_budgets_are_refused() {
+    let scratch = Scratch::new("refused");
+    let out = scratch.dir.join("levels");
+    let (output, took) = run(&[
+        "generate",
+        &puzzle("paradise.ron"),
+        "--out",
+        out.to_str().unwrap(),
+        "--count",
+        "18446744073709551615",
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert!(err.contains("cannot be met: this template has only 511 solvable starts"), "{err}");
+    assert!(took < Duration::from_secs(5) && !out.exists());
+    let (output, _) = run(&[&puzzle("octopus.ron"), "--budget", "18446744073709551615m"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("is too long a budget"));
+}

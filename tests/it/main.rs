@@ -5,6 +5,8 @@
 //! - `brute_force`: the algebra against exhaustive enumeration on random small puzzles;
 //! - `bad_input`: every validation error, malformed files, and input that must never panic;
 //! - `cli`: the binary end to end, text and JSON, on the shipped puzzles;
+//! - `fuzz`: random valid puzzles through every library path and random command lines through
+//!   the binary: no panic, no hang, only documented exit codes, every plan simulated;
 //! - `input`: reading puzzle sources with bounds (standard input, pipes, size limits);
 //! - `limits`: honest outcomes (undecided, exact counts, why a plan is not proven) and budgets
 //!   and memory that bound the command.
@@ -14,6 +16,7 @@ mod big;
 mod brute_force;
 mod check;
 mod cli;
+mod fuzz;
 mod generate;
 mod input;
 mod limits;
