@@ -1,4 +1,4 @@
-//! How players without pen and paper fare: simulations of simple strategies (seed 004 §04).
+//! How players without pen and paper fare: simulations of simple strategies.
 //!
 //! A strategy plays the puzzle from its start one press at a time and reports whether it won,
 //! how many presses it made and which buttons it pressed, in order ([`StrategyOutcome`]).
@@ -15,12 +15,12 @@
 //! A button's **full press** is the sum of its phases: what one press adds when it does not win
 //! half-way. The player reasons with full presses; the win check is the game's.
 //!
-//! - **`sweep`**: seed 004's conservative strategy, generalised to any button order `0..n`. Work
+//! - **`sweep`**: a cautious player's strategy, generalised to any button order `0..n`. Work
 //!   on button `k` (`k = 0` first): press it until pressing again would carry *its cell* past full
-//!   (the full press adds more than the cell still needs to reach its target: seed rule 2) or
-//!   would carry the previous button's cell past full (seed rule 3: that cell is at, or within
+//!   (the full press adds more than the cell still needs to reach its target) or
+//!   would carry the previous button's cell past full (that cell is at, or within
 //!   less than one press of, its target), then move on to button `k + 1`. On the last button,
-//!   press until the puzzle is solved or the state (between presses) repeats (seed rule 4). A
+//!   press until the puzzle is solved or the state (between presses) repeats. A
 //!   button's own cell is the cell of the same number for graph puzzles, where buttons are cells;
 //!   for explicit buttons it is the cell its full press changes most (largest amount as a residue
 //!   `0..m`; ties: the lowest cell). "Full" is the cell's target (for the octopus, 0 = the
@@ -543,7 +543,7 @@ fn chase_rule(puzzle: &Puzzle, rule: Rule) -> Option<StrategyOutcome> {
     Some(tally.outcome(won))
 }
 
-/// Seed 004's conservative strategy under `rule` (see the module doc).
+/// The cautious `sweep` strategy under `rule` (see the module doc).
 pub fn sweep_with(puzzle: &Puzzle, rule: &PressRule) -> StrategyOutcome {
     sweep_rule(puzzle, Rule::from(rule))
 }
@@ -641,7 +641,7 @@ mod tests {
         }
     }
 
-    /// Seed 004 §04, tentacle by tentacle. Plain rule: tentacle 1 twice (2 → 4 → 6: one more
+    /// The octopus, tentacle by tentacle. Plain rule: tentacle 1 twice (2 → 4 → 6: one more
     /// would pass 7), tentacle 2 once (4 + 2 → 6 + 2 = 8 = full, tentacle 1 → 7 = full; one more
     /// would pass both), tentacle 3 never (5 + 1 → 6: one short, a press adds 2), then the last tentacle needs d ≡ 1 (mod 7) and 3 + 2d ≡ 0 (mod 6), i.e.
     /// 2d ≡ 3 (mod 6): impossible, and the state repeats after lcm(7, 3) = 21 presses.
