@@ -407,13 +407,8 @@ fn locate_field(source: &str, field: &str) -> Option<Position> {
 fn find_key(bytes: &[u8], key: &str) -> Option<usize> {
     let mut i = 0usize;
     while i < bytes.len() {
-        let next = skip_trivia(bytes, i);
-        if next != i {
+        if let Some(next) = skip_ignored(bytes, i) {
             i = next;
-            continue;
-        }
-        if let Some(end) = skip_string(bytes, i) {
-            i = end;
             continue;
         }
         let c = bytes[i];
@@ -435,6 +430,13 @@ fn skip_ident(bytes: &[u8], mut i: usize) -> usize {
         i += 1;
     }
     i
+}
+
+/// Past the whitespace, comments or string that start at `i`, when any do: what a walk over
+/// the text's structure steps over.
+fn skip_ignored(bytes: &[u8], i: usize) -> Option<usize> {
+    let next = skip_trivia(bytes, i);
+    if next != i { Some(next) } else { skip_string(bytes, i) }
 }
 
 /// Past whitespace and comments (`// …`, nested `/* … */`) from `i`.
@@ -513,13 +515,8 @@ fn is_ident_byte(b: u8) -> bool {
 fn skip_value(bytes: &[u8], mut i: usize) -> usize {
     let mut depth = 0usize;
     while i < bytes.len() {
-        let next = skip_trivia(bytes, i);
-        if next != i {
+        if let Some(next) = skip_ignored(bytes, i) {
             i = next;
-            continue;
-        }
-        if let Some(end) = skip_string(bytes, i) {
-            i = end;
             continue;
         }
         match bytes[i] {

@@ -379,21 +379,9 @@ fn run(args: &SolveArgs) -> Result<(Output, u8), Failure> {
     let estimate = modsolve::memory::for_solve(&puzzle, takes_compact(&puzzle, &options));
     within_memory(estimate, args.max_memory).map_err(|message| Failure { message, code: 2 })?;
     let shown = Shown { json: args.json, picture: args.picture };
-    let deadline = args.budget.time.map(|t| std::time::Instant::now() + bound(t));
     let (heading, cells, buttons) = (report::heading(&puzzle), puzzle.cell_count(), puzzle.button_count());
     let name = puzzle.name.clone();
-    // The work runs on its own thread so that the budget bounds the whole command, elimination
-    // included: when it is not done by the bound, the answer is "undecided" and the process
-    // ends (taking the unfinished work with it).
-    let (send, receive) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let _ = send.send(solve_loaded(puzzle, options, shown, phases));
-    });
-    let received = match deadline {
-        Some(deadline) => receive.recv_timeout(deadline.saturating_duration_since(std::time::Instant::now())),
-        None => receive.recv().map_err(|_| std::sync::mpsc::RecvTimeoutError::Disconnected),
-    };
-    match received {
+    match within_bound(args.budget, move || solve_loaded(puzzle, options, shown, phases)) {
         Ok(result) => result,
         Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
             let why = "the budget ran out before the elimination finished";
@@ -421,6 +409,24 @@ fn run(args: &SolveArgs) -> Result<(Output, u8), Failure> {
 /// moment to print.
 fn bound(time: Duration) -> Duration {
     (time.mul_f64(1.1) + Duration::from_millis(200)).saturating_sub(Duration::from_millis(30))
+}
+
+/// Runs `work` on its own thread and waits for it at most the [`bound`] of the budget's time
+/// (without a time, until it is done), so that the budget bounds the whole work, elimination
+/// included. `Err(Timeout)`: the work was abandoned, and ends with the process;
+/// `Err(Disconnected)`: it stopped without an answer.
+fn within_bound<T: Send + 'static>(
+    budget: Budget,
+    work: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, std::sync::mpsc::RecvTimeoutError> {
+    let (send, receive) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = send.send(work());
+    });
+    match budget.time {
+        Some(time) => receive.recv_timeout(bound(time)),
+        None => receive.recv().map_err(|_| std::sync::mpsc::RecvTimeoutError::Disconnected),
+    }
 }
 
 /// Boards of millions of cells: light chasing in compact form, when nothing else is asked.
@@ -461,10 +467,9 @@ struct Shown {
 fn solve_loaded(
     puzzle: modsolve::Puzzle,
     options: Options,
-    shown: Shown,
+    args: Shown,
     mut phases: Phases,
 ) -> Result<(Output, u8), Failure> {
-    let args = shown;
     // Past a million cells the work takes seconds: a spinner on a terminal says so.
     let spinner = (puzzle.cell_count() > 1_000_000).then(|| spinner(puzzle.cell_count())).flatten();
     if takes_compact(&puzzle, &options)
@@ -673,16 +678,11 @@ fn check_within(
     puzzle: modsolve::Puzzle,
     budget: Budget,
 ) -> Result<(modsolve::Puzzle, Result<modsolve::check::CheckReport, InternalError>), &'static str> {
-    let (send, receive) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
+    within_bound(budget, move || {
         let report = modsolve::check::check(&puzzle, budget);
-        let _ = send.send((puzzle, report));
-    });
-    let received = match budget.time {
-        Some(time) => receive.recv_timeout(bound(time)).ok(),
-        None => receive.recv().ok(),
-    };
-    received.ok_or("the budget ran out before the check finished")
+        (puzzle, report)
+    })
+    .map_err(|_| "the budget ran out before the check finished")
 }
 
 /// Standard input (`-`) can be read once: a second `-` is a usage error.

@@ -13,11 +13,11 @@ use crate::model::{Buttons, Neighborhood, Puzzle, Topology};
 /// Bytes of one big integer of the answer: the value, its heap word and allocator overhead.
 const BIG: u64 = 48;
 
-/// The most entries of a quiet-pattern basis (as in [`crate::solve`]).
-const BASIS_ENTRIES: u64 = 20_000_000;
+/// The most entries of a quiet-pattern basis.
+const BASIS_ENTRIES: u64 = crate::solve::BASIS_ENTRY_LIMIT as u64;
 
 /// The most residues general propagation spends on its symbolic forms.
-const FORM_ENTRIES: u64 = 1 << 27;
+const FORM_ENTRIES: u64 = crate::solve::chase::FORM_ENTRY_LIMIT as u64;
 
 /// An estimate of the peak memory of some work, and what dominates it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -57,10 +57,9 @@ pub fn for_solve(puzzle: &Puzzle, compact: bool) -> Estimate {
     let all_mod_two = puzzle.moduli.iter().all(|&m| m == 2);
     let dense_cells = cells.saturating_mul(buttons + 1);
     let dense_bytes = if all_mod_two { dense_cells / 8 } else { dense_cells.saturating_mul(8) };
-    let dense_fits = if all_mod_two { dense_cells <= 1 << 33 } else { dense_cells <= 1 << 27 };
     let (method, bytes) = if crate::solve::propagate::applies(puzzle) {
         ("light chasing", BIG * cells)
-    } else if dense_fits {
+    } else if crate::solve::dense_fits(puzzle) {
         ("dense elimination", dense_bytes)
     } else {
         // General propagation: effects and rows, then the forms (seeds unknown: their limit).
@@ -81,7 +80,11 @@ pub fn for_check(puzzle: &Puzzle) -> Estimate {
     let solve = for_solve(puzzle, false);
     let (cells, buttons) = (puzzle.cell_count() as u64, puzzle.button_count() as u64);
     let macros = cells.saturating_mul(cells + buttons);
-    let macro_bytes = if macros <= 1 << 27 { macros * 8 + cells * cells.min(4096) * BIG } else { 0 };
+    let macro_bytes = if crate::solve::differences_fit(puzzle, puzzle.cell_count()) {
+        macros * 8 + cells * cells.min(4096) * BIG
+    } else {
+        0
+    };
     let players = 16 * cells + 8 * entries(puzzle);
     let bytes = solve.bytes + macro_bytes + players;
     let largest = if macro_bytes > solve.bytes {

@@ -53,7 +53,7 @@ fn modulus(puzzle: &Puzzle, effects: &[Vec<(usize, u64)>]) -> Option<u64> {
 const BASIS_WORK_LIMIT: u128 = 1 << 29;
 
 /// The forms take `unknowns × (seeds + 1)` residues: at most this many.
-const FORM_ENTRY_LIMIT: usize = 1 << 27;
+pub(crate) const FORM_ENTRY_LIMIT: usize = 1 << 27;
 
 /// Orders the equations; symbolic only (no forms yet). `None` when more than `max_seeds` seeds
 /// would be needed.

@@ -90,6 +90,14 @@ pub(crate) const BASIS_ENTRY_LIMIT: u128 = 20_000_000;
 const DENSE_BITS_LIMIT: u128 = 1 << 33;
 const DENSE_ENTRIES_LIMIT: u128 = 1 << 27;
 
+/// Whether dense elimination may run: `cells × buttons` entries within its limit (bits when
+/// every modulus is 2, words otherwise).
+pub(crate) fn dense_fits(puzzle: &Puzzle) -> bool {
+    let entries = puzzle.cell_count() as u128 * puzzle.button_count() as u128;
+    let limit = if puzzle.moduli.iter().all(|&m| m == 2) { DENSE_BITS_LIMIT } else { DENSE_ENTRIES_LIMIT };
+    entries <= limit
+}
+
 /// Solves with the fastest applicable method.
 pub fn solve(puzzle: &Puzzle) -> Result<Answer, InternalError> {
     solve_with(puzzle, Method::Auto)
@@ -101,7 +109,7 @@ pub fn solve_with(puzzle: &Puzzle, method: Method) -> Result<Answer, InternalErr
     // Grid propagation pays once the board is larger than its row squared times a little.
     let grid_pays = puzzle.cell_count() >= 400 && propagate::applies(puzzle);
     let entries = puzzle.cell_count() as u128 * puzzle.button_count() as u128;
-    let dense_fits = if all_mod_two { entries <= DENSE_BITS_LIMIT } else { entries <= DENSE_ENTRIES_LIMIT };
+    let dense_fits = dense_fits(puzzle);
     let propagating = matches!(method, Method::Propagation | Method::Auto);
     let answer = if propagating && (method == Method::Propagation || grid_pays || !dense_fits) {
         // Grids first, then general propagation (forced when dense elimination cannot run).
