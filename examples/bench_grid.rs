@@ -3,7 +3,7 @@
 
 use std::time::Instant;
 
-use modsolve::analysis::{Options, analyze};
+use modsolve::Options;
 use modsolve::parse_puzzle;
 
 fn main() {
@@ -19,10 +19,9 @@ fn main() {
     assert!(puzzle.solves(answer.presses.as_ref().expect("solvable")));
     println!("simulate  {:>8.3} s", t.elapsed().as_secs_f64());
     let t = Instant::now();
-    let analysis = analyze(&puzzle, &Options::default()).expect("verified");
-    println!("analyze   {:>8.3} s (solve, optimise, verify)", t.elapsed().as_secs_f64());
+    let report = modsolve::analyse(&puzzle, &Options::default()).expect("verified");
+    println!("analyse   {:>8.3} s (solve, optimise, verify)", t.elapsed().as_secs_f64());
     let t = Instant::now();
-    let json = modsolve::report::analysis_json(&puzzle, &analysis);
-    let text = serde_json::to_string(&json).expect("serialises");
+    let text = serde_json::to_string(&report).expect("serialises");
     println!("json      {:>8.3} s ({} bytes)", t.elapsed().as_secs_f64(), text.len());
 }

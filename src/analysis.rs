@@ -11,14 +11,16 @@ use std::time::Instant;
 
 use num_traits::{One, ToPrimitive, Zero};
 
-use crate::error::InternalError;
+use crate::bounded::Abandoned;
+use crate::error::{Error, InternalError};
 use crate::model::Puzzle;
+use crate::report::SolveReport;
 use crate::solve::optimize::{Plan, Proof, explore};
 use crate::solve::search::{Budget, Goal, Objective, SearchProblem, search};
 use crate::solve::{Answer, difference, solve};
 
 /// Which solver answers.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Engine {
     /// The algebra, with search where it is needed (press limits, optimisation).
     #[default]
@@ -27,6 +29,16 @@ pub enum Engine {
     Algebra,
     /// The search solver alone, independent of the algebra.
     Search,
+}
+
+impl Engine {
+    /// The JSON `method`: `search` for the search solver alone, else `algebra`.
+    pub fn code(self) -> &'static str {
+        match self {
+            Engine::Search => "search",
+            Engine::Auto | Engine::Algebra => "algebra",
+        }
+    }
 }
 
 /// What to compute.
@@ -40,7 +52,11 @@ pub struct Options {
     pub budget: Budget,
     /// List plans (within limits), at most `list_limit` of them.
     pub list_all: bool,
+    /// The most plans a listing holds.
     pub list_limit: usize,
+    /// Refuse work whose estimated peak memory is above this many bytes (`None`: half of this
+    /// machine's memory, [`crate::memory::default_limit`]).
+    pub max_memory: Option<u64>,
 }
 
 impl Default for Options {
@@ -51,6 +67,7 @@ impl Default for Options {
             budget: Budget::default(),
             list_all: false,
             list_limit: 1000,
+            max_memory: None,
         }
     }
 }
@@ -63,7 +80,7 @@ pub struct Count {
     pub exact: bool,
 }
 
-/// Plans listed by `--all`: the first `list_limit` plans of the solution set (within limits).
+/// Plans listed: the first `list_limit` plans of the solution set (within limits).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Listing {
     pub plans: Vec<Vec<BigUint>>,
@@ -134,7 +151,70 @@ fn to_big(x: &[u64]) -> Vec<BigUint> {
     x.iter().map(|&v| BigUint::from(v)).collect()
 }
 
-/// Runs the analysis. The budget's time bounds the whole of it.
+/// Past this many cells a grid that light chasing solves is solved in compact form (one 32-bit
+/// press count per cell, no search for a fewer-press plan), when nothing else is asked.
+pub const BIG_BOARD_CELLS: usize = 250_000;
+
+/// Whether [`analyse`] takes the compact path: a big grid that light chasing solves, with no
+/// press limits, phases, listing, other objective or search asked for.
+pub fn takes_compact(puzzle: &Puzzle, options: &Options) -> bool {
+    options.engine != Engine::Search
+        && options.objective == Objective::Total
+        && !options.list_all
+        && puzzle.max_presses.is_none()
+        && puzzle.phases.is_none()
+        && puzzle.cell_count() > BIG_BOARD_CELLS
+        && crate::solve::propagate::applies(puzzle)
+}
+
+/// Everything modsolve can say about one puzzle, within the options' budget and memory: whether
+/// it is solvable, a plan (the fewest presses, proven or not, and the best for another
+/// objective), how many plans there are, the quiet patterns, and listed plans when asked.
+///
+/// This is the one entry point the command line uses. It chooses the method (the algebra with
+/// its searches, the search solver alone, or light chasing in compact form on big grids),
+/// refuses work whose estimated memory is above `options.max_memory` before allocating it, and
+/// keeps the budget's time for the whole work, elimination included: when the time runs out
+/// before the elimination finishes, the report is undecided (`solvable` is `None`) and the
+/// abandoned work finishes on a thread of its own. With a time budget the work runs on a copy
+/// of the puzzle.
+///
+/// Every plan in the report has been simulated on the puzzle.
+///
+/// ```
+/// let puzzle = modsolve::parse_puzzle(
+///     "Puzzle(graph: Grid(rows: 3, cols: 3), modulus: 2, start: All(1))",
+/// ).unwrap();
+/// let report = modsolve::analyse(&puzzle, &modsolve::Options::default()).unwrap();
+/// assert_eq!(report.solvable, Some(true));
+/// assert_eq!(report.fewest.unwrap().total(), 5u32.into());
+/// ```
+pub fn analyse(puzzle: &Puzzle, options: &Options) -> Result<SolveReport, Error> {
+    let compact = takes_compact(puzzle, options);
+    crate::memory::within(crate::memory::for_solve(puzzle, compact), options.max_memory)?;
+    let work = move |puzzle: &Puzzle, options: &Options| -> Result<SolveReport, InternalError> {
+        if compact && let Some(answer) = crate::solve::propagate::solve_compact(puzzle) {
+            return Ok(SolveReport::of_compact(puzzle, answer?));
+        }
+        Ok(SolveReport::of_analysis(puzzle, &analyze(puzzle, options)?))
+    };
+    if options.budget.time.is_none() {
+        return Ok(work(puzzle, options)?);
+    }
+    let (owned, copied) = (puzzle.clone(), *options);
+    match crate::bounded::within(options.budget, move || work(&owned, &copied)) {
+        Ok(report) => Ok(report?),
+        Err(Abandoned::TimeRanOut) => Ok(SolveReport::undecided(
+            puzzle,
+            options.engine,
+            "the budget ran out before the elimination finished",
+        )),
+        Err(Abandoned::Stopped) => Err(InternalError::Stopped.into()),
+    }
+}
+
+/// Runs the analysis. The budget's time bounds the searches in it, not the elimination (see
+/// [`analyse`], which bounds both).
 pub fn analyze(puzzle: &Puzzle, options: &Options) -> Result<Analysis, InternalError> {
     let started = Instant::now();
     let analysis = match options.engine {

@@ -11,7 +11,7 @@ use num_integer::Integer;
 use num_traits::One;
 
 use crate::analysis::{Analysis, Options, analyze};
-use crate::error::InternalError;
+use crate::error::{Error, InternalError};
 use crate::model::Puzzle;
 use crate::solve::optimize::explore;
 use crate::solve::search::{Budget, Objective};
@@ -369,5 +369,42 @@ mod tests {
         codes.sort();
         codes.dedup();
         assert_eq!(codes.len(), FINDING_CODES.len());
+    }
+}
+
+/// What [`check_within`] is given.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CheckOptions {
+    /// Its time bounds the whole check; its nodes bound the par search.
+    pub budget: Budget,
+    /// Refuse puzzles whose estimated peak memory is above this many bytes (`None`: half of
+    /// this machine's memory).
+    pub max_memory: Option<u64>,
+}
+
+/// Checks one puzzle within the options' memory and time: the work is refused before it starts
+/// when its estimated memory is above the limit ([`Error::OverMemory`]), and abandoned when it
+/// runs past the time budget's bound ([`Error::BudgetRanOut`]; it finishes on a thread of its
+/// own). With a time budget the work runs on a copy of the puzzle.
+///
+/// ```
+/// use modsolve::check::{CheckOptions, check_within};
+/// let octopus = modsolve::parse_puzzle(
+///     "Puzzle(graph: Path(4), modulus: [7, 8, 7, 6], press: (self: 2, neighbors: 1), start: [2, 4, 5, 3])",
+/// ).unwrap();
+/// let report = check_within(&octopus, &CheckOptions::default()).unwrap();
+/// assert_eq!(report.par(), Some(18u32.into()));
+/// ```
+pub fn check_within(puzzle: &Puzzle, options: &CheckOptions) -> Result<CheckReport, Error> {
+    crate::memory::within(crate::memory::for_check(puzzle), options.max_memory)?;
+    let budget = options.budget;
+    if budget.time.is_none() {
+        return Ok(check(puzzle, budget)?);
+    }
+    let owned = puzzle.clone();
+    match crate::bounded::within(budget, move || check(&owned, budget)) {
+        Ok(report) => Ok(report?),
+        Err(crate::bounded::Abandoned::TimeRanOut) => Err(Error::BudgetRanOut),
+        Err(crate::bounded::Abandoned::Stopped) => Err(InternalError::Stopped.into()),
     }
 }

@@ -1,5 +1,6 @@
 //! Errors as a position plus a kind. Rendering (the file name, the source line, a caret) is the
-//! binary's job: see [`crate::report::render_input_error`].
+//! binary's job: see [`crate::report::render_input_error`]. No message here names a
+//! command-line flag: the library is used without one.
 
 use thiserror::Error;
 
@@ -55,4 +56,40 @@ pub enum InternalError {
     /// The request cannot be answered by the chosen method.
     #[error("{0}")]
     Unsupported(String),
+    /// The work stopped without an answer (it panicked).
+    #[error("internal error: the solver stopped without an answer")]
+    Stopped,
+}
+
+/// A puzzle whose work would need more memory than allowed.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error(
+    "this puzzle needs about {} of memory ({}), more than the {} limit",
+    crate::memory::show(self.estimate.bytes),
+    self.estimate.largest,
+    crate::memory::show(self.limit)
+)]
+pub struct OverMemory {
+    /// What the work was estimated to need.
+    pub estimate: crate::memory::Estimate,
+    /// The limit it exceeds, in bytes.
+    pub limit: u64,
+}
+
+/// Why the library could not answer: the one error type of its entry points.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum Error {
+    /// The puzzle file is not a valid puzzle.
+    #[error(transparent)]
+    Input(#[from] InputError),
+    /// The work would need more memory than allowed; nothing was allocated for it.
+    #[error(transparent)]
+    OverMemory(#[from] OverMemory),
+    /// The time budget ran out before the work finished (when the work has no undecided
+    /// answer to give, as a check does).
+    #[error("the budget ran out before the work finished")]
+    BudgetRanOut,
+    /// A request the chosen method cannot answer, or a bug (a plan failed its simulation).
+    #[error(transparent)]
+    Internal(#[from] InternalError),
 }

@@ -360,3 +360,18 @@ pub fn par_histogram(
     }
     Ok(histogram)
 }
+
+/// [`par_histogram`] within a memory limit (`None`: half of this machine's memory): refused
+/// before any sample is taken when every worker thread's candidate would not fit.
+pub fn par_histogram_within(
+    template: &Puzzle,
+    samples: usize,
+    seed: u64,
+    nodes_per_sample: u64,
+    deadline: Option<Instant>,
+    max_memory: Option<u64>,
+) -> Result<Histogram, crate::error::Error> {
+    let estimate = crate::memory::for_candidates(template, rayon::current_num_threads());
+    crate::memory::within(estimate, max_memory)?;
+    Ok(par_histogram(template, samples, seed, nodes_per_sample, deadline)?)
+}

@@ -13,6 +13,7 @@
 
 pub mod algebra;
 pub mod analysis;
+pub mod bounded;
 pub mod check;
 pub mod error;
 pub mod format;
@@ -26,9 +27,11 @@ pub mod solve;
 pub mod strategy;
 pub mod values;
 
-pub use error::{InputError, InternalError};
+pub use analysis::{Engine, Options, analyse};
+pub use error::{Error, InputError, InternalError};
 pub use format::parse_puzzle;
 pub use model::Puzzle;
+pub use report::SolveReport;
 pub use solve::{Answer, Method, solve, solve_with};
 
 /// The player strategies `generate --strategy` knows.

@@ -106,6 +106,13 @@ pub fn for_candidates(template: &Puzzle, threads: usize) -> Estimate {
     }
 }
 
+/// Refuses work whose estimated peak memory is above `limit` (by default [`default_limit`]),
+/// before anything is allocated for it.
+pub fn within(estimate: Estimate, limit: Option<u64>) -> Result<(), crate::error::OverMemory> {
+    let limit = limit.unwrap_or_else(default_limit);
+    if estimate.bytes <= limit { Ok(()) } else { Err(crate::error::OverMemory { estimate, limit }) }
+}
+
 /// A size for people, to three figures: `312 MiB`, `19.3 GiB`.
 pub fn show(bytes: u64) -> String {
     let units = [(1u64 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB")];

@@ -129,7 +129,7 @@ pub fn solve_with(puzzle: &Puzzle, method: Method) -> Result<Answer, InternalErr
         }
     } else if !dense_fits {
         return Err(InternalError::Unsupported(format!(
-            "{} cells × {} buttons is too large for dense elimination with --method {method:?}",
+            "{} cells × {} buttons is too large for dense elimination, which the {method:?} method needs",
             puzzle.cell_count(),
             puzzle.button_count()
         )));

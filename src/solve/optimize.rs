@@ -38,6 +38,9 @@ pub enum NotSearched {
     StagedObjective,
     /// The quiet-pattern basis was left out (huge boards), so the set cannot be walked.
     NoBasis,
+    /// A big board solved by light chasing in compact form: the quiet patterns are counted,
+    /// not searched.
+    BigBoard,
 }
 
 impl Proof {
@@ -46,7 +49,7 @@ impl Proof {
     }
 
     /// A stable name for JSON: `proven`, `budget-ran-out`, `too-many-buttons`, `beyond-64-bits`,
-    /// `staged-objective`, `no-basis`.
+    /// `staged-objective`, `no-basis`, `big-board`.
     pub fn code(self) -> &'static str {
         match self {
             Proof::Proven => "proven",
@@ -55,6 +58,7 @@ impl Proof {
             Proof::NotSearched(NotSearched::BeyondWords) => "beyond-64-bits",
             Proof::NotSearched(NotSearched::StagedObjective) => "staged-objective",
             Proof::NotSearched(NotSearched::NoBasis) => "no-basis",
+            Proof::NotSearched(NotSearched::BigBoard) => "big-board",
         }
     }
 
@@ -74,6 +78,9 @@ impl Proof {
             }
             Proof::NotSearched(NotSearched::NoBasis) => {
                 "the quiet patterns of this board are too many to search".into()
+            }
+            Proof::NotSearched(NotSearched::BigBoard) => {
+                "big boards are solved by light chasing without searching the quiet patterns".into()
             }
         };
         format!("not proven: {why}")

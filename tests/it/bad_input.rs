@@ -23,7 +23,7 @@ use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use assert_cmd::Command;
-use modsolve::analysis::{Options, analyze};
+use modsolve::analysis::Options;
 use modsolve::solve::search::Budget;
 use modsolve::{parse_puzzle, report, solve};
 use num_bigint::BigUint;
@@ -108,11 +108,9 @@ fn parse_and_maybe_solve(source: &str) {
         let _ = solve(&puzzle);
         // What the binary does after parsing: analyse (with a small search budget) and report.
         let options = Options { budget: Budget { nodes: 20_000, time: None }, ..Options::default() };
-        if let Ok(analysis) = analyze(&puzzle, &options) {
-            if let Some(plan) = analysis.shown() {
-                let _ = report::plan_text(&puzzle, &plan.presses);
-            }
-            let _ = report::analysis_json(&puzzle, &analysis);
+        if let Ok(report) = modsolve::analyse(&puzzle, &options) {
+            let _ = report::solve_text(&puzzle, &report, true);
+            let _ = serde_json::to_string(&report);
         }
     }
 }
@@ -1247,7 +1245,13 @@ fn no_file_argument_is_a_usage_error() {
     for args in [&[][..], &["solve"][..], &["--json"][..], &["solve", "--json"][..]] {
         let output = modsolve().args(args).output().expect("modsolve runs");
         assert_eq!(output.status.code(), Some(2), "modsolve {args:?}");
-        assert!(output.stdout.is_empty(), "modsolve {args:?}");
+        if args.contains(&"--json") {
+            let json: serde_json::Value = serde_json::from_slice(&output.stdout).expect("a JSON error");
+            assert_eq!(json["error"]["kind"], "usage", "modsolve {args:?}");
+            assert_eq!(json["error"]["message"], "no puzzle file given", "modsolve {args:?}");
+        } else {
+            assert!(output.stdout.is_empty(), "modsolve {args:?}");
+        }
         assert!(!output.stderr.is_empty(), "modsolve {args:?} explains itself");
     }
 }
@@ -1294,7 +1298,13 @@ fn unknown_flags_and_bad_option_values_are_usage_errors() {
             args.iter().map(|a| if *a == "P" { puzzle.as_os_str() } else { a.as_ref() }).collect();
         let output = modsolve().args(&args).output().expect("modsolve runs");
         assert_eq!(output.status.code(), Some(2), "modsolve {args:?}");
-        assert!(output.stdout.is_empty(), "modsolve {args:?}");
+        if args.iter().any(|a| *a == "--json") {
+            let json: serde_json::Value = serde_json::from_slice(&output.stdout).expect("a JSON error");
+            assert_eq!(json["error"]["kind"], "usage", "modsolve {args:?}");
+            assert_eq!(json["error"]["message"], "no puzzle file given", "modsolve {args:?}");
+        } else {
+            assert!(output.stdout.is_empty(), "modsolve {args:?}");
+        }
         assert!(!output.stderr.is_empty(), "modsolve {args:?} explains itself");
     }
 }

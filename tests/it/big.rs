@@ -188,7 +188,11 @@ fn compact_path_for_big_boards() {
     std::fs::write(&path, &source).unwrap();
     let out = Command::cargo_bin("modsolve").unwrap().arg(&path).arg("--json").output().unwrap();
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(json["method"], "propagation");
+    assert_eq!(json["method"], "algebra");
+    assert_eq!(json["elimination"], "light-chasing");
+    assert_eq!(json["symbolic_seeds"], 500);
+    assert_eq!(json["periods"].as_array().unwrap().len(), 300_000);
+    assert!(json["periods"].as_array().unwrap().iter().all(|p| p == 2));
     let puzzle = parse_puzzle(&source).unwrap();
     let general = solve(&puzzle).unwrap();
     assert_eq!(json["count"], general.count.to_string());

@@ -232,14 +232,29 @@ fn batch_exit_codes() {
     assert_eq!(json["quiet_patterns"], "0");
     let (code, json) = run(&[&good, &bad]);
     assert_eq!(code, Some(1));
-    assert_eq!(json.as_array().unwrap().len(), 2);
-    assert_eq!(json[1]["solvable"], false);
-    assert_eq!(json[1]["par"], serde_json::Value::Null);
-    assert_eq!(json[1]["solvable_starts"], "1/16");
+    assert_eq!(json["version"], 1);
+    assert_eq!(
+        json["summary"],
+        serde_json::json!({"passed": 1, "failed": 1, "unreadable": 0, "warnings": 1})
+    );
+    let warnings: usize = (json["files"].as_array().unwrap().iter())
+        .map(|f| f["warnings"].as_array().unwrap().iter().filter(|w| w["severity"] == "warning").count())
+        .sum();
+    assert_eq!(warnings, 1, "the summary counts the files' warnings");
+    let files = &json["files"];
+    assert_eq!(files.as_array().unwrap().len(), 2);
+    assert_eq!(files[1]["solvable"], false);
+    assert_eq!(files[1]["par"], serde_json::Value::Null);
+    assert_eq!(files[1]["solvable_starts"], "1/16");
     let (code, json) = run(&[&good, &bad, &broken]);
     assert_eq!(code, Some(2));
-    assert_eq!(json.as_array().unwrap().len(), 3);
-    assert!(json[2]["error"].as_str().unwrap().contains("broken.ron"));
+    assert_eq!(json["files"].as_array().unwrap().len(), 3);
+    assert_eq!(json["summary"]["unreadable"], 1);
+    let broken_json = &json["files"][2];
+    assert!(broken_json["file"].as_str().unwrap().ends_with("broken.ron"), "{broken_json}");
+    assert_eq!(broken_json["kind"], "input");
+    assert!(broken_json["line"].is_u64() && broken_json["column"].is_u64(), "{broken_json}");
+    assert!(!broken_json["error"].as_str().unwrap().is_empty());
     // --deny warnings: an already-solved level then fails.
     let solved = write(&dir, "solved.ron", "Puzzle(graph: Path(3), modulus: 2)");
     let status = |deny: bool| {

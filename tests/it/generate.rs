@@ -414,8 +414,12 @@ fn levels_stream_as_they_are_accepted() {
         generate_in(&json_dir, template).args(["--count", "4", "--json", "--seed", "9"]).output().unwrap();
     assert_eq!(output.status.code(), Some(0));
     let text = String::from_utf8(output.stdout).unwrap();
-    assert_eq!(text.lines().count(), 6, "[, 4 levels, ]:\n{text}");
-    let entries: Vec<serde_json::Value> = serde_json::from_str(&text).unwrap();
+    assert_eq!(text.lines().count(), 6, "the head, 4 levels, the tail:\n{text}");
+    let document: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(document["version"], 1);
+    assert_eq!(document["found"], 4);
+    assert!(document["tried"].as_u64().unwrap() >= 4);
+    let entries = document["levels"].as_array().unwrap();
     assert_eq!(entries.len(), 4);
     for (k, entry) in entries.iter().enumerate() {
         let file = json_dir.join("levels").join(format!("level-{:04}.ron", k + 1));

@@ -163,8 +163,9 @@ fn bad_sources_do_not_block_or_sink_a_batch() {
     // The JSON names each unreadable file with its error.
     let output = modsolve().args(["check", "--json"]).args([&pipe, &folder]).output().unwrap();
     let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
-    assert_eq!(json[1]["file"], folder.display().to_string());
-    assert_eq!(json[1]["error"], format!("error: {} is a directory, not a puzzle file", folder.display()));
+    assert_eq!(json["files"][1]["file"], folder.display().to_string());
+    assert_eq!(json["files"][1]["kind"], "io");
+    assert_eq!(json["files"][1]["error"], format!("{} is a directory, not a puzzle file", folder.display()));
     std::fs::remove_dir_all(&dir).ok();
 }
 

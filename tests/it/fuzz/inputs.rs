@@ -529,7 +529,14 @@ pub fn library_run(source: &str, seed: u64, known_failures: bool) -> Result<Libr
     for (e, engine) in [Engine::Auto, Engine::Algebra, Engine::Search].into_iter().enumerate() {
         for (o, objective) in [Objective::Total, Objective::Max, Objective::Buttons].into_iter().enumerate() {
             for list_all in [false, true] {
-                let options = Options { engine, objective, budget: BUDGET, list_all, list_limit: 1000 };
+                let options = Options {
+                    engine,
+                    objective,
+                    budget: BUDGET,
+                    list_all,
+                    list_limit: 1000,
+                    max_memory: None,
+                };
                 let what = format!("analyze({engine:?}, {objective:?}, list_all: {list_all})");
                 tally.calls += 1;
                 match guarded(&what, || analyze(&puzzle, &options))? {
@@ -928,8 +935,8 @@ pub const DOCUMENTED: [i32; 4] = [0, 1, 2, 3];
 
 impl CliRun {
     /// What is wrong with this run, if anything: a panic, a signal, a hang, an undocumented code,
-    /// a failure with nothing on stderr, bad input with something on stdout, JSON that does not
-    /// parse, a `new` file that does not parse.
+    /// a failure with nothing on stderr, bad input with something on stdout (with `--json`,
+    /// anything but a JSON error document), JSON that does not parse (whatever the code), a `new` file that does not parse.
     pub fn problem(&self) -> Option<String> {
         let stdout = String::from_utf8_lossy(&self.stdout);
         let stderr = String::from_utf8_lossy(&self.stderr);
@@ -950,16 +957,21 @@ impl CliRun {
         let command = self.args.first().map(String::as_str);
         // `check` reports each unreadable file in its report, on stdout, and goes on (exit 2).
         let per_file_report = command == Some("check") && !has("--par-histogram") && stdout.contains("error");
-        if code == 2 && !per_file_report && (stderr.trim().is_empty() || !stdout.is_empty()) {
+        let help = has("--help") || has("--version");
+        let json = has("--json") && !help;
+        // Bad input says why on stderr; with `--json`, stdout holds the JSON error document.
+        let json_error =
+            || serde_json::from_str::<serde_json::Value>(&stdout).is_ok_and(|v| v.get("error").is_some());
+        if code == 2
+            && !per_file_report
+            && (stderr.trim().is_empty() || if has("--json") { !json_error() } else { !stdout.is_empty() })
+        {
             return Some(format!("exit 2 with stdout {:?} and stderr {:?}", clip(&stdout), clip(&stderr)));
         }
         if code != 0 && stdout.trim().is_empty() && stderr.trim().is_empty() {
             return Some(format!("exit {code} with nothing said"));
         }
-        let help = has("--help") || has("--version");
-        if code <= 1
-            && has("--json")
-            && !help
+        if json
             && !stdout.is_empty()
             && let Err(e) = serde_json::from_str::<serde_json::Value>(&stdout)
         {

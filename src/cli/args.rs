@@ -1,0 +1,247 @@
+//! The command line as clap reads it: the subcommands, their flags and their help. This is the
+//! low-level half of the binary's arguments; [`super::Mode`] turns them into library requests.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::{Args, Parser, Subcommand};
+use modsolve::solve::search::Budget;
+
+const FORMAT_HELP: &str = "\
+PUZZLE FILES (RON):
+    Puzzle(
+        name: \"Octopus\",
+        graph: Path(4),                  // Path(n) Cycle(n) Cells(n) Edges(cells: n, edges: [(0, 1)])
+                                         // Grid(rows: r, cols: c, wrap: true, neighborhood: King)
+        modulus: [7, 8, 7, 6],           // one number for all cells, or one per cell
+        press: (self: 2, neighbors: 1),  // what a press adds (default 1 and 1)
+        // buttons: [[(0, 1), (1, 1)]],  // or explicit buttons: (cell, amount) lists
+        start: [2, 4, 5, 3],             // a list, All(v) or Rows([\"#.#\", ...]); default all 0
+        target: All(0),                  // default all 0
+    )
+The full reference is FORMAT.md beside the README.
+
+EXIT CODES: 0 solved, 1 no solution (or a failed check), 2 bad input or usage,
+    3 undecided (the budget ran out before the search decided whether there is a plan).";
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "modsolve",
+    version,
+    about = "Solve modular switch puzzles (Lights Out and relatives) exactly: a plan, the number of plans, quiet patterns.",
+    after_help = FORMAT_HELP,
+    args_conflicts_with_subcommands = true
+)]
+pub(crate) struct Cli {
+    #[command(subcommand)]
+    pub(crate) command: Option<Command>,
+    #[command(flatten)]
+    pub(crate) solve: SolveArgs,
+}
+
+#[derive(Subcommand, Debug)]
+pub(crate) enum Command {
+    /// Solve a puzzle file (the default: `modsolve FILE` is `modsolve solve FILE`).
+    Solve(SolveArgs),
+    /// Check puzzle files the way a game designer needs: par, solvable starts, quiet patterns,
+    /// single-cell macros, intended plan, warnings. Exit 0 all pass, 1 any fails, 2 unreadable.
+    Check(CheckArgs),
+    /// Make levels to a spec from a template puzzle file (its start is ignored): solvable by
+    /// construction, checked by the solver, no two alike up to rotation and reflection.
+    Generate(GenerateArgs),
+    /// Print a commented starter puzzle file: `modsolve new grid --rows 5 --cols 5 > level.ron`.
+    New(NewArgs),
+}
+
+#[derive(Args, Debug)]
+pub(crate) struct CheckArgs {
+    /// The puzzle files (checked in parallel); `-` reads standard input (once).
+    #[arg(required = true)]
+    pub(crate) files: Vec<PathBuf>,
+    /// Refuse puzzle files larger than this: 1GiB, 500MiB, 100k (decimal), or bytes.
+    #[arg(long, value_name = "SIZE", value_parser = modsolve::input::parse_size, default_value = "1GiB")]
+    pub(crate) max_input: u64,
+    /// Refuse puzzles whose estimated peak memory is above this (default: half of this
+    /// machine's memory): 4GiB, 500MiB, or bytes.
+    #[arg(long, value_name = "SIZE", value_parser = modsolve::input::parse_size)]
+    pub(crate) max_memory: Option<u64>,
+    /// Print JSON: one object for one file, an array for several.
+    #[arg(long)]
+    pub(crate) json: bool,
+    /// `--deny warnings`: warnings fail the check too.
+    #[arg(long, value_enum)]
+    pub(crate) deny: Option<DenyArg>,
+    /// Work allowed per puzzle: a time (5s, 500ms) bounds each file's whole check (with
+    /// --par-histogram, the whole histogram); a node count bounds the par search (each sample).
+    #[arg(long, value_parser = parse_budget, default_value = "5s")]
+    pub(crate) budget: Budget,
+    /// Treat each file as a template: sample random solvable starts and chart their par.
+    #[arg(long)]
+    pub(crate) par_histogram: bool,
+    /// Starts sampled by --par-histogram (at most: --budget may stop it sooner, and says so).
+    #[arg(long, default_value_t = 1000)]
+    pub(crate) samples: usize,
+    /// Seed for --par-histogram.
+    #[arg(long, default_value_t = 1)]
+    pub(crate) seed: u64,
+}
+
+#[derive(Args, Debug)]
+pub(crate) struct GenerateArgs {
+    /// The template puzzle file: graph, moduli, weights, target.
+    pub(crate) template: PathBuf,
+    /// Refuse puzzle files larger than this: 1GiB, 500MiB, 100k (decimal), or bytes.
+    #[arg(long, value_name = "SIZE", value_parser = modsolve::input::parse_size, default_value = "1GiB")]
+    pub(crate) max_input: u64,
+    /// Refuse puzzles whose estimated peak memory is above this (default: half of this
+    /// machine's memory): 4GiB, 500MiB, or bytes.
+    #[arg(long, value_name = "SIZE", value_parser = modsolve::input::parse_size)]
+    pub(crate) max_memory: Option<u64>,
+    /// How many levels to make.
+    #[arg(long, default_value_t = 10)]
+    pub(crate) count: usize,
+    /// The random seed: the same seed gives the same levels.
+    #[arg(long, default_value_t = 1)]
+    pub(crate) seed: u64,
+    /// The directory to write level-0001.ron, … into (created if missing).
+    #[arg(long)]
+    pub(crate) out: PathBuf,
+    /// Only levels with exactly one solution.
+    #[arg(long)]
+    pub(crate) unique: bool,
+    /// Only levels whose proven par (fewest presses) is in A..B (inclusive), e.g. 8..12.
+    #[arg(long, value_parser = parse_range)]
+    pub(crate) par: Option<(u64, u64)>,
+    /// Which simple player strategy must win (sweep, greedy, chase), or none (no strategy may).
+    #[arg(long)]
+    pub(crate) strategy: Option<String>,
+    /// Candidates to try before giving up (default: 2000 per level asked for, at most 10000000).
+    #[arg(long)]
+    pub(crate) attempts: Option<usize>,
+    /// Print [{"file", "par", "count", "start", "intended"}] as JSON, one level a line.
+    #[arg(long)]
+    pub(crate) json: bool,
+    /// Overwrite level files already in --out (without it, a run that would is refused).
+    #[arg(long)]
+    pub(crate) force: bool,
+}
+
+/// `A..B` or `A..=B` (inclusive either way), or a single number.
+pub(crate) fn parse_range(text: &str) -> Result<(u64, u64), String> {
+    let bad = || format!("`{text}` is not a range: write A..B, e.g. 8..12");
+    let (a, b) = match text.split_once("..") {
+        Some((a, b)) => (a, b.trim_start_matches('=')),
+        None => (text, text),
+    };
+    Ok((a.trim().parse().map_err(|_| bad())?, b.trim().parse().map_err(|_| bad())?))
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+pub(crate) enum DenyArg {
+    Warnings,
+}
+
+#[derive(Args, Debug)]
+pub(crate) struct NewArgs {
+    /// The graph form.
+    #[arg(value_enum)]
+    pub(crate) form: FormArg,
+    /// Grid rows.
+    #[arg(long, default_value_t = 5)]
+    pub(crate) rows: usize,
+    /// Grid columns.
+    #[arg(long, default_value_t = 5)]
+    pub(crate) cols: usize,
+    /// Cells, for path, cycle, edges and cells.
+    #[arg(long, default_value_t = 5)]
+    pub(crate) cells: usize,
+    /// What every cell counts modulo.
+    #[arg(long, default_value_t = 2)]
+    pub(crate) modulus: u64,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+pub(crate) enum FormArg {
+    Grid,
+    Path,
+    Cycle,
+    Edges,
+    Cells,
+}
+
+#[derive(Args, Debug)]
+pub(crate) struct SolveArgs {
+    /// The puzzle file (RON); `-` reads standard input.
+    pub(crate) file: Option<PathBuf>,
+    /// Refuse puzzle files larger than this: 1GiB, 500MiB, 100k (decimal), or bytes.
+    #[arg(long, value_name = "SIZE", value_parser = modsolve::input::parse_size, default_value = "1GiB")]
+    pub(crate) max_input: u64,
+    /// Refuse puzzles whose estimated peak memory is above this (default: half of this
+    /// machine's memory): 4GiB, 500MiB, or bytes.
+    #[arg(long, value_name = "SIZE", value_parser = modsolve::input::parse_size)]
+    pub(crate) max_memory: Option<u64>,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub(crate) json: bool,
+    /// Which solver answers: the algebra, the search, or auto (algebra, searching where needed).
+    #[arg(long, value_enum, default_value_t = MethodArg::Auto)]
+    pub(crate) method: MethodArg,
+    /// What the plan shown minimises: total presses, the largest press count, or distinct buttons.
+    #[arg(long, value_enum, default_value_t = ObjectiveArg::Total)]
+    pub(crate) minimize: ObjectiveArg,
+    /// Work allowed: a time (10s, 500ms) bounds the whole command, elimination included; a
+    /// number of nodes bounds the search and optimisation.
+    #[arg(long, value_parser = parse_budget, default_value = "10s")]
+    pub(crate) budget: Budget,
+    /// List the plans (within press limits): the exact count first, then up to --limit plans.
+    #[arg(long)]
+    pub(crate) all: bool,
+    /// The most plans --all lists.
+    #[arg(long, default_value_t = 1000, requires = "all")]
+    pub(crate) limit: usize,
+    /// Draw the plan even for boards of more than 4096 cells.
+    #[arg(long)]
+    pub(crate) picture: bool,
+    /// Say on stderr which method solved the puzzle, its symbolic seeds, and the time of each phase.
+    #[arg(long, short)]
+    pub(crate) verbose: bool,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+pub(crate) enum MethodArg {
+    Auto,
+    Algebra,
+    Search,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+pub(crate) enum ObjectiveArg {
+    Total,
+    Max,
+    Buttons,
+}
+
+/// `10s`, `500ms`, `2m` as a time (with the default node cap), a plain number as nodes.
+pub(crate) fn parse_budget(text: &str) -> Result<Budget, String> {
+    let text = text.trim();
+    let number = |digits: &str| {
+        digits.parse::<u64>().map_err(|_| {
+            format!("`{text}` is not a budget: use e.g. 10s, 500ms, 2m or a node count like 1000000")
+        })
+    };
+    let time = if let Some(ms) = text.strip_suffix("ms") {
+        Some(Duration::from_millis(number(ms)?))
+    } else if let Some(s) = text.strip_suffix('s') {
+        Some(Duration::from_secs(number(s)?))
+    } else if let Some(m) = text.strip_suffix('m') {
+        let minutes = number(m)?;
+        let seconds = minutes.checked_mul(60).ok_or_else(|| format!("`{text}` is too long a budget"))?;
+        Some(Duration::from_secs(seconds))
+    } else {
+        None
+    };
+    Ok(match time {
+        Some(time) => Budget { time: Some(time), ..Budget::default() },
+        None => Budget { nodes: number(text)?, time: None },
+    })
+}

@@ -1,0 +1,175 @@
+//! `modsolve check FILE...`: each file checked through [`modsolve::check::check_within`], in
+//! parallel, one block or JSON object a file and the summary; and `--par-histogram`, the par
+//! distribution of each file taken as a template.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use modsolve::check::{CheckOptions, check_within};
+use modsolve::report::batch::{HistogramAsked, Summary, batch_json, histogram_json, histogram_text};
+use modsolve::report::check::{check_json, check_text};
+use modsolve::solve::search::Budget;
+use serde_json::json;
+
+use super::args::CheckArgs;
+use super::output::{Body, Failure, Output};
+
+/// A check (or a par histogram) of files, as the command line asks for it.
+pub(crate) struct Request {
+    pub(crate) files: Vec<PathBuf>,
+    pub(crate) max_input: u64,
+    pub(crate) options: CheckOptions,
+    pub(crate) json: bool,
+    pub(crate) deny_warnings: bool,
+    pub(crate) samples: usize,
+    pub(crate) seed: u64,
+}
+
+impl From<CheckArgs> for Request {
+    fn from(args: CheckArgs) -> Self {
+        Request {
+            files: args.files,
+            max_input: args.max_input,
+            options: CheckOptions { budget: args.budget, max_memory: args.max_memory },
+            json: args.json,
+            deny_warnings: args.deny.is_some(),
+            samples: args.samples,
+            seed: args.seed,
+        }
+    }
+}
+
+/// One file's check, ready to print.
+enum Checked {
+    Done { text: String, json: serde_json::Value, passed: bool, warnings: usize },
+    Failed { text: String, json: serde_json::Value },
+    Unreadable { text: String, json: serde_json::Value },
+}
+
+/// Checks every file; exit 0 all passed, 1 one failed, 2 one was unreadable.
+pub(crate) fn run(request: &Request) -> Result<Output, Failure> {
+    super::stdin_at_most_once(&request.files, request.json)?;
+    let deny = request.deny_warnings;
+    let results = modsolve::bounded::in_parallel(&request.files, |path| {
+        let loaded = match super::load(path, request.max_input) {
+            Ok(loaded) => loaded,
+            Err(failure) => return unreadable(failure),
+        };
+        let (shown, puzzle) = (&loaded.shown, &loaded.puzzle);
+        match check_within(puzzle, &request.options) {
+            Ok(report) => Checked::Done {
+                text: check_text(shown, puzzle, &report, deny),
+                json: check_json(shown, puzzle, &report, deny),
+                passed: report.passed(deny),
+                warnings: report.warning_count(),
+            },
+            Err(modsolve::Error::BudgetRanOut) => {
+                let why = "the budget ran out before the check finished";
+                Checked::Failed {
+                    text: format!("FAIL {shown}: undecided: {why}; a larger --budget may finish it\n"),
+                    json: json!({"file": shown, "error": why, "undecided": true}),
+                }
+            }
+            Err(modsolve::Error::OverMemory(e)) => {
+                let message = super::memory_failure(e);
+                Checked::Unreadable {
+                    json: json!({"file": shown, "error": message.trim_end()}),
+                    text: format!("{shown}: {message}"),
+                }
+            }
+            Err(e) => Checked::Failed {
+                text: format!("FAIL {shown}: error: {e}\n"),
+                json: json!({"file": shown, "error": e.to_string()}),
+            },
+        }
+    });
+    let mut summary = Summary::default();
+    let (mut blocks, mut objects) = (Vec::new(), Vec::new());
+    for result in results {
+        let (text, json) = match result {
+            Checked::Done { text, json, passed, warnings } => {
+                if passed {
+                    summary.passed += 1;
+                } else {
+                    summary.failed += 1;
+                }
+                summary.warnings += warnings;
+                (text, json)
+            }
+            Checked::Failed { text, json } => {
+                summary.failed += 1;
+                (text, json)
+            }
+            Checked::Unreadable { text, json } => {
+                summary.unreadable += 1;
+                // On stderr too: exit 2 always says why there, whatever the report holds.
+                eprint!("{text}");
+                (text, json)
+            }
+        };
+        blocks.push(text);
+        objects.push(json);
+    }
+    let body = if request.json {
+        Body::Json(batch_json(objects, Some(&summary)))
+    } else {
+        let mut text = blocks.join("\n");
+        text.push('\n');
+        text.push_str(&summary.text());
+        Body::Text(text)
+    };
+    Ok(Output { body, code: summary.exit_code() })
+}
+
+/// An unreadable file's block and object: its rendered error, and the error as JSON.
+fn unreadable(failure: Failure) -> Checked {
+    let mut object = failure.to_json()["error"].clone();
+    object["error"] = object["message"].take();
+    Checked::Unreadable { text: failure.message().to_string(), json: object }
+}
+
+/// The most samples a histogram takes without a time budget to end it.
+const UNTIMED_SAMPLES: usize = 1_000_000;
+
+/// The par histogram of every file taken as a template. A time budget bounds the whole run
+/// (all files); a node budget bounds each sample.
+pub(crate) fn histogram(request: &Request) -> Result<Output, Failure> {
+    let json = request.json;
+    super::stdin_at_most_once(&request.files, json)?;
+    let budget: Budget = request.options.budget;
+    if budget.time.is_none() && request.samples > UNTIMED_SAMPLES {
+        return Err(Failure::plain(
+            "usage",
+            format!(
+                "error: --samples {} with a node budget has no end in sight: give at most {UNTIMED_SAMPLES}, \
+                 or a time --budget (e.g. 30s) to take as many as fit\n",
+                request.samples
+            ),
+            2,
+            json,
+        ));
+    }
+    let deadline = budget.time.map(|time| Instant::now() + time);
+    let asked = HistogramAsked {
+        samples: request.samples,
+        nodes_per_sample: if budget.time.is_some() { 2_000_000 } else { budget.nodes },
+        time: budget.time,
+    };
+    let (mut text, mut objects) = (String::new(), Vec::new());
+    for path in &request.files {
+        let loaded = super::load(path, request.max_input).map_err(|f| f.in_json(json))?;
+        let histogram = modsolve::generate::par_histogram_within(
+            &loaded.puzzle,
+            request.samples,
+            request.seed,
+            asked.nodes_per_sample,
+            deadline,
+            request.options.max_memory,
+        )
+        .map_err(|e| Failure::from(e).in_json(json))?;
+        text.push_str(&histogram_text(&loaded.shown, &histogram, &asked));
+        objects.push(histogram_json(&loaded.shown, &histogram, &asked));
+    }
+    let body = if json { Body::Json(batch_json(objects, None)) } else { Body::Text(text) };
+    Ok(Output { body, code: 0 })
+}

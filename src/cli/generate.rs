@@ -1,0 +1,263 @@
+//! `modsolve generate TEMPLATE --out DIR`: levels made by [`modsolve::generate::generate`],
+//! each written to its file and its line printed as soon as it is accepted.
+//!
+//! With `--json` the printed document is `{"version", "levels": [...], "found", "tried"}`,
+//! streamed: each level's object is printed when its file is written.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use modsolve::generate::{Spec, StrategyRequirement, generate, impossible};
+use modsolve::report::SCHEMA_VERSION;
+use modsolve::report::batch::{level_json, level_text};
+
+use super::args::GenerateArgs;
+use super::output::{Body, Failure, Output};
+
+/// A batch of levels, as the command line asks for it.
+pub(crate) struct Request {
+    template: PathBuf,
+    max_input: u64,
+    max_memory: Option<u64>,
+    spec_count: usize,
+    seed: u64,
+    out: PathBuf,
+    unique: bool,
+    par: Option<(u64, u64)>,
+    strategy: Option<String>,
+    attempts: Option<usize>,
+    pub(crate) json: bool,
+    force: bool,
+}
+
+impl From<GenerateArgs> for Request {
+    fn from(args: GenerateArgs) -> Self {
+        Request {
+            template: args.template,
+            max_input: args.max_input,
+            max_memory: args.max_memory,
+            spec_count: args.count,
+            seed: args.seed,
+            out: args.out,
+            unique: args.unique,
+            par: args.par,
+            strategy: args.strategy,
+            attempts: args.attempts,
+            json: args.json,
+            force: args.force,
+        }
+    }
+}
+
+fn usage(message: String) -> Failure {
+    Failure::plain("usage", message, 2, false)
+}
+
+/// Makes the levels; exit 0 when all were found, 1 when the spec was too rare.
+pub(crate) fn run(request: &Request) -> Result<Output, Failure> {
+    let json = request.json;
+    run_inner(request).map_err(|f| f.in_json(json))
+}
+
+fn run_inner(request: &Request) -> Result<Output, Failure> {
+    let template = super::load(&request.template, request.max_input)?.puzzle;
+    let estimate = modsolve::memory::for_candidates(&template, rayon::current_num_threads());
+    modsolve::memory::within(estimate, request.max_memory)
+        .map_err(|e| Failure::plain("memory", super::memory_failure(e), 2, false))?;
+    let strategy = match request.strategy.as_deref() {
+        None => None,
+        Some("none") => Some(StrategyRequirement::None),
+        Some(name) if modsolve::strategy_names().contains(&name) => {
+            Some(StrategyRequirement::Wins(name.into()))
+        }
+        Some(other) => {
+            return Err(usage(format!(
+                "error: --strategy {other} is not a strategy: use one of {}, or none\n",
+                modsolve::strategy_names().join(", ")
+            )));
+        }
+    };
+    let count = request.spec_count;
+    let spec = Spec {
+        count,
+        seed: request.seed,
+        unique: request.unique,
+        par: request.par,
+        strategy,
+        // 2000 candidates a level, at most ten million by default (minutes of work).
+        attempts: request.attempts.unwrap_or(count.saturating_mul(2000).clamp(1000, 10_000_000)),
+        nodes_per_level: 2_000_000,
+    };
+    if let Some(reason) = impossible(&template, &spec)? {
+        return Err(usage(format!("error: {reason}\n")));
+    }
+    if let Some(reason) = modsolve::strategy_impossible(&template, spec.strategy.as_ref()) {
+        return Err(usage(format!("error: {reason}\n")));
+    }
+    if !request.force {
+        existing_levels(&request.out, count)?;
+    }
+    std::fs::create_dir_all(&request.out)
+        .map_err(|e| usage(format!("error: cannot create {}: {e}\n", request.out.display())))?;
+    let bar = progress_bar(count as u64, "levels");
+    // Each level is written, then its line printed, as soon as it is accepted.
+    let mut lines = LevelLines { json: request.json, written: 0, closed: false };
+    let batch = generate(
+        &template,
+        &spec,
+        &modsolve::judge_strategy,
+        &|found, _| {
+            if let Some(bar) = &bar {
+                bar.set_position(found as u64);
+            }
+        },
+        |level| {
+            let number = lines.written + 1;
+            let path = request.out.join(level_name(number));
+            let comment = format!(
+                "Level {number} made by `modsolve generate` from {} (seed {}).\npar {} (proven fewest presses), solutions: {}; `intended` is a fewest-press plan.",
+                request.template.display(),
+                request.seed,
+                level.par,
+                level.count
+            );
+            let body = modsolve::format::to_ron(&level.puzzle, &comment);
+            modsolve::generate::write_atomically(&path, body.as_bytes(), request.force).map_err(|e| {
+                let hint = if e.kind() == std::io::ErrorKind::AlreadyExists {
+                    "; --force overwrites it"
+                } else {
+                    ""
+                };
+                Failure::plain("io", format!("error: cannot write {}: {e}{hint}\n", path.display()), 2, false)
+            })?;
+            let file = path.display().to_string();
+            let line =
+                if request.json { level_json(&file, &level).to_string() } else { level_text(&file, &level) };
+            let mut print = || lines.print(&line);
+            match &bar {
+                Some(bar) => bar.suspend(print),
+                None => print(),
+            }
+        },
+    );
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    let batch = match batch {
+        Ok(batch) => batch,
+        Err(failure) => {
+            // The levels printed so far stay a complete JSON document (each of their files is
+            // complete too), which ends with the error.
+            if request.json && !lines.closed {
+                let end = lines.finish(Some(("error", failure.to_json()["error"].to_string())));
+                let _ = std::io::stdout().lock().write_all(end.as_bytes());
+                return Err(failure.settled());
+            }
+            return Err(failure);
+        }
+    };
+    let found = batch.found;
+    let mut text = lines.finish(Some(("found", format!("{found}, \"tried\": {}", batch.tried))));
+    if !request.json {
+        if found < count {
+            text.push_str(&format!(
+                "found {found} of {count} levels in {} candidates: the spec is rare for this template (raise --attempts)\n",
+                batch.tried
+            ));
+        } else {
+            text.push_str(&format!("made {found} levels from {} candidates\n", batch.tried));
+        }
+    }
+    Ok(Output { body: Body::Text(text), code: if found < count { 1 } else { 0 } })
+}
+
+/// `level-0001.ron`, …, `level-12345.ron`: the file of level `number` (from 1).
+fn level_name(number: usize) -> String {
+    format!("level-{number:04}.ron")
+}
+
+/// Refuses, before anything is generated, a run that would overwrite level files in `out`.
+fn existing_levels(out: &Path, count: usize) -> Result<(), Failure> {
+    let entries = match std::fs::read_dir(out) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(usage(format!("error: cannot read {}: {e}\n", out.display()))),
+    };
+    let mut taken: Vec<usize> = entries
+        .filter_map(|entry| {
+            let name = entry.ok()?.file_name();
+            let name = name.to_str()?;
+            let number: usize = name.strip_prefix("level-")?.strip_suffix(".ron")?.parse().ok()?;
+            ((1..=count).contains(&number) && level_name(number) == name).then_some(number)
+        })
+        .collect();
+    taken.sort_unstable();
+    let Some(&first) = taken.first() else { return Ok(()) };
+    let more = match taken.len() - 1 {
+        0 => String::new(),
+        1 => " (and 1 more level file this run would write)".into(),
+        n => format!(" (and {n} more level files this run would write)"),
+    };
+    Err(usage(format!(
+        "error: {} already exists{more}; nothing was generated. --force overwrites existing level files\n",
+        out.join(level_name(first)).display()
+    )))
+}
+
+/// The lines `generate` prints, one per level as it is written: text, or the elements of the
+/// JSON document's `levels`. A closed pipe stops the printing, not the writing of levels; any
+/// other error on standard output stops the run.
+struct LevelLines {
+    json: bool,
+    written: usize,
+    closed: bool,
+}
+
+impl LevelLines {
+    fn print(&mut self, line: &str) -> Result<(), Failure> {
+        self.written += 1;
+        if self.closed {
+            return Ok(());
+        }
+        let line = match (self.json, self.written) {
+            (false, _) => line.to_string(),
+            (true, 1) => format!("{{\"version\": {SCHEMA_VERSION}, \"levels\": [\n  {line}"),
+            (true, _) => format!(",\n  {line}"),
+        };
+        let mut stdout = std::io::stdout().lock();
+        match stdout.write_all(line.as_bytes()).and_then(|_| stdout.flush()) {
+            Ok(()) => Ok(()),
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+                self.closed = true;
+                Ok(())
+            }
+            Err(e) => Err(Failure::plain("io", format!("error: cannot write the output: {e}\n"), 2, false)),
+        }
+    }
+
+    /// What is left to print after the last level: the end of the JSON document, with a last
+    /// field (`"found": …, "tried": …`, or `"error": …`).
+    fn finish(&self, last: Option<(&str, String)>) -> String {
+        if !self.json {
+            return String::new();
+        }
+        let open = if self.written == 0 {
+            format!("{{\"version\": {SCHEMA_VERSION}, \"levels\": []")
+        } else {
+            "\n]".to_string()
+        };
+        match last {
+            Some((key, value)) => format!("{open}, \"{key}\": {value}}}\n"),
+            None => format!("{open}}}\n"),
+        }
+    }
+}
+
+fn progress_bar(total: u64, what: &str) -> Option<indicatif::ProgressBar> {
+    use std::io::IsTerminal;
+    std::io::stderr().is_terminal().then(|| {
+        let bar = indicatif::ProgressBar::new(total);
+        bar.set_message(what.to_string());
+        bar
+    })
+}

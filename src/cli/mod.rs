@@ -1,0 +1,193 @@
+//! The binary's side of the command line: [`args`] is what clap reads; [`parse`] turns it into
+//! one [`Mode`], a request in the library's own types; each mode's module runs it through the
+//! library and hands back an [`Output`] or a [`Failure`], which `main` prints once.
+//!
+//! Policy (which method, the compact path for big boards, budgets, memory) is the library's;
+//! this side reads files, words errors with the flags that fix them, and writes.
+
+pub(crate) mod args;
+pub(crate) mod check;
+pub(crate) mod generate;
+mod output;
+pub(crate) mod solve;
+
+use std::path::{Path, PathBuf};
+
+use clap::{CommandFactory, Parser};
+use modsolve::solve::search::Objective;
+use modsolve::{Engine, Options};
+
+pub(crate) use output::{Failure, Output};
+
+use args::{Cli, Command, FormArg, MethodArg, ObjectiveArg};
+
+/// What one run of the command does, in the library's terms.
+pub(crate) enum Mode {
+    Solve(solve::Request),
+    Check(check::Request),
+    Histogram(check::Request),
+    Generate(generate::Request),
+    New(modsolve::scaffold::Form, u64),
+}
+
+impl Mode {
+    /// Whether the output (errors included) is JSON.
+    pub(crate) fn json(&self) -> bool {
+        match self {
+            Mode::Solve(request) => request.json,
+            Mode::Check(request) | Mode::Histogram(request) => request.json,
+            Mode::Generate(request) => request.json,
+            Mode::New(..) => false,
+        }
+    }
+}
+
+/// Reads the command line into a [`Mode`]; a usage error is a [`Failure`] with clap's message
+/// (JSON with `--json`).
+pub(crate) fn parse() -> Result<Mode, Failure> {
+    let json = std::env::args().any(|a| a == "--json");
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => return Err(Failure::usage(usage_error(error), json)),
+    };
+    if let Some(typo) = mistyped_subcommand(&cli) {
+        return Err(Failure::usage(typo, json));
+    }
+    Ok(match cli.command {
+        Some(Command::Solve(args)) => Mode::Solve(solve_request(args)),
+        None => Mode::Solve(solve_request(cli.solve)),
+        Some(Command::Check(args)) if args.par_histogram => Mode::Histogram(check::Request::from(args)),
+        Some(Command::Check(args)) => Mode::Check(check::Request::from(args)),
+        Some(Command::Generate(args)) => Mode::Generate(generate::Request::from(args)),
+        Some(Command::New(args)) => {
+            use modsolve::scaffold::Form;
+            let form = match args.form {
+                FormArg::Grid => Form::Grid { rows: args.rows, cols: args.cols },
+                FormArg::Path => Form::Path(args.cells),
+                FormArg::Cycle => Form::Cycle(args.cells),
+                FormArg::Edges => Form::Edges(args.cells),
+                FormArg::Cells => Form::Cells(args.cells),
+            };
+            Mode::New(form, args.modulus)
+        }
+    })
+}
+
+/// Clap's error, rendered; `modsolve a.ron b.ron` (clap reads the second file as a subcommand)
+/// says what to do instead, and `modsolve chek a.ron` suggests the subcommand.
+fn usage_error(error: clap::Error) -> clap::Error {
+    if error.kind() == clap::error::ErrorKind::ArgumentConflict
+        && let Some(file) = std::env::args().skip(1).find(|a| !a.starts_with('-'))
+        && !Cli::command().get_subcommands().any(|c| c.get_name() == file)
+    {
+        if let Some(typo) = subcommand_typo(&file) {
+            return typo;
+        }
+        return Cli::command().error(
+            clap::error::ErrorKind::ArgumentConflict,
+            format!(
+                "`modsolve FILE` solves one puzzle at a time ({file} and more were given)\n\n\
+                 To check several files at once: modsolve check FILE...\n\
+                 To solve several: run modsolve once per file."
+            ),
+        );
+    }
+    error
+}
+
+/// `modsolve chek x.ron`: the first word is read as a puzzle file.
+fn mistyped_subcommand(cli: &Cli) -> Option<clap::Error> {
+    if cli.command.is_some() {
+        return None;
+    }
+    subcommand_typo(cli.solve.file.as_ref()?.to_str()?)
+}
+
+/// When `word` names no file and is close to a subcommand's name: clap's "unrecognized
+/// subcommand" error with its tip.
+fn subcommand_typo(word: &str) -> Option<clap::Error> {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    if word.contains(['.', '/', '\\']) || word == "-" || Path::new(word).exists() {
+        return None;
+    }
+    let command = Cli::command();
+    let suggestion = command
+        .get_subcommands()
+        .map(|c| c.get_name())
+        .filter(|name| strsim::jaro(word, name) > 0.8 || strsim::levenshtein(word, name) <= 2)
+        .max_by(|a, b| strsim::jaro(word, a).total_cmp(&strsim::jaro(word, b)))?;
+    let mut error = clap::Error::new(ErrorKind::InvalidSubcommand).with_cmd(&command);
+    error.insert(ContextKind::InvalidSubcommand, ContextValue::String(word.into()));
+    error.insert(ContextKind::SuggestedSubcommand, ContextValue::Strings(vec![suggestion.into()]));
+    error.insert(ContextKind::Usage, ContextValue::StyledStr(command.clone().render_usage()));
+    Some(error)
+}
+
+fn solve_request(args: args::SolveArgs) -> solve::Request {
+    let options = Options {
+        engine: match args.method {
+            MethodArg::Auto => Engine::Auto,
+            MethodArg::Algebra => Engine::Algebra,
+            MethodArg::Search => Engine::Search,
+        },
+        objective: match args.minimize {
+            ObjectiveArg::Total => Objective::Total,
+            ObjectiveArg::Max => Objective::Max,
+            ObjectiveArg::Buttons => Objective::Buttons,
+        },
+        budget: args.budget,
+        list_all: args.all,
+        list_limit: args.limit,
+        max_memory: args.max_memory,
+    };
+    solve::Request {
+        file: args.file,
+        max_input: args.max_input,
+        options,
+        json: args.json,
+        picture: args.picture,
+        verbose: args.verbose,
+    }
+}
+
+/// A puzzle read and parsed: the name to show for its file, and the puzzle.
+pub(crate) struct Loaded {
+    pub(crate) shown: String,
+    pub(crate) puzzle: modsolve::Puzzle,
+}
+
+/// Reads (bounded by `max_input` bytes; `-` is standard input) and parses one file.
+pub(crate) fn load(path: &Path, max_input: u64) -> Result<Loaded, Failure> {
+    let shown = modsolve::input::source_name(path);
+    let source = modsolve::input::read_source(path, max_input)
+        .map_err(|e| Failure::unreadable(&shown, format!("error: {e}\n"), None))?;
+    let puzzle = modsolve::parse_puzzle(&source).map_err(|e| {
+        Failure::unreadable(&shown, modsolve::report::render_input_error(&e, &shown, &source), Some(&e))
+    })?;
+    Ok(Loaded { shown, puzzle })
+}
+
+/// Refuses work over the memory limit, worded with the flag that raises it.
+pub(crate) fn memory_failure(e: modsolve::error::OverMemory) -> String {
+    format!("error: {e}; raise --max-memory (the default is half of this machine's memory)\n")
+}
+
+/// Standard input (`-`) can be read once: a second `-` is a usage error.
+pub(crate) fn stdin_at_most_once(files: &[PathBuf], json: bool) -> Result<(), Failure> {
+    if files.iter().filter(|path| modsolve::input::is_stdin(path)).count() > 1 {
+        return Err(Failure::plain(
+            "usage",
+            "error: `-` (standard input) is given more than once; it can be read only once\n",
+            2,
+            json,
+        ));
+    }
+    Ok(())
+}
+
+/// `modsolve new FORM`: a commented starter puzzle file.
+pub(crate) fn new(form: modsolve::scaffold::Form, modulus: u64) -> Result<Output, Failure> {
+    modsolve::scaffold::starter(form, modulus)
+        .map(|text| Output { body: output::Body::Text(text), code: 0 })
+        .map_err(|e| Failure::plain("usage", format!("error: {e}\n"), 2, false))
+}

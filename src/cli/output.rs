@@ -1,0 +1,173 @@
+//! What a run prints, decided before anything is printed: an [`Output`] (a text, a solve report
+//! or a JSON value, and the exit code) or a [`Failure`] (a message for people, a JSON error
+//! document with `--json`, and the exit code).
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use modsolve::SolveReport;
+use modsolve::error::Position;
+use modsolve::report::{PICTURE_CELL_LIMIT, SCHEMA_VERSION};
+
+/// What a run hands back to print.
+pub(crate) struct Output {
+    pub(crate) body: Body,
+    pub(crate) code: u8,
+}
+
+/// The printed part of an [`Output`].
+pub(crate) enum Body {
+    Text(String),
+    /// Serialised straight to standard output: millions of presses never become a string.
+    Solve(Box<SolveReport>),
+    Json(serde_json::Value),
+}
+
+impl Output {
+    /// Writes the output and gives the exit code. A closed pipe (`modsolve big.ron --json |
+    /// head`) is not an error; a full disk must not pass for a complete answer (exit 2).
+    pub(crate) fn print(self) -> ExitCode {
+        let mut stdout = std::io::BufWriter::with_capacity(1 << 20, std::io::stdout().lock());
+        let written = match &self.body {
+            Body::Text(text) => stdout.write_all(text.as_bytes()),
+            // Pretty for people; one line when millions of presses would be megabytes of spaces.
+            Body::Solve(report) if report.buttons <= PICTURE_CELL_LIMIT => {
+                serde_json::to_writer_pretty(&mut stdout, report).map_err(std::io::Error::from)
+            }
+            Body::Solve(report) => serde_json::to_writer(&mut stdout, report).map_err(std::io::Error::from),
+            Body::Json(value) => {
+                serde_json::to_writer_pretty(&mut stdout, value).map_err(std::io::Error::from)
+            }
+        };
+        let newline = |out: &mut dyn Write| match self.body {
+            Body::Text(_) => Ok(()),
+            _ => out.write_all(b"\n"),
+        };
+        match written.and_then(|_| newline(&mut stdout)).and_then(|_| stdout.flush()) {
+            Ok(()) => ExitCode::from(self.code),
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::from(self.code),
+            Err(e) => {
+                eprintln!("error: cannot write the output: {e}");
+                ExitCode::from(2)
+            }
+        }
+    }
+}
+
+/// What went wrong, decided once.
+pub(crate) struct Failure {
+    /// `usage`, `input`, `memory`, `io`, `unsupported` or `internal`: the JSON error's kind.
+    kind: &'static str,
+    /// For people, complete: `error: …` and a final newline (with the source line and caret
+    /// for input errors).
+    message: String,
+    file: Option<String>,
+    position: Option<Position>,
+    code: u8,
+    json: bool,
+    /// Already told in a JSON document on standard output: never printed as JSON again.
+    settled: bool,
+}
+
+impl Failure {
+    /// A failure with no file or position.
+    pub(crate) fn plain(kind: &'static str, message: impl Into<String>, code: u8, json: bool) -> Self {
+        Failure { kind, message: message.into(), file: None, position: None, code, json, settled: false }
+    }
+
+    /// A usage error from clap (its help and version requests exit here, with code 0).
+    pub(crate) fn usage(error: clap::Error, json: bool) -> Self {
+        if !error.use_stderr() {
+            error.exit();
+        }
+        Failure::plain("usage", error.render().to_string(), 2, json)
+    }
+
+    /// A file that cannot be read or is not a valid puzzle (exit 2); `input` is the parse error.
+    pub(crate) fn unreadable(file: &str, message: String, input: Option<&modsolve::InputError>) -> Self {
+        Failure {
+            kind: if input.is_some() { "input" } else { "io" },
+            message,
+            file: Some(file.to_string()),
+            position: input.and_then(|e| e.position),
+            code: 2,
+            json: false,
+            settled: false,
+        }
+    }
+
+    /// The same failure, printed as JSON too.
+    pub(crate) fn in_json(mut self, json: bool) -> Self {
+        self.json = json && !self.settled;
+        self
+    }
+
+    /// The same failure, already told as JSON: printed for people only.
+    pub(crate) fn settled(mut self) -> Self {
+        self.json = false;
+        self.settled = true;
+        self
+    }
+
+    /// The message for people.
+    pub(crate) fn message(&self) -> &str {
+        &self.message
+    }
+
+    /// The JSON error document: `{"version", "error": {"kind", "message", "file", "line",
+    /// "column"}}`; the message is the first line without its `error: `.
+    pub(crate) fn to_json(&self) -> serde_json::Value {
+        let first = self.message.lines().next().unwrap_or("");
+        let message = first.strip_prefix("error: ").unwrap_or(first);
+        serde_json::json!({
+            "version": SCHEMA_VERSION,
+            "error": {
+                "kind": self.kind,
+                "message": message,
+                "file": self.file,
+                "line": self.position.map(|p| p.line),
+                "column": self.position.map(|p| p.column),
+            }
+        })
+    }
+
+    /// Prints the message on standard error (and the JSON document on standard output with
+    /// `--json`) and gives the exit code.
+    pub(crate) fn print(self) -> ExitCode {
+        eprint!("{}", self.message);
+        if self.json {
+            let mut text = serde_json::to_string_pretty(&self.to_json()).expect("JSON values serialise");
+            text.push('\n');
+            let _ = std::io::stdout().lock().write_all(text.as_bytes());
+        }
+        ExitCode::from(self.code)
+    }
+}
+
+impl From<modsolve::Error> for Failure {
+    fn from(e: modsolve::Error) -> Self {
+        use modsolve::{Error, InternalError};
+        match e {
+            Error::Input(e) => Failure::plain("input", format!("error: {e}\n"), 2, false),
+            Error::OverMemory(e) => Failure::plain("memory", super::memory_failure(e), 2, false),
+            Error::BudgetRanOut => {
+                Failure::plain("budget", format!("error: {e}; a larger --budget may finish it\n"), 3, false)
+            }
+            Error::Internal(e @ InternalError::Unsupported(_)) => {
+                Failure::plain("unsupported", format!("error: {e}\n"), 2, false)
+            }
+            Error::Internal(e) => Failure::plain(
+                "internal",
+                format!("error: {e}\nThis is a bug in modsolve; please report it with the puzzle file.\n"),
+                1,
+                false,
+            ),
+        }
+    }
+}
+
+impl From<modsolve::InternalError> for Failure {
+    fn from(e: modsolve::InternalError) -> Self {
+        Failure::from(modsolve::Error::from(e))
+    }
+}

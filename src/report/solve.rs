@@ -1,0 +1,448 @@
+//! The one report of a solve: [`SolveReport`], filled by every path (the algebra with its
+//! searches, the search solver alone, light chasing in compact form on big boards, and a budget
+//! that ran out before the elimination finished) and serialised as the `solve --json` document.
+//!
+//! The JSON is written straight from the report with serde (`serde_json::to_writer`), so a plan
+//! of millions of presses is streamed, never built as a string or a JSON value first. Its shape
+//! is pinned by `schema/solve.schema.json` and carries [`SCHEMA_VERSION`].
+
+use num_bigint::BigUint;
+use num_traits::{One, ToPrimitive, Zero};
+use serde::ser::{Serialize, SerializeSeq, Serializer};
+
+use crate::analysis::{Analysis, Cut, Engine, Listing};
+use crate::model::Puzzle;
+use crate::solve::Method;
+use crate::solve::optimize::{Partial, Plan, Proof};
+use crate::solve::propagate::CompactAnswer;
+use crate::solve::search::Objective;
+
+/// The version of every JSON document modsolve prints (its `"version"` field). It changes when
+/// a field is removed or changes meaning; new fields may appear within a version.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// One number per button (press counts or periods), stored as compactly as the path that made
+/// it allows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Numbers {
+    /// Big integers (the general path).
+    Big(Vec<BigUint>),
+    /// 32-bit counts (light chasing in compact form on big boards).
+    Small(Vec<u32>),
+    /// `len` copies of one value (the periods of a big board with one modulus).
+    Repeated { value: u64, len: usize },
+}
+
+impl Numbers {
+    /// How many numbers there are.
+    pub fn len(&self) -> usize {
+        match self {
+            Numbers::Big(v) => v.len(),
+            Numbers::Small(v) => v.len(),
+            Numbers::Repeated { len, .. } => *len,
+        }
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Number `j` (`j < len()`).
+    pub fn get(&self, j: usize) -> BigUint {
+        match self {
+            Numbers::Big(v) => v[j].clone(),
+            Numbers::Small(v) => BigUint::from(v[j]),
+            Numbers::Repeated { value, .. } => BigUint::from(*value),
+        }
+    }
+
+    /// Every number as a big integer.
+    pub fn to_big(&self) -> Vec<BigUint> {
+        match self {
+            Numbers::Big(v) => v.clone(),
+            _ => (0..self.len()).map(|j| self.get(j)).collect(),
+        }
+    }
+
+    /// The sum of the numbers.
+    pub fn total(&self) -> BigUint {
+        match self {
+            Numbers::Big(v) => v.iter().sum(),
+            Numbers::Small(v) => BigUint::from(v.iter().map(|&x| x as u64).sum::<u64>()),
+            Numbers::Repeated { value, len } => BigUint::from(*value) * BigUint::from(*len),
+        }
+    }
+
+    /// The largest number (0 when there are none).
+    pub fn max(&self) -> BigUint {
+        match self {
+            Numbers::Big(v) => v.iter().max().cloned().unwrap_or_default(),
+            Numbers::Small(v) => BigUint::from(v.iter().copied().max().unwrap_or(0)),
+            Numbers::Repeated { value, len } => BigUint::from(if *len > 0 { *value } else { 0 }),
+        }
+    }
+
+    /// How many numbers are not zero.
+    pub fn nonzero(&self) -> usize {
+        match self {
+            Numbers::Big(v) => v.iter().filter(|x| !x.is_zero()).count(),
+            Numbers::Small(v) => v.iter().filter(|&&x| x != 0).count(),
+            Numbers::Repeated { value, len } => {
+                if *value == 0 {
+                    0
+                } else {
+                    *len
+                }
+            }
+        }
+    }
+}
+
+/// A big integer as a JSON number when it fits in 64 bits, else as a decimal string.
+struct Integer<'a>(&'a BigUint);
+
+impl Serialize for Integer<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self.0.to_u64() {
+            Some(v) => s.serialize_u64(v),
+            None => s.collect_str(self.0),
+        }
+    }
+}
+
+/// A big integer as a decimal string (counts, which outgrow 64 bits on ordinary boards).
+struct Decimal<'a>(&'a BigUint);
+
+impl Serialize for Decimal<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self.0)
+    }
+}
+
+impl Serialize for Numbers {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Numbers::Big(v) => BigList(v).serialize(s),
+            Numbers::Small(v) => v.serialize(s),
+            Numbers::Repeated { value, len } => {
+                let mut seq = s.serialize_seq(Some(*len))?;
+                (0..*len).try_for_each(|_| seq.serialize_element(value))?;
+                seq.end()
+            }
+        }
+    }
+}
+
+/// A plan in the report: presses per button, what it minimises, and whether that is proven.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlanReport {
+    /// Presses started per button (a press cut short counts); verified by simulation.
+    pub presses: Numbers,
+    /// What the plan minimises.
+    pub objective: Objective,
+    /// Whether it is proven best for its objective, and if not, why not.
+    pub proof: Proof,
+    /// Staged presses: the last press cut short because the puzzle was solved.
+    pub partial: Option<Partial>,
+}
+
+impl PlanReport {
+    fn of(plan: &Plan) -> Self {
+        PlanReport {
+            presses: Numbers::Big(plan.presses.clone()),
+            objective: plan.objective,
+            proof: plan.proof,
+            partial: plan.partial,
+        }
+    }
+
+    /// The total number of presses.
+    pub fn total(&self) -> BigUint {
+        self.presses.total()
+    }
+}
+
+/// `{"button": j, "phases": k}`.
+struct PartialJson(Partial);
+
+impl Serialize for PartialJson {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = s.serialize_map(Some(2))?;
+        map.serialize_entry("button", &self.0.button)?;
+        map.serialize_entry("phases", &self.0.phases)?;
+        map.end()
+    }
+}
+
+impl Serialize for PlanReport {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = s.serialize_map(Some(6))?;
+        map.serialize_entry("presses", &self.presses)?;
+        map.serialize_entry("total_presses", &Integer(&self.total()))?;
+        map.serialize_entry("objective", self.objective.name())?;
+        map.serialize_entry("proven", &self.proof.is_proven())?;
+        map.serialize_entry("proof", self.proof.code())?;
+        map.serialize_entry("partial", &self.partial.map(PartialJson))?;
+        map.end()
+    }
+}
+
+/// Which elimination answered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Elimination {
+    /// Bit-packed elimination over GF(2).
+    Gf2,
+    /// Elimination over `Z/p^E` for each prime `p`, then CRT.
+    PrimePowers,
+    /// Light chasing on a grid: the first row as symbolic seeds.
+    LightChasing,
+    /// General propagation: symbolic seeds where a cell's last unknown is not a unit.
+    GeneralPropagation,
+}
+
+impl Elimination {
+    /// A stable name for JSON: `gf2`, `prime-powers`, `light-chasing`, `general-propagation`.
+    pub fn code(self) -> &'static str {
+        match self {
+            Elimination::Gf2 => "gf2",
+            Elimination::PrimePowers => "prime-powers",
+            Elimination::LightChasing => "light-chasing",
+            Elimination::GeneralPropagation => "general-propagation",
+        }
+    }
+
+    /// For people: the `--verbose` line.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Elimination::Gf2 => "bit-packed GF(2) elimination",
+            Elimination::PrimePowers => "elimination over Z/p^E for each prime p, then CRT",
+            Elimination::LightChasing => "propagation (light chasing)",
+            Elimination::GeneralPropagation => "general propagation",
+        }
+    }
+}
+
+/// Plans listed: the first plans of the solution set (within press limits).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ListingReport {
+    /// The plans, each verified by simulation.
+    pub plans: Vec<Vec<BigUint>>,
+    /// Why the listing stopped before the last plan, if it did.
+    pub cut: Option<Cut>,
+    /// How many plans were left out, when the count is exact.
+    pub more: Option<BigUint>,
+}
+
+/// Everything a solve says about one puzzle. Every plan in it has been simulated on the
+/// puzzle and reaches the target within the press limits.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SolveReport {
+    /// The puzzle's name, if it has one.
+    pub name: Option<String>,
+    /// The number of cells.
+    pub cells: usize,
+    /// The number of buttons.
+    pub buttons: usize,
+    /// `Some(true)` solvable, `Some(false)` not, `None` undecided (the budget ran out first).
+    pub solvable: Option<bool>,
+    /// Plans within the press limits (all plans when there are none); `None` when the work
+    /// stopped before counting.
+    pub count: Option<BigUint>,
+    /// False when `count` is a lower bound (a budget cut the count short) or unknown.
+    pub count_exact: bool,
+    /// Whether the press limits are stricter than the periods (the count is within them).
+    pub limited: bool,
+    /// The plan with fewest presses in all.
+    pub fewest: Option<PlanReport>,
+    /// The best plan for another objective, when one was asked for.
+    pub optimal: Option<PlanReport>,
+    /// Nonzero plans that change nothing (ignoring press limits), when known.
+    pub quiet_patterns: Option<BigUint>,
+    /// `L_j` per button: pressing button `j` `L_j` times changes nothing (empty when the work
+    /// stopped before the elimination finished).
+    pub periods: Numbers,
+    /// The puzzle's press limits, if it has any.
+    pub press_limits: Option<Vec<u64>>,
+    /// Which engine answered.
+    pub engine: Engine,
+    /// The elimination that answered, when the algebra did.
+    pub elimination: Option<Elimination>,
+    /// Propagation's symbolic seeds, when it answered.
+    pub seeds: Option<usize>,
+    /// Search or enumeration nodes visited, when a search ran.
+    pub search_nodes: Option<u64>,
+    /// The plans listed, when a listing was asked for.
+    pub listing: Option<ListingReport>,
+    /// Why the work stopped before the elimination finished, when it did.
+    pub undecided: Option<String>,
+}
+
+impl SolveReport {
+    /// The plan to show: the best for the objective asked for, else the fewest presses.
+    pub fn shown(&self) -> Option<&PlanReport> {
+        self.optimal.as_ref().or(self.fewest.as_ref())
+    }
+
+    /// The report of an analysis of `puzzle`.
+    pub(crate) fn of_analysis(puzzle: &Puzzle, analysis: &Analysis) -> Self {
+        let elimination = analysis.method.map(|method| match method {
+            Method::Gf2 => Elimination::Gf2,
+            Method::Modular | Method::Auto => Elimination::PrimePowers,
+            Method::Propagation if crate::solve::propagate::applies(puzzle) => Elimination::LightChasing,
+            Method::Propagation => Elimination::GeneralPropagation,
+        });
+        let listing = analysis.listing.as_ref().map(|listing| ListingReport {
+            plans: listing.plans.clone(),
+            cut: listing.cut,
+            more: unlisted(analysis, listing),
+        });
+        SolveReport {
+            name: puzzle.name.clone(),
+            cells: puzzle.cell_count(),
+            buttons: puzzle.button_count(),
+            solvable: analysis.solvable,
+            count: Some(analysis.count.value.clone()),
+            count_exact: analysis.count.exact,
+            limited: analysis.limited,
+            fewest: analysis.fewest.as_ref().map(PlanReport::of),
+            optimal: analysis.optimal.as_ref().map(PlanReport::of),
+            quiet_patterns: analysis.quiet_patterns.clone(),
+            periods: Numbers::Big(analysis.periods.clone()),
+            press_limits: puzzle.max_presses.clone(),
+            engine: analysis.engine,
+            elimination,
+            seeds: analysis.seeds,
+            search_nodes: analysis.search_nodes,
+            listing,
+            undecided: None,
+        }
+    }
+
+    /// The report of a big grid solved by light chasing in compact form: its plan is proven
+    /// fewest only when it is the only one (the quiet patterns are not searched).
+    pub(crate) fn of_compact(puzzle: &Puzzle, answer: CompactAnswer) -> Self {
+        let solvable = answer.presses.is_some();
+        let proof = if answer.kernel_size.is_one() {
+            Proof::Proven
+        } else {
+            Proof::NotSearched(crate::solve::optimize::NotSearched::BigBoard)
+        };
+        let rows = puzzle.topology.grid_shape().map_or(0, |(r, c)| r.min(c));
+        SolveReport {
+            name: puzzle.name.clone(),
+            cells: puzzle.cell_count(),
+            buttons: puzzle.button_count(),
+            solvable: Some(solvable),
+            count: Some(if solvable { answer.kernel_size.clone() } else { BigUint::zero() }),
+            count_exact: true,
+            limited: false,
+            fewest: answer.presses.map(|x| PlanReport {
+                presses: Numbers::Small(x),
+                objective: Objective::Total,
+                proof,
+                partial: None,
+            }),
+            optimal: None,
+            quiet_patterns: Some(&answer.kernel_size - BigUint::one()),
+            periods: Numbers::Repeated { value: answer.modulus, len: puzzle.button_count() },
+            press_limits: None,
+            engine: Engine::Auto,
+            elimination: Some(Elimination::LightChasing),
+            seeds: Some(rows),
+            search_nodes: None,
+            listing: None,
+            undecided: None,
+        }
+    }
+
+    /// The report of work abandoned before the elimination finished.
+    pub(crate) fn undecided(puzzle: &Puzzle, engine: Engine, why: &str) -> Self {
+        SolveReport {
+            name: puzzle.name.clone(),
+            cells: puzzle.cell_count(),
+            buttons: puzzle.button_count(),
+            solvable: None,
+            count: None,
+            count_exact: false,
+            limited: false,
+            fewest: None,
+            optimal: None,
+            quiet_patterns: None,
+            periods: Numbers::Big(Vec::new()),
+            press_limits: puzzle.max_presses.clone(),
+            engine,
+            elimination: None,
+            seeds: None,
+            search_nodes: None,
+            listing: None,
+            undecided: Some(why.to_string()),
+        }
+    }
+}
+
+/// How many plans the listing left out, when the count is exact.
+fn unlisted(analysis: &Analysis, listing: &Listing) -> Option<BigUint> {
+    let listed = BigUint::from(listing.plans.len());
+    (analysis.count.exact && analysis.count.value >= listed).then(|| &analysis.count.value - listed)
+}
+
+/// A list of plans, each a list of integers.
+struct Plans<'a>(&'a [Vec<BigUint>]);
+
+impl Serialize for Plans<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.iter().map(|plan| BigList(plan)))
+    }
+}
+
+/// Big integers, each as [`Integer`].
+struct BigList<'a>(&'a [BigUint]);
+
+impl Serialize for BigList<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.iter().map(Integer))
+    }
+}
+
+impl Serialize for SolveReport {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let shown = self.shown();
+        let mut map = s.serialize_map(None)?;
+        map.serialize_entry("version", &SCHEMA_VERSION)?;
+        map.serialize_entry("name", &self.name)?;
+        map.serialize_entry("solvable", &self.solvable)?;
+        map.serialize_entry("count", &self.count.as_ref().map(Decimal))?;
+        map.serialize_entry("count_exact", &self.count_exact)?;
+        map.serialize_entry("count_within_limits", &self.limited)?;
+        map.serialize_entry("presses", &shown.map(|p| &p.presses))?;
+        map.serialize_entry("total_presses", &shown.map(|p| p.total()).as_ref().map(Integer))?;
+        map.serialize_entry("partial", &shown.and_then(|p| p.partial).map(PartialJson))?;
+        map.serialize_entry("fewest", &self.fewest)?;
+        map.serialize_entry("optimal", &self.optimal)?;
+        map.serialize_entry("quiet_patterns", &self.quiet_patterns.as_ref().map(Decimal))?;
+        map.serialize_entry("cells", &self.cells)?;
+        map.serialize_entry("buttons", &self.buttons)?;
+        map.serialize_entry("periods", &self.periods)?;
+        map.serialize_entry("press_limits", &self.press_limits)?;
+        map.serialize_entry("method", self.engine.code())?;
+        map.serialize_entry("elimination", &self.elimination.map(Elimination::code))?;
+        map.serialize_entry("symbolic_seeds", &self.seeds)?;
+        map.serialize_entry("search_nodes", &self.search_nodes)?;
+        map.serialize_entry("verified", &shown.is_some())?;
+        if let Some(listing) = &self.listing {
+            map.serialize_entry("all", &Plans(&listing.plans))?;
+            let cut = listing.cut.map(|cut| match cut {
+                Cut::Limit => "limit",
+                Cut::BudgetRanOut => "budget-ran-out",
+            });
+            map.serialize_entry("all_cut", &cut)?;
+            map.serialize_entry("all_more", &listing.more.as_ref().map(Decimal))?;
+        }
+        map.serialize_entry("undecided", &self.undecided)?;
+        map.end()
+    }
+}
