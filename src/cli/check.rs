@@ -123,8 +123,12 @@ pub(crate) fn run(request: &Request) -> Result<Output, Failure> {
 
 /// An unreadable file's block and object: its rendered error, and the error as JSON.
 fn unreadable(failure: Failure) -> Checked {
-    let mut object = failure.to_json()["error"].clone();
-    object["error"] = object["message"].take();
+    let mut object = failure.to_json()["error"].take();
+    if let Some(map) = object.as_object_mut()
+        && let Some(message) = map.remove("message")
+    {
+        map.insert("error".into(), message);
+    }
     Checked::Unreadable { text: failure.message().to_string(), json: object }
 }
 

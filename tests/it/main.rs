@@ -8,6 +8,8 @@
 //! - `fuzz`: random valid puzzles through every library path and random command lines through
 //!   the binary: no panic, no hang, only documented exit codes, every plan simulated;
 //! - `input`: reading puzzle sources with bounds (standard input, pipes, size limits);
+//! - `library`: the library's entry point against the command line, and every JSON document
+//!   against its schema in `schema/`;
 //! - `limits`: honest outcomes (undecided, exact counts, why a plan is not proven) and budgets
 //!   and memory that bound the command.
 
@@ -19,6 +21,7 @@ mod cli;
 mod fuzz;
 mod generate;
 mod input;
+mod library;
 mod limits;
 mod optimize;
 mod seeds;
