@@ -1,10 +1,11 @@
 //! n×n Lights Out boards, all off → all on, solved by propagation (light chasing) in compact
-//! form, the path the binary takes past 250,000 cells: `cargo bench --bench boards`. Sizes 100
+//! form through `modsolve::analyse`, the path the binary takes past 250,000 cells: `cargo bench --bench boards`. Sizes 100
 //! to 2000 by default; add `-- boards/4000` or `-- boards/8000` for the large ones (seconds each).
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use modsolve::parse_puzzle;
-use modsolve::solve::propagate::solve_compact;
+use modsolve::solve::Budget;
+use modsolve::{Options, analyse};
 
 fn boards(c: &mut Criterion) {
     let mut group = c.benchmark_group("boards");
@@ -16,11 +17,13 @@ fn boards(c: &mut Criterion) {
             sizes.push(large);
         }
     }
+    // The compact path, without a time bound (no worker thread, no copy of the puzzle).
+    let options = Options { budget: Budget { time: None, ..Budget::default() }, ..Options::default() };
     for n in sizes {
         let source = format!("Puzzle(graph: Grid(rows: {n}, cols: {n}), modulus: 2, target: All(1))");
         let puzzle = parse_puzzle(&source).expect("valid");
         group.bench_with_input(BenchmarkId::from_parameter(n), &puzzle, |b, p| {
-            b.iter(|| solve_compact(p).expect("applies").expect("verified"))
+            b.iter(|| analyse(p, &options).expect("verified"))
         });
     }
     group.finish();

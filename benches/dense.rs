@@ -62,7 +62,7 @@ fn modular(c: &mut Criterion) {
             group.bench_with_input(BenchmarkId::from_parameter(n), &systems, |b, systems| {
                 b.iter_batched(
                     || systems.clone(),
-                    |systems| systems.into_iter().map(|s| s.eliminate().rank).sum::<usize>(),
+                    |systems| systems.into_iter().map(|s| s.eliminate().rank()).sum::<usize>(),
                     BatchSize::LargeInput,
                 )
             });

@@ -13,7 +13,8 @@ fn main() {
     let puzzle = parse_puzzle(&source).expect("valid");
     println!("parse     {:>8.3} s", t.elapsed().as_secs_f64());
     let t = Instant::now();
-    let answer = modsolve::solve::propagate::solve(&puzzle).expect("applies");
+    let answer =
+        modsolve::solve::solve_with(&puzzle, modsolve::solve::Method::Propagation).expect("verified");
     println!("propagate {:>8.3} s", t.elapsed().as_secs_f64());
     let t = Instant::now();
     assert!(puzzle.solves(answer.presses.as_ref().expect("solvable")));

@@ -11,18 +11,7 @@ use modsolve::algebra::gf2::{BitMatrix, Elimination, echelonize, solve};
 use rand::{RngExt, SeedableRng, rngs::StdRng};
 
 fn random_bits(rng: &mut StdRng, n: usize) -> BitMatrix {
-    let mut m = BitMatrix::zeros(n, n);
-    let used = n % 64;
-    for r in 0..n {
-        let row = m.row_mut(r);
-        for w in row.iter_mut() {
-            *w = rng.random();
-        }
-        if used != 0 {
-            *row.last_mut().expect("n > 0") &= (1u64 << used) - 1;
-        }
-    }
-    m
+    BitMatrix::from_fn(n, n, |_, _| rng.random_bool(0.5))
 }
 
 /// A random `n × n` system mod `m` split by prime (one `PrimePowerSystem` per prime power).
@@ -86,7 +75,7 @@ fn main() {
             for _ in 0..runs {
                 let systems = modular_systems(&mut rng, m, n);
                 let t = Instant::now();
-                let ranks: Vec<usize> = systems.into_iter().map(|s| s.eliminate().rank).collect();
+                let ranks: Vec<usize> = systems.into_iter().map(|s| s.eliminate().rank()).collect();
                 let s = t.elapsed().as_secs_f64();
                 println!("mod {m} n={n} ranks={ranks:?} time={s:.4}");
                 times.push(s);

@@ -44,6 +44,7 @@ impl Engine {
 /// What to compute.
 #[derive(Clone, Copy, Debug)]
 pub struct Options {
+    /// Which solver answers.
     pub engine: Engine,
     /// The objective of the plan shown; the fewest-press plan is always computed too.
     pub objective: Objective,
@@ -57,6 +58,10 @@ pub struct Options {
     /// Refuse work whose estimated peak memory is above this many bytes (`None`: half of this
     /// machine's memory, [`crate::memory::default_limit`]).
     pub max_memory: Option<u64>,
+    /// Grids of more cells than this that light chasing solves take the compact path, when
+    /// nothing else is asked (default [`BIG_BOARD_CELLS`]; 0 takes it whenever it applies,
+    /// which is how tests hold it to the general path).
+    pub compact_from: usize,
 }
 
 impl Default for Options {
@@ -68,6 +73,7 @@ impl Default for Options {
             list_all: false,
             list_limit: 1000,
             max_memory: None,
+            compact_from: BIG_BOARD_CELLS,
         }
     }
 }
@@ -75,6 +81,7 @@ impl Default for Options {
 /// How many plans there are.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Count {
+    /// The number of plans (a lower bound when not `exact`).
     pub value: BigUint,
     /// False when a budget cut the count short: then `value` is a lower bound.
     pub exact: bool,
@@ -83,6 +90,7 @@ pub struct Count {
 /// Plans listed: the first `list_limit` plans of the solution set (within limits).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Listing {
+    /// The plans, each verified by simulation.
     pub plans: Vec<Vec<BigUint>>,
     /// Why the listing stopped before the last plan, if it did.
     pub cut: Option<Cut>,
@@ -100,7 +108,9 @@ pub enum Cut {
 /// Everything the `solve` command reports.
 #[derive(Clone, Debug)]
 pub struct Analysis {
+    /// Which solver answered.
     pub engine: Engine,
+    /// `L_j` per button: pressing button `j` `L_j` times changes nothing.
     pub periods: Vec<BigUint>,
     /// `Some(true)` solvable, `Some(false)` not, `None` undecided: the budget ran out before
     /// the search found a plan or ruled every plan out.
@@ -155,15 +165,16 @@ fn to_big(x: &[u64]) -> Vec<BigUint> {
 /// press count per cell, no search for a fewer-press plan), when nothing else is asked.
 pub const BIG_BOARD_CELLS: usize = 250_000;
 
-/// Whether [`analyse`] takes the compact path: a big grid that light chasing solves, with no
-/// press limits, phases, listing, other objective or search asked for.
+/// Whether [`analyse`] takes the compact path: a grid of more than `options.compact_from` cells
+/// that light chasing solves, with no press limits, phases, listing, other objective or search
+/// asked for.
 pub fn takes_compact(puzzle: &Puzzle, options: &Options) -> bool {
     options.engine != Engine::Search
         && options.objective == Objective::Total
         && !options.list_all
         && puzzle.max_presses.is_none()
         && puzzle.phases.is_none()
-        && puzzle.cell_count() > BIG_BOARD_CELLS
+        && puzzle.cell_count() > options.compact_from
         && crate::solve::propagate::applies(puzzle)
 }
 

@@ -20,15 +20,20 @@ use crate::solve::{Answer, differences_fit, solve, solve_differences};
 /// How much a finding matters: errors fail the check, warnings only with `--deny warnings`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Severity {
+    /// Reported; fails the check only when warnings are denied.
     Warning,
+    /// Fails the check.
     Error,
 }
 
 /// One finding: a stable code, a severity and a message for people.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Finding {
+    /// A stable code for tools.
     pub code: &'static str,
+    /// How much it matters.
     pub severity: Severity,
+    /// For people.
     pub message: String,
 }
 
@@ -49,6 +54,7 @@ pub const FINDING_CODES: [&str; 10] = [
 /// What `check` says of the intended plan.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct IntendedVerdict {
+    /// Whether the intended plan solves the puzzle.
     pub solves: bool,
     /// Whether it has as few presses as the par (`None` when the par is not known).
     pub fewest: Option<bool>,
@@ -61,6 +67,7 @@ pub struct IntendedVerdict {
 pub struct CheckReport {
     /// Solvability, count and the fewest-press plan (the par).
     pub analysis: Analysis,
+    /// Whether every start of the board can be solved.
     pub all_starts_solvable: bool,
     /// Solvable starts over all starts, in lowest terms.
     pub solvable_starts: (BigUint, BigUint),
@@ -71,9 +78,11 @@ pub struct CheckReport {
     /// For each cell, a plan adding 1 to it and nothing else (the fewest when cheap to find),
     /// unless they were left out.
     pub macros: Result<Vec<Option<Vec<BigUint>>>, MacrosLeftOut>,
+    /// What is said of the puzzle's intended plan, when it has one.
     pub intended: Option<IntendedVerdict>,
     /// How simple player strategies fare from the start.
     pub strategies: Vec<crate::strategy::StrategyOutcome>,
+    /// Errors and warnings, each with its code.
     pub findings: Vec<Finding>,
 }
 
@@ -83,6 +92,7 @@ impl CheckReport {
         self.findings.iter().all(|f| f.severity == Severity::Warning && !deny_warnings)
     }
 
+    /// The number of findings that are warnings.
     pub fn warning_count(&self) -> usize {
         self.findings.iter().filter(|f| f.severity == Severity::Warning).count()
     }

@@ -7,7 +7,9 @@ use thiserror::Error;
 /// A 1-based line and column in a puzzle file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Position {
+    /// The line, from 1.
     pub line: usize,
+    /// The column (in characters), from 1.
     pub column: usize,
 }
 
@@ -17,21 +19,32 @@ pub enum InputErrorKind {
     /// The text is not a well-formed puzzle file (RON syntax, a missing or unknown field, a value
     /// of the wrong type).
     #[error("{message}")]
-    Syntax { message: String },
+    Syntax {
+        /// What is wrong, for people.
+        message: String,
+    },
     /// The file is well formed but a field's value is not allowed.
     #[error("`{field}`: {problem}")]
-    Invalid { field: String, problem: String },
+    Invalid {
+        /// The field's path: `start[3]`, `graph.edges[2]`.
+        field: String,
+        /// What is wrong with its value.
+        problem: String,
+    },
 }
 
 /// An error in a puzzle file, with the place it was found when known.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 #[error("{kind}")]
 pub struct InputError {
+    /// Where the error is, when known.
     pub position: Option<Position>,
+    /// What is wrong.
     pub kind: InputErrorKind,
 }
 
 impl InputError {
+    /// A field whose value is not allowed (no position yet).
     pub fn invalid(field: impl Into<String>, problem: impl Into<String>) -> Self {
         InputError {
             position: None,
@@ -52,6 +65,7 @@ impl InputError {
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum InternalError {
     #[error("internal error: the computed plan does not reach the target when simulated ({0})")]
+    /// A plan failed its simulation: a bug.
     VerificationFailed(String),
     /// The request cannot be answered by the chosen method.
     #[error("{0}")]

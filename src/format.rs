@@ -28,7 +28,7 @@ use crate::model::{Buttons, CellValues, Neighborhood, Phases, Puzzle, Topology};
 /// The top level of a puzzle file, as written.
 #[derive(Debug, Deserialize)]
 #[serde(rename = "Puzzle", deny_unknown_fields)]
-pub struct PuzzleFile<'a> {
+pub(crate) struct PuzzleFile<'a> {
     #[serde(default)]
     pub name: Option<String>,
     pub graph: GraphSpec,
@@ -55,13 +55,13 @@ pub struct PuzzleFile<'a> {
 }
 
 /// One button of `button_phases`: per phase, `(cell, amount)` pairs.
-pub type PhasedButton = Vec<Vec<(usize, i64)>>;
+pub(crate) type PhasedButton = Vec<Vec<(usize, i64)>>;
 
 /// The source text of a field that takes several shapes (`modulus`, `start`, `target`,
 /// `max_presses`), read by [`read_shape`] once the number of cells is known. It borrows from
 /// the source, so its place in the file is known too.
 #[derive(Clone, Copy, Debug)]
-pub struct RawField<'a>(pub &'a str);
+pub(crate) struct RawField<'a>(pub &'a str);
 
 impl<'de: 'a, 'a> Deserialize<'de> for RawField<'a> {
     fn deserialize<D: de::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
@@ -73,7 +73,7 @@ impl<'de: 'a, 'a> Deserialize<'de> for RawField<'a> {
 /// `graph:` — how the cells are connected.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub enum GraphSpec {
+pub(crate) enum GraphSpec {
     Path(usize),
     Cycle(usize),
     Cells(usize),
@@ -95,7 +95,7 @@ pub enum GraphSpec {
 /// to each neighbour.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct PressSpec {
+pub(crate) struct PressSpec {
     #[serde(rename = "self", default = "one")]
     pub self_weight: i64,
     #[serde(default = "one")]
@@ -108,7 +108,7 @@ fn one() -> i64 {
 
 /// A field of several shapes, as written: `3`, `[2, 4, 5]`, `All(v)`, `Rows([...])`.
 #[derive(Debug, PartialEq, Eq)]
-pub enum Shape {
+pub(crate) enum Shape {
     /// A whole number (`modulus: 2`).
     One(u64),
     /// A list: its first values (no more than were asked for) and its length.
@@ -121,7 +121,7 @@ pub enum Shape {
 
 /// The fields of several shapes, with the shapes each accepts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ShapeKind {
+pub(crate) enum ShapeKind {
     /// `modulus`: a number or a list.
     Modulus,
     /// `start`, `target`: a list, `All(v)` or `Rows([...])`.
@@ -156,7 +156,7 @@ impl ShapeKind {
 /// Reads a field of several shapes from its text, streaming lists and keeping at most `keep`
 /// values (the rest are checked to be numbers and counted). Errors are syntax errors at their
 /// place in `source`, which `field` borrows from.
-pub fn read_shape(
+pub(crate) fn read_shape(
     source: &str,
     field: RawField<'_>,
     kind: ShapeKind,
@@ -592,7 +592,7 @@ fn string_char(source: &str, i: usize, k: usize) -> Option<usize> {
 impl PuzzleFile<'_> {
     /// Validates the file and builds the puzzle; `source` is the text the file was read from
     /// (its fields of several shapes are read now, and their errors placed in it).
-    pub fn into_puzzle(self, source: &str) -> Result<Puzzle, InputError> {
+    pub(crate) fn into_puzzle(self, source: &str) -> Result<Puzzle, InputError> {
         let topology = self.graph.into_topology()?;
         let cells = topology.cell_count();
         let moduli = match read_shape(source, self.modulus, ShapeKind::Modulus, cells)? {

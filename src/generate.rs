@@ -44,12 +44,15 @@ pub enum StrategyRequirement {
 /// The spec of a batch of levels.
 #[derive(Clone, Debug)]
 pub struct Spec {
+    /// How many levels to make.
     pub count: usize,
+    /// The random seed: the same seed gives the same levels.
     pub seed: u64,
     /// Exactly one solution.
     pub unique: bool,
     /// Proven par within this inclusive range.
     pub par: Option<(u64, u64)>,
+    /// What a player strategy must do, if anything.
     pub strategy: Option<StrategyRequirement>,
     /// Candidates to try at most before giving up.
     pub attempts: usize,
@@ -62,7 +65,9 @@ pub struct Spec {
 pub struct Level {
     /// The template with this level's start and its fewest-press plan as `intended`.
     pub puzzle: Puzzle,
+    /// The proven fewest presses.
     pub par: u64,
+    /// How many plans solve the level.
     pub count: BigUint,
 }
 
@@ -70,7 +75,9 @@ pub struct Level {
 /// candidates were judged.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Batch {
+    /// Levels accepted.
     pub found: usize,
+    /// Candidates judged.
     pub tried: usize,
 }
 

@@ -25,21 +25,57 @@ pub const STDIN_NAME: &str = "<stdin>";
 /// Why a source could not be read. `name` is the path as given, or `<stdin>`.
 #[derive(Debug, thiserror::Error)]
 pub enum ReadError {
+    /// The source cannot be opened.
     #[error("cannot open {name}: {reason}")]
-    Open { name: String, reason: io::Error },
+    Open {
+        /// The source's name.
+        name: String,
+        /// What the operating system said.
+        reason: io::Error,
+    },
+    /// Reading failed part-way.
     #[error("cannot read {name}: {reason}")]
-    Read { name: String, reason: io::Error },
+    Read {
+        /// The source's name.
+        name: String,
+        /// What the operating system said.
+        reason: io::Error,
+    },
+    /// The path is a directory.
     #[error("{name} is a directory, not a puzzle file")]
-    Directory { name: String },
+    Directory {
+        /// The source's name.
+        name: String,
+    },
+    /// A named pipe that no writer opened in time.
     #[error(
         "{name} is a named pipe and nothing was written to it within {} s (start its writer first)",
         wait.as_secs()
     )]
-    NoWriter { name: String, wait: Duration },
+    NoWriter {
+        /// The source's name.
+        name: String,
+        /// How long the reader waited.
+        wait: Duration,
+    },
+    /// The text is not UTF-8.
     #[error("{name} is not valid UTF-8: byte {offset} (line {line}) is not part of a UTF-8 character")]
-    NotUtf8 { name: String, offset: usize, line: usize },
-    #[error("{name} is larger than the {} limit; raise --max-input", show_size(*limit))]
-    TooLarge { name: String, limit: u64 },
+    NotUtf8 {
+        /// The source's name.
+        name: String,
+        /// The byte offset of the first invalid byte.
+        offset: usize,
+        /// Its line, from 1.
+        line: usize,
+    },
+    /// The source is larger than the limit.
+    #[error("{name} is larger than the {} limit", show_size(*limit))]
+    TooLarge {
+        /// The source's name.
+        name: String,
+        /// The limit, in bytes.
+        limit: u64,
+    },
 }
 
 /// The name of `path` in messages: `<stdin>` for `-`, the path otherwise.
@@ -217,7 +253,7 @@ mod tests {
         let read = |n: usize, limit: u64| read_bounded(&vec![b'x'; n][..], Vec::new(), "t", limit);
         assert_eq!(read(10, 10).unwrap().len(), 10);
         let error = read(11, 10).unwrap_err().to_string();
-        assert_eq!(error, "t is larger than the 10-byte limit; raise --max-input");
+        assert_eq!(error, "t is larger than the 10-byte limit");
         assert_eq!(read_bounded(&b"yz"[..], b"wx".to_vec(), "t", 4).unwrap(), b"wxyz");
         assert!(read_bounded(&b"yz"[..], b"wxy".to_vec(), "t", 4).is_err());
         assert!(read_bounded(&b""[..], b"wxyzw".to_vec(), "t", 4).is_err());

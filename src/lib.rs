@@ -11,6 +11,8 @@
 //!   [`solve::Answer`] whose plan has been verified by simulation;
 //! - [`report`] renders answers and errors as text or JSON for the binary.
 
+#![warn(missing_docs, unreachable_pub)]
+
 pub mod algebra;
 pub mod analysis;
 pub mod bounded;

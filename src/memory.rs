@@ -22,6 +22,7 @@ const FORM_ENTRIES: u64 = crate::solve::chase::FORM_ENTRY_LIMIT as u64;
 /// An estimate of the peak memory of some work, and what dominates it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Estimate {
+    /// The estimated peak, in bytes.
     pub bytes: u64,
     /// The largest part, for people: "dense elimination of 3000 × 3001 entries".
     pub largest: String,

@@ -32,9 +32,21 @@ pub enum Topology {
     /// `n` cells in a ring.
     Cycle(usize),
     /// A rectangle, numbered row-major; `wrap` makes it a torus.
-    Grid { rows: usize, cols: usize, wrap: bool, neighborhood: Neighborhood },
+    Grid {
+        /// The number of rows.
+        rows: usize,
+        /// The number of columns.
+        cols: usize,
+        /// Whether the edges wrap around (a torus).
+        wrap: bool,
+        /// Which cells are neighbours.
+        neighborhood: Neighborhood,
+    },
     /// Any undirected graph, as sorted adjacency lists.
-    Edges { adjacency: Vec<Vec<usize>> },
+    Edges {
+        /// The neighbours of each cell, sorted, without the cell itself.
+        adjacency: Vec<Vec<usize>>,
+    },
 }
 
 impl Topology {
@@ -116,7 +128,12 @@ impl Topology {
 pub enum Buttons {
     /// One button per cell: it adds `self_weight` to its cell and `neighbor_weight` to each
     /// neighbour. The weights are 128-bit so that staged phases of 64-bit weights sum exactly.
-    Graph { self_weight: i128, neighbor_weight: i128 },
+    Graph {
+        /// What a press adds to its own cell.
+        self_weight: i128,
+        /// What a press adds to each neighbour.
+        neighbor_weight: i128,
+    },
     /// Listed buttons, each a list of `(cell, amount)`; a cell listed twice gets both amounts.
     Explicit(Vec<Vec<(usize, i64)>>),
 }
@@ -134,11 +151,17 @@ pub enum Phases {
 /// A validated puzzle. See the module doc for its invariants.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Puzzle {
+    /// The puzzle's name, if it has one.
     pub name: Option<String>,
+    /// How the cells are connected.
     pub topology: Topology,
+    /// What each cell counts modulo (at least 2).
     pub moduli: CellValues,
+    /// What each button adds.
     pub buttons: Buttons,
+    /// The state to solve, one value per cell below its modulus.
     pub start: CellValues,
+    /// The state to reach.
     pub target: CellValues,
     /// The most times each button may be pressed (a one-shot switch has 1), when limited.
     pub max_presses: Option<Vec<u64>>,
@@ -152,10 +175,12 @@ pub struct Puzzle {
 }
 
 impl Puzzle {
+    /// The number of cells.
     pub fn cell_count(&self) -> usize {
         self.moduli.len()
     }
 
+    /// The number of buttons.
     pub fn button_count(&self) -> usize {
         match &self.buttons {
             Buttons::Graph { .. } => self.cell_count(),

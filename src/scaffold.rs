@@ -10,10 +10,20 @@ use crate::format::parse_puzzle;
 /// The graph form of a starter file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Form {
-    Grid { rows: usize, cols: usize },
+    /// A grid of this many rows and columns.
+    Grid {
+        /// The number of rows.
+        rows: usize,
+        /// The number of columns.
+        cols: usize,
+    },
+    /// `n` cells in a row.
     Path(usize),
+    /// `n` cells in a ring.
     Cycle(usize),
+    /// `n` cells with an edge list to fill in.
     Edges(usize),
+    /// `n` unconnected cells with explicit buttons.
     Cells(usize),
 }
 

@@ -51,7 +51,9 @@ use crate::model::Puzzle;
 /// The outcome of one strategy from the puzzle's start.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StrategyOutcome {
+    /// The strategy's name.
     pub name: &'static str,
+    /// Whether it won.
     pub solves: bool,
     /// Presses made (started), whether or not the strategy won.
     pub presses: u64,

@@ -56,6 +56,7 @@ impl CellValues {
         }
     }
 
+    /// Whether there are no cells.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }

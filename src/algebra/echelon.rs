@@ -30,9 +30,13 @@ use super::gf2::BitMatrix;
 /// A dense system over `Z/p^E`, rows × cols, with any number of right-hand sides.
 #[derive(Clone, Debug)]
 pub struct PrimePowerSystem {
+    /// The prime.
     pub p: u64,
+    /// The exponent `E`: entries are reduced mod `p^E`.
     pub e: u32,
+    /// The number of equations.
     pub rows: usize,
+    /// The number of unknowns.
     pub cols: usize,
     /// Row-major entries, each reduced mod `p^E`.
     pub matrix: Vec<u64>,
@@ -43,17 +47,17 @@ pub struct PrimePowerSystem {
 /// The result of elimination: the triangular factor and the transformed right-hand sides.
 #[derive(Clone, Debug)]
 pub struct Echelon {
-    pub p: u64,
-    pub e: u32,
+    p: u64,
+    e: u32,
     /// `p^E`.
-    pub q: u64,
-    pub cols: usize,
+    q: u64,
+    cols: usize,
     /// `r`, the number of pivots.
-    pub rank: usize,
+    rank: usize,
     /// Pivot rows, row `k` restricted to permuted columns `k..cols` (entry 0 is the pivot).
     pivot_rows: Vec<Vec<u64>>,
     /// `v_k` for each pivot.
-    pub pivot_valuations: Vec<u32>,
+    pivot_valuations: Vec<u32>,
     /// `u_k^(-1) mod p^E` for each pivot.
     pivot_unit_inverses: Vec<u64>,
     /// `perm[k]` = the original column at permuted position `k`.
@@ -455,6 +459,16 @@ impl Lane for u64 {
 }
 
 impl Echelon {
+    /// The number of pivots, `r`.
+    pub fn rank(&self) -> usize {
+        self.rank
+    }
+
+    /// The prime and the exponent of the modulus `p^E`.
+    pub fn modulus_parts(&self) -> (u64, u32) {
+        (self.p, self.e)
+    }
+
     /// `log_p` of the number of solutions in `(Z/p^E)^cols` of a solvable right side.
     pub fn solution_count_exponent(&self) -> u64 {
         self.pivot_valuations.iter().map(|&v| v as u64).sum::<u64>()

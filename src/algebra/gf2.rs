@@ -32,13 +32,16 @@ use rayon::prelude::*;
 /// are kept 0.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BitMatrix {
+    /// The number of rows.
     pub rows: usize,
+    /// The number of columns.
     pub cols: usize,
     words: usize,
     data: Vec<u64>,
 }
 
 impl BitMatrix {
+    /// A `rows × cols` matrix of zeros.
     pub fn zeros(rows: usize, cols: usize) -> Self {
         let words = cols.div_ceil(64);
         BitMatrix { rows, cols, words, data: vec![0; rows * words] }
@@ -57,14 +60,17 @@ impl BitMatrix {
         m
     }
 
+    /// The entry at row `r`, column `c`.
     pub fn get(&self, r: usize, c: usize) -> bool {
         self.data[r * self.words + c / 64] >> (c % 64) & 1 == 1
     }
 
+    /// Flips the entry at row `r`, column `c`.
     pub fn flip(&mut self, r: usize, c: usize) {
         self.data[r * self.words + c / 64] ^= 1 << (c % 64);
     }
 
+    /// Sets the entry at row `r`, column `c`.
     pub fn set(&mut self, r: usize, c: usize, value: bool) {
         if self.get(r, c) != value {
             self.flip(r, c);
@@ -72,28 +78,32 @@ impl BitMatrix {
     }
 
     /// The number of 64-bit words in a row, `ceil(cols / 64)`.
-    pub fn words_per_row(&self) -> usize {
+    pub(crate) fn words_per_row(&self) -> usize {
         self.words
     }
 
+    #[cfg(test)]
     /// Row `r` as words (column `c` is bit `c % 64` of word `c / 64`).
-    pub fn row(&self, r: usize) -> &[u64] {
+    pub(crate) fn row(&self, r: usize) -> &[u64] {
         &self.data[r * self.words..(r + 1) * self.words]
     }
 
+    #[cfg(test)]
     /// Row `r` as mutable words. Bits past the last column must be left 0 (the solvers clear
     /// them before they start).
-    pub fn row_mut(&mut self, r: usize) -> &mut [u64] {
+    pub(crate) fn row_mut(&mut self, r: usize) -> &mut [u64] {
         &mut self.data[r * self.words..(r + 1) * self.words]
     }
 
+    #[cfg(test)]
     /// All rows back to back, [`words_per_row`](Self::words_per_row) words each.
-    pub fn as_words(&self) -> &[u64] {
+    pub(crate) fn as_words(&self) -> &[u64] {
         &self.data
     }
 
+    #[cfg(test)]
     /// Whether row `r` is 0 in columns `0..end`.
-    pub fn row_is_zero_before(&self, r: usize, end: usize) -> bool {
+    pub(crate) fn row_is_zero_before(&self, r: usize, end: usize) -> bool {
         let row = self.row(r);
         let full = end / 64;
         row[..full].iter().all(|&w| w == 0)
@@ -112,12 +122,12 @@ impl BitMatrix {
     }
 
     /// The rows before row `r` and the rows from `r` on, as mutable words.
-    pub fn split_at_row_mut(&mut self, r: usize) -> (&mut [u64], &mut [u64]) {
+    pub(crate) fn split_at_row_mut(&mut self, r: usize) -> (&mut [u64], &mut [u64]) {
         self.data.split_at_mut(r * self.words)
     }
 
     /// Exchanges rows `a` and `b`.
-    pub fn swap_rows(&mut self, a: usize, b: usize) {
+    pub(crate) fn swap_rows(&mut self, a: usize, b: usize) {
         if a != b {
             let w = self.words;
             let (lo, hi) = (a.min(b), a.max(b));
@@ -161,6 +171,7 @@ pub const FOUR_RUSSIANS_MIN_COLS: usize = 128;
 /// The outcome of [`solve`].
 #[derive(Clone, Debug)]
 pub struct Gf2Solution {
+    /// The number of pivots.
     pub rank: usize,
     /// One solution (free unknowns 0), or `None` when the system is inconsistent.
     pub solution: Option<Vec<bool>>,

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
-use modsolve::solve::search::Budget;
+use modsolve::solve::Budget;
 
 const FORMAT_HELP: &str = "\
 PUZZLE FILES (RON):

@@ -8,7 +8,7 @@ use std::time::Instant;
 use modsolve::check::{CheckOptions, check_within};
 use modsolve::report::batch::{HistogramAsked, Summary, batch_json, histogram_json, histogram_text};
 use modsolve::report::check::{check_json, check_text};
-use modsolve::solve::search::Budget;
+use modsolve::solve::Budget;
 use serde_json::json;
 
 use super::args::CheckArgs;

@@ -14,7 +14,7 @@ pub(crate) mod solve;
 use std::path::{Path, PathBuf};
 
 use clap::{CommandFactory, Parser};
-use modsolve::solve::search::Objective;
+use modsolve::solve::Objective;
 use modsolve::{Engine, Options};
 
 pub(crate) use output::{Failure, Output};
@@ -139,6 +139,7 @@ fn solve_request(args: args::SolveArgs) -> solve::Request {
         list_all: args.all,
         list_limit: args.limit,
         max_memory: args.max_memory,
+        ..Options::default()
     };
     solve::Request {
         file: args.file,
@@ -159,8 +160,13 @@ pub(crate) struct Loaded {
 /// Reads (bounded by `max_input` bytes; `-` is standard input) and parses one file.
 pub(crate) fn load(path: &Path, max_input: u64) -> Result<Loaded, Failure> {
     let shown = modsolve::input::source_name(path);
-    let source = modsolve::input::read_source(path, max_input)
-        .map_err(|e| Failure::unreadable(&shown, format!("error: {e}\n"), None))?;
+    let source = modsolve::input::read_source(path, max_input).map_err(|e| {
+        let hint = match e {
+            modsolve::input::ReadError::TooLarge { .. } => "; raise --max-input",
+            _ => "",
+        };
+        Failure::unreadable(&shown, format!("error: {e}{hint}\n"), None)
+    })?;
     let puzzle = modsolve::parse_puzzle(&source).map_err(|e| {
         Failure::unreadable(&shown, modsolve::report::render_input_error(&e, &shown, &source), Some(&e))
     })?;

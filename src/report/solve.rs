@@ -30,7 +30,12 @@ pub enum Numbers {
     /// 32-bit counts (light chasing in compact form on big boards).
     Small(Vec<u32>),
     /// `len` copies of one value (the periods of a big board with one modulus).
-    Repeated { value: u64, len: usize },
+    Repeated {
+        /// The value.
+        value: u64,
+        /// How many times it is repeated.
+        len: usize,
+    },
 }
 
 impl Numbers {

@@ -21,7 +21,7 @@ use crate::model::Puzzle;
 
 /// The order found: seeds, and for each determined unknown the equation that fixes it.
 #[derive(Clone, Debug)]
-pub struct Plan {
+pub(crate) struct Plan {
     /// Steps in order: `Seed(j)` or `Determine { unknown, equation }`.
     pub steps: Vec<Step>,
     /// Equations not used to determine an unknown: the residual system.
@@ -30,7 +30,7 @@ pub struct Plan {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Step {
+pub(crate) enum Step {
     Seed(usize),
     Determine { unknown: usize, equation: usize },
 }
@@ -57,7 +57,12 @@ pub(crate) const FORM_ENTRY_LIMIT: usize = 1 << 27;
 
 /// Orders the equations; symbolic only (no forms yet). `None` when more than `max_seeds` seeds
 /// would be needed.
-pub fn order(puzzle: &Puzzle, effects: &[Vec<(usize, u64)>], m: u64, max_seeds: usize) -> Option<Plan> {
+pub(crate) fn order(
+    puzzle: &Puzzle,
+    effects: &[Vec<(usize, u64)>],
+    m: u64,
+    max_seeds: usize,
+) -> Option<Plan> {
     let (n, cells) = (effects.len(), puzzle.cell_count());
     let mut rows: Vec<Vec<(usize, u64)>> = vec![Vec::new(); cells];
     for (j, e) in effects.iter().enumerate() {
@@ -116,7 +121,7 @@ pub fn order(puzzle: &Puzzle, effects: &[Vec<(usize, u64)>], m: u64, max_seeds: 
 }
 
 /// Solves by general propagation; `None` when it does not apply or would not pay.
-pub fn solve(puzzle: &Puzzle, force: bool) -> Option<Answer> {
+pub(crate) fn solve(puzzle: &Puzzle, force: bool) -> Option<Answer> {
     let n = puzzle.button_count();
     // The effect lists take about 100 bytes a button: past 2^25 buttons or cells, gigabytes
     // (the binary's memory estimate refuses such puzzles before they get here).

@@ -8,7 +8,7 @@ use super::{Answer, Generator, Method, difference};
 use crate::algebra::gf2::{BitMatrix, solve as solve_bits};
 use crate::model::Puzzle;
 
-pub fn solve(puzzle: &Puzzle) -> Answer {
+pub(crate) fn solve(puzzle: &Puzzle) -> Answer {
     let (cells, buttons) = (puzzle.cell_count(), puzzle.button_count());
     let mut m = BitMatrix::zeros(cells, buttons + 1);
     let mut periods = Vec::with_capacity(buttons);

@@ -9,12 +9,15 @@
 //! general per-prime path ([`modular`]). Both sit behind [`solve_with`] and tests force each on
 //! the same inputs. Every plan is simulated on the puzzle before it is returned.
 
-pub mod chase;
-pub mod gf2;
-pub mod modular;
-pub mod optimize;
-pub mod propagate;
-pub mod search;
+pub(crate) mod chase;
+pub(crate) mod gf2;
+pub(crate) mod modular;
+pub(crate) mod optimize;
+pub(crate) mod propagate;
+pub(crate) mod search;
+
+pub use optimize::{NotSearched, Partial, Plan, Proof, SEARCH_BUTTON_LIMIT};
+pub use search::{Budget, Objective, Score};
 
 use num_bigint::BigUint;
 use num_traits::One;
@@ -61,11 +64,14 @@ pub struct Answer {
 /// One quiet pattern of a basis, with its additive order in `Π Z/L_j`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Generator {
+    /// Presses per button.
     pub presses: Vec<BigUint>,
+    /// The pattern's additive order: adding it this many times gives zero.
     pub order: BigUint,
 }
 
 impl Answer {
+    /// Whether there is a plan.
     pub fn is_solvable(&self) -> bool {
         self.presses.is_some()
     }

@@ -49,7 +49,7 @@ impl PrimeSplit {
     }
 }
 
-pub fn solve(puzzle: &Puzzle) -> Answer {
+pub(crate) fn solve(puzzle: &Puzzle) -> Answer {
     let (mut answer, mut solutions) = solve_many(puzzle, &[difference(puzzle)]);
     answer.presses = solutions.pop().expect("one right side");
     answer.count = if answer.presses.is_some() { answer.kernel_size.clone() } else { BigUint::zero() };
@@ -58,7 +58,7 @@ pub fn solve(puzzle: &Puzzle) -> Answer {
 
 /// Solves `A·x ≡ d` for several right sides `d` (one value per cell, reduced) with one
 /// elimination per prime. The returned answer's `presses` and `count` are unset (`None`, 0).
-pub fn solve_many(puzzle: &Puzzle, differences: &[Vec<u64>]) -> (Answer, Vec<Option<Vec<BigUint>>>) {
+pub(crate) fn solve_many(puzzle: &Puzzle, differences: &[Vec<u64>]) -> (Answer, Vec<Option<Vec<BigUint>>>) {
     let buttons = puzzle.button_count();
     let effects: Vec<Vec<(usize, u64)>> = (0..buttons).map(|j| puzzle.effects(j)).collect();
     let split = PrimeSplit::new(&puzzle.moduli);
@@ -179,7 +179,7 @@ pub fn solve_many(puzzle: &Puzzle, differences: &[Vec<u64>]) -> (Answer, Vec<Opt
 /// `j` scaled by `p^(E - l_j)`) and eliminated once more, which gives a basis with unique
 /// coefficients (see [`crate::algebra::echelon::Echelon::row_basis`]).
 fn period_basis(echelon: &Echelon, period_exponents: &[u32]) -> Vec<(Vec<u64>, u32)> {
-    let (p, e_max) = (echelon.p, echelon.e);
+    let (p, e_max) = echelon.modulus_parts();
     let generators = echelon.kernel_generators();
     let cols = period_exponents.len();
     let mut matrix = vec![0u64; generators.len() * cols];
@@ -210,7 +210,7 @@ fn period_basis(echelon: &Echelon, period_exponents: &[u32]) -> Vec<(Vec<u64>, u
 /// the kernel as generators of `(Z/m)^cols` with their orders (unique coefficients), and the
 /// solution count as `[(p, exponent)]` (`Π p^exponent` solutions when solvable).
 #[allow(clippy::type_complexity)]
-pub fn solve_dense(
+pub(crate) fn solve_dense(
     m: u64,
     rows: usize,
     cols: usize,

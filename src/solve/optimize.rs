@@ -44,6 +44,7 @@ pub enum NotSearched {
 }
 
 impl Proof {
+    /// Whether the plan is proven best.
     pub fn is_proven(self) -> bool {
         self == Proof::Proven
     }
@@ -92,7 +93,9 @@ impl Proof {
 pub struct Plan {
     /// Presses started per button (a cut press counts).
     pub presses: Vec<BigUint>,
+    /// What the plan minimises.
     pub objective: Objective,
+    /// Whether it is proven best, and if not, why not.
     pub proof: Proof,
     /// Staged presses: the last press of `button` stopped after `phases` phases (the puzzle was
     /// solved), `None` when every press ran in full.
@@ -102,15 +105,19 @@ pub struct Plan {
 /// A press cut short because the puzzle was solved part-way through it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Partial {
+    /// The button whose last press stopped early.
     pub button: usize,
+    /// The phases of that press that ran.
     pub phases: usize,
 }
 
 impl Plan {
+    /// The total number of presses.
     pub fn total(&self) -> BigUint {
         self.presses.iter().sum()
     }
 
+    /// Whether the plan is proven best.
     pub fn is_proven(&self) -> bool {
         self.proof.is_proven()
     }
@@ -118,7 +125,7 @@ impl Plan {
 
 /// The outcome of exploring the solution set for one objective.
 #[derive(Clone, Debug)]
-pub struct Exploration {
+pub(crate) struct Exploration {
     /// The best plan within the limits found, if any.
     pub best: Option<Plan>,
     /// The number of plans within the limits, when it was counted (`None` when not).
@@ -135,7 +142,7 @@ fn within(x: &[u64], limits: Option<&[u64]>) -> bool {
 /// Explores the solution set of a solvable `answer` for `objective`, respecting press limits.
 /// Returns `Err` with the reason when the set cannot be walked (press counts beyond 64 bits, or
 /// no basis); the algebra's plan then stands alone.
-pub fn explore(
+pub(crate) fn explore(
     answer: &Answer,
     search_problem: impl FnOnce(&[u64]) -> SearchProblem,
     limits: Option<&[u64]>,

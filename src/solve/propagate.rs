@@ -71,12 +71,12 @@ fn frame(puzzle: &Puzzle) -> Option<Frame> {
 }
 
 /// Whether [`solve`] applies to this puzzle.
-pub fn applies(puzzle: &Puzzle) -> bool {
+pub(crate) fn applies(puzzle: &Puzzle) -> bool {
     frame(puzzle).is_some()
 }
 
 /// Solves by propagation; `None` when it does not apply.
-pub fn solve(puzzle: &Puzzle) -> Option<Answer> {
+pub(crate) fn solve(puzzle: &Puzzle) -> Option<Answer> {
     let f = frame(puzzle)?;
     let d = Difference::of(puzzle);
     let (first_row, kernel, count_exponent) = last_row(&f, d);
@@ -434,7 +434,7 @@ mod tests {
 /// A big grid's answer in compact form: one press count per cell as `u32` (the modulus is
 /// below 2^32), without the per-cell big integers of [`Answer`].
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CompactAnswer {
+pub(crate) struct CompactAnswer {
     pub modulus: u64,
     /// One plan, verified by simulation, or `None` when there is none.
     pub presses: Option<Vec<u32>>,
@@ -444,7 +444,7 @@ pub struct CompactAnswer {
 
 /// Solves a grid by propagation without building per-cell big integers; `None` when
 /// propagation does not apply. The plan is verified before it is returned.
-pub fn solve_compact(puzzle: &Puzzle) -> Option<Result<CompactAnswer, crate::error::InternalError>> {
+pub(crate) fn solve_compact(puzzle: &Puzzle) -> Option<Result<CompactAnswer, crate::error::InternalError>> {
     let f = frame(puzzle)?;
     let d = Difference::of(puzzle);
     let (first_row, _, count_exponent) = last_row(&f, d);

@@ -31,6 +31,7 @@ pub enum Objective {
 }
 
 impl Objective {
+    /// A stable name: `total`, `max`, `buttons`.
     pub fn name(self) -> &'static str {
         match self {
             Objective::Total => "total",
@@ -91,13 +92,13 @@ pub(crate) struct Meter {
 }
 
 impl Meter {
-    pub fn new(budget: Budget) -> Self {
+    pub(crate) fn new(budget: Budget) -> Self {
         Meter { budget, started: Instant::now(), nodes: 0, exhausted: false }
     }
 
     /// Counts one node; false once the budget is spent.
     #[inline]
-    pub fn tick(&mut self) -> bool {
+    pub(crate) fn tick(&mut self) -> bool {
         self.nodes += 1;
         if self.nodes > self.budget.nodes {
             self.exhausted = true;
@@ -113,9 +114,7 @@ impl Meter {
 
 /// What to look for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Goal {
-    /// Stop at the first plan.
-    First,
+pub(crate) enum Goal {
     /// Visit every plan to count them, keeping the first `keep` of them (0 to only count).
     All { keep: usize },
     /// The best plan for an objective (branch and bound).
@@ -136,7 +135,7 @@ pub struct SearchProblem {
 
 /// What a search found.
 #[derive(Clone, Debug, Default)]
-pub struct SearchOutcome {
+pub(crate) struct SearchOutcome {
     /// The first plan met (for `First`), or the best (for `Best`).
     pub plan: Option<Vec<u64>>,
     pub score: Option<Score>,
@@ -166,7 +165,7 @@ struct Walk<'a> {
 
 /// Runs the search. `initial_best` (a known plan's score) lets branch and bound prune from the
 /// start; the outcome's plan is then only set when a strictly better one is found.
-pub fn search(
+pub(crate) fn search(
     problem: &SearchProblem,
     goal: Goal,
     budget: Budget,
@@ -364,10 +363,6 @@ impl Walk<'_> {
     fn leaf(&mut self, max: u64, nonzero: u64) {
         self.out.count += 1;
         match self.goal {
-            Goal::First => {
-                self.out.plan = Some(self.x.clone());
-                self.stop = true;
-            }
             Goal::All { keep } => {
                 if self.out.plan.is_none() {
                     self.out.plan = Some(self.x.clone());

@@ -24,7 +24,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use assert_cmd::Command;
 use modsolve::analysis::Options;
-use modsolve::solve::search::Budget;
+use modsolve::solve::Budget;
 use modsolve::{parse_puzzle, report, solve};
 use num_bigint::BigUint;
 use proptest::prelude::*;

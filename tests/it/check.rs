@@ -8,7 +8,7 @@ use assert_cmd::Command;
 use modsolve::check::{FINDING_CODES, check};
 use modsolve::model::{Buttons, Puzzle, Topology};
 use modsolve::parse_puzzle;
-use modsolve::solve::search::Budget;
+use modsolve::solve::Budget;
 use num_bigint::BigUint;
 use num_integer::Integer;
 use num_traits::ToPrimitive;

@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
-use modsolve::solve::search::{Budget, Objective};
+use modsolve::solve::{Budget, Objective};
 use modsolve::{Engine, Options, analyse, parse_puzzle};
 use serde_json::Value;
 

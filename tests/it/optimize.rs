@@ -6,7 +6,7 @@
 use modsolve::analysis::{Analysis, Engine, Options, analyze};
 use modsolve::model::{Buttons, Puzzle, Topology};
 use modsolve::parse_puzzle;
-use modsolve::solve::search::{Budget, Objective};
+use modsolve::solve::{Budget, Objective};
 use num_bigint::BigUint;
 use num_traits::ToPrimitive;
 use rand::{RngExt, SeedableRng, rngs::StdRng};

@@ -5,7 +5,7 @@
 use modsolve::analysis::{Engine, Options, analyze};
 use modsolve::model::{Buttons, Phases, Puzzle, Topology};
 use modsolve::parse_puzzle;
-use modsolve::solve::search::{Budget, Objective};
+use modsolve::solve::{Budget, Objective};
 use num_bigint::BigUint;
 use rand::{RngExt, SeedableRng, rngs::StdRng};
 
@@ -231,7 +231,7 @@ fn graph_phases_equal_button_phases_at_extremes() {
             let (x, y) = (analyze(&a, &options).unwrap(), analyze(&b, &options).unwrap());
             assert_eq!(x.count, y.count, "{what}");
             assert_eq!(x.quiet_patterns, y.quiet_patterns, "{what}");
-            let score = |p: Option<&modsolve::solve::optimize::Plan>| p.map(|p| (p.total(), p.proof));
+            let score = |p: Option<&modsolve::solve::Plan>| p.map(|p| (p.total(), p.proof));
             assert_eq!(score(x.fewest.as_ref()), score(y.fewest.as_ref()), "{what}");
             assert_eq!(score(x.shown()), score(y.shown()), "{what}");
             for (puzzle, plan) in [(&a, x.shown()), (&b, y.shown())] {

@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 
 use modsolve::analysis::{Analysis, Engine, Options, analyze};
 use modsolve::model::Puzzle;
-use modsolve::solve::search::{Budget, Objective};
+use modsolve::solve::{Budget, Objective};
 use modsolve::strategy::{PressRule, replay};
 use modsolve::{InternalError, parse_puzzle};
 use num_bigint::BigUint;
@@ -535,7 +535,7 @@ pub fn library_run(source: &str, seed: u64, known_failures: bool) -> Result<Libr
                     budget: BUDGET,
                     list_all,
                     list_limit: 1000,
-                    max_memory: None,
+                    ..Options::default()
                 };
                 let what = format!("analyze({engine:?}, {objective:?}, list_all: {list_all})");
                 tally.calls += 1;
