@@ -23,6 +23,7 @@ use serde::Deserialize;
 use serde::de::{self, DeserializeSeed, EnumAccess, SeqAccess, VariantAccess, Visitor};
 
 use crate::error::{InputError, InputErrorKind, Position};
+use crate::model::builder::plural;
 use crate::model::{Buttons, CellValues, Neighborhood, Phases, Puzzle, Topology};
 
 /// The top level of a puzzle file, as written.
@@ -595,13 +596,9 @@ impl PuzzleFile<'_> {
     pub(crate) fn into_puzzle(self, source: &str) -> Result<Puzzle, InputError> {
         let topology = self.graph.into_topology()?;
         let cells = topology.cell_count();
+        // The shapes (one number or a list, pictures) are read here; what the values must be
+        // is the builder's to check.
         let moduli = match read_shape(source, self.modulus, ShapeKind::Modulus, cells)? {
-            Shape::One(m) if m < 2 => {
-                return Err(InputError::invalid(
-                    "modulus",
-                    format!("is {m}; a cell must count modulo at least 2"),
-                ));
-            }
             Shape::One(m) => CellValues::same(m, cells),
             Shape::List { values, len } => {
                 if len != cells {
@@ -613,175 +610,63 @@ impl PuzzleFile<'_> {
                         ),
                     ));
                 }
-                if let Some((i, &m)) = values.iter().enumerate().find(|&(_, &m)| m < 2) {
-                    return Err(InputError::invalid(
-                        format!("modulus[{i}]"),
-                        format!("is {m}; a cell must count modulo at least 2"),
-                    ));
-                }
                 CellValues::from(values)
             }
             // Only numbers and lists are read for a modulus.
             Shape::All(_) | Shape::Rows(_) => unreachable_shape("modulus")?,
         };
-        let phases = match (&self.phases, &self.button_phases, &self.buttons) {
-            (Some(_), Some(_), _) => {
+        crate::model::check_moduli(&moduli, cells)?;
+        let phases = match (self.phases, self.button_phases) {
+            (Some(_), Some(_)) => {
                 return Err(InputError::invalid("phases", "give `phases` or `button_phases`, not both"));
             }
-            (Some(list), None, None) => {
-                if list.is_empty() {
-                    return Err(InputError::invalid("phases", "needs at least one phase"));
-                }
-                let sum = list
-                    .iter()
-                    .fold((0i128, 0i128), |(a, b), p| (a + p.self_weight as i128, b + p.neighbors as i128));
-                if let Some(press) = &self.press
-                    && (press.self_weight as i128, press.neighbors as i128) != sum
-                {
-                    return Err(InputError::invalid(
-                        "press",
-                        format!(
-                            "is (self: {}, neighbors: {}) but the phases add up to (self: {}, neighbors: {}); \
-                             leave `press` out or make them agree",
-                            press.self_weight, press.neighbors, sum.0, sum.1
-                        ),
-                    ));
-                }
+            (Some(list), None) => {
                 Some(Phases::Graph(list.iter().map(|p| (p.self_weight, p.neighbors)).collect()))
             }
-            (Some(_), None, Some(_)) => {
-                return Err(InputError::invalid(
-                    "phases",
-                    "is for graph presses; with explicit buttons write `button_phases`",
-                ));
-            }
-            (None, Some(list), _) => {
-                for (j, phases) in list.iter().enumerate() {
-                    if phases.is_empty() {
-                        return Err(InputError::invalid(
-                            format!("button_phases[{j}]"),
-                            "needs at least one phase",
-                        ));
-                    }
-                    for &(cell, _) in phases.iter().flatten() {
-                        if cell >= cells {
-                            return Err(InputError::invalid(
-                                format!("button_phases[{j}]"),
-                                format!("names cell {cell}, but cells are numbered 0 to {}", cells - 1),
-                            ));
-                        }
-                    }
-                }
-                Some(Phases::Explicit(list.clone()))
-            }
-            (None, None, _) => None,
+            (None, Some(list)) => Some(Phases::Explicit(list)),
+            (None, None) => None,
         };
-        let buttons = match (self.buttons, &phases) {
-            (None, Some(Phases::Explicit(list))) => {
-                Buttons::Explicit(list.iter().map(|p| p.iter().flatten().copied().collect()).collect())
-            }
-            (Some(list), _) => {
-                for (j, button) in list.iter().enumerate() {
-                    for &(cell, _) in button {
-                        if cell >= cells {
-                            return Err(InputError::invalid(
-                                format!("buttons[{j}]"),
-                                format!("names cell {cell}, but cells are numbered 0 to {}", cells - 1),
-                            ));
-                        }
-                    }
-                }
-                Buttons::Explicit(list)
-            }
-            (None, _) => match &phases {
-                // Summed in 128 bits: a file has far fewer than 2^64 phases, so this is exact.
-                Some(Phases::Graph(list)) => Buttons::Graph {
-                    self_weight: list.iter().map(|p| i128::from(p.0)).sum(),
-                    neighbor_weight: list.iter().map(|p| i128::from(p.1)).sum(),
-                },
-                _ => {
-                    let press = self.press.unwrap_or(PressSpec { self_weight: 1, neighbors: 1 });
-                    Buttons::Graph {
-                        self_weight: press.self_weight.into(),
-                        neighbor_weight: press.neighbors.into(),
-                    }
-                }
-            },
+        let button_count = match (&self.buttons, &phases) {
+            (Some(list), _) => list.len(),
+            (None, Some(Phases::Explicit(list))) => list.len(),
+            (None, _) => cells,
         };
-        if let (Some(Phases::Explicit(list)), Buttons::Explicit(buttons)) = (&phases, &buttons) {
-            if list.len() != buttons.len() {
-                return Err(InputError::invalid(
-                    "button_phases",
-                    format!("has {} buttons but `buttons` has {}", list.len(), buttons.len()),
-                ));
-            }
-            for (j, (phases, button)) in list.iter().zip(buttons).enumerate() {
-                let sum: Vec<(usize, i64)> = phases.iter().flatten().copied().collect();
-                if !same_effect(&sum, button, &moduli) {
-                    return Err(InputError::invalid(
-                        format!("button_phases[{j}]"),
-                        format!(
-                            "adds up to a different effect than buttons[{j}]; leave `buttons` out or make them agree"
-                        ),
-                    ));
-                }
-            }
-        }
-
         let read_state = |field: Option<RawField<'_>>| {
             field.map(|f| read_shape(source, f, ShapeKind::State, cells)).transpose()
         };
         let start = resolve_state("start", read_state(self.start)?, &topology, &moduli)?;
         let target = resolve_state("target", read_state(self.target)?, &topology, &moduli)?;
-        let button_count = match &buttons {
-            Buttons::Graph { .. } => cells,
-            Buttons::Explicit(list) => list.len(),
-        };
         let limits =
             self.max_presses.map(|f| read_shape(source, f, ShapeKind::Limits, button_count)).transpose()?;
         let max_presses = match limits {
             None => None,
             Some(Shape::All(k)) => Some(vec![k; button_count]),
-            Some(Shape::List { values, len }) => {
-                if len != button_count {
-                    return Err(InputError::invalid(
-                        "max_presses",
-                        format!("has {} but the puzzle has {button_count} buttons", plural(len, "limit")),
-                    ));
-                }
-                Some(values)
-            }
+            Some(Shape::List { values, .. }) => Some(values),
             Some(Shape::One(_) | Shape::Rows(_)) => unreachable_shape("max_presses")?,
         };
-        if max_presses.is_some() && phases.is_some() {
-            return Err(InputError::invalid(
-                "max_presses",
-                "cannot be combined with staged presses (phases) yet",
-            ));
+        let mut builder = Puzzle::builder(topology).moduli(moduli).start(start).target(target);
+        if let Some(name) = self.name {
+            builder = builder.name(name);
         }
-        if let Some(intended) = &self.intended
-            && intended.len() != button_count
-        {
-            return Err(InputError::invalid(
-                "intended",
-                format!(
-                    "has {} but the puzzle has {button_count} buttons",
-                    plural(intended.len(), "press count")
-                ),
-            ));
+        if let Some(press) = self.press {
+            builder = builder.press(press.self_weight, press.neighbors);
         }
-        Ok(Puzzle {
-            name: self.name,
-            topology,
-            moduli,
-            buttons,
-            start,
-            target,
-            labels: self.labels,
-            max_presses,
-            intended: self.intended,
-            phases,
-        })
+        if let Some(buttons) = self.buttons {
+            builder = builder.buttons(buttons);
+        }
+        if let Some(phases) = phases {
+            builder = builder.phases(phases);
+        }
+        if let Some(labels) = self.labels {
+            builder = builder.labels(labels);
+        }
+        if let Some(limits) = max_presses {
+            builder = builder.max_presses(limits);
+        }
+        if let Some(intended) = self.intended {
+            builder = builder.intended(intended);
+        }
+        builder.build()
     }
 }
 
@@ -863,26 +748,6 @@ impl GraphSpec {
             }
         })
     }
-}
-
-/// `1 value`, `3 values`.
-fn plural(n: usize, noun: &str) -> String {
-    if n == 1 { format!("1 {noun}") } else { format!("{n} {noun}s") }
-}
-
-/// Whether two lists of `(cell, amount)` add the same amounts to every cell.
-fn same_effect(a: &[(usize, i64)], b: &[(usize, i64)], moduli: &CellValues) -> bool {
-    let total = |list: &[(usize, i64)]| {
-        let mut out = std::collections::BTreeMap::new();
-        for &(cell, amount) in list {
-            let m = moduli[cell];
-            let v = out.entry(cell).or_insert(0u64);
-            *v = crate::algebra::arith::add_mod(*v, crate::algebra::arith::reduce_signed(amount, m), m);
-        }
-        out.retain(|_, v| *v != 0);
-        out
-    };
-    total(a) == total(b)
 }
 
 /// The value a picture character stands for: `.` 0, `#` 1, digits, then letters from 10.

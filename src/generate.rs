@@ -128,8 +128,7 @@ pub fn impossible(template: &Puzzle, spec: &Spec) -> Result<Option<String>, Inte
 }
 
 fn with_start(template: &Puzzle, start: impl Into<CellValues>) -> Puzzle {
-    let mut p = template.clone();
-    p.start = start.into();
+    let mut p = template.with_start(start).expect("starts are made below the moduli");
     p.intended = None;
     p.max_presses = None;
     p

@@ -239,7 +239,7 @@ pub(crate) fn solve(puzzle: &Puzzle, force: bool) -> Option<Answer> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Buttons, CellValues, Topology};
+    use crate::model::{CellValues, Topology};
     use rand::{RngExt, SeedableRng, rngs::StdRng};
 
     /// Random sparse graphs of 10–400 cells: general propagation (forced) equals dense
@@ -262,18 +262,12 @@ mod tests {
                 }
             }
             adjacency.iter_mut().for_each(|l| l.sort_unstable());
-            let puzzle = Puzzle {
-                name: None,
-                topology: Topology::Edges { adjacency },
-                moduli: CellValues::same(m, cells),
-                buttons: Buttons::Graph { self_weight: rng.random_range(-3..=3), neighbor_weight: 1 },
-                start: (0..cells).map(|_| rng.random_range(0..m)).collect(),
-                target: CellValues::same(0, cells),
-                labels: None,
-                max_presses: None,
-                intended: None,
-                phases: None,
-            };
+            let puzzle = Puzzle::builder(Topology::Edges { adjacency })
+                .modulus(m)
+                .press(rng.random_range(-3..=3), 1)
+                .start((0..cells).map(|_| rng.random_range(0..m)).collect::<CellValues>())
+                .build()
+                .expect("valid");
             let Some(fast) = solve(&puzzle, true) else { continue };
             applied += 1;
             let dense = super::super::modular::solve(&puzzle);

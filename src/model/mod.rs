@@ -1,13 +1,19 @@
 //! The validated puzzle: cells with their moduli, buttons with their effects, start and target
 //! states, and simulation.
 //!
-//! Invariants (established by [`crate::format`], relied on everywhere else): there is at least one
-//! cell; every modulus is at least 2; `start` and `target` have one value per cell, each below its
-//! cell's modulus; every button effect names an existing cell; grid neighbours are distinct
-//! cells other than the cell itself.
+//! Invariants (established by [`PuzzleBuilder::build`], the one way to make a puzzle, which
+//! [`crate::format`] uses too; relied on everywhere else): there is at least one cell; every
+//! modulus is at least 2; `start` and `target` have one value per cell, each below its cell's
+//! modulus; every button effect names an existing cell; neighbours are distinct cells other
+//! than the cell itself; staged phases add up to the buttons.
+
+pub(crate) mod builder;
 
 use num_bigint::BigUint;
 use num_traits::ToPrimitive;
+
+pub use builder::PuzzleBuilder;
+pub(crate) use builder::check_moduli;
 
 use crate::algebra::arith::{add_mod, mul_mod, reduce_signed};
 pub use crate::values::CellValues;
@@ -384,18 +390,11 @@ mod tests {
 
     #[test]
     fn effects_are_reduced_and_merged() {
-        let p = Puzzle {
-            name: None,
-            topology: Topology::Cells(2),
-            moduli: vec![5, 3].into(),
-            buttons: Buttons::Explicit(vec![vec![(0, 2), (0, 3), (1, -1)], vec![(1, 3)]]),
-            start: vec![0, 0].into(),
-            target: vec![0, 0].into(),
-            labels: None,
-            max_presses: None,
-            intended: None,
-            phases: None,
-        };
+        let p = Puzzle::builder(Topology::Cells(2))
+            .moduli(vec![5, 3])
+            .buttons(vec![vec![(0, 2), (0, 3), (1, -1)], vec![(1, 3)]])
+            .build()
+            .expect("valid");
         assert_eq!(p.periods(), vec![BigUint::from(3u32), BigUint::from(1u32)]);
         assert_eq!(p.effects(0), vec![(1, 2)]);
         assert_eq!(p.effects(1), vec![]);
