@@ -26,30 +26,81 @@ pub enum Severity {
     Error,
 }
 
+/// What a finding is about: a stable code for tools.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum FindingCode {
+    /// Solvable, but no simple strategy wins: players must reason or guess (warning).
+    NoSimpleStrategy,
+    /// No plan reaches the target (error).
+    Unsolvable,
+    /// A button changes nothing (warning).
+    IdleButton,
+    /// Two buttons do the same (warning).
+    DuplicateButtons,
+    /// No button changes a cell (warning).
+    UntouchedCell,
+    /// The start is the target (warning).
+    AlreadySolved,
+    /// The labels are not one per cell (warning).
+    LabelCount,
+    /// The intended plan does not solve the puzzle (error).
+    IntendedFails,
+    /// The intended plan is not a fewest-press plan (warning).
+    IntendedNotFewest,
+    /// The par is not proven fewest within the budget (warning).
+    ParNotProven,
+}
+
+impl FindingCode {
+    /// Every code.
+    pub const ALL: [FindingCode; 10] = [
+        FindingCode::NoSimpleStrategy,
+        FindingCode::Unsolvable,
+        FindingCode::IdleButton,
+        FindingCode::DuplicateButtons,
+        FindingCode::UntouchedCell,
+        FindingCode::AlreadySolved,
+        FindingCode::LabelCount,
+        FindingCode::IntendedFails,
+        FindingCode::IntendedNotFewest,
+        FindingCode::ParNotProven,
+    ];
+
+    /// The code's stable name: `no-simple-strategy`, `unsolvable`, …
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FindingCode::NoSimpleStrategy => "no-simple-strategy",
+            FindingCode::Unsolvable => "unsolvable",
+            FindingCode::IdleButton => "idle-button",
+            FindingCode::DuplicateButtons => "duplicate-buttons",
+            FindingCode::UntouchedCell => "untouched-cell",
+            FindingCode::AlreadySolved => "already-solved",
+            FindingCode::LabelCount => "label-count",
+            FindingCode::IntendedFails => "intended-fails",
+            FindingCode::IntendedNotFewest => "intended-not-fewest",
+            FindingCode::ParNotProven => "par-not-proven",
+        }
+    }
+
+    /// How much a finding of this code matters.
+    pub fn severity(self) -> Severity {
+        match self {
+            FindingCode::Unsolvable | FindingCode::IntendedFails => Severity::Error,
+            _ => Severity::Warning,
+        }
+    }
+}
+
 /// One finding: a stable code, a severity and a message for people.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Finding {
-    /// A stable code for tools.
-    pub code: &'static str,
+    /// What it is about.
+    pub code: FindingCode,
     /// How much it matters.
     pub severity: Severity,
     /// For people.
     pub message: String,
 }
-
-/// Every finding code, for documentation and tests.
-pub const FINDING_CODES: [&str; 10] = [
-    "no-simple-strategy",
-    "unsolvable",
-    "idle-button",
-    "duplicate-buttons",
-    "untouched-cell",
-    "already-solved",
-    "label-count",
-    "intended-fails",
-    "intended-not-fewest",
-    "par-not-proven",
-];
 
 /// What `check` says of the intended plan.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -264,7 +315,8 @@ fn judge_intended(puzzle: &Puzzle, report: &CheckReport, intended: &[u64]) -> In
 
 fn findings(puzzle: &Puzzle, report: &CheckReport, periods: &[BigUint]) -> Vec<Finding> {
     let mut out = Vec::new();
-    let mut add = |code, severity, message: String| out.push(Finding { code, severity, message });
+    let mut add =
+        |code: FindingCode, message: String| out.push(Finding { code, severity: code.severity(), message });
     let analysis = &report.analysis;
     if !analysis.is_solvable() {
         let message = if analysis.count.exact {
@@ -272,17 +324,13 @@ fn findings(puzzle: &Puzzle, report: &CheckReport, periods: &[BigUint]) -> Vec<F
         } else {
             "no plan was found within the budget".to_string()
         };
-        add("unsolvable", Severity::Error, message);
+        add(FindingCode::Unsolvable, message);
     }
     let n = puzzle.button_count();
     let effects: Vec<Vec<(usize, u64)>> = (0..n).map(|j| puzzle.effects(j)).collect();
     for (j, period) in periods.iter().enumerate() {
         if period.is_one() {
-            add(
-                "idle-button",
-                Severity::Warning,
-                format!("button {} changes nothing", puzzle.button_name(j)),
-            );
+            add(FindingCode::IdleButton, format!("button {} changes nothing", puzzle.button_name(j)));
         }
     }
     let mut seen: std::collections::HashMap<&[(usize, u64)], usize> = std::collections::HashMap::new();
@@ -292,8 +340,7 @@ fn findings(puzzle: &Puzzle, report: &CheckReport, periods: &[BigUint]) -> Vec<F
         }
         if let Some(&first) = seen.get(effect.as_slice()) {
             add(
-                "duplicate-buttons",
-                Severity::Warning,
+                FindingCode::DuplicateButtons,
                 format!(
                     "buttons {} and {} have the same effect",
                     puzzle.button_name(first),
@@ -311,29 +358,27 @@ fn findings(puzzle: &Puzzle, report: &CheckReport, periods: &[BigUint]) -> Vec<F
         }
     }
     for (i, _) in touched.iter().enumerate().filter(|(_, t)| !**t) {
-        add("untouched-cell", Severity::Warning, format!("no button changes cell {}", puzzle.cell_name(i)));
+        add(FindingCode::UntouchedCell, format!("no button changes cell {}", puzzle.cell_name(i)));
     }
     if puzzle.start == puzzle.target {
-        add("already-solved", Severity::Warning, "the start already equals the target".into());
+        add(FindingCode::AlreadySolved, "the start already equals the target".into());
     }
     if let Some(labels) = &puzzle.labels
         && labels.len() != puzzle.cell_count()
     {
         add(
-            "label-count",
-            Severity::Warning,
+            FindingCode::LabelCount,
             format!("labels has {} names but the puzzle has {} cells", labels.len(), puzzle.cell_count()),
         );
     }
     if let Some(verdict) = &report.intended {
         if !verdict.solves {
-            add("intended-fails", Severity::Error, "the intended plan does not reach the target".into());
+            add(FindingCode::IntendedFails, "the intended plan does not reach the target".into());
         } else if verdict.fewest == Some(false) {
             let total: u128 = puzzle.intended.iter().flatten().map(|&x| x as u128).sum();
             let par = report.par().unwrap_or_default();
             add(
-                "intended-not-fewest",
-                Severity::Warning,
+                FindingCode::IntendedNotFewest,
                 format!("the intended plan uses {total} presses but {par} are enough"),
             );
         }
@@ -342,10 +387,9 @@ fn findings(puzzle: &Puzzle, report: &CheckReport, periods: &[BigUint]) -> Vec<F
         && !report.strategies.is_empty()
         && report.strategies.iter().all(|s| !s.solves && s.finished)
     {
-        let names: Vec<&str> = report.strategies.iter().map(|s| s.name).collect();
+        let names: Vec<&str> = report.strategies.iter().map(|s| s.strategy.name()).collect();
         add(
-            "no-simple-strategy",
-            Severity::Warning,
+            FindingCode::NoSimpleStrategy,
             format!(
                 "no simple strategy ({}) solves it: players will need to reason or guess",
                 names.join(", ")
@@ -356,8 +400,7 @@ fn findings(puzzle: &Puzzle, report: &CheckReport, periods: &[BigUint]) -> Vec<F
         && !plan.is_proven()
     {
         add(
-            "par-not-proven",
-            Severity::Warning,
+            FindingCode::ParNotProven,
             format!("the par {} is the fewest presses found, {}", plan.total(), plan.proof.describe()),
         );
     }
@@ -374,11 +417,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn finding_codes_are_unique() {
-        let mut codes = FINDING_CODES.to_vec();
-        codes.sort();
-        codes.dedup();
-        assert_eq!(codes.len(), FINDING_CODES.len());
+    fn finding_code_names_are_unique_and_kebab_case() {
+        let mut names: Vec<&str> = FindingCode::ALL.iter().map(|c| c.as_str()).collect();
+        assert!(names.iter().all(|n| n.chars().all(|c| c.is_ascii_lowercase() || c == '-')), "{names:?}");
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), FindingCode::ALL.len());
     }
 }
 

@@ -31,14 +31,25 @@ use crate::error::InternalError;
 use crate::model::{Buttons, CellValues, Puzzle, Topology};
 use crate::solve::search::Budget;
 use crate::solve::solve;
+use crate::strategy::Strategy;
 
 /// What a player strategy must do in a generated level.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum StrategyRequirement {
     /// This strategy must win.
-    Wins(String),
+    Wins(Strategy),
     /// No simple strategy may win.
     None,
+}
+
+impl StrategyRequirement {
+    /// Whether a level meets the requirement.
+    pub fn met(&self, puzzle: &Puzzle) -> bool {
+        match self {
+            StrategyRequirement::Wins(strategy) => crate::strategy::requirement_met(puzzle, Some(*strategy)),
+            StrategyRequirement::None => crate::strategy::requirement_met(puzzle, None),
+        }
+    }
 }
 
 /// The spec of a batch of levels.
@@ -81,48 +92,101 @@ pub struct Batch {
     pub tried: usize,
 }
 
-/// Judges whether a player strategy requirement holds for a level; `None` when the strategy
-/// is unknown for this puzzle (the caller reports it).
-pub type StrategyJudge = dyn Fn(&Puzzle, &StrategyRequirement) -> bool + Sync;
+/// Why a spec can never be met for a template. The messages name the spec's fields, not
+/// command-line flags.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Infeasible {
+    /// A unique solution was asked for, but every solvable start has this many.
+    #[error(
+        "a unique solution cannot be met: every solvable start of this template has {solutions} solutions, because it has {quiet} quiet patterns"
+    )]
+    Unique {
+        /// Solutions of every solvable start.
+        solutions: BigUint,
+        /// Quiet patterns of the template.
+        quiet: BigUint,
+    },
+    /// A period does not fit in 64 bits, so starts cannot be drawn.
+    #[error("press periods do not fit in 64 bits; levels cannot be drawn")]
+    BeyondWords,
+    /// The par range is empty.
+    #[error("the par range {low}..{high} is empty")]
+    EmptyPar {
+        /// The lowest par asked for.
+        low: u64,
+        /// The highest.
+        high: u64,
+    },
+    /// The par range allows only 0 presses.
+    #[error("the par must allow at least 1 press: a level is not already solved")]
+    ZeroPar,
+    /// No plan needs as many presses as the lowest par asked for.
+    #[error(
+        "the par range {low}..{high} cannot be met: no plan of this template needs more than {most} presses"
+    )]
+    ParTooHigh {
+        /// The lowest par asked for.
+        low: u64,
+        /// The highest.
+        high: u64,
+        /// The most presses any plan has.
+        most: u128,
+    },
+    /// No press changes anything.
+    #[error("no press changes anything: every start is the target")]
+    NothingChanges,
+    /// Fewer solvable starts than levels asked for.
+    #[error(
+        "{count} levels cannot be made: this template has only {starts} solvable starts other than the target"
+    )]
+    TooFewStarts {
+        /// Levels asked for.
+        count: usize,
+        /// Solvable starts other than the target.
+        starts: BigUint,
+    },
+    /// The strategy cannot be played on this template.
+    #[error("the {0} strategy needs a grid whose buttons are its cells")]
+    StrategyDoesNotApply(Strategy),
+}
 
 /// Why a spec can never be met, said before any search.
-pub fn impossible(template: &Puzzle, spec: &Spec) -> Result<Option<String>, InternalError> {
+pub fn impossible(template: &Puzzle, spec: &Spec) -> Result<Option<Infeasible>, InternalError> {
     let answer = solve(&with_start(template, template.target.clone()))?;
     if spec.unique && answer.kernel_size > BigUint::one() {
-        return Ok(Some(format!(
-            "--unique cannot be met: every solvable start of this template has {} solutions, because it has {} quiet patterns",
-            answer.kernel_size,
-            answer.quiet_patterns()
-        )));
+        return Ok(Some(Infeasible::Unique {
+            solutions: answer.kernel_size.clone(),
+            quiet: answer.quiet_patterns(),
+        }));
     }
     let Some(periods) = answer.periods.iter().map(|l| l.to_u64()).collect::<Option<Vec<u64>>>() else {
-        return Ok(Some("press periods do not fit in 64 bits; levels cannot be drawn".into()));
+        return Ok(Some(Infeasible::BeyondWords));
     };
     if let Some((low, high)) = spec.par {
         let most: u128 = periods.iter().map(|&l| (l - 1) as u128).sum();
         if low > high {
-            return Ok(Some(format!("--par {low}..{high} is an empty range")));
+            return Ok(Some(Infeasible::EmptyPar { low, high }));
         }
         if high == 0 {
-            return Ok(Some("--par must allow at least 1 press: a level is not already solved".into()));
+            return Ok(Some(Infeasible::ZeroPar));
         }
         if low as u128 > most {
-            return Ok(Some(format!(
-                "--par {low}..{high} cannot be met: no plan of this template needs more than {most} presses"
-            )));
+            return Ok(Some(Infeasible::ParTooHigh { low, high, most }));
         }
     }
     let domain = answer.periods.iter().product::<BigUint>();
     if answer.kernel_size == domain {
-        return Ok(Some("no press changes anything: every start is the target".into()));
+        return Ok(Some(Infeasible::NothingChanges));
     }
     // Levels differ in their start, and the target itself is not a level.
     let starts = &domain / &answer.kernel_size - BigUint::one();
     if BigUint::from(spec.count) > starts {
-        return Ok(Some(format!(
-            "--count {} cannot be met: this template has only {starts} solvable starts other than the target",
-            spec.count
-        )));
+        return Ok(Some(Infeasible::TooFewStarts { count: spec.count, starts }));
+    }
+    if let Some(StrategyRequirement::Wins(strategy)) = spec.strategy
+        && !crate::strategy::applies(template, strategy)
+    {
+        return Ok(Some(Infeasible::StrategyDoesNotApply(strategy)));
     }
     Ok(None)
 }
@@ -204,12 +268,11 @@ pub fn canonical(start: &[u64], symmetries: &[Vec<usize>]) -> Vec<u64> {
 
 /// Generates levels and hands each to `accept` as soon as it is accepted, in index order, so the
 /// same seed gives the same levels in the same order and no more than one round of candidates is
-/// held at a time. `judge` decides strategy requirements; `progress(found, tried)` is told after
-/// each round. An error from `accept` stops the run and is returned.
+/// held at a time. `progress(found, tried)` is told after each round. An error from `accept`
+/// stops the run and is returned.
 pub fn generate<E: From<InternalError>>(
     template: &Puzzle,
     spec: &Spec,
-    judge: &StrategyJudge,
     progress: &(dyn Fn(usize, usize) + Sync),
     mut accept: impl FnMut(Level) -> Result<(), E>,
 ) -> Result<Batch, E> {
@@ -231,7 +294,7 @@ pub fn generate<E: From<InternalError>>(
                 if start == template.target {
                     return Ok(None);
                 }
-                judge_candidate(template, start, spec, budget, judge)
+                judge_candidate(template, start, spec, budget)
             })
             .collect();
         for level in judged {
@@ -282,7 +345,6 @@ fn judge_candidate(
     start: Vec<u64>,
     spec: &Spec,
     budget: Budget,
-    judge: &StrategyJudge,
 ) -> Result<Option<Level>, InternalError> {
     let mut puzzle = with_start(template, start);
     let analysis = analyze(&puzzle, &Options { budget, ..Options::default() })?;
@@ -297,7 +359,7 @@ fn judge_candidate(
         return Ok(None);
     }
     if let Some(requirement) = &spec.strategy
-        && !judge(&puzzle, requirement)
+        && !requirement.met(&puzzle)
     {
         return Ok(None);
     }

@@ -35,31 +35,3 @@ pub use format::parse_puzzle;
 pub use model::Puzzle;
 pub use report::SolveReport;
 pub use solve::{Answer, Method, solve, solve_with};
-
-/// The player strategies `generate --strategy` knows.
-pub fn strategy_names() -> Vec<&'static str> {
-    strategy::NAMES.to_vec()
-}
-
-/// Why a strategy requirement can never hold for this template, if it cannot.
-pub fn strategy_impossible(
-    template: &Puzzle,
-    requirement: Option<&generate::StrategyRequirement>,
-) -> Option<String> {
-    match requirement {
-        Some(generate::StrategyRequirement::Wins(name))
-            if name == "chase" && strategy::chase(template).is_none() =>
-        {
-            Some("--strategy chase needs a grid whose buttons are its cells".into())
-        }
-        _ => None,
-    }
-}
-
-/// Whether a level meets a strategy requirement.
-pub fn judge_strategy(puzzle: &Puzzle, requirement: &generate::StrategyRequirement) -> bool {
-    match requirement {
-        generate::StrategyRequirement::Wins(name) => strategy::requirement_met(puzzle, Some(name)),
-        generate::StrategyRequirement::None => strategy::requirement_met(puzzle, None),
-    }
-}

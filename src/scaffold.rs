@@ -35,10 +35,27 @@ fn list(values: &[u64]) -> String {
 /// The most cells a starter file holds.
 pub const STARTER_CELLS: usize = 1_000_000;
 
-/// The text of a starter puzzle; `Err` names the bad argument.
-pub fn starter(form: Form, modulus: u64) -> Result<String, String> {
+/// Why a starter file cannot be written.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum StarterError {
+    /// The modulus is below 2.
+    #[error("the modulus is {0}; a cell must count modulo at least 2")]
+    Modulus(u64),
+    /// A size is 0.
+    #[error("the puzzle needs at least one cell")]
+    NoCells,
+    /// More cells than a starter file should hold.
+    #[error("{0} is more than a starter file should hold (at most {STARTER_CELLS} cells)")]
+    TooLarge(String),
+    /// The starter text does not read back: a bug.
+    #[error("internal error in the starter: {0}")]
+    Internal(crate::error::InputError),
+}
+
+/// The text of a starter puzzle.
+pub fn starter(form: Form, modulus: u64) -> Result<String, StarterError> {
     if modulus < 2 {
-        return Err(format!("--modulus is {modulus}; a cell must count modulo at least 2"));
+        return Err(StarterError::Modulus(modulus));
     }
     // A grid's product past `usize` is more cells than any limit: say so, not "no cells".
     let cells = match form {
@@ -46,19 +63,13 @@ pub fn starter(form: Form, modulus: u64) -> Result<String, String> {
         Form::Grid { rows, cols } => Some(rows.saturating_mul(cols)),
         Form::Path(n) | Form::Cycle(n) | Form::Edges(n) | Form::Cells(n) => Some(n).filter(|&n| n > 0),
     };
-    let Some(cells) = cells else {
-        return Err(
-            "the puzzle needs at least one cell (--rows, --cols and --cells must be at least 1)".into()
-        );
-    };
+    let Some(cells) = cells else { return Err(StarterError::NoCells) };
     if cells > STARTER_CELLS {
         let what = match form {
             Form::Grid { rows, cols } => format!("a {rows}×{cols} grid"),
             _ => format!("{cells} cells"),
         };
-        return Err(format!(
-            "{what} is more than a starter file should hold (at most {STARTER_CELLS} cells)"
-        ));
+        return Err(StarterError::TooLarge(what));
     }
     let (graph, extra, what) = match form {
         Form::Grid { rows, cols } => (
@@ -102,7 +113,7 @@ pub fn starter(form: Form, modulus: u64) -> Result<String, String> {
         )
     };
     // Work out the start: the target with one press of button 0 undone.
-    let draft = parse_puzzle(&body("All(0)")).map_err(|e| format!("internal error in the starter: {e}"))?;
+    let draft = parse_puzzle(&body("All(0)")).map_err(StarterError::Internal)?;
     let mut presses = vec![BigUint::from(0u32); draft.button_count()];
     presses[0] = BigUint::from(1u32);
     let after = draft.apply(&draft.target.to_vec(), &presses);

@@ -48,11 +48,55 @@ use crate::algebra::arith::{add_mod, inv_mod, mul_mod, reduce_signed, sub_mod};
 
 use crate::model::Puzzle;
 
+/// A simple player strategy (see the module doc).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Strategy {
+    /// The cautious sweep, button by button.
+    Sweep,
+    /// The press that puts the most cells at their target, again and again.
+    Greedy,
+    /// Light chasing from the top row, without first-row choices.
+    Chase,
+}
+
+impl Strategy {
+    /// Every strategy, in the order they are played and reported.
+    pub const ALL: [Strategy; 3] = [Strategy::Sweep, Strategy::Greedy, Strategy::Chase];
+
+    /// The strategy's name: `sweep`, `greedy`, `chase`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Strategy::Sweep => "sweep",
+            Strategy::Greedy => "greedy",
+            Strategy::Chase => "chase",
+        }
+    }
+}
+
+impl std::fmt::Display for Strategy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A name that is not a strategy's.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0} is not a strategy: use one of sweep, greedy, chase")]
+pub struct UnknownStrategy(pub String);
+
+impl std::str::FromStr for Strategy {
+    type Err = UnknownStrategy;
+
+    fn from_str(name: &str) -> Result<Self, Self::Err> {
+        Strategy::ALL.into_iter().find(|s| s.name() == name).ok_or_else(|| UnknownStrategy(name.into()))
+    }
+}
+
 /// The outcome of one strategy from the puzzle's start.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StrategyOutcome {
-    /// The strategy's name.
-    pub name: &'static str,
+    /// The strategy played.
+    pub strategy: Strategy,
     /// Whether it won.
     pub solves: bool,
     /// Presses made (started), whether or not the strategy won.
@@ -65,9 +109,6 @@ pub struct StrategyOutcome {
 
 /// The most presses a [`StrategyOutcome::sequence`] records.
 pub const SEQUENCE_CAP: usize = 1 << 20;
-
-/// The strategies, by name.
-pub const NAMES: [&str; 3] = ["sweep", "greedy", "chase"];
 
 /// How one press of a button acts on the cells.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -361,14 +402,14 @@ impl<'p, 's> Board<'p, 's> {
 
 /// Presses and the recorded sequence.
 struct Tally {
-    name: &'static str,
+    strategy: Strategy,
     presses: u64,
     sequence: Vec<usize>,
 }
 
 impl Tally {
-    fn new(name: &'static str) -> Self {
-        Tally { name, presses: 0, sequence: Vec::new() }
+    fn new(strategy: Strategy) -> Self {
+        Tally { strategy, presses: 0, sequence: Vec::new() }
     }
 
     fn record(&mut self, j: usize, times: u64) {
@@ -380,7 +421,7 @@ impl Tally {
 
     fn outcome(self, solves: bool) -> StrategyOutcome {
         StrategyOutcome {
-            name: self.name,
+            strategy: self.strategy,
             solves,
             presses: self.presses,
             sequence: self.sequence,
@@ -443,7 +484,7 @@ fn period(puzzle: &Puzzle, full: &[(usize, u64)]) -> u64 {
 fn sweep_rule(puzzle: &Puzzle, rule: Rule) -> StrategyOutcome {
     let mut state = puzzle.start.to_vec();
     let mut board = Board::new(puzzle, rule, &mut state);
-    let mut tally = Tally::new("sweep");
+    let mut tally = Tally::new(Strategy::Sweep);
     if board.won() {
         return tally.outcome(true);
     }
@@ -480,7 +521,7 @@ fn sweep_rule(puzzle: &Puzzle, rule: Rule) -> StrategyOutcome {
 fn greedy_rule(puzzle: &Puzzle, rule: Rule, cap: u64, deadline: Option<Instant>) -> StrategyOutcome {
     let mut state = puzzle.start.to_vec();
     let mut board = Board::new(puzzle, rule, &mut state);
-    let mut tally = Tally::new("greedy");
+    let mut tally = Tally::new(Strategy::Greedy);
     let cells = puzzle.cell_count();
     while !board.won() && tally.presses < cap {
         // Each press looks at every button: on big boards the deadline ends the game.
@@ -519,7 +560,7 @@ fn chase_rule(puzzle: &Puzzle, rule: Rule) -> Option<StrategyOutcome> {
     }
     let mut state = puzzle.start.to_vec();
     let mut board = Board::new(puzzle, rule, &mut state);
-    let mut tally = Tally::new("chase");
+    let mut tally = Tally::new(Strategy::Chase);
     if board.won() {
         return Some(tally.outcome(true));
     }
@@ -561,7 +602,7 @@ pub fn chase_with(puzzle: &Puzzle, rule: &PressRule) -> Option<StrategyOutcome> 
     chase_rule(puzzle, Rule::from(rule))
 }
 
-/// Every strategy that applies under `rule`, in [`NAMES`] order; greedy is capped at 4 presses
+/// Every strategy that applies under `rule`, in [`Strategy::ALL`] order; greedy is capped at 4 presses
 /// per button plus 16.
 pub fn all_with(puzzle: &Puzzle, rule: &PressRule) -> Vec<StrategyOutcome> {
     all_rule(puzzle, Rule::from(rule), None)
@@ -601,13 +642,19 @@ pub fn all_until(puzzle: &Puzzle, deadline: Instant) -> Vec<StrategyOutcome> {
     all_rule(puzzle, Rule::Own, Some(deadline))
 }
 
-/// Whether a strategy requirement holds: `Some(name)` must win, `None` means none may.
-pub fn requirement_met(puzzle: &Puzzle, must_win: Option<&str>) -> bool {
+/// Whether a strategy requirement holds: `Some(strategy)` must win, `None` means none may.
+pub fn requirement_met(puzzle: &Puzzle, must_win: Option<Strategy>) -> bool {
     let outcomes = all(puzzle);
     match must_win {
-        Some(name) => outcomes.iter().any(|o| o.name == name && o.solves),
+        Some(strategy) => outcomes.iter().any(|o| o.strategy == strategy && o.solves),
         None => outcomes.iter().all(|o| !o.solves),
     }
+}
+
+/// Whether `strategy` can be played on this puzzle at all (chase needs a grid whose buttons
+/// are its cells).
+pub fn applies(puzzle: &Puzzle, strategy: Strategy) -> bool {
+    strategy != Strategy::Chase || chase(puzzle).is_some()
 }
 
 #[cfg(test)]
@@ -758,7 +805,7 @@ mod tests {
         assert_eq!(
             outcome,
             StrategyOutcome {
-                name: "greedy",
+                strategy: Strategy::Greedy,
                 solves: true,
                 presses: 2,
                 sequence: vec![0, 1],

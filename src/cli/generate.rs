@@ -7,9 +7,10 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use modsolve::generate::{Spec, StrategyRequirement, generate, impossible};
+use modsolve::generate::{Infeasible, Spec, StrategyRequirement, generate, impossible};
 use modsolve::report::SCHEMA_VERSION;
 use modsolve::report::batch::{level_json, level_text};
+use modsolve::strategy::Strategy;
 
 use super::args::GenerateArgs;
 use super::output::{Body, Failure, Output};
@@ -67,15 +68,16 @@ fn run_inner(request: &Request) -> Result<Output, Failure> {
     let strategy = match request.strategy.as_deref() {
         None => None,
         Some("none") => Some(StrategyRequirement::None),
-        Some(name) if modsolve::strategy_names().contains(&name) => {
-            Some(StrategyRequirement::Wins(name.into()))
-        }
-        Some(other) => {
-            return Err(usage(format!(
-                "error: --strategy {other} is not a strategy: use one of {}, or none\n",
-                modsolve::strategy_names().join(", ")
-            )));
-        }
+        Some(name) => match name.parse::<Strategy>() {
+            Ok(strategy) => Some(StrategyRequirement::Wins(strategy)),
+            Err(_) => {
+                let names: Vec<&str> = Strategy::ALL.iter().map(|s| s.name()).collect();
+                return Err(usage(format!(
+                    "error: --strategy {name} is not a strategy: use one of {}, or none\n",
+                    names.join(", ")
+                )));
+            }
+        },
     };
     let count = request.spec_count;
     let spec = Spec {
@@ -89,10 +91,7 @@ fn run_inner(request: &Request) -> Result<Output, Failure> {
         nodes_per_level: 2_000_000,
     };
     if let Some(reason) = impossible(&template, &spec)? {
-        return Err(usage(format!("error: {reason}\n")));
-    }
-    if let Some(reason) = modsolve::strategy_impossible(&template, spec.strategy.as_ref()) {
-        return Err(usage(format!("error: {reason}\n")));
+        return Err(usage(format!("error: {}\n", infeasible(&reason))));
     }
     if !request.force {
         existing_levels(&request.out, count)?;
@@ -105,7 +104,6 @@ fn run_inner(request: &Request) -> Result<Output, Failure> {
     let batch = generate(
         &template,
         &spec,
-        &modsolve::judge_strategy,
         &|found, _| {
             if let Some(bar) = &bar {
                 bar.set_position(found as u64);
@@ -169,6 +167,27 @@ fn run_inner(request: &Request) -> Result<Output, Failure> {
         }
     }
     Ok(Output { body: Body::Text(text), code: if found < count { 1 } else { 0 } })
+}
+
+/// Why the spec cannot be met, worded with the flags that set it.
+fn infeasible(reason: &Infeasible) -> String {
+    match reason {
+        Infeasible::Unique { solutions, quiet } => format!(
+            "--unique cannot be met: every solvable start of this template has {solutions} solutions, because it has {quiet} quiet patterns"
+        ),
+        Infeasible::EmptyPar { low, high } => format!("--par {low}..{high} is an empty range"),
+        Infeasible::ZeroPar => "--par must allow at least 1 press: a level is not already solved".into(),
+        Infeasible::ParTooHigh { low, high, most } => format!(
+            "--par {low}..{high} cannot be met: no plan of this template needs more than {most} presses"
+        ),
+        Infeasible::TooFewStarts { count, starts } => format!(
+            "--count {count} cannot be met: this template has only {starts} solvable starts other than the target"
+        ),
+        Infeasible::StrategyDoesNotApply(strategy) => {
+            format!("--strategy {strategy} needs a grid whose buttons are its cells")
+        }
+        Infeasible::BeyondWords | Infeasible::NothingChanges => reason.to_string(),
+    }
 }
 
 /// `level-0001.ron`, …, `level-12345.ron`: the file of level `number` (from 1).

@@ -195,5 +195,16 @@ pub(crate) fn stdin_at_most_once(files: &[PathBuf], json: bool) -> Result<(), Fa
 pub(crate) fn new(form: modsolve::scaffold::Form, modulus: u64) -> Result<Output, Failure> {
     modsolve::scaffold::starter(form, modulus)
         .map(|text| Output { body: output::Body::Text(text), code: 0 })
-        .map_err(|e| Failure::plain("usage", format!("error: {e}\n"), 2, false))
+        .map_err(|e| {
+            use modsolve::scaffold::StarterError;
+            let message = match e {
+                StarterError::Modulus(m) => format!("--modulus is {m}; a cell must count modulo at least 2"),
+                StarterError::NoCells => {
+                    "the puzzle needs at least one cell (--rows, --cols and --cells must be at least 1)"
+                        .into()
+                }
+                StarterError::TooLarge(_) | StarterError::Internal(_) => e.to_string(),
+            };
+            Failure::plain("usage", format!("error: {message}\n"), 2, false)
+        })
 }

@@ -116,11 +116,11 @@ pub fn check_text(file: &str, puzzle: &Puzzle, report: &CheckReport, deny_warnin
                 let presses =
                     if s.presses == 1 { "1 press".to_string() } else { format!("{} presses", s.presses) };
                 if s.solves {
-                    format!("{} wins in {presses}", s.name)
+                    format!("{} wins in {presses}", s.strategy)
                 } else if !s.finished {
-                    format!("{} stopped by the budget (after {presses})", s.name)
+                    format!("{} stopped by the budget (after {presses})", s.strategy)
                 } else {
-                    format!("{} fails (after {presses})", s.name)
+                    format!("{} fails (after {presses})", s.strategy)
                 }
             })
             .collect();
@@ -131,7 +131,7 @@ pub fn check_text(file: &str, puzzle: &Puzzle, report: &CheckReport, deny_warnin
             Severity::Warning => "warning",
             Severity::Error => "error",
         };
-        let _ = writeln!(out, "  {level}[{}]: {}", f.code, f.message);
+        let _ = writeln!(out, "  {level}[{}]: {}", f.code.as_str(), f.message);
     }
     out
 }
@@ -174,13 +174,15 @@ pub fn check_json(file: &str, puzzle: &Puzzle, report: &CheckReport, deny_warnin
             "unique": v.unique,
         })),
         "strategies": report.strategies.iter().map(|s| json!({
-            "name": s.name,
+            "name": s.strategy.name(),
             "solves": s.solves,
             "presses": s.presses,
             "finished": s.finished,
+            "sequence": s.sequence,
+            "sequence_complete": s.sequence.len() as u64 == s.presses,
         })).collect::<Vec<_>>(),
         "warnings": report.findings.iter().map(|f| json!({
-            "code": f.code,
+            "code": f.code.as_str(),
             "severity": match f.severity { Severity::Warning => "warning", Severity::Error => "error" },
             "message": f.message,
         })).collect::<Vec<_>>(),

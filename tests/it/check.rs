@@ -5,7 +5,7 @@
 use std::collections::HashSet;
 
 use assert_cmd::Command;
-use modsolve::check::{FINDING_CODES, check};
+use modsolve::check::{FindingCode, Severity, check};
 use modsolve::model::{Buttons, Puzzle, Topology};
 use modsolve::parse_puzzle;
 use modsolve::solve::Budget;
@@ -125,11 +125,31 @@ fn load(source: &str) -> Puzzle {
     parse_puzzle(source).unwrap_or_else(|e| panic!("{e}: {source}"))
 }
 
-fn codes(source: &str) -> Vec<&'static str> {
+fn codes(source: &str) -> Vec<FindingCode> {
     check(&load(source), budget()).unwrap().findings.iter().map(|f| f.code).collect()
 }
 
-/// Each finding code: a puzzle that triggers it and one that does not.
+/// The codes and severities `modsolve check --json` prints for a puzzle, with a node budget.
+fn emitted(source: &str, nodes: u64) -> Vec<(String, String)> {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("case.ron");
+    std::fs::write(&path, source).unwrap();
+    let out = Command::cargo_bin("modsolve")
+        .unwrap()
+        .args(["check", "--json", "--budget", &nodes.to_string()])
+        .arg(&path)
+        .output()
+        .unwrap();
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let warnings = json["warnings"].as_array().unwrap_or_else(|| panic!("{json}"));
+    warnings
+        .iter()
+        .map(|w| (w["code"].as_str().unwrap().to_string(), w["severity"].as_str().unwrap().to_string()))
+        .collect()
+}
+
+/// Each finding code: a puzzle that triggers it, in the library and in what the binary prints
+/// (with its severity), and a clean puzzle that triggers none.
 #[test]
 fn every_finding_code_is_triggered_and_not() {
     // Solvable by light chasing, the intended plan is the fewest: nothing to say.
@@ -155,18 +175,35 @@ fn every_finding_code_is_triggered_and_not() {
         ("no-simple-strategy", "Puzzle(graph: Grid(rows: 5, cols: 5), modulus: 2, target: All(1))"),
         ("par-not-proven", "Puzzle(graph: Grid(rows: 19, cols: 19), modulus: 2, target: All(1))"),
     ];
-    assert_eq!(codes(clean), Vec::<&str>::new(), "the clean puzzle has no findings");
-    for code in FINDING_CODES {
-        let (_, source) =
-            cases.iter().find(|(c, _)| *c == code).unwrap_or_else(|| panic!("no case for {code}"));
-        let puzzle = load(source);
+    assert_eq!(codes(clean), Vec::<FindingCode>::new(), "the clean puzzle has no findings");
+    assert_eq!(emitted(clean, 10_000_000), Vec::<(String, String)>::new());
+    let mut covered = Vec::new();
+    for &(name, source) in cases {
         // par-not-proven needs a budget too small to walk 19×19's 65,536 plans.
-        let tight = if code == "par-not-proven" { Budget { nodes: 100, time: None } } else { budget() };
-        let found: Vec<_> = check(&puzzle, tight).unwrap().findings.iter().map(|f| f.code).collect();
-        assert!(found.contains(&code), "{code} not triggered by {source}: {found:?}");
-        let others: Vec<_> = codes(clean);
-        assert!(!others.contains(&code));
+        let nodes = if name == "par-not-proven" { 100 } else { 10_000_000 };
+        let found: Vec<FindingCode> = check(&load(source), Budget { nodes, time: None })
+            .unwrap()
+            .findings
+            .iter()
+            .map(|f| f.code)
+            .collect();
+        let code = *found
+            .iter()
+            .find(|c| c.as_str() == name)
+            .unwrap_or_else(|| panic!("{name} not triggered by {source}: {found:?}"));
+        let printed = emitted(source, nodes);
+        let severity = match code.severity() {
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        };
+        assert!(printed.contains(&(name.to_string(), severity.to_string())), "{name}: {printed:?}");
+        // Every code printed is one the library emitted, under its own name.
+        let names: Vec<&str> = found.iter().map(|c| c.as_str()).collect();
+        assert!(printed.iter().all(|(n, _)| names.contains(&n.as_str())), "{printed:?} vs {names:?}");
+        covered.push(code);
     }
+    covered.sort();
+    assert_eq!(covered, FindingCode::ALL.to_vec(), "every code has a case that triggers it");
 }
 
 /// Classic facts: 5×5 has 3 quiet patterns and 1 in 4 starts solvable; 4×4 has 15.

@@ -208,3 +208,40 @@ fn a_mistyped_subcommand_gets_a_suggestion() {
     let output = Command::cargo_bin("modsolve").unwrap().args(["generat"]).output().unwrap();
     assert!(String::from_utf8(output.stderr).unwrap().contains("'generate'"));
 }
+
+/// `check --json` shows each strategy's presses in order: replayed on the puzzle they reach
+/// what the report says (the target exactly when the strategy solves it).
+#[test]
+fn strategy_sequences_replay_to_what_the_check_says() {
+    let mut replayed = 0;
+    for path in shipped() {
+        let puzzle = parse_puzzle(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let (_, stdout) = run(&["check", path.to_str().unwrap(), "--json"]);
+        let json = json_of(&stdout);
+        for strategy in json["strategies"].as_array().unwrap() {
+            let sequence: Vec<usize> = strategy["sequence"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|j| j.as_u64().unwrap() as usize)
+                .collect();
+            assert_eq!(strategy["sequence_complete"], true, "{strategy}");
+            assert_eq!(strategy["presses"].as_u64().unwrap() as usize, sequence.len(), "{strategy}");
+            let solves = strategy["solves"].as_bool().unwrap();
+            let reached = if puzzle.phases.is_some() {
+                // Staged presses stop at a win part-way: the game's own replay.
+                let rule = modsolve::strategy::PressRule::of(&puzzle);
+                modsolve::strategy::replay(&puzzle, &rule, &sequence) == Some(sequence.len())
+            } else {
+                let mut counts = vec![num_bigint::BigUint::from(0u32); puzzle.button_count()];
+                for &j in &sequence {
+                    counts[j] += 1u32;
+                }
+                puzzle.solves(&counts)
+            };
+            assert_eq!(reached, solves, "{}: {strategy}", path.display());
+            replayed += 1;
+        }
+    }
+    assert!(replayed >= 30, "{replayed}");
+}

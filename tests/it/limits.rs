@@ -243,12 +243,20 @@ fn greedy_play_stops_at_the_deadline() {
         format!("Puzzle(graph: Grid(rows: 60, cols: 60), modulus: 2, start: Rows([{}]))", rows.join(", "));
     let puzzle = modsolve::parse_puzzle(&source).expect("valid");
     let stopped = modsolve::strategy::all_until(&puzzle, Instant::now());
-    let greedy = stopped.iter().find(|s| s.name == "greedy").expect("greedy is played");
+    let greedy = stopped
+        .iter()
+        .find(|s| s.strategy == modsolve::strategy::Strategy::Greedy)
+        .expect("greedy is played");
     assert!(!greedy.finished && !greedy.solves && greedy.presses <= 1, "{greedy:?}");
-    assert!(stopped.iter().filter(|s| s.name != "greedy").all(|s| s.finished));
+    assert!(
+        stopped.iter().filter(|s| s.strategy != modsolve::strategy::Strategy::Greedy).all(|s| s.finished)
+    );
     let played = modsolve::strategy::all(&puzzle);
     assert!(played.iter().all(|s| s.finished));
-    assert!(played.iter().find(|s| s.name == "greedy").expect("played").presses > 1);
+    assert!(
+        played.iter().find(|s| s.strategy == modsolve::strategy::Strategy::Greedy).expect("played").presses
+            > 1
+    );
 }
 
 /// A random sparse graph of 3000 cells with moduli 2..12 takes over a minute to eliminate:

@@ -252,7 +252,11 @@ fn graph_phases_equal_button_phases_at_extremes() {
         );
         // Player strategies may differ: a graph button belongs to its cell, an explicit one does not.
         let codes = |r: &modsolve::check::CheckReport| {
-            r.findings.iter().map(|f| f.code).filter(|&c| c != "no-simple-strategy").collect::<Vec<_>>()
+            r.findings
+                .iter()
+                .map(|f| f.code)
+                .filter(|&c| c != modsolve::check::FindingCode::NoSimpleStrategy)
+                .collect::<Vec<_>>()
         };
         assert_eq!(codes(&x), codes(&y), "{what}");
         if case % 10 == 0 {
@@ -277,10 +281,10 @@ fn first_level(template: &Puzzle, seed: u64) -> Result<(Vec<u64>, u64, BigUint),
         nodes_per_level: 100_000,
     };
     if let Some(reason) = impossible(template, &spec).map_err(|e| e.to_string())? {
-        return Err(reason);
+        return Err(reason.to_string());
     }
     let mut level = None;
-    generate::<modsolve::InternalError>(template, &spec, &|_, _| true, &|_, _| {}, |l| {
+    generate::<modsolve::InternalError>(template, &spec, &|_, _| {}, |l| {
         level = Some((l.puzzle.start.to_vec(), l.par, l.count));
         Ok(())
     })

@@ -607,7 +607,7 @@ pub fn library_run(source: &str, seed: u64, known_failures: bool) -> Result<Libr
         if replayed != expected {
             return Err(format!(
                 "strategy {} says solves: {} in {} presses, but replaying gives {replayed:?}",
-                outcome.name, outcome.solves, outcome.presses
+                outcome.strategy, outcome.solves, outcome.presses
             ));
         }
     }
