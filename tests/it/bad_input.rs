@@ -20,7 +20,6 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 use std::process::Output;
 use std::sync::OnceLock;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use assert_cmd::Command;
 use modsolve::analysis::Options;
@@ -34,28 +33,22 @@ use proptest::test_runner::{Config, FileFailurePersistence, TestRunner};
 // ---------------------------------------------------------------------------------------------
 // Helpers
 
-/// A puzzle file in the system temp directory, removed when dropped.
+/// A puzzle file in a scratch directory of its own, removed when dropped.
 struct TempPuzzle {
     path: PathBuf,
+    _dir: crate::util::Scratch,
 }
 
 impl TempPuzzle {
     fn new(contents: &[u8]) -> Self {
-        static COUNTER: AtomicUsize = AtomicUsize::new(0);
-        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-        let path = std::env::temp_dir().join(format!("modsolve-bad-input-{}-{n}.ron", std::process::id()));
+        let dir = crate::util::Scratch::new();
+        let path = dir.path().join("puzzle.ron");
         std::fs::write(&path, contents).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        TempPuzzle { path }
+        TempPuzzle { path, _dir: dir }
     }
 
     fn shown(&self) -> String {
         self.path.display().to_string()
-    }
-}
-
-impl Drop for TempPuzzle {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.path);
     }
 }
 

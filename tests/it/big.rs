@@ -186,14 +186,12 @@ fn light_chasing_at_word_edges() {
 /// equals the general path's.
 #[test]
 fn compact_path_for_big_boards() {
-    let dir = std::env::temp_dir().join(format!("modsolve-big-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::util::Scratch::new();
     let source = format!(
         "Puzzle(graph: Grid(rows: 600, cols: 500), modulus: 2, start: {})",
         random_rows(600, 500, 2, 9)
     );
-    let path = dir.join("big.ron");
-    std::fs::write(&path, &source).unwrap();
+    let path = dir.file("big.ron", &source);
     let out = Command::cargo_bin("modsolve").unwrap().arg(&path).arg("--json").output().unwrap();
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(json["method"], "algebra");
@@ -210,5 +208,4 @@ fn compact_path_for_big_boards() {
             json["presses"].as_array().unwrap().iter().map(|v| BigUint::from(v.as_u64().unwrap())).collect();
         assert!(puzzle.solves(&plan));
     }
-    std::fs::remove_dir_all(&dir).ok();
 }

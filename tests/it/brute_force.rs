@@ -53,18 +53,16 @@ fn puzzle(
     start: Vec<u64>,
     target: Vec<u64>,
 ) -> Puzzle {
-    Puzzle {
-        name: None,
-        topology,
-        moduli: moduli.into(),
-        buttons,
-        start: start.into(),
-        target: target.into(),
-        max_presses: None,
-        intended: None,
-        phases: None,
-        labels: None,
+    let builder = Puzzle::builder(topology).moduli(moduli).start(start).target(target);
+    match buttons {
+        Buttons::Graph { self_weight, neighbor_weight } => builder.press(
+            i64::try_from(self_weight).expect("a test weight"),
+            i64::try_from(neighbor_weight).expect("a test weight"),
+        ),
+        Buttons::Explicit(list) => builder.buttons(list),
     }
+    .build()
+    .expect("a valid test puzzle")
 }
 
 fn explicit(moduli: Vec<u64>, buttons: Vec<Vec<(usize, i64)>>, start: Vec<u64>, target: Vec<u64>) -> Puzzle {

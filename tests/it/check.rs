@@ -6,44 +6,17 @@ use std::collections::HashSet;
 
 use assert_cmd::Command;
 use modsolve::check::{FindingCode, Severity, check};
-use modsolve::model::{Buttons, Puzzle, Topology};
-use modsolve::parse_puzzle;
+use modsolve::model::Puzzle;
 use modsolve::solve::Budget;
 use num_bigint::BigUint;
 use num_integer::Integer;
 use num_traits::ToPrimitive;
-use rand::{RngExt, SeedableRng, rngs::StdRng};
+use rand::{SeedableRng, rngs::StdRng};
+
+use crate::util::{Scratch, Shape, load, odometer, random_puzzle};
 
 fn budget() -> Budget {
     Budget { nodes: 10_000_000, time: None }
-}
-
-fn random_puzzle(rng: &mut StdRng) -> Puzzle {
-    let cells = rng.random_range(1..=4usize);
-    let buttons = rng.random_range(1..=4usize);
-    let moduli: Vec<u64> = (0..cells).map(|_| rng.random_range(2..=8)).collect();
-    let mut list = Vec::new();
-    for _ in 0..buttons {
-        let mut effect = Vec::new();
-        for i in 0..cells {
-            if rng.random_bool(0.6) {
-                effect.push((i, rng.random_range(-9..=9i64)));
-            }
-        }
-        list.push(effect);
-    }
-    Puzzle {
-        name: None,
-        topology: Topology::Cells(cells),
-        start: moduli.iter().map(|&m| rng.random_range(0..m)).collect(),
-        target: moduli.iter().map(|&m| rng.random_range(0..m)).collect(),
-        moduli: moduli.into(),
-        buttons: Buttons::Explicit(list),
-        labels: None,
-        max_presses: None,
-        intended: None,
-        phases: None,
-    }
 }
 
 /// Every difference `A·x` reachable by some press vector, by enumeration.
@@ -54,9 +27,8 @@ fn reachable(puzzle: &Puzzle) -> HashSet<Vec<u64>> {
         .iter()
         .map(|e| e.iter().map(|&(i, _)| puzzle.moduli[i]).fold(1u64, |l, m| l.lcm(&m)))
         .collect();
-    let mut x = vec![0u64; n];
     let mut out = HashSet::new();
-    loop {
+    odometer(&bound, |x| {
         let mut d = vec![0u64; puzzle.cell_count()];
         for (j, e) in effects.iter().enumerate() {
             for &(i, a) in e {
@@ -64,26 +36,15 @@ fn reachable(puzzle: &Puzzle) -> HashSet<Vec<u64>> {
             }
         }
         out.insert(d);
-        let mut j = 0;
-        loop {
-            if j == n {
-                return out;
-            }
-            x[j] += 1;
-            if x[j] < bound[j] {
-                break;
-            }
-            x[j] = 0;
-            j += 1;
-        }
-    }
+    });
+    out
 }
 
 #[test]
 fn solvable_starts_macros_and_quiet_patterns_against_enumeration() {
     let mut rng = StdRng::seed_from_u64(44);
     for _ in 0..400 {
-        let puzzle = random_puzzle(&mut rng);
+        let puzzle = random_puzzle(&mut rng, &Shape::default());
         let report = check(&puzzle, budget()).expect("verified");
         let image = reachable(&puzzle);
         let space: u64 = puzzle.moduli.iter().product();
@@ -121,19 +82,14 @@ fn solvable_starts_macros_and_quiet_patterns_against_enumeration() {
     }
 }
 
-fn load(source: &str) -> Puzzle {
-    parse_puzzle(source).unwrap_or_else(|e| panic!("{e}: {source}"))
-}
-
 fn codes(source: &str) -> Vec<FindingCode> {
     check(&load(source), budget()).unwrap().findings.iter().map(|f| f.code).collect()
 }
 
 /// The codes and severities `modsolve check --json` prints for a puzzle, with a node budget.
 fn emitted(source: &str, nodes: u64) -> Vec<(String, String)> {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("case.ron");
-    std::fs::write(&path, source).unwrap();
+    let dir = Scratch::new();
+    let path = dir.file("case.ron", source);
     let out = Command::cargo_bin("modsolve")
         .unwrap()
         .args(["check", "--json", "--budget", &nodes.to_string()])
@@ -237,18 +193,15 @@ fn seed004_sunflower_macros() {
     }
 }
 
-fn write(dir: &std::path::Path, name: &str, text: &str) -> String {
-    let path = dir.join(name);
-    std::fs::write(&path, text).unwrap();
-    path.display().to_string()
+fn write(dir: &Scratch, name: &str, text: &str) -> String {
+    dir.file(name, text).display().to_string()
 }
 
 /// Batch exit codes: 0 all pass, 1 any unsolvable, 2 any unreadable; JSON has one object per
 /// file and a broken file does not stop the others.
 #[test]
 fn batch_exit_codes() {
-    let dir = std::env::temp_dir().join(format!("modsolve-check-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new();
     let good = write(&dir, "good.ron", "Puzzle(graph: Grid(rows: 3, cols: 3), modulus: 2, target: All(1))");
     let bad = write(
         &dir,
@@ -304,7 +257,6 @@ fn batch_exit_codes() {
     };
     assert_eq!(status(false), Some(0));
     assert_eq!(status(true), Some(1));
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// Every starter that `modsolve new` writes parses and checks clean.

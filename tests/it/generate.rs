@@ -8,12 +8,7 @@ use std::time::Instant;
 use assert_cmd::Command;
 use modsolve::parse_puzzle;
 
-fn scratch(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("modsolve-generate-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use crate::util::Scratch;
 
 /// `(count, fewest)` of a 0/1 grid puzzle mod `m` by enumerating every plan in `[0, m)^n`.
 fn brute(puzzle: &modsolve::Puzzle) -> (u64, u64) {
@@ -82,7 +77,8 @@ fn run(dir: &std::path::Path, template: &str, extra: &[&str]) -> (Option<i32>, V
 
 #[test]
 fn levels_meet_the_spec_by_brute_force() {
-    let dir = scratch("spec");
+    let dir_scratch = Scratch::new();
+    let dir = dir_scratch.path().to_path_buf();
     let template = "Puzzle(graph: Grid(rows: 3, cols: 3), modulus: 3, target: All(0))";
     let (code, files) = run(&dir, template, &["--count", "20", "--seed", "5", "--unique", "--par", "6..9"]);
     assert_eq!(code, Some(0));
@@ -114,8 +110,10 @@ fn same_seed_same_files() {
     let template = "Puzzle(graph: Grid(rows: 4, cols: 5), modulus: 2, target: All(1))";
     let read =
         |files: &[String]| files.iter().map(|f| std::fs::read_to_string(f).unwrap()).collect::<Vec<_>>();
-    let a = scratch("seed-a");
-    let b = scratch("seed-b");
+    let a_scratch = Scratch::new();
+    let a = a_scratch.path().to_path_buf();
+    let b_scratch = Scratch::new();
+    let b = b_scratch.path().to_path_buf();
     let (_, first) = run(&a, template, &["--count", "15", "--seed", "42"]);
     let (_, second) = run(&b, template, &["--count", "15", "--seed", "42"]);
     // The comment names the template's path, which differs; the levels must not.
@@ -124,7 +122,8 @@ fn same_seed_same_files() {
     };
     assert_eq!(first.len(), 15);
     assert_eq!(strip(read(&first)), strip(read(&second)));
-    let c = scratch("seed-c");
+    let c_scratch = Scratch::new();
+    let c = c_scratch.path().to_path_buf();
     let (_, third) = run(&c, template, &["--count", "15", "--seed", "43"]);
     assert_ne!(strip(read(&first)), strip(read(&third)));
     for dir in [a, b, c] {
@@ -134,7 +133,8 @@ fn same_seed_same_files() {
 
 #[test]
 fn impossible_specs_exit_2_at_once() {
-    let dir = scratch("impossible");
+    let dir_scratch = Scratch::new();
+    let dir = dir_scratch.path().to_path_buf();
     for (template, extra) in [
         // 5×5 Lights Out: every solvable start has 4 solutions (3 quiet patterns).
         ("Puzzle(graph: Grid(rows: 5, cols: 5), modulus: 2)", vec!["--unique"]),
@@ -179,7 +179,8 @@ fn strategy_specs_hold() {
     // `none` is asked of 5×5.
     for (spec, wins, n) in [("chase", true, 4), ("none", false, 5)] {
         let template = format!("Puzzle(graph: Grid(rows: {n}, cols: {n}), modulus: 2, target: All(0))");
-        let dir = scratch(spec);
+        let dir_scratch = Scratch::new();
+        let dir = dir_scratch.path().to_path_buf();
         let (code, files) = run(&dir, &template, &["--count", "10", "--strategy", spec, "--seed", "3"]);
         assert_eq!(code, Some(0), "--strategy {spec}");
         assert_eq!(files.len(), 10);
@@ -196,7 +197,8 @@ fn strategy_specs_hold() {
         std::fs::remove_dir_all(&dir).ok();
     }
     // chase on a graph that is not a grid can never hold.
-    let dir = scratch("chase-path");
+    let dir_scratch = Scratch::new();
+    let dir = dir_scratch.path().to_path_buf();
     let (code, _) = run(&dir, "Puzzle(graph: Path(5), modulus: 2)", &["--strategy", "chase"]);
     assert_eq!(code, Some(2));
     std::fs::remove_dir_all(&dir).ok();
@@ -209,7 +211,8 @@ const BIG_PRIME: &str = "18446744073709551557";
 /// levels parse, and their `intended` plan solves them.
 #[test]
 fn moduli_near_2_64_generate_levels() {
-    let dir = scratch("big-modulus");
+    let dir_scratch = Scratch::new();
+    let dir = dir_scratch.path().to_path_buf();
     let m: u64 = BIG_PRIME.parse().unwrap();
     let template = format!("Puzzle(graph: Path(3), modulus: {BIG_PRIME}, target: All({}))", m - 1);
     let (code, files) = run(&dir, &template, &["--count", "2", "--seed", "7"]);
@@ -241,7 +244,8 @@ fn moduli_near_2_64_make_starter_files() {
     assert_eq!(output.status.code(), Some(0));
     let puzzle = parse_puzzle(std::str::from_utf8(&output.stdout).unwrap()).unwrap();
     assert_eq!(puzzle.start.to_vec(), [m - 1, m - 1, 0]);
-    let dir = scratch("big-modulus-new");
+    let dir_scratch = Scratch::new();
+    let dir = dir_scratch.path().to_path_buf();
     let path = dir.join("new.ron");
     std::fs::write(&path, &output.stdout).unwrap();
     let check = Command::cargo_bin("modsolve").unwrap().arg("check").arg(&path).output().unwrap();
@@ -270,7 +274,8 @@ fn names(dir: &std::path::Path) -> Vec<String> {
 /// file; `--force` overwrites. Files that the run would not write are left alone either way.
 #[test]
 fn existing_levels_are_refused_unless_forced() {
-    let dir = scratch("force");
+    let dir_scratch = Scratch::new();
+    let dir = dir_scratch.path().to_path_buf();
     let levels = dir.join("levels");
     std::fs::create_dir_all(&levels).unwrap();
     for name in ["level-0002.ron", "level-0003.ron", "level-0004.ron", "level-2.ron"] {
@@ -314,7 +319,8 @@ fn existing_levels_are_refused_unless_forced() {
 #[cfg(unix)]
 #[test]
 fn a_failed_write_leaves_no_partial_level() {
-    let dir = scratch("partial");
+    let dir_scratch = Scratch::new();
+    let dir = dir_scratch.path().to_path_buf();
     let template = dir.join("template.ron");
     // A 400-cell path: a level file is about 2.7 kB.
     std::fs::write(&template, "Puzzle(graph: Path(400), modulus: 2)").unwrap();
@@ -363,7 +369,8 @@ fn a_failed_write_leaves_no_partial_level() {
 #[test]
 fn levels_stream_as_they_are_accepted() {
     use std::io::BufRead;
-    let dir = scratch("stream");
+    let dir_scratch = Scratch::new();
+    let dir = dir_scratch.path().to_path_buf();
     let template = "Puzzle(graph: Grid(rows: 4, cols: 4), modulus: 2)";
     // Ten million levels of a template with 2^26 solvable starts (a count it cannot meet is
     // refused at once).
@@ -409,7 +416,8 @@ fn levels_stream_as_they_are_accepted() {
         assert!(line.contains(&format!("  par {par}  64 solutions")), "{line}");
     }
 
-    let json_dir = scratch("stream-json");
+    let json_dir_scratch = Scratch::new();
+    let json_dir = json_dir_scratch.path().to_path_buf();
     let output =
         generate_in(&json_dir, template).args(["--count", "4", "--json", "--seed", "9"]).output().unwrap();
     assert_eq!(output.status.code(), Some(0));
@@ -464,7 +472,8 @@ fn counted(json: &serde_json::Value) -> u64 {
 /// many were taken; every sample taken is counted once.
 #[test]
 fn par_histogram_of_huge_samples_stops_at_the_budget() {
-    let dir = scratch("histogram-huge");
+    let dir_scratch = Scratch::new();
+    let dir = dir_scratch.path().to_path_buf();
     for samples in ["4611686018427387904", "1000000000"] {
         let (code, json, elapsed) = histogram(&dir, &["--samples", samples, "--budget", "300ms"]);
         assert_eq!(code, Some(0), "{json}");
@@ -497,7 +506,8 @@ fn par_histogram_of_huge_samples_stops_at_the_budget() {
 /// the same counts (node budgets, not time, decide each sample).
 #[test]
 fn par_histogram_within_budget_is_complete_and_reproducible() {
-    let dir = scratch("histogram-complete");
+    let dir_scratch = Scratch::new();
+    let dir = dir_scratch.path().to_path_buf();
     let (code, first, _) = histogram(&dir, &["--samples", "300", "--budget", "30s"]);
     assert_eq!(code, Some(0));
     assert_eq!((first["taken"].as_u64(), first["complete"].as_bool()), (Some(300), Some(true)));

@@ -4,21 +4,12 @@
 //! directories and invalid UTF-8 get a message that says what and where. Exit code 2 each time.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use assert_cmd::Command;
 
-fn puzzle_path(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles").join(name)
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("modsolve-input-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use crate::util::{Scratch, shipped_path};
 
 /// The binary, killed after 30 s: a source that blocks must fail the test, not hang it.
 fn modsolve() -> Command {
@@ -52,7 +43,7 @@ fn writer(path: &Path, bytes: Vec<u8>) -> std::thread::JoinHandle<()> {
 /// one batch are a usage error.
 #[test]
 fn dash_reads_standard_input() {
-    let octopus = puzzle_path("octopus.ron");
+    let octopus = shipped_path("octopus.ron");
     let source = std::fs::read(&octopus).unwrap();
     let from_file = modsolve().arg(&octopus).output().unwrap();
     let from_stdin = modsolve().arg("-").write_stdin(source.clone()).output().unwrap();
@@ -62,7 +53,7 @@ fn dash_reads_standard_input() {
 
     let checked = modsolve()
         .args(["check", "-"])
-        .arg(puzzle_path("lightsout-3x3.ron"))
+        .arg(shipped_path("lightsout-3x3.ron"))
         .write_stdin(source.clone())
         .output()
         .unwrap();
@@ -85,10 +76,11 @@ fn dash_reads_standard_input() {
 #[cfg(unix)]
 #[test]
 fn a_named_pipe_with_a_writer_is_read() {
-    let dir = scratch("fifo-writer");
+    let dir_scratch = Scratch::new();
+    let dir = dir_scratch.path().to_path_buf();
     let pipe = dir.join("puzzle.pipe");
     mkfifo(&pipe);
-    let source = std::fs::read(puzzle_path("octopus.ron")).unwrap();
+    let source = std::fs::read(shipped_path("octopus.ron")).unwrap();
     let feeding = writer(&pipe, source.clone());
     let output = modsolve().arg("--json").arg(&pipe).output().unwrap();
     feeding.join().unwrap();
@@ -129,14 +121,15 @@ fn a_named_pipe_with_a_writer_is_read() {
 #[cfg(unix)]
 #[test]
 fn bad_sources_do_not_block_or_sink_a_batch() {
-    let dir = scratch("batch");
+    let dir_scratch = Scratch::new();
+    let dir = dir_scratch.path().to_path_buf();
     let pipe = dir.join("nobody.pipe");
     mkfifo(&pipe);
     let folder = dir.join("folder.ron");
     std::fs::create_dir(&folder).unwrap();
     let latin1 = dir.join("latin1.ron");
     std::fs::write(&latin1, b"// Caf\xe9\nPuzzle(graph: Path(3), modulus: 2)").unwrap();
-    let (octopus, three) = (puzzle_path("octopus.ron"), puzzle_path("lightsout-3x3.ron"));
+    let (octopus, three) = (shipped_path("octopus.ron"), shipped_path("lightsout-3x3.ron"));
     let started = Instant::now();
     let output = modsolve().arg("check").args([&octopus, &pipe, &folder, &latin1, &three]).output().unwrap();
     let elapsed = started.elapsed();
@@ -177,7 +170,8 @@ fn dev_zero_is_refused_at_the_limit() {
     if !zero.exists() {
         return;
     }
-    let dir = scratch("zero");
+    let dir_scratch = Scratch::new();
+    let dir = dir_scratch.path().to_path_buf();
     for command in [&["solve"][..], &["check"], &["check", "--par-histogram"], &["generate", "--out"]] {
         let mut args: Vec<&std::ffi::OsStr> = command.iter().map(|a| a.as_ref()).collect();
         if command[0] == "generate" {
@@ -199,7 +193,8 @@ fn dev_zero_is_refused_at_the_limit() {
 /// one is sparse: 1 GiB and one byte of nothing).
 #[test]
 fn oversized_files_are_refused_by_default_before_reading() {
-    let dir = scratch("sparse");
+    let dir_scratch = Scratch::new();
+    let dir = dir_scratch.path().to_path_buf();
     let big = dir.join("big.ron");
     std::fs::File::create(&big).unwrap().set_len((1 << 30) + 1).unwrap();
     let started = Instant::now();

@@ -6,27 +6,17 @@
 //!   and errors) is valid against its schema in `schema/` and carries `"version": 1`;
 //! - a mistyped subcommand gets clap's suggestion.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use assert_cmd::Command;
 use modsolve::solve::{Budget, Objective};
 use modsolve::{Engine, Options, analyse, parse_puzzle};
 use serde_json::Value;
 
-fn shipped() -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles"))
-        .expect("puzzles/ is readable")
-        .map(|entry| entry.expect("an entry").path())
-        .filter(|path| path.extension().is_some_and(|e| e == "ron"))
-        .collect();
-    files.sort();
-    assert!(files.len() >= 12, "{files:?}");
-    files
-}
+use crate::util::{Scratch, load, modsolve, shipped_files};
 
 /// Runs the binary; returns the exit code and standard output.
 fn run(args: &[&str]) -> (i32, Vec<u8>) {
-    let output = Command::cargo_bin("modsolve").expect("built").args(args).output().expect("runs");
+    let output = modsolve().args(args).output().expect("runs");
     (output.status.code().expect("exited"), output.stdout)
 }
 
@@ -56,8 +46,8 @@ fn cases() -> Vec<(Vec<&'static str>, Options)> {
 #[test]
 fn the_library_answers_what_the_command_line_prints() {
     let mut compared = 0;
-    for path in shipped() {
-        let puzzle = parse_puzzle(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    for path in shipped_files() {
+        let puzzle = load(&std::fs::read_to_string(&path).unwrap());
         for (flags, options) in cases() {
             let mut args = vec![path.to_str().unwrap(), "--json"];
             args.extend(&flags);
@@ -99,9 +89,8 @@ fn a_million_cell_board_is_the_same_through_both() {
             .collect::<Vec<_>>()
             .join(", ")
     );
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("million.ron");
-    std::fs::write(&file, &source).unwrap();
+    let scratch = Scratch::new();
+    let file = scratch.file("million.ron", &source);
     let puzzle = parse_puzzle(&source).unwrap();
     let report =
         analyse(&puzzle, &Options { budget: Budget { nodes: 1_000_000, time: None }, ..Options::default() })
@@ -136,13 +125,9 @@ fn validate(name: &str, document: &Value) {
 
 #[test]
 fn every_json_document_matches_its_schema() {
-    let dir = tempfile::tempdir().unwrap();
-    let write = |name: &str, text: &str| {
-        let path = dir.path().join(name);
-        std::fs::write(&path, text).unwrap();
-        path.to_str().unwrap().to_string()
-    };
-    let mut files: Vec<String> = shipped().iter().map(|p| p.to_str().unwrap().to_string()).collect();
+    let dir = Scratch::new();
+    let write = |name: &str, text: &str| dir.file(name, text).to_str().unwrap().to_string();
+    let mut files: Vec<String> = shipped_files().iter().map(|p| p.to_str().unwrap().to_string()).collect();
     let broken = write("broken.ron", "Puzzle(graph: Grid(rows: 3, cols: 3), modulus: 2, colour: 1)");
     let big = write("big.ron", "Puzzle(graph: Grid(rows: 600, cols: 500), modulus: 3, target: All(1))");
     let slow =
@@ -185,7 +170,7 @@ fn every_json_document_matches_its_schema() {
     check("check", &["check", "--par-histogram", "--samples", "20", "--json", &files[0]], &[0]);
     check("check", &["check", "--par-histogram", "--samples", "20", "--json", &files[0], &files[1]], &[0]);
     let out = dir.path().join("levels");
-    let template = shipped().into_iter().find(|p| p.ends_with("lightsout-5x5.ron")).unwrap();
+    let template = shipped_files().into_iter().find(|p| p.ends_with("lightsout-5x5.ron")).unwrap();
     let template = template.to_str().unwrap();
     let out = out.to_str().unwrap();
     check("generate", &["generate", template, "--out", out, "--count", "3", "--json"], &[0]);
@@ -200,12 +185,12 @@ fn every_json_document_matches_its_schema() {
 
 #[test]
 fn a_mistyped_subcommand_gets_a_suggestion() {
-    let output = Command::cargo_bin("modsolve").unwrap().args(["chek", "level.ron"]).output().unwrap();
+    let output = modsolve().args(["chek", "level.ron"]).output().unwrap();
     assert_eq!(output.status.code(), Some(2));
     let stderr = String::from_utf8(output.stderr).unwrap();
     assert!(stderr.contains("unrecognized subcommand 'chek'"), "{stderr}");
     assert!(stderr.contains("a similar subcommand exists: 'check'"), "{stderr}");
-    let output = Command::cargo_bin("modsolve").unwrap().args(["generat"]).output().unwrap();
+    let output = modsolve().args(["generat"]).output().unwrap();
     assert!(String::from_utf8(output.stderr).unwrap().contains("'generate'"));
 }
 
@@ -214,8 +199,8 @@ fn a_mistyped_subcommand_gets_a_suggestion() {
 #[test]
 fn strategy_sequences_replay_to_what_the_check_says() {
     let mut replayed = 0;
-    for path in shipped() {
-        let puzzle = parse_puzzle(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    for path in shipped_files() {
+        let puzzle = load(&std::fs::read_to_string(&path).unwrap());
         let (_, stdout) = run(&["check", path.to_str().unwrap(), "--json"]);
         let json = json_of(&stdout);
         for strategy in json["strategies"].as_array().unwrap() {

@@ -7,37 +7,13 @@
 //! budget plus 1.5 s) so that a loaded CI machine does not fail them, yet far below what the
 //! old code took (3× to 300× the budget).
 
-use std::path::PathBuf;
 use std::process::Output;
 use std::time::{Duration, Instant};
 
 use assert_cmd::Command;
 use serde_json::Value;
 
-/// A puzzle file in a fresh temporary directory, removed with it.
-struct Scratch {
-    dir: PathBuf,
-}
-
-impl Scratch {
-    fn new(name: &str) -> Self {
-        let dir = std::env::temp_dir().join(format!("modsolve-limits-{name}-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("temp dir");
-        Scratch { dir }
-    }
-
-    fn file(&self, name: &str, contents: &str) -> PathBuf {
-        let path = self.dir.join(name);
-        std::fs::write(&path, contents).expect("written");
-        path
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.dir);
-    }
-}
+use crate::util::{Scratch, shipped_path};
 
 /// Runs the binary; returns its output and wall time.
 fn run(args: &[&str]) -> (Output, Duration) {
@@ -51,7 +27,7 @@ fn stdout(output: &Output) -> String {
 }
 
 fn puzzle(name: &str) -> String {
-    format!("{}/puzzles/{name}", env!("CARGO_MANIFEST_DIR"))
+    shipped_path(name).display().to_string()
 }
 
 /// The search cut short on an unsolvable puzzle has decided nothing: exit 3, `"solvable":
@@ -81,7 +57,7 @@ fn an_undecided_search_is_undecided() {
 /// them and said "at least").
 #[test]
 fn all_lists_every_plan_of_24x24_lights_out() {
-    let scratch = Scratch::new("all24");
+    let scratch = Scratch::new();
     let file =
         scratch.file("lo24.ron", "Puzzle(graph: Grid(rows: 24, cols: 24), modulus: 2, target: All(1))");
     let (output, _) = run(&[file.to_str().unwrap(), "--all", "--json"]);
@@ -112,7 +88,7 @@ fn all_on_staged_presses_says_it_cannot_list() {
 /// plans and how many more, at once and in little memory (it kept every plan and aborted).
 #[test]
 fn all_with_a_limit_streams_a_huge_solution_set() {
-    let scratch = Scratch::new("all100");
+    let scratch = Scratch::new();
     let buttons = vec!["[(0, 1)]"; 101].join(", ");
     let file = scratch.file(
         "big.ron",
@@ -133,7 +109,7 @@ fn all_with_a_limit_streams_a_huge_solution_set() {
 /// cell have 2^20000 quiet patterns, whose basis is not even built (it took 12 GB).
 #[test]
 fn not_proven_says_why() {
-    let scratch = Scratch::new("why");
+    let scratch = Scratch::new();
     let buttons = vec!["[(0, 1)]"; 20_001].join(", ");
     let file = scratch.file(
         "wide.ron",
@@ -152,7 +128,7 @@ fn not_proven_says_why() {
 /// with seeds recomputed from the grid shape).
 #[test]
 fn verbose_names_general_propagation() {
-    let scratch = Scratch::new("verbose");
+    let scratch = Scratch::new();
     let file = scratch.file(
         "king.ron",
         "Puzzle(graph: Grid(rows: 30, cols: 30, neighborhood: King), modulus: 3, target: All(1))",
@@ -169,7 +145,7 @@ fn verbose_names_general_propagation() {
 /// twice the budget or more.
 #[test]
 fn the_budget_bounds_the_whole_command() {
-    let scratch = Scratch::new("budget");
+    let scratch = Scratch::new();
     let file = scratch.file(
         "search97.ron",
         "Puzzle(graph: Cells(3), modulus: 97, buttons: [[(0, 42), (1, 20), (2, 51)], [(0, 84), (1, 7), (2, 10)], \
@@ -199,7 +175,7 @@ fn the_budget_bounds_the_whole_command() {
 /// 200×200 board from `modsolve new` it aborted at 3.5 GB.
 #[test]
 fn check_leaves_out_macros_it_cannot_afford() {
-    let scratch = Scratch::new("check");
+    let scratch = Scratch::new();
     let new = run(&["new", "grid", "--rows", "200", "--cols", "200"]).0;
     let file = scratch.file("g200.ron", &stdout(&new));
     let (output, took) = run(&["check", file.to_str().unwrap(), "--json"]);
@@ -276,7 +252,7 @@ fn the_budget_bounds_the_elimination() {
     }
     let edges: Vec<String> = edges.iter().map(|(a, b)| format!("({a}, {b})")).collect();
     let moduli: Vec<String> = (0..n).map(|_| rng.random_range(2..13u64).to_string()).collect();
-    let scratch = Scratch::new("elimination");
+    let scratch = Scratch::new();
     let file = scratch.file(
         "mixed.ron",
         &format!(
@@ -307,7 +283,7 @@ fn the_budget_bounds_the_elimination() {
 /// stdout; in a `check` batch the other files are still checked.
 #[test]
 fn memory_is_estimated_and_bounded() {
-    let scratch = Scratch::new("memory");
+    let scratch = Scratch::new();
     let torus =
         scratch.file("torus.ron", "Puzzle(graph: Grid(rows: 10000, cols: 10000, wrap: true), modulus: 2)");
     let torus = torus.to_str().unwrap();
@@ -326,7 +302,7 @@ fn memory_is_estimated_and_bounded() {
     assert_eq!(output.status.code(), Some(2));
     assert!(stdout(&output).contains("1 passed, 0 failed, 1 unreadable"));
     // generate and the par histogram judge candidates on every core at once.
-    let out = scratch.dir.join("levels");
+    let out = scratch.path().join("levels");
     let (output, _) = run(&["generate", torus, "--out", out.to_str().unwrap(), "--count", "1"]);
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("candidates at once"));
@@ -343,7 +319,7 @@ fn memory_is_estimated_and_bounded() {
 /// with one seed (it was refused: "propagation does not apply").
 #[test]
 fn long_paths_propagate() {
-    let scratch = Scratch::new("path");
+    let scratch = Scratch::new();
     let file = scratch.file("path.ron", "Puzzle(graph: Path(1200000), modulus: 2, target: All(1))");
     let (output, _) = run(&[file.to_str().unwrap(), "-v"]);
     assert_eq!(output.status.code(), Some(0), "{output:?}");
@@ -358,7 +334,7 @@ fn long_paths_propagate() {
 /// a loaded machine).
 #[test]
 fn a_huge_quiet_space_stays_within_the_budget() {
-    let scratch = Scratch::new("king");
+    let scratch = Scratch::new();
     let file = scratch.file(
         "king.ron",
         "Puzzle(graph: Grid(rows: 200, cols: 200, neighborhood: King), modulus: 3, target: All(1))",
@@ -385,7 +361,7 @@ fn a_huge_quiet_space_stays_within_the_budget() {
 /// the first said "internal error", the second "Not solvable" beside "3 plans".
 #[test]
 fn counts_within_press_limits_are_never_guessed() {
-    let scratch = Scratch::new("press-limits");
+    let scratch = Scratch::new();
     let wide = scratch.file(
         "wide.ron",
         "Puzzle(graph: Cells(2), modulus: [2, 18446744073709551557], buttons: [[(0, 1), (1, 1)]], \
@@ -414,8 +390,8 @@ fn counts_within_press_limits_are_never_guessed() {
 /// overflowed). Both found by fuzzing.
 #[test]
 fn impossible_counts_and_huge_budgets_are_refused() {
-    let scratch = Scratch::new("refused");
-    let out = scratch.dir.join("levels");
+    let scratch = Scratch::new();
+    let out = scratch.path().join("levels");
     let (output, took) = run(&[
         "generate",
         &puzzle("paradise.ron"),

@@ -7,6 +7,8 @@
 //! - `cli`: the binary end to end, text and JSON, on the shipped puzzles;
 //! - `fuzz`: random valid puzzles through every library path and random command lines through
 //!   the binary: no panic, no hang, only documented exit codes, every plan simulated;
+//! - `util`: the helpers every module shares (puzzles from text and from `puzzles/`, the
+//!   binary, scratch directories, random puzzles, the odometer over press vectors);
 //! - `input`: reading puzzle sources with bounds (standard input, pipes, size limits);
 //! - `library`: the library's entry point against the command line, and every JSON document
 //!   against its schema in `schema/`;
@@ -26,3 +28,4 @@ mod limits;
 mod optimize;
 mod seeds;
 mod staged;
+mod util;

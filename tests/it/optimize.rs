@@ -4,12 +4,14 @@
 //! 5.5 million press vectors; every n×n Lights Out board up to 20×20 by light chasing.
 
 use modsolve::analysis::{Analysis, Engine, Options, analyze};
-use modsolve::model::{Buttons, Puzzle, Topology};
+use modsolve::model::Puzzle;
 use modsolve::parse_puzzle;
 use modsolve::solve::{Budget, Objective};
 use num_bigint::BigUint;
 use num_traits::ToPrimitive;
-use rand::{RngExt, SeedableRng, rngs::StdRng};
+use rand::{SeedableRng, rngs::StdRng};
+
+use crate::util::{Shape, odometer, random_puzzle};
 
 fn options(engine: Engine, objective: Objective) -> Options {
     Options { engine, objective, budget: Budget { nodes: 50_000_000, time: None }, ..Options::default() }
@@ -40,9 +42,9 @@ fn brute_force(puzzle: &Puzzle) -> Brute {
         .enumerate()
         .map(|(j, &l)| puzzle.max_presses.as_ref().map_or(l - 1, |k| (l - 1).min(k[j])))
         .collect();
-    let mut x = vec![0u64; n];
+    let radices: Vec<u64> = highest.iter().map(|&h| h + 1).collect();
     let mut out = Brute { count: 0, best: [None; 3] };
-    loop {
+    odometer(&radices, |x| {
         let mut state = puzzle.start.to_vec();
         for (j, e) in effects.iter().enumerate() {
             for &(i, a) in e {
@@ -52,59 +54,14 @@ fn brute_force(puzzle: &Puzzle) -> Brute {
         if state == puzzle.target {
             out.count += 1;
             for (k, objective) in OBJECTIVES.iter().enumerate() {
-                let score = objective.score(&x);
+                let score = objective.score(x);
                 if out.best[k].is_none_or(|b| score < b) {
                     out.best[k] = Some(score);
                 }
             }
         }
-        let mut j = 0;
-        loop {
-            if j == n {
-                return out;
-            }
-            if x[j] < highest[j] {
-                x[j] += 1;
-                break;
-            }
-            x[j] = 0;
-            j += 1;
-        }
-    }
-}
-
-fn random_puzzle(rng: &mut StdRng) -> Puzzle {
-    let cells = rng.random_range(1..=5usize);
-    let buttons = rng.random_range(1..=5usize);
-    let equal = rng.random_bool(0.4);
-    let m0 = rng.random_range(2..=12u64);
-    let moduli: Vec<u64> = (0..cells).map(|_| if equal { m0 } else { rng.random_range(2..=12) }).collect();
-    let mut list: Vec<Vec<(usize, i64)>> = Vec::new();
-    for _ in 0..buttons {
-        let mut effect = Vec::new();
-        for i in 0..cells {
-            if rng.random_bool(0.6) {
-                effect.push((i, rng.random_range(-12..=12i64)));
-            }
-        }
-        list.push(effect);
-    }
-    let start = moduli.iter().map(|&m| rng.random_range(0..m)).collect();
-    let target = moduli.iter().map(|&m| rng.random_range(0..m)).collect();
-    let max_presses =
-        rng.random_bool(0.3).then(|| (0..buttons).map(|_| rng.random_range(0..=6u64)).collect());
-    Puzzle {
-        name: None,
-        topology: Topology::Cells(cells),
-        moduli: moduli.into(),
-        buttons: Buttons::Explicit(list),
-        start,
-        target,
-        labels: None,
-        max_presses,
-        intended: None,
-        phases: None,
-    }
+    });
+    out
 }
 
 fn check_against(puzzle: &Puzzle, analysis: &Analysis, brute: &Brute, objective: Objective, what: &str) {
@@ -130,7 +87,18 @@ fn search_and_algebra_agree_with_brute_force() {
     let mut rng = StdRng::seed_from_u64(2026);
     let mut tested = 0;
     while tested < 1200 {
-        let puzzle = random_puzzle(&mut rng);
+        let puzzle = random_puzzle(
+            &mut rng,
+            &Shape {
+                cells: 1..=5,
+                buttons: 1..=5,
+                moduli: 2..=12,
+                amounts: -12..=12,
+                equal_moduli: 0.4,
+                limits: 0.3,
+                ..Shape::default()
+            },
+        );
         let size: u64 = puzzle.periods().iter().map(|l| l.to_u64().unwrap()).product();
         if size > 100_000 {
             continue;

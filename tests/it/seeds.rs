@@ -1,14 +1,10 @@
 //! The published facts of the seed documents, reproduced by the solver: seed 003's table of
 //! solution counts for every m×n Lights Out board up to 20×20, and seed 004's puzzles.
 
-use modsolve::{Method, Puzzle, parse_puzzle, solve, solve_with};
+use modsolve::{Method, parse_puzzle, solve, solve_with};
 use num_bigint::BigUint;
 
-fn load(path: &str) -> Puzzle {
-    let full = format!("{}/{path}", env!("CARGO_MANIFEST_DIR"));
-    let source = std::fs::read_to_string(&full).unwrap_or_else(|e| panic!("{full}: {e}"));
-    parse_puzzle(&source).unwrap_or_else(|e| panic!("{full}: {e}"))
-}
+use crate::util::shipped;
 
 fn presses(values: &[u32]) -> Vec<BigUint> {
     values.iter().map(|&v| BigUint::from(v)).collect()
@@ -53,7 +49,7 @@ fn seed003_counts_for_every_board_up_to_20x20() {
 /// Seed 004's octopus: the seed's brute-force answer is a solution, and so is the solver's.
 #[test]
 fn seed004_octopus() {
-    let puzzle = load("puzzles/octopus.ron");
+    let puzzle = shipped("octopus.ron");
     assert!(puzzle.solves(&presses(&[9, 8, 3, 9])), "the seed's answer solves it");
     let answer = solve(&puzzle).expect("verified");
     assert!(puzzle.solves(answer.presses.as_ref().expect("solvable")));
@@ -65,10 +61,8 @@ fn seed004_octopus() {
 /// (1-based nodes 2, 5, 6 and 1, 2, 3, 5, 9).
 #[test]
 fn seed004_unique_answers() {
-    for (file, pressed) in
-        [("puzzles/sunflowers.ron", vec![2, 5, 6]), ("puzzles/paradise.ron", vec![1, 2, 3, 5, 9])]
-    {
-        let puzzle = load(file);
+    for (file, pressed) in [("sunflowers.ron", vec![2, 5, 6]), ("paradise.ron", vec![1, 2, 3, 5, 9])] {
+        let puzzle = shipped(file);
         let answer = solve(&puzzle).expect("verified");
         assert_eq!(answer.count, BigUint::from(1u32), "{file}");
         let mut expected = vec![0u32; puzzle.button_count()];
@@ -82,7 +76,7 @@ fn seed004_unique_answers() {
 /// Seed 003's 3×3 example: the unique way to light a 3×3 board presses corners and centre.
 #[test]
 fn seed003_three_by_three() {
-    let puzzle = load("puzzles/lightsout-3x3.ron");
+    let puzzle = shipped("lightsout-3x3.ron");
     let answer = solve(&puzzle).expect("verified");
     assert_eq!(answer.presses, Some(presses(&[1, 0, 1, 0, 1, 0, 1, 0, 1])));
 }

@@ -3,45 +3,13 @@
 //! the count and the fewest presses are compared with the solver's.
 
 use modsolve::analysis::{Engine, Options, analyze};
-use modsolve::model::{Buttons, Phases, Puzzle, Topology};
+use modsolve::model::Puzzle;
 use modsolve::parse_puzzle;
 use modsolve::solve::{Budget, Objective};
 use num_bigint::BigUint;
 use rand::{RngExt, SeedableRng, rngs::StdRng};
 
-fn random_staged(rng: &mut StdRng) -> Puzzle {
-    let cells = rng.random_range(1..=3usize);
-    let buttons = rng.random_range(1..=3usize);
-    let moduli: Vec<u64> = (0..cells).map(|_| rng.random_range(2..=6)).collect();
-    let phase_count = rng.random_range(2..=3usize);
-    let mut phases: Vec<Vec<Vec<(usize, i64)>>> = Vec::new();
-    for _ in 0..buttons {
-        let mut button = Vec::new();
-        for _ in 0..phase_count {
-            let mut phase = Vec::new();
-            for i in 0..cells {
-                if rng.random_bool(0.6) {
-                    phase.push((i, rng.random_range(-3..=3i64)));
-                }
-            }
-            button.push(phase);
-        }
-        phases.push(button);
-    }
-    let sums = phases.iter().map(|p| p.iter().flatten().copied().collect()).collect();
-    Puzzle {
-        name: None,
-        topology: Topology::Cells(cells),
-        start: moduli.iter().map(|&m| rng.random_range(0..m)).collect(),
-        target: moduli.iter().map(|&m| rng.random_range(0..m)).collect(),
-        moduli: moduli.into(),
-        buttons: Buttons::Explicit(sums),
-        labels: None,
-        max_presses: None,
-        intended: None,
-        phases: Some(Phases::Explicit(phases)),
-    }
-}
+use crate::util::{Shape, odometer, random_puzzle};
 
 /// `(count, fewest presses started)` by playing every plan phase by phase.
 fn brute_force(p: &Puzzle) -> (u64, Option<u64>) {
@@ -62,8 +30,7 @@ fn brute_force(p: &Puzzle) -> (u64, Option<u64>) {
         }
     };
     let (mut count, mut fewest) = (0u64, None::<u64>);
-    let mut z = vec![0u64; n];
-    loop {
+    odometer(&periods, |z| {
         let mut state = p.start.to_vec();
         // Full presses commute: `times` presses of every phase at once.
         for (j, &times) in z.iter().enumerate() {
@@ -86,19 +53,8 @@ fn brute_force(p: &Puzzle) -> (u64, Option<u64>) {
                 }
             }
         }
-        let mut j = 0;
-        loop {
-            if j == n {
-                return (count, fewest);
-            }
-            z[j] += 1;
-            if z[j] < periods[j] {
-                break;
-            }
-            z[j] = 0;
-            j += 1;
-        }
-    }
+    });
+    (count, fewest)
 }
 
 #[test]
@@ -107,7 +63,17 @@ fn staged_plans_equal_sequential_brute_force() {
     let options = Options { budget: Budget { nodes: 10_000_000, time: None }, ..Options::default() };
     let mut tested = 0;
     while tested < 1000 {
-        let puzzle = random_staged(&mut rng);
+        let puzzle = random_puzzle(
+            &mut rng,
+            &Shape {
+                cells: 1..=3,
+                buttons: 1..=3,
+                moduli: 2..=6,
+                amounts: -3..=3,
+                phases: 2..=3,
+                ..Shape::default()
+            },
+        );
         let size: u64 = puzzle.periods().iter().map(|l| u64::try_from(l).unwrap()).product();
         if size > 3000 {
             continue;
