@@ -36,15 +36,17 @@ impl Summary {
         }
     }
 
-    /// `checked 3 files: 2 passed, 1 failed, 0 unreadable; 4 warnings`.
+    /// `checked 3 files: 2 passed, 1 failed, 0 unreadable; 4 warnings` (`1 file`, `1 warning`).
     pub fn text(&self) -> String {
+        let files = self.passed + self.failed + self.unreadable;
         format!(
-            "checked {} files: {} passed, {} failed, {} unreadable; {} warnings\n",
-            self.passed + self.failed + self.unreadable,
+            "checked {files} file{}: {} passed, {} failed, {} unreadable; {} warning{}\n",
+            if files == 1 { "" } else { "s" },
             self.passed,
             self.failed,
             self.unreadable,
-            self.warnings
+            self.warnings,
+            if self.warnings == 1 { "" } else { "s" }
         )
     }
 

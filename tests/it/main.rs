@@ -7,6 +7,8 @@
 //! - `cli`: the binary end to end, text and JSON, on the shipped puzzles;
 //! - `fuzz`: random valid puzzles through every library path and random command lines through
 //!   the binary: no panic, no hang, only documented exit codes, every plan simulated;
+//! - `snapshots`: insta snapshots of the text and JSON reports of every shipped puzzle, of
+//!   `check` on each, and of rendered input errors (in `tests/it/snapshots/`);
 //! - `util`: the helpers every module shares (puzzles from text and from `puzzles/`, the
 //!   binary, scratch directories, random puzzles, the odometer over press vectors);
 //! - `input`: reading puzzle sources with bounds (standard input, pipes, size limits);
@@ -27,5 +29,6 @@ mod library;
 mod limits;
 mod optimize;
 mod seeds;
+mod snapshots;
 mod staged;
 mod util;
