@@ -175,7 +175,7 @@ pub fn takes_compact(puzzle: &Puzzle, options: &Options) -> bool {
         && puzzle.max_presses.is_none()
         && puzzle.phases.is_none()
         && puzzle.cell_count() > options.compact_from
-        && crate::solve::propagate::applies(puzzle)
+        && crate::solve::light_chase::applies(puzzle)
 }
 
 /// Everything modsolve can say about one puzzle, within the options' budget and memory: whether
@@ -204,7 +204,7 @@ pub fn analyse(puzzle: &Puzzle, options: &Options) -> Result<SolveReport, Error>
     let compact = takes_compact(puzzle, options);
     crate::memory::within(crate::memory::for_solve(puzzle, compact), options.max_memory)?;
     let work = move |puzzle: &Puzzle, options: &Options| -> Result<SolveReport, InternalError> {
-        if compact && let Some(answer) = crate::solve::propagate::solve_compact(puzzle) {
+        if compact && let Some(answer) = crate::solve::light_chase::solve_compact(puzzle) {
             return Ok(SolveReport::of_compact(puzzle, answer?));
         }
         Ok(SolveReport::of_analysis(puzzle, &analyze(puzzle, options)?))

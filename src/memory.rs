@@ -17,7 +17,7 @@ const BIG: u64 = 48;
 const BASIS_ENTRIES: u64 = crate::solve::BASIS_ENTRY_LIMIT as u64;
 
 /// The most residues general propagation spends on its symbolic forms.
-const FORM_ENTRIES: u64 = crate::solve::chase::FORM_ENTRY_LIMIT as u64;
+const FORM_ENTRIES: u64 = crate::solve::propagation::FORM_ENTRY_LIMIT as u64;
 
 /// An estimate of the peak memory of some work, and what dominates it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -58,7 +58,7 @@ pub fn for_solve(puzzle: &Puzzle, compact: bool) -> Estimate {
     let all_mod_two = puzzle.moduli.iter().all(|&m| m == 2);
     let dense_cells = cells.saturating_mul(buttons + 1);
     let dense_bytes = if all_mod_two { dense_cells / 8 } else { dense_cells.saturating_mul(8) };
-    let (method, bytes) = if crate::solve::propagate::applies(puzzle) {
+    let (method, bytes) = if crate::solve::light_chase::applies(puzzle) {
         ("light chasing", BIG * cells)
     } else if crate::solve::dense_fits(puzzle) {
         ("dense elimination", dense_bytes)

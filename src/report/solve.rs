@@ -13,8 +13,8 @@ use serde::ser::{Serialize, SerializeSeq, Serializer};
 use crate::analysis::{Analysis, Cut, Engine, Listing};
 use crate::model::Puzzle;
 use crate::solve::Method;
+use crate::solve::light_chase::CompactAnswer;
 use crate::solve::optimize::{Partial, Plan, Proof};
-use crate::solve::propagate::CompactAnswer;
 use crate::solve::search::Objective;
 
 /// The version of every JSON document modsolve prints (its `"version"` field). It changes when
@@ -296,7 +296,7 @@ impl SolveReport {
         let elimination = analysis.method.map(|method| match method {
             Method::Gf2 => Elimination::Gf2,
             Method::Modular | Method::Auto => Elimination::PrimePowers,
-            Method::Propagation if crate::solve::propagate::applies(puzzle) => Elimination::LightChasing,
+            Method::Propagation if crate::solve::light_chase::applies(puzzle) => Elimination::LightChasing,
             Method::Propagation => Elimination::GeneralPropagation,
         });
         let listing = analysis.listing.as_ref().map(|listing| ListingReport {

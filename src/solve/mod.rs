@@ -9,11 +9,11 @@
 //! general per-prime path ([`modular`]). Both sit behind [`solve_with`] and tests force each on
 //! the same inputs. Every plan is simulated on the puzzle before it is returned.
 
-pub(crate) mod chase;
 pub(crate) mod gf2;
+pub(crate) mod light_chase;
 pub(crate) mod modular;
 pub(crate) mod optimize;
-pub(crate) mod propagate;
+pub(crate) mod propagation;
 pub(crate) mod search;
 
 pub use optimize::{NotSearched, Partial, Plan, Proof, SEARCH_BUTTON_LIMIT};
@@ -113,14 +113,14 @@ pub fn solve(puzzle: &Puzzle) -> Result<Answer, InternalError> {
 pub fn solve_with(puzzle: &Puzzle, method: Method) -> Result<Answer, InternalError> {
     let all_mod_two = puzzle.moduli.iter().all(|&m| m == 2);
     // Grid propagation pays once the board is larger than its row squared times a little.
-    let grid_pays = puzzle.cell_count() >= 400 && propagate::applies(puzzle);
+    let grid_pays = puzzle.cell_count() >= 400 && light_chase::applies(puzzle);
     let entries = puzzle.cell_count() as u128 * puzzle.button_count() as u128;
     let dense_fits = dense_fits(puzzle);
     let propagating = matches!(method, Method::Propagation | Method::Auto);
     let answer = if propagating && (method == Method::Propagation || grid_pays || !dense_fits) {
         // Grids first, then general propagation (forced when dense elimination cannot run).
-        let general = || chase::solve(puzzle, method == Method::Propagation || !dense_fits);
-        match propagate::solve(puzzle).or_else(general) {
+        let general = || propagation::solve(puzzle, method == Method::Propagation || !dense_fits);
+        match light_chase::solve(puzzle).or_else(general) {
             Some(answer) => answer,
             None if dense_fits => modular::solve(puzzle),
             None => {
@@ -142,7 +142,7 @@ pub fn solve_with(puzzle: &Puzzle, method: Method) -> Result<Answer, InternalErr
     } else {
         match method {
             // Other sparse puzzles: general propagation when its seeds are few.
-            Method::Auto if let Some(answer) = chase::solve(puzzle, false) => answer,
+            Method::Auto if let Some(answer) = propagation::solve(puzzle, false) => answer,
             Method::Auto | Method::Gf2 if all_mod_two => gf2::solve(puzzle),
             _ => modular::solve(puzzle),
         }

@@ -21,7 +21,7 @@ use crate::model::Puzzle;
 
 /// The order found: seeds, and for each determined unknown the equation that fixes it.
 #[derive(Clone, Debug)]
-pub(crate) struct Plan {
+pub(crate) struct Order {
     /// Steps in order: `Seed(j)` or `Determine { unknown, equation }`.
     pub steps: Vec<Step>,
     /// Equations not used to determine an unknown: the residual system.
@@ -62,7 +62,7 @@ pub(crate) fn order(
     effects: &[Vec<(usize, u64)>],
     m: u64,
     max_seeds: usize,
-) -> Option<Plan> {
+) -> Option<Order> {
     let (n, cells) = (effects.len(), puzzle.cell_count());
     let mut rows: Vec<Vec<(usize, u64)>> = vec![Vec::new(); cells];
     for (j, e) in effects.iter().enumerate() {
@@ -117,7 +117,7 @@ pub(crate) fn order(
         known_count += 1;
     }
     let residual = (0..cells).filter(|&i| !used[i]).collect();
-    Some(Plan { steps, residual, seeds })
+    Some(Order { steps, residual, seeds })
 }
 
 /// Solves by general propagation; `None` when it does not apply or would not pay.

@@ -1,0 +1,223 @@
+//! Positions in the source: a byte offset as a line and column, and [`locate_field`], which
+//! walks the text (skipping strings and comments) to the key and element a field path names.
+
+use crate::error::Position;
+
+/// The 1-based line and column (in characters) of byte `at`.
+pub(super) fn position_of(source: &str, at: usize) -> Position {
+    let before = &source[..at];
+    let line = before.bytes().filter(|&b| b == b'\n').count() + 1;
+    let line_start = before.rfind('\n').map_or(0, |k| k + 1);
+    Position { line, column: source[line_start..at].chars().count() + 1 }
+}
+
+/// Where a field path points: the key of `start`, `graph.rows` (`rows`); for `start[3]` the
+/// fourth element of the list after the key; for `start[1][4]` the fifth character of the
+/// string that is element 1 (a picture row). A name before a bracket (`Rows([…])`) is stepped
+/// into. When the element cannot be found, the deepest place found (at least the key).
+pub(super) fn locate_field(source: &str, field: &str) -> Option<Position> {
+    let (path, indices) = field.split_at(field.find('[').unwrap_or(field.len()));
+    let key = path.rsplit('.').next().unwrap_or(path);
+    let indices: Vec<usize> =
+        indices.split(['[', ']']).filter(|s| !s.is_empty()).map_while(|s| s.parse().ok()).collect();
+    let bytes = source.as_bytes();
+    let mut at = find_key(bytes, key)?;
+    let mut value = skip_trivia(bytes, at + key.len());
+    value = skip_trivia(bytes, value + 1); // past `:`
+    for &k in &indices {
+        match element(source, value, k) {
+            Some(next) => {
+                at = next;
+                value = next;
+            }
+            None => break,
+        }
+    }
+    Some(position_of(source, at))
+}
+
+/// The byte offset of the first `key` followed by `:`, outside strings and comments.
+pub(super) fn find_key(bytes: &[u8], key: &str) -> Option<usize> {
+    let mut i = 0usize;
+    while i < bytes.len() {
+        if let Some(next) = skip_ignored(bytes, i) {
+            i = next;
+            continue;
+        }
+        let c = bytes[i];
+        if c.is_ascii_alphabetic() || c == b'_' {
+            let begin = i;
+            i = skip_ident(bytes, i);
+            if &bytes[begin..i] == key.as_bytes() && bytes.get(skip_trivia(bytes, i)) == Some(&b':') {
+                return Some(begin);
+            }
+        } else {
+            i += 1;
+        }
+    }
+    None
+}
+
+pub(super) fn skip_ident(bytes: &[u8], mut i: usize) -> usize {
+    while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+        i += 1;
+    }
+    i
+}
+
+/// Past the whitespace, comments or string that start at `i`, when any do: what a walk over
+/// the text's structure steps over.
+pub(super) fn skip_ignored(bytes: &[u8], i: usize) -> Option<usize> {
+    let next = skip_trivia(bytes, i);
+    if next != i { Some(next) } else { skip_string(bytes, i) }
+}
+
+/// Past whitespace and comments (`// …`, nested `/* … */`) from `i`.
+pub(super) fn skip_trivia(bytes: &[u8], mut i: usize) -> usize {
+    loop {
+        match (bytes.get(i), bytes.get(i + 1)) {
+            (Some(c), _) if c.is_ascii_whitespace() => i += 1,
+            (Some(b'/'), Some(b'/')) => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            (Some(b'/'), Some(b'*')) => {
+                let mut depth = 0usize;
+                while i < bytes.len() {
+                    if bytes[i] == b'/' && bytes.get(i + 1) == Some(&b'*') {
+                        depth += 1;
+                        i += 2;
+                    } else if bytes[i] == b'*' && bytes.get(i + 1) == Some(&b'/') {
+                        depth -= 1;
+                        i += 2;
+                        if depth == 0 {
+                            break;
+                        }
+                    } else {
+                        i += 1;
+                    }
+                }
+            }
+            _ => return i,
+        }
+    }
+}
+
+/// The end of a string (`"…"`, `r"…"`, `r#"…"#`) or character literal starting at `i`, or
+/// `None` when none starts there. An unclosed one ends at the end of the text.
+pub(super) fn skip_string(bytes: &[u8], i: usize) -> Option<usize> {
+    match bytes.get(i)? {
+        b'r' if matches!(bytes.get(i + 1), Some(b'"' | b'#')) && (i == 0 || !is_ident_byte(bytes[i - 1])) => {
+            let mut j = i + 1;
+            let mut hashes = 0;
+            while bytes.get(j) == Some(&b'#') {
+                hashes += 1;
+                j += 1;
+            }
+            if bytes.get(j) != Some(&b'"') {
+                return None;
+            }
+            let mut k = j + 1;
+            while k < bytes.len() {
+                if bytes[k] == b'"'
+                    && bytes[k + 1..].iter().take(hashes).filter(|&&b| b == b'#').count() == hashes
+                {
+                    return Some(k + 1 + hashes);
+                }
+                k += 1;
+            }
+            Some(bytes.len())
+        }
+        &quote @ (b'"' | b'\'') => {
+            let mut k = i + 1;
+            while k < bytes.len() && bytes[k] != quote {
+                k += if bytes[k] == b'\\' { 2 } else { 1 };
+            }
+            Some((k + 1).min(bytes.len()))
+        }
+        _ => None,
+    }
+}
+
+pub(super) fn is_ident_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+/// Past one value starting at `i`: up to a `,` or a closing bracket at depth 0.
+pub(super) fn skip_value(bytes: &[u8], mut i: usize) -> usize {
+    let mut depth = 0usize;
+    while i < bytes.len() {
+        if let Some(next) = skip_ignored(bytes, i) {
+            i = next;
+            continue;
+        }
+        match bytes[i] {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' if depth == 0 => return i,
+            b')' | b']' | b'}' => depth -= 1,
+            b',' if depth == 0 => return i,
+            _ => {}
+        }
+        i += 1;
+    }
+    i
+}
+
+/// Element `k` of the value at `at`: of a list or tuple, the `k`-th item; of a string, the
+/// `k`-th character; of `Name(…)`, element `k` of what the parentheses hold.
+pub(super) fn element(source: &str, at: usize, k: usize) -> Option<usize> {
+    let bytes = source.as_bytes();
+    let at = skip_trivia(bytes, at);
+    match *bytes.get(at)? {
+        b'"' => string_char(source, at + 1, k),
+        b'r' if skip_string(bytes, at).is_some() => {
+            let quote = at + 1 + bytes[at + 1..].iter().take_while(|&&b| b == b'#').count();
+            let end = skip_string(bytes, at)?;
+            let (offset, _) = source.get(quote + 1..end)?.char_indices().nth(k)?;
+            Some(quote + 1 + offset)
+        }
+        c if c.is_ascii_alphabetic() || c == b'_' => {
+            let open = skip_trivia(bytes, skip_ident(bytes, at));
+            (bytes.get(open) == Some(&b'(')).then_some(())?;
+            element(source, open + 1, k)
+        }
+        b'[' | b'(' => {
+            let mut i = skip_trivia(bytes, at + 1);
+            for _ in 0..k {
+                i = skip_value(bytes, i);
+                if bytes.get(i) != Some(&b',') {
+                    return None;
+                }
+                i = skip_trivia(bytes, i + 1);
+            }
+            (!matches!(bytes.get(i), None | Some(b')' | b']' | b'}'))).then_some(i)
+        }
+        _ => None,
+    }
+}
+
+/// The byte offset of character `k` of a `"…"` string whose text starts at `i` (an escape
+/// counts as one character).
+pub(super) fn string_char(source: &str, i: usize, k: usize) -> Option<usize> {
+    let mut chars = source.get(i..)?.char_indices();
+    let mut n = 0;
+    while let Some((offset, c)) = chars.next() {
+        if c == '"' {
+            return None;
+        }
+        if n == k {
+            return Some(i + offset);
+        }
+        if c == '\\' && chars.next().is_some_and(|(_, e)| e == 'u') {
+            // \u{…}
+            for (_, c) in chars.by_ref() {
+                if c == '}' {
+                    break;
+                }
+            }
+        }
+        n += 1;
+    }
+    None
+}

@@ -1,0 +1,114 @@
+//! The puzzle file format (RON) and its validation into a [`Puzzle`].
+//!
+//! Parsing is two steps: `ron` + serde read the text into [`PuzzleFile`], which mirrors the file
+//! (syntax errors carry ron's line and column); [`PuzzleFile::into_puzzle`] then checks every
+//! field against the others and resolves shorthand (`All(v)`, `Rows([...])`, one modulus for
+//! all cells). The format is documented for users in FORMAT.md.
+//!
+//! Strictness: every struct (`Puzzle`, `press`, `Grid`, `Edges`) rejects unknown fields, with a
+//! suggestion when a known name is close (edit distance). The fields that take several shapes
+//! (`modulus`, `start`, `target`, `max_presses`) are kept as their source text ([`RawField`])
+//! and read once the graph is known, by [`read_shape`]: ron's `deserialize_any` drops a
+//! variant's name (`All(3)` reaches a visitor exactly as `[3]` does) and `deserialize_enum`
+//! refuses lists, so the shape is chosen from the first token, and lists are streamed, keeping
+//! no more values than the puzzle has cells. Maps and other shapes are refused there.
+//!
+//! Validation errors name a field path (`start[3]`, `graph.edges[2]`, `start[1][4]` for the
+//! fifth character of row 1 of a picture); [`locate_field`] walks the source to the element at
+//! fault to give its line and column.
+
+mod convert;
+mod file;
+mod locate;
+mod shape;
+mod write;
+
+use crate::error::{InputError, InputErrorKind, Position};
+use crate::model::Puzzle;
+
+use file::*;
+use locate::*;
+use shape::*;
+pub use write::to_ron;
+
+/// The most cells a puzzle may have (a 10,000 × 10,000 board).
+pub const MAX_CELLS: usize = 100_000_000;
+
+/// The most cells of an `Edges` graph (2^25): each has a neighbour list.
+pub const MAX_EDGES_CELLS: usize = 1 << 25;
+
+fn ron_options() -> ron::Options {
+    ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
+}
+
+/// Reads and validates a puzzle from RON text.
+pub fn parse_puzzle(source: &str) -> Result<Puzzle, InputError> {
+    let file: PuzzleFile = ron_options().from_str(source).map_err(|e| syntax_error(&e))?;
+    file.into_puzzle(source).map_err(|mut e| {
+        if let InputErrorKind::Invalid { field, .. } = &e.kind {
+            e.position = locate_field(source, field);
+        }
+        e
+    })
+}
+
+/// What a struct or enum is called in messages: the field that holds it, or its own name.
+fn user_name(outer: &Option<String>) -> &str {
+    match outer.as_deref() {
+        None | Some("") => "this place",
+        Some("PressSpec") => "press",
+        Some("GraphSpec") => "graph",
+        Some("Neighborhood") => "neighborhood",
+        Some(name) => name,
+    }
+}
+
+/// `; did you mean `x`?`, or `; expected one of `a`, `b`` when nothing is close.
+fn hint(found: &str, known: &[&str], noun: &str) -> String {
+    match suggestion(found, known) {
+        Some(s) => format!("; did you mean `{s}`?"),
+        None if known.is_empty() => String::new(),
+        None => {
+            let list: Vec<String> = known.iter().map(|k| format!("`{k}`")).collect();
+            format!("; the {noun} are {}", list.join(", "))
+        }
+    }
+}
+
+fn syntax_error(e: &ron::error::SpannedError) -> InputError {
+    use ron::error::Error;
+    let message = match &e.code {
+        Error::NoSuchStructField { expected, found, outer } => {
+            format!("unknown field `{found}` in {}{}", user_name(outer), hint(found, expected, "fields"))
+        }
+        Error::NoSuchEnumVariant { expected, found, outer } => {
+            format!("unknown {} `{found}`{}", user_name(outer), hint(found, expected, "choices"))
+        }
+        Error::MissingStructField { field, outer } => {
+            format!("missing field `{field}` in {}", user_name(outer))
+        }
+        code => code.to_string(),
+    };
+    InputError {
+        position: Some(Position { line: e.span.start.line, column: e.span.start.col }),
+        kind: InputErrorKind::Syntax { message },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Writing a puzzle and reading it back gives the same puzzle, for every shipped file.
+    #[test]
+    fn round_trip_of_shipped_puzzles() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/puzzles");
+        for entry in std::fs::read_dir(dir).expect("puzzles/") {
+            let path = entry.expect("entry").path();
+            let puzzle = parse_puzzle(&std::fs::read_to_string(&path).expect("readable")).expect("valid");
+            let text = to_ron(&puzzle, "round trip");
+            let again = parse_puzzle(&text).unwrap_or_else(|e| panic!("{}: {e}\n{text}", path.display()));
+            assert_eq!(again, puzzle, "{}", path.display());
+        }
+    }
+}
