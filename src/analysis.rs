@@ -1,9 +1,9 @@
 //! One puzzle, every question the `solve` command answers: is it solvable, how many plans
 //! (within press limits), which plan is best for an objective, and is that proven.
 //!
-//! This is where the engines meet: the algebra ([`crate::solve`]) gives the solution set, the
-//! optimiser ([`crate::solve::optimize`]) searches it, and the search solver
-//! ([`crate::solve::search`]) answers alone with `Engine::Search` or where press limits make the
+//! This is where the engines meet: the algebra (`crate::solve`) gives the solution set, the
+//! optimiser (`crate::solve::optimize`) searches it, and the search solver
+//! (`crate::solve::search`) answers alone with `Engine::Search` or where press limits make the
 //! algebra's count not the answer. Every plan returned here has been simulated on the puzzle.
 
 use num_bigint::BigUint;

@@ -2,7 +2,7 @@
 //! and independent pieces of work run side by side on plain threads.
 //!
 //! The elimination kernels cannot be interrupted, so a time budget is kept by running the work
-//! on a thread of its own and waiting for it at most [`bound`] of the budget: past that the work
+//! on a thread of its own and waiting for it at most `bound` of the budget: past that the work
 //! is abandoned (its thread runs on until it finishes or the process ends) and the caller
 //! reports the question as undecided.
 

@@ -1,15 +1,48 @@
 //! modsolve: an exact engine for modular switch puzzles (Lights Out and its relatives).
 //!
+//! A puzzle is a set of cells, each counting modulo its own number, and buttons that add fixed
+//! amounts to some cells. modsolve says whether a puzzle can be solved, gives a plan (the
+//! fewest presses, proven or not), the exact number of plans and the quiet patterns, for any
+//! moduli, equal or mixed; every plan it returns has been simulated on the puzzle.
+//!
+//! # Using the library
+//!
+//! Make a [`Puzzle`] from a puzzle file ([`parse_puzzle`]) or in code ([`Puzzle::builder`]),
+//! then ask [`analyse`], the one entry point the `modsolve` command uses too: it chooses the
+//! method, bounds time and memory, and returns the [`SolveReport`] that `modsolve --json`
+//! prints.
+//!
+//! ```
+//! use modsolve::model::{Neighborhood, Topology};
+//! use modsolve::{Options, Puzzle, analyse};
+//!
+//! let grid = Topology::Grid { rows: 3, cols: 3, wrap: false, neighborhood: Neighborhood::Cross };
+//! let puzzle = Puzzle::builder(grid).modulus(2).target(vec![1; 9]).build()?;
+//! let report = analyse(&puzzle, &Options::default())?;
+//! assert_eq!(report.solvable, Some(true));
+//! assert_eq!(report.count, Some(1u32.into()));
+//! assert_eq!(report.fewest.unwrap().total(), 5u32.into());
+//! # Ok::<(), modsolve::Error>(())
+//! ```
+//!
+//! [`check::check_within`] reports what a level designer needs (par, solvable starts, quiet
+//! patterns, macros, how simple player strategies fare), [`generate::generate`] makes levels to
+//! a spec, and [`report`] renders reports as text.
+//!
+//! # Layers
+//!
 //! Data flows one way: **file → model → system → solver → answer → report**.
 //!
 //! - [`input`] reads a puzzle source (a file, a pipe or standard input) with a size limit;
-//! - [`format`] reads a RON puzzle file and validates it into a [`model::Puzzle`];
+//! - [`mod@format`] reads a RON puzzle file into a [`model::Puzzle`] through its builder;
 //! - [`model`] holds cells, moduli, buttons, start and target, and simulates presses;
 //! - [`algebra`] is the exact arithmetic (factoring, elimination over `Z/p^E`, GF(2), CRT) and
 //!   knows nothing about puzzles;
-//! - [`solve`] turns a puzzle into linear systems, picks the elimination, and returns an
+//! - [`mod@solve`] turns a puzzle into linear systems, picks the elimination, and returns an
 //!   [`solve::Answer`] whose plan has been verified by simulation;
-//! - [`report`] renders answers and errors as text or JSON for the binary.
+//! - [`analysis`] adds the best plans, counts within press limits and listings, and owns the
+//!   entry point; [`check`], [`generate`] and [`strategy`] build on it;
+//! - [`report`] is the one report type of a solve, serialised as JSON, and the text renderers.
 
 #![warn(missing_docs, unreachable_pub)]
 
@@ -34,4 +67,4 @@ pub use error::{Error, InputError, InternalError};
 pub use format::parse_puzzle;
 pub use model::Puzzle;
 pub use report::SolveReport;
-pub use solve::{Answer, Method, solve, solve_with};
+pub use solve::{Answer, Budget, Method, Objective, solve, solve_with};

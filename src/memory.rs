@@ -5,7 +5,7 @@
 //! The estimates follow the solver's dispatch ([`crate::solve::solve_with`]) and add up its
 //! large allocations: the dense matrix or propagation's symbolic forms, the per-button big
 //! integers of the answer (press counts and periods, kept twice), the quiet-pattern basis (at
-//! most [`crate::solve`]'s basis limit), and for `check` the per-cell macros. They are upper
+//! most `crate::solve`'s basis limit), and for `check` the per-cell macros. They are upper
 //! bounds of those, not of every byte: small puzzles estimate a few MiB.
 
 use crate::model::{Buttons, Neighborhood, Puzzle, Topology};

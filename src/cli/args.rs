@@ -58,14 +58,9 @@ pub(crate) struct CheckArgs {
     /// The puzzle files (checked in parallel); `-` reads standard input (once).
     #[arg(required = true)]
     pub(crate) files: Vec<PathBuf>,
-    /// Refuse puzzle files larger than this: 1GiB, 500MiB, 100k (decimal), or bytes.
-    #[arg(long, value_name = "SIZE", value_parser = modsolve::input::parse_size, default_value = "1GiB")]
-    pub(crate) max_input: u64,
-    /// Refuse puzzles whose estimated peak memory is above this (default: half of this
-    /// machine's memory): 4GiB, 500MiB, or bytes.
-    #[arg(long, value_name = "SIZE", value_parser = modsolve::input::parse_size)]
-    pub(crate) max_memory: Option<u64>,
-    /// Print JSON: one object for one file, an array for several.
+    #[command(flatten)]
+    pub(crate) limits: Limits,
+    /// Print JSON: one object for one file; for several, {"version", "files", "summary"}.
     #[arg(long)]
     pub(crate) json: bool,
     /// `--deny warnings`: warnings fail the check too.
@@ -90,13 +85,8 @@ pub(crate) struct CheckArgs {
 pub(crate) struct GenerateArgs {
     /// The template puzzle file: graph, moduli, weights, target.
     pub(crate) template: PathBuf,
-    /// Refuse puzzle files larger than this: 1GiB, 500MiB, 100k (decimal), or bytes.
-    #[arg(long, value_name = "SIZE", value_parser = modsolve::input::parse_size, default_value = "1GiB")]
-    pub(crate) max_input: u64,
-    /// Refuse puzzles whose estimated peak memory is above this (default: half of this
-    /// machine's memory): 4GiB, 500MiB, or bytes.
-    #[arg(long, value_name = "SIZE", value_parser = modsolve::input::parse_size)]
-    pub(crate) max_memory: Option<u64>,
+    #[command(flatten)]
+    pub(crate) limits: Limits,
     /// How many levels to make.
     #[arg(long, default_value_t = 10)]
     pub(crate) count: usize,
@@ -118,7 +108,8 @@ pub(crate) struct GenerateArgs {
     /// Candidates to try before giving up (default: 2000 per level asked for, at most 10000000).
     #[arg(long)]
     pub(crate) attempts: Option<usize>,
-    /// Print [{"file", "par", "count", "start", "intended"}] as JSON, one level a line.
+    /// Print {"version", "levels": [{"file", "par", "count", "start", "intended"}, …], "found",
+    /// "tried"} as JSON, a level a line as each is written.
     #[arg(long)]
     pub(crate) json: bool,
     /// Overwrite level files already in --out (without it, a run that would is refused).
@@ -173,13 +164,8 @@ pub(crate) enum FormArg {
 pub(crate) struct SolveArgs {
     /// The puzzle file (RON); `-` reads standard input.
     pub(crate) file: Option<PathBuf>,
-    /// Refuse puzzle files larger than this: 1GiB, 500MiB, 100k (decimal), or bytes.
-    #[arg(long, value_name = "SIZE", value_parser = modsolve::input::parse_size, default_value = "1GiB")]
-    pub(crate) max_input: u64,
-    /// Refuse puzzles whose estimated peak memory is above this (default: half of this
-    /// machine's memory): 4GiB, 500MiB, or bytes.
-    #[arg(long, value_name = "SIZE", value_parser = modsolve::input::parse_size)]
-    pub(crate) max_memory: Option<u64>,
+    #[command(flatten)]
+    pub(crate) limits: Limits,
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub(crate) json: bool,
@@ -244,4 +230,16 @@ pub(crate) fn parse_budget(text: &str) -> Result<Budget, String> {
         Some(time) => Budget { time: Some(time), ..Budget::default() },
         None => Budget { nodes: number(text)?, time: None },
     })
+}
+
+/// The bounds every command that reads puzzles takes.
+#[derive(Args, Debug, Clone, Copy)]
+pub(crate) struct Limits {
+    /// Refuse puzzle files larger than this: 1GiB, 500MiB, 100k (decimal), or bytes.
+    #[arg(long, value_name = "SIZE", value_parser = modsolve::input::parse_size, default_value = "1GiB")]
+    pub(crate) max_input: u64,
+    /// Refuse puzzles whose estimated peak memory is above this (default: half of this
+    /// machine's memory): 4GiB, 500MiB, or bytes.
+    #[arg(long, value_name = "SIZE", value_parser = modsolve::input::parse_size)]
+    pub(crate) max_memory: Option<u64>,
 }

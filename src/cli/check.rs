@@ -29,8 +29,8 @@ impl From<CheckArgs> for Request {
     fn from(args: CheckArgs) -> Self {
         Request {
             files: args.files,
-            max_input: args.max_input,
-            options: CheckOptions { budget: args.budget, max_memory: args.max_memory },
+            max_input: args.limits.max_input,
+            options: CheckOptions { budget: args.budget, max_memory: args.limits.max_memory },
             json: args.json,
             deny_warnings: args.deny.is_some(),
             samples: args.samples,

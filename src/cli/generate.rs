@@ -35,8 +35,8 @@ impl From<GenerateArgs> for Request {
     fn from(args: GenerateArgs) -> Self {
         Request {
             template: args.template,
-            max_input: args.max_input,
-            max_memory: args.max_memory,
+            max_input: args.limits.max_input,
+            max_memory: args.limits.max_memory,
             spec_count: args.count,
             seed: args.seed,
             out: args.out,

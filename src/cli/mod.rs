@@ -138,12 +138,12 @@ fn solve_request(args: args::SolveArgs) -> solve::Request {
         budget: args.budget,
         list_all: args.all,
         list_limit: args.limit,
-        max_memory: args.max_memory,
+        max_memory: args.limits.max_memory,
         ..Options::default()
     };
     solve::Request {
         file: args.file,
-        max_input: args.max_input,
+        max_input: args.limits.max_input,
         options,
         json: args.json,
         picture: args.picture,

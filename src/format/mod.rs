@@ -1,20 +1,20 @@
 //! The puzzle file format (RON) and its validation into a [`Puzzle`].
 //!
-//! Parsing is two steps: `ron` + serde read the text into [`PuzzleFile`], which mirrors the file
-//! (syntax errors carry ron's line and column); [`PuzzleFile::into_puzzle`] then checks every
+//! Parsing is two steps: `ron` + serde read the text into `PuzzleFile`, which mirrors the file
+//! (syntax errors carry ron's line and column); `PuzzleFile::into_puzzle` then checks every
 //! field against the others and resolves shorthand (`All(v)`, `Rows([...])`, one modulus for
 //! all cells). The format is documented for users in FORMAT.md.
 //!
 //! Strictness: every struct (`Puzzle`, `press`, `Grid`, `Edges`) rejects unknown fields, with a
 //! suggestion when a known name is close (edit distance). The fields that take several shapes
-//! (`modulus`, `start`, `target`, `max_presses`) are kept as their source text ([`RawField`])
-//! and read once the graph is known, by [`read_shape`]: ron's `deserialize_any` drops a
+//! (`modulus`, `start`, `target`, `max_presses`) are kept as their source text (`RawField`)
+//! and read once the graph is known, by `read_shape`: ron's `deserialize_any` drops a
 //! variant's name (`All(3)` reaches a visitor exactly as `[3]` does) and `deserialize_enum`
 //! refuses lists, so the shape is chosen from the first token, and lists are streamed, keeping
 //! no more values than the puzzle has cells. Maps and other shapes are refused there.
 //!
 //! Validation errors name a field path (`start[3]`, `graph.edges[2]`, `start[1][4]` for the
-//! fifth character of row 1 of a picture); [`locate_field`] walks the source to the element at
+//! fifth character of row 1 of a picture); `locate_field` walks the source to the element at
 //! fault to give its line and column.
 
 mod convert;

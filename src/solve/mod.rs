@@ -5,8 +5,8 @@
 //! `start + A·x ≡ target` cell by cell, `A[i][j]` being what button `j` adds to cell `i`.
 //! Plans are counted in `Π_j Z/L_j`, `L_j` the period of button `j`.
 //!
-//! Dispatch: when every modulus is 2 the bit-packed GF(2) path ([`gf2`]) runs; otherwise the
-//! general per-prime path ([`modular`]). Both sit behind [`solve_with`] and tests force each on
+//! Dispatch: when every modulus is 2 the bit-packed GF(2) path (`gf2`) runs; otherwise the
+//! general per-prime path (`modular`). Both sit behind [`solve_with`] and tests force each on
 //! the same inputs. Every plan is simulated on the puzzle before it is returned.
 
 pub(crate) mod gf2;
