@@ -60,6 +60,13 @@ impl Puzzle {
         }
     }
 
+    /// The same puzzle with another target, validated.
+    pub fn with_target(&self, target: impl Into<CellValues>) -> Result<Puzzle, InputError> {
+        let target = target.into();
+        check_state("target", &target, &self.moduli)?;
+        Ok(Puzzle { target, ..self.clone() })
+    }
+
     /// The same puzzle from another start, validated.
     pub fn with_start(&self, start: impl Into<CellValues>) -> Result<Puzzle, InputError> {
         let start = start.into();

@@ -154,30 +154,83 @@ pub enum Phases {
     Explicit(Vec<Vec<Vec<(usize, i64)>>>),
 }
 
-/// A validated puzzle. See the module doc for its invariants.
+/// A validated puzzle. See the module doc for its invariants, which [`PuzzleBuilder::build`]
+/// establishes: the fields are read through accessors, so no code outside the crate can break
+/// them.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Puzzle {
     /// The puzzle's name, if it has one.
-    pub name: Option<String>,
+    pub(crate) name: Option<String>,
     /// How the cells are connected.
-    pub topology: Topology,
+    pub(crate) topology: Topology,
     /// What each cell counts modulo (at least 2).
-    pub moduli: CellValues,
+    pub(crate) moduli: CellValues,
     /// What each button adds.
-    pub buttons: Buttons,
+    pub(crate) buttons: Buttons,
     /// The state to solve, one value per cell below its modulus.
-    pub start: CellValues,
+    pub(crate) start: CellValues,
     /// The state to reach.
-    pub target: CellValues,
+    pub(crate) target: CellValues,
     /// The most times each button may be pressed (a one-shot switch has 1), when limited.
-    pub max_presses: Option<Vec<u64>>,
+    pub(crate) max_presses: Option<Vec<u64>>,
     /// The designer's intended plan, one press count per button, when given.
-    pub intended: Option<Vec<u64>>,
+    pub(crate) intended: Option<Vec<u64>>,
     /// Staged presses, when the game checks for a win between the phases of a press.
-    pub phases: Option<Phases>,
-    /// Names for the cells (and the buttons of graph puzzles), used in output when there is one
-    /// per cell.
-    pub labels: Option<Vec<String>>,
+    pub(crate) phases: Option<Phases>,
+    /// Names for the cells (and the buttons of graph puzzles), used in output when there is one per cell.
+    pub(crate) labels: Option<Vec<String>>,
+}
+
+impl Puzzle {
+    /// The puzzle's name, if it has one.
+    pub fn name(&self) -> Option<&str> {
+        self.name.as_deref()
+    }
+
+    /// How the cells are connected.
+    pub fn topology(&self) -> &Topology {
+        &self.topology
+    }
+
+    /// What each cell counts modulo (at least 2).
+    pub fn moduli(&self) -> &CellValues {
+        &self.moduli
+    }
+
+    /// What each button adds.
+    pub fn buttons(&self) -> &Buttons {
+        &self.buttons
+    }
+
+    /// The state to solve, one value per cell below its modulus.
+    pub fn start(&self) -> &CellValues {
+        &self.start
+    }
+
+    /// The state to reach.
+    pub fn target(&self) -> &CellValues {
+        &self.target
+    }
+
+    /// The most times each button may be pressed (a one-shot switch has 1), when limited.
+    pub fn max_presses(&self) -> Option<&[u64]> {
+        self.max_presses.as_deref()
+    }
+
+    /// The designer's intended plan, one press count per button, when given.
+    pub fn intended(&self) -> Option<&[u64]> {
+        self.intended.as_deref()
+    }
+
+    /// Staged presses, when the game checks for a win between the phases of a press.
+    pub fn phases(&self) -> Option<&Phases> {
+        self.phases.as_ref()
+    }
+
+    /// Names for the cells (and the buttons of graph puzzles), used in output when there is one per cell.
+    pub fn labels(&self) -> Option<&[String]> {
+        self.labels.as_deref()
+    }
 }
 
 impl Puzzle {

@@ -914,15 +914,15 @@ fn every_shape_of_the_format_still_reads() {
         parse_puzzle(&source).unwrap_or_else(|e| panic!("{e}\n{source}"))
     };
     let p = read("modulus: 3, start: [0, 1, 2, 0], target: All(2), max_presses: All(4)");
-    assert_eq!((p.start.to_vec(), p.target.to_vec()), (vec![0, 1, 2, 0], vec![2; 4]));
-    assert_eq!(p.max_presses, Some(vec![4; 4]));
+    assert_eq!((p.start().to_vec(), p.target().to_vec()), (vec![0, 1, 2, 0], vec![2; 4]));
+    assert_eq!(p.max_presses(), Some(&[4; 4][..]));
     let p = read("modulus: [2, 3, 4, 5], start: Rows([\"#.\", \"3 4\"]), max_presses: [1, 2, 3, 4]");
-    assert_eq!(p.moduli.to_vec(), vec![2, 3, 4, 5]);
-    assert_eq!(p.start.to_vec(), vec![1, 0, 3, 4]);
-    assert_eq!(p.max_presses, Some(vec![1, 2, 3, 4]));
+    assert_eq!(p.moduli().to_vec(), vec![2, 3, 4, 5]);
+    assert_eq!(p.start().to_vec(), vec![1, 0, 3, 4]);
+    assert_eq!(p.max_presses(), Some(&[1, 2, 3, 4][..]));
     let p = read("modulus: /* all */ 2, start: Some([1, 1, 0, 0]), target: (0, 1, 1, 0), max_presses: None");
-    assert_eq!((p.start.to_vec(), p.target.to_vec()), (vec![1, 1, 0, 0], vec![0, 1, 1, 0]));
-    assert_eq!(p.max_presses, None);
+    assert_eq!((p.start().to_vec(), p.target().to_vec()), (vec![1, 1, 0, 0], vec![0, 1, 1, 0]));
+    assert_eq!(p.max_presses(), None);
 }
 
 /// A line longer than 100 characters is cut to 100 around the caret, `…` marking each cut, the

@@ -115,12 +115,12 @@ fn neighbors(topology: &Topology, cell: usize) -> BTreeSet<usize> {
 
 /// `columns[j][i]`: what one press of button `j` adds to cell `i`, reduced into `[0, m_i)`.
 fn columns(p: &Puzzle) -> Vec<Vec<u64>> {
-    let cells = p.moduli.len();
+    let cells = p.moduli().len();
     let add = |column: &mut Vec<u64>, i: usize, w: i128| {
-        let m = p.moduli[i] as i128;
+        let m = p.moduli()[i] as i128;
         column[i] = ((column[i] as i128 + w.rem_euclid(m)) % m) as u64;
     };
-    match &p.buttons {
+    match &p.buttons() {
         Buttons::Explicit(list) => list
             .iter()
             .map(|effect| {
@@ -135,7 +135,7 @@ fn columns(p: &Puzzle) -> Vec<Vec<u64>> {
             .map(|j| {
                 let mut column = vec![0u64; cells];
                 add(&mut column, j, *self_weight);
-                for i in neighbors(&p.topology, j) {
+                for i in neighbors(p.topology(), j) {
                     add(&mut column, i, *neighbor_weight);
                 }
                 column
@@ -172,8 +172,8 @@ fn reach(moduli: &[u64], columns: &[Vec<u64>], from: &[u64], x: &[BigUint]) -> V
 
 /// `target_i - start_i (mod m_i)`.
 fn difference(p: &Puzzle, i: usize) -> u64 {
-    let m = p.moduli[i] as u128;
-    ((p.target[i] as u128 + m - p.start[i] as u128) % m) as u64
+    let m = p.moduli()[i] as u128;
+    ((p.target()[i] as u128 + m - p.start()[i] as u128) % m) as u64
 }
 
 /// The additive order of `g` in `Π Z/L_j`: `lcm_j L_j / gcd(g_j, L_j)`.
@@ -194,19 +194,19 @@ fn check_common(p: &Puzzle, columns: &[Vec<u64>], periods: &[BigUint], answer: &
         assert_eq!(x.len(), n, "plan length: {what}");
         assert!(x.iter().zip(periods).all(|(v, l)| v < l), "plan {x:?} not below periods: {what}");
         assert_eq!(
-            reach(&p.moduli.to_vec(), columns, &p.start.to_vec(), x),
-            p.target,
+            reach(&p.moduli().to_vec(), columns, &p.start().to_vec(), x),
+            *p.target(),
             "plan {x:?} misses the target: {what}"
         );
         assert_eq!(answer.count, answer.kernel_size, "solvable: count = kernel size: {what}");
     }
-    let zero = vec![0u64; p.moduli.len()];
+    let zero = vec![0u64; p.moduli().len()];
     let mut product = BigUint::one();
     for g in &answer.quiet_basis {
         assert_eq!(g.presses.len(), n, "generator length: {what}");
         assert!(g.presses.iter().zip(periods).all(|(v, l)| v < l), "generator {g:?} not reduced: {what}");
         assert_eq!(
-            reach(&p.moduli.to_vec(), columns, &zero, &g.presses),
+            reach(&p.moduli().to_vec(), columns, &zero, &g.presses),
             zero,
             "generator {g:?} not quiet: {what}"
         );
@@ -243,11 +243,11 @@ fn space(periods: &[u64]) -> u64 {
 /// kept up to date with one column addition per digit moved.
 fn enumerate(p: &Puzzle, limit: u64) -> Truth {
     let columns = columns(p);
-    let periods: Vec<u64> = columns.iter().map(|c| small_period(c, &p.moduli.to_vec())).collect();
+    let periods: Vec<u64> = columns.iter().map(|c| small_period(c, &p.moduli().to_vec())).collect();
     assert!(space(&periods) <= limit, "press space too large to enumerate: {periods:?}");
-    let cells = p.moduli.len();
+    let cells = p.moduli().len();
     let wanted: Vec<u64> =
-        (0..cells).map(|i| (p.target[i] + p.moduli[i] - p.start[i]) % p.moduli[i]).collect();
+        (0..cells).map(|i| (p.target()[i] + p.moduli()[i] - p.start()[i]) % p.moduli()[i]).collect();
     let mut change = vec![0u64; cells];
     let mut x = vec![0u64; columns.len()];
     let (mut count, mut kernel) = (0u64, 0u64);
@@ -260,7 +260,7 @@ fn enumerate(p: &Puzzle, limit: u64) -> Truth {
                 return Truth { columns, periods, count, kernel };
             }
             for i in 0..cells {
-                change[i] = (change[i] + columns[j][i]) % p.moduli[i];
+                change[i] = (change[i] + columns[j][i]) % p.moduli()[i];
             }
             x[j] += 1;
             if x[j] < periods[j] {
@@ -308,8 +308,8 @@ fn check_span(answer: &Answer, periods: &[u64], what: &str) {
 fn check_small(p: &Puzzle, limit: u64) -> Truth {
     let truth = enumerate(p, limit);
     let periods: Vec<BigUint> = truth.periods.iter().map(|&l| BigUint::from(l)).collect();
-    let all_mod_two = p.moduli.iter().all(|&m| m == 2);
-    let graph = matches!(p.buttons, Buttons::Graph { .. });
+    let all_mod_two = p.moduli().iter().all(|&m| m == 2);
+    let graph = matches!(p.buttons(), Buttons::Graph { .. });
     let mut runs: Vec<(&str, Answer)> = vec![
         ("solve", solve(p).unwrap_or_else(|e| panic!("solve failed ({e}) on {p:?}"))),
         ("Modular", solve_with(p, Method::Modular).unwrap_or_else(|e| panic!("Modular: {e} on {p:?}"))),
@@ -409,7 +409,7 @@ fn random_small_puzzle(rng: &mut StdRng) -> Puzzle {
         let cells = rng.random_range(1..=6usize);
         let moduli = random_moduli(rng, cells);
         let start: Vec<u64> = moduli.iter().map(|&m| rng.random_range(0..m)).collect();
-        let mut p = if rng.random_bool(0.3) {
+        let p = if rng.random_bool(0.3) {
             let buttons = Buttons::Graph {
                 self_weight: rng.random_range(-15..=15),
                 neighbor_weight: rng.random_range(-15..=15),
@@ -420,17 +420,17 @@ fn random_small_puzzle(rng: &mut StdRng) -> Puzzle {
             explicit(moduli, random_effects(rng, cells, buttons), start.clone(), start)
         };
         let columns = columns(&p);
-        let periods: Vec<u64> = columns.iter().map(|c| small_period(c, &p.moduli.to_vec())).collect();
+        let periods: Vec<u64> = columns.iter().map(|c| small_period(c, &p.moduli().to_vec())).collect();
         if space(&periods) > SPACE_LIMIT {
             continue;
         }
-        p.target = if rng.random_bool(0.5) {
-            p.moduli.iter().map(|&m| rng.random_range(0..m)).collect()
+        let target: Vec<u64> = if rng.random_bool(0.5) {
+            p.moduli().iter().map(|&m| rng.random_range(0..m)).collect()
         } else {
             let x: Vec<BigUint> = periods.iter().map(|&l| BigUint::from(rng.random_range(0..l))).collect();
-            reach(&p.moduli.to_vec(), &columns, &p.start.to_vec(), &x).into()
+            reach(&p.moduli().to_vec(), &columns, &p.start().to_vec(), &x)
         };
-        return p;
+        return p.with_target(target).expect("below the moduli");
     }
 }
 
@@ -444,9 +444,9 @@ fn counts_and_plans_equal_exhaustive_enumeration() {
         let p = random_small_puzzle(&mut rng);
         let truth = check_small(&p, SPACE_LIMIT);
         solvable += (truth.count > 0) as usize;
-        graph += matches!(p.buttons, Buttons::Graph { .. }) as usize;
-        mixed += p.moduli.iter().any(|&m| m != p.moduli[0]) as usize;
-        mod_two += p.moduli.iter().all(|&m| m == 2) as usize;
+        graph += matches!(p.buttons(), Buttons::Graph { .. }) as usize;
+        mixed += p.moduli().iter().any(|&m| m != p.moduli()[0]) as usize;
+        mod_two += p.moduli().iter().all(|&m| m == 2) as usize;
         quiet += (truth.kernel > 1) as usize;
         idle += truth.periods.contains(&1) as usize;
         enumerated += space(&truth.periods);
@@ -602,12 +602,12 @@ fn gf2_rank(mut rows: Vec<Vec<bool>>) -> usize {
 /// Periods, count and kernel size of an all-mod-2 puzzle from ranks: kernel `2^(z - r)` with
 /// `z` the buttons that change something and `r = rank A`; solvable iff `rank [A | d] = r`.
 fn gf2_truth(p: &Puzzle, columns: &[Vec<u64>]) -> (Vec<BigUint>, BigUint, BigUint) {
-    let cells = p.moduli.len();
+    let cells = p.moduli().len();
     let rows: Vec<Vec<bool>> = (0..cells).map(|i| columns.iter().map(|c| c[i] == 1).collect()).collect();
     let augmented: Vec<Vec<bool>> = rows
         .iter()
         .enumerate()
-        .map(|(i, row)| [row.clone(), vec![p.start[i] != p.target[i]]].concat())
+        .map(|(i, row)| [row.clone(), vec![p.start()[i] != p.target()[i]]].concat())
         .collect();
     let rank = gf2_rank(rows);
     let periods: Vec<BigUint> =
@@ -623,7 +623,7 @@ fn check_mod_two(p: &Puzzle, label: &str) -> bool {
     let columns = columns(p);
     let (periods, count, kernel) = gf2_truth(p, &columns);
     let mut methods = vec![Method::Gf2, Method::Modular, Method::Auto];
-    if matches!(p.buttons, Buttons::Graph { .. }) {
+    if matches!(p.buttons(), Buttons::Graph { .. }) {
         methods.push(Method::Propagation);
     }
     for method in methods {
@@ -673,13 +673,14 @@ fn gf2_fast_path_agrees_with_general_path_at_word_edges() {
                     .collect();
                 let start: Vec<u64> = (0..cells).map(|_| rng.random_range(0..2)).collect();
                 let mut p = explicit(vec![2; cells], list, start.clone(), start);
-                p.target = if rng.random_bool(0.5) {
+                let target: Vec<u64> = if rng.random_bool(0.5) {
                     (0..cells).map(|_| rng.random_range(0..2)).collect()
                 } else {
                     let x: Vec<BigUint> =
                         (0..buttons).map(|_| BigUint::from(rng.random_range(0..2u32))).collect();
-                    reach(&p.moduli.to_vec(), &columns(&p), &p.start.to_vec(), &x).into()
+                    reach(&p.moduli().to_vec(), &columns(&p), &p.start().to_vec(), &x)
                 };
+                p = p.with_target(target).expect("below the moduli");
                 let label = format!("{cells} cells × {buttons} buttons, density {density:.3}");
                 solvable += check_mod_two(&p, &label) as usize;
                 cases += 1;
@@ -779,14 +780,15 @@ fn large_sparse_boards_agree_with_ranks_over_gf_p() {
                 start,
             );
             let columns = columns(&p);
-            p.target = if rng.random_bool(0.5) {
-                vec![modulus - 1; cells].into()
+            let target: Vec<u64> = if rng.random_bool(0.5) {
+                vec![modulus - 1; cells]
             } else {
                 let x: Vec<BigUint> =
                     (0..cells).map(|_| BigUint::from(rng.random_range(0..modulus))).collect();
-                reach(&p.moduli.to_vec(), &columns, &p.start.to_vec(), &x).into()
+                reach(&p.moduli().to_vec(), &columns, &p.start().to_vec(), &x)
             };
-            let periods: Vec<BigUint> = columns.iter().map(|c| big_period(c, &p.moduli.to_vec())).collect();
+            p = p.with_target(target).expect("below the moduli");
+            let periods: Vec<BigUint> = columns.iter().map(|c| big_period(c, &p.moduli().to_vec())).collect();
             let cell_primes = vec![squarefree_primes(modulus); cells];
             let (count, kernel, _) = squarefree_truth(&p, &columns, &cell_primes);
             for method in [Method::Auto, Method::Modular] {
@@ -794,7 +796,8 @@ fn large_sparse_boards_agree_with_ranks_over_gf_p() {
                 let what = format!(
                     "{method:?} on {topology:?} mod {modulus}, weights ({self_weight}, {neighbor_weight}), \
                      start {:?}, target {:?}: expected count {count}, kernel {kernel}",
-                    p.start, p.target
+                    p.start(),
+                    p.target()
                 );
                 check_common(&p, &columns, &periods, &answer, &what);
                 assert_eq!(answer.count, count, "count: {what}");
@@ -891,9 +894,9 @@ fn check_large(p: &Puzzle, columns: &[Vec<u64>], periods: &[BigUint], count: &Bi
 fn large_target(rng: &mut StdRng, p: &Puzzle, columns: &[Vec<u64>]) -> Vec<u64> {
     if rng.random_bool(0.5) {
         let x: Vec<BigUint> = columns.iter().map(|_| BigUint::from(rng.random::<u128>())).collect();
-        reach(&p.moduli.to_vec(), columns, &p.start.to_vec(), &x)
+        reach(&p.moduli().to_vec(), columns, &p.start().to_vec(), &x)
     } else {
-        p.moduli.iter().map(|&m| rng.random_range(0..m)).collect()
+        p.moduli().iter().map(|&m| rng.random_range(0..m)).collect()
     }
 }
 
@@ -912,7 +915,7 @@ fn one_cell_large_moduli_match_the_gcd_formula() {
             let start = vec![rng.random_range(0..m)];
             let mut p = explicit(vec![m], list, start.clone(), start);
             let columns = columns(&p);
-            p.target = large_target(&mut rng, &p, &columns).into();
+            p = p.with_target(large_target(&mut rng, &p, &columns)).expect("below the moduli");
             let a: Vec<u64> = columns.iter().map(|c| c[0]).collect();
             let periods: Vec<BigUint> = a.iter().map(|&aj| BigUint::from(m / aj.gcd(&m))).collect();
             let g = a.iter().fold(m, |g, &aj| g.gcd(&aj));
@@ -969,7 +972,7 @@ fn one_button_on_large_mixed_moduli_matches_generalised_crt() {
         let start: Vec<u64> = moduli.iter().map(|&m| rng.random_range(0..m)).collect();
         let mut p = explicit(moduli.clone(), vec![effect], start.clone(), start);
         let columns = columns(&p);
-        p.target = large_target(&mut rng, &p, &columns).into();
+        p = p.with_target(large_target(&mut rng, &p, &columns)).expect("below the moduli");
         let period = big_period(&columns[0], &moduli);
         let congruences: Option<Vec<(BigInt, BigInt)>> = (0..moduli.len())
             .map(|i| solve_congruence(columns[0][i], difference(&p, i), moduli[i]))
@@ -1041,7 +1044,7 @@ fn gfp_rank(mut rows: Vec<Vec<u64>>, p: u64) -> usize {
 /// those residues. So the kernel has `Π_q q^(z_q - r_q)` elements (`r_q` its rank) and the count
 /// is that when every prime's system is consistent, else 0.
 fn squarefree_truth(p: &Puzzle, columns: &[Vec<u64>], cell_primes: &[Vec<u64>]) -> (BigUint, BigUint, usize) {
-    let cells = p.moduli.len();
+    let cells = p.moduli().len();
     let primes: BTreeSet<u64> = cell_primes.iter().flatten().copied().collect();
     let (mut kernel, mut consistent, mut deficient) = (BigUint::one(), true, 0);
     for &q in &primes {
@@ -1106,7 +1109,7 @@ fn large_prime_systems_match_ranks_over_gf_p() {
         let start: Vec<u64> = moduli.iter().map(|&m| rng.random_range(0..m)).collect();
         let mut p = explicit(moduli.clone(), list, start.clone(), start);
         let columns = columns(&p);
-        p.target = large_target(&mut rng, &p, &columns).into();
+        p = p.with_target(large_target(&mut rng, &p, &columns)).expect("below the moduli");
 
         let periods: Vec<BigUint> = columns.iter().map(|c| big_period(c, &moduli)).collect();
         let cell_primes: Vec<Vec<u64>> = moduli.iter().map(|&q| vec![q]).collect();
@@ -1196,7 +1199,7 @@ proptest! {
             if let Some(x) = &answer.presses {
                 prop_assert_eq!(x.len(), columns.len());
                 prop_assert!(x.iter().zip(&answer.periods).all(|(v, l)| v < l), "{:?}: {:?}", method, x);
-                prop_assert_eq!(reach(&p.moduli.to_vec(), &columns, &p.start.to_vec(), x), p.target.clone(), "{:?}", method);
+                prop_assert_eq!(reach(&p.moduli().to_vec(), &columns, &p.start().to_vec(), x), p.target().clone(), "{:?}", method);
             }
         }
     }

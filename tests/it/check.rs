@@ -25,14 +25,14 @@ fn reachable(puzzle: &Puzzle) -> HashSet<Vec<u64>> {
     let effects: Vec<_> = (0..n).map(|j| puzzle.effects(j)).collect();
     let bound: Vec<u64> = effects
         .iter()
-        .map(|e| e.iter().map(|&(i, _)| puzzle.moduli[i]).fold(1u64, |l, m| l.lcm(&m)))
+        .map(|e| e.iter().map(|&(i, _)| puzzle.moduli()[i]).fold(1u64, |l, m| l.lcm(&m)))
         .collect();
     let mut out = HashSet::new();
     odometer(&bound, |x| {
         let mut d = vec![0u64; puzzle.cell_count()];
         for (j, e) in effects.iter().enumerate() {
             for &(i, a) in e {
-                d[i] = (d[i] + a * x[j]) % puzzle.moduli[i];
+                d[i] = (d[i] + a * x[j]) % puzzle.moduli()[i];
             }
         }
         out.insert(d);
@@ -47,7 +47,7 @@ fn solvable_starts_macros_and_quiet_patterns_against_enumeration() {
         let puzzle = random_puzzle(&mut rng, &Shape::default());
         let report = check(&puzzle, budget()).expect("verified");
         let image = reachable(&puzzle);
-        let space: u64 = puzzle.moduli.iter().product();
+        let space: u64 = puzzle.moduli().iter().product();
         let (a, b) = &report.solvable_starts;
         let g = (image.len() as u64).gcd(&space);
         assert_eq!(
@@ -59,7 +59,7 @@ fn solvable_starts_macros_and_quiet_patterns_against_enumeration() {
         // The unsolvable start really is: its difference is not reachable.
         if let Some(start) = &report.unsolvable_start {
             let d: Vec<u64> = (0..puzzle.cell_count())
-                .map(|i| (puzzle.target[i] + puzzle.moduli[i] - start[i]) % puzzle.moduli[i])
+                .map(|i| (puzzle.target()[i] + puzzle.moduli()[i] - start[i]) % puzzle.moduli()[i])
                 .collect();
             assert!(!image.contains(&d), "{puzzle:?}");
         }

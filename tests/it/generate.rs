@@ -13,18 +13,18 @@ use crate::util::Scratch;
 /// `(count, fewest)` of a 0/1 grid puzzle mod `m` by enumerating every plan in `[0, m)^n`.
 fn brute(puzzle: &modsolve::Puzzle) -> (u64, u64) {
     let n = puzzle.button_count();
-    let m = puzzle.moduli[0];
+    let m = puzzle.moduli()[0];
     let effects: Vec<_> = (0..n).map(|j| puzzle.effects(j)).collect();
     let (mut count, mut fewest) = (0, u64::MAX);
     for code in 0..m.pow(n as u32) {
         let x: Vec<u64> = (0..n).map(|j| code / m.pow(j as u32) % m).collect();
-        let mut state = puzzle.start.to_vec();
+        let mut state = puzzle.start().to_vec();
         for (j, e) in effects.iter().enumerate() {
             for &(i, a) in e {
                 state[i] = (state[i] + a * x[j]) % m;
             }
         }
-        if state == puzzle.target {
+        if state == *puzzle.target() {
             count += 1;
             fewest = fewest.min(x.iter().sum());
         }
@@ -89,15 +89,15 @@ fn levels_meet_the_spec_by_brute_force() {
         let (count, fewest) = brute(&puzzle);
         assert_eq!(count, 1, "{file}");
         assert!((6..=9).contains(&fewest), "{file}: par {fewest}");
-        let intended = puzzle.intended.clone().expect("intended plan");
+        let intended = puzzle.intended().expect("intended plan").to_vec();
         assert_eq!(intended.iter().sum::<u64>(), fewest, "{file}");
         let plan: Vec<_> = intended.iter().map(|&v| num_bigint::BigUint::from(v)).collect();
         assert!(puzzle.solves(&plan), "{file}");
         // No level is a rotation or reflection of an earlier one.
-        for image in images(&puzzle.start.to_vec(), 3) {
+        for image in images(&puzzle.start().to_vec(), 3) {
             assert!(!seen.contains(&image), "{file} repeats a level up to symmetry");
         }
-        seen.insert(puzzle.start.to_vec());
+        seen.insert(puzzle.start().to_vec());
     }
     // Every level passes check.
     let status = Command::cargo_bin("modsolve").unwrap().arg("check").args(&files).output().unwrap().status;
@@ -186,7 +186,7 @@ fn strategy_specs_hold() {
         assert_eq!(files.len(), 10);
         for file in &files {
             let puzzle = parse_puzzle(&std::fs::read_to_string(file).unwrap()).unwrap();
-            let chased = chase_clears(&puzzle.start.to_vec(), n, n);
+            let chased = chase_clears(&puzzle.start().to_vec(), n, n);
             if wins {
                 assert!(chased, "{file}: chase must win");
             } else {
@@ -220,12 +220,11 @@ fn moduli_near_2_64_generate_levels() {
     assert_eq!(files.len(), 2);
     for file in &files {
         let puzzle = parse_puzzle(&std::fs::read_to_string(file).unwrap()).unwrap();
-        assert!(puzzle.moduli.iter().all(|&v| v == m), "{file}");
-        assert!(puzzle.target.iter().all(|&v| v == m - 1), "{file}");
-        assert!(puzzle.start.iter().all(|&v| v < m), "{file}");
-        assert_ne!(puzzle.start, puzzle.target, "{file}");
-        let plan: Vec<_> =
-            puzzle.intended.clone().unwrap().into_iter().map(num_bigint::BigUint::from).collect();
+        assert!(puzzle.moduli().iter().all(|&v| v == m), "{file}");
+        assert!(puzzle.target().iter().all(|&v| v == m - 1), "{file}");
+        assert!(puzzle.start().iter().all(|&v| v < m), "{file}");
+        assert_ne!(puzzle.start(), puzzle.target(), "{file}");
+        let plan: Vec<_> = puzzle.intended().unwrap().iter().map(|&x| num_bigint::BigUint::from(x)).collect();
         assert!(puzzle.solves(&plan), "{file}");
     }
     std::fs::remove_dir_all(&dir).ok();
@@ -243,7 +242,7 @@ fn moduli_near_2_64_make_starter_files() {
         .unwrap();
     assert_eq!(output.status.code(), Some(0));
     let puzzle = parse_puzzle(std::str::from_utf8(&output.stdout).unwrap()).unwrap();
-    assert_eq!(puzzle.start.to_vec(), [m - 1, m - 1, 0]);
+    assert_eq!(puzzle.start().to_vec(), [m - 1, m - 1, 0]);
     let dir_scratch = Scratch::new();
     let dir = dir_scratch.path().to_path_buf();
     let path = dir.join("new.ron");
@@ -412,7 +411,7 @@ fn levels_stream_as_they_are_accepted() {
         let file = dir.join("levels").join(format!("level-{:04}.ron", k + 1));
         assert!(line.starts_with(&format!("{}  par ", file.display())), "{line}");
         let puzzle = parse_puzzle(&std::fs::read_to_string(&file).unwrap()).unwrap();
-        let par = puzzle.intended.unwrap().iter().sum::<u64>();
+        let par = puzzle.intended().unwrap().iter().sum::<u64>();
         assert!(line.contains(&format!("  par {par}  64 solutions")), "{line}");
     }
 
@@ -433,9 +432,9 @@ fn levels_stream_as_they_are_accepted() {
         let file = json_dir.join("levels").join(format!("level-{:04}.ron", k + 1));
         assert_eq!(entry["file"], file.display().to_string());
         let puzzle = parse_puzzle(&std::fs::read_to_string(&file).unwrap()).unwrap();
-        assert_eq!(entry["start"], serde_json::json!(puzzle.start.to_vec()));
-        assert_eq!(entry["intended"], serde_json::json!(puzzle.intended.clone().unwrap()));
-        assert_eq!(entry["par"], puzzle.intended.unwrap().iter().sum::<u64>());
+        assert_eq!(entry["start"], serde_json::json!(puzzle.start().to_vec()));
+        assert_eq!(entry["intended"], serde_json::json!(puzzle.intended().unwrap()));
+        assert_eq!(entry["par"], puzzle.intended().unwrap().iter().sum::<u64>());
         assert_eq!(entry["count"], "16");
     }
     for d in [dir, json_dir] {

@@ -213,7 +213,7 @@ fn strategy_sequences_replay_to_what_the_check_says() {
             assert_eq!(strategy["sequence_complete"], true, "{strategy}");
             assert_eq!(strategy["presses"].as_u64().unwrap() as usize, sequence.len(), "{strategy}");
             let solves = strategy["solves"].as_bool().unwrap();
-            let reached = if puzzle.phases.is_some() {
+            let reached = if puzzle.phases().is_some() {
                 // Staged presses stop at a win part-way: the game's own replay.
                 let rule = modsolve::strategy::PressRule::of(&puzzle);
                 modsolve::strategy::replay(&puzzle, &rule, &sequence) == Some(sequence.len())

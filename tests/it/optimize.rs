@@ -35,23 +35,23 @@ fn brute_force(puzzle: &Puzzle) -> Brute {
     let effects: Vec<Vec<(usize, u64)>> = (0..n).map(|j| puzzle.effects(j)).collect();
     let periods: Vec<u64> = effects
         .iter()
-        .map(|e| (1u64..).find(|&l| e.iter().all(|&(i, a)| (l * a) % puzzle.moduli[i] == 0)).unwrap())
+        .map(|e| (1u64..).find(|&l| e.iter().all(|&(i, a)| (l * a) % puzzle.moduli()[i] == 0)).unwrap())
         .collect();
     let highest: Vec<u64> = periods
         .iter()
         .enumerate()
-        .map(|(j, &l)| puzzle.max_presses.as_ref().map_or(l - 1, |k| (l - 1).min(k[j])))
+        .map(|(j, &l)| puzzle.max_presses().as_ref().map_or(l - 1, |k| (l - 1).min(k[j])))
         .collect();
     let radices: Vec<u64> = highest.iter().map(|&h| h + 1).collect();
     let mut out = Brute { count: 0, best: [None; 3] };
     odometer(&radices, |x| {
-        let mut state = puzzle.start.to_vec();
+        let mut state = puzzle.start().to_vec();
         for (j, e) in effects.iter().enumerate() {
             for &(i, a) in e {
-                state[i] = (state[i] + a * x[j]) % puzzle.moduli[i];
+                state[i] = (state[i] + a * x[j]) % puzzle.moduli()[i];
             }
         }
-        if state == puzzle.target {
+        if state == *puzzle.target() {
             out.count += 1;
             for (k, objective) in OBJECTIVES.iter().enumerate() {
                 let score = objective.score(x);
@@ -186,7 +186,7 @@ fn search_agrees_with_algebra_on_shipped_puzzles() {
         let path = entry.unwrap().path();
         let puzzle = parse_puzzle(&std::fs::read_to_string(&path).unwrap()).unwrap();
         let algebra = analyze(&puzzle, &options(Engine::Auto, Objective::Total)).unwrap();
-        if puzzle.phases.is_some() {
+        if puzzle.phases().is_some() {
             // The search solver does not play staged presses and says so.
             assert!(analyze(&puzzle, &options(Engine::Search, Objective::Total)).is_err());
             continue;

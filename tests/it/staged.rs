@@ -16,7 +16,7 @@ fn brute_force(p: &Puzzle) -> (u64, Option<u64>) {
     let n = p.button_count();
     let period = |j: usize| {
         let e = p.effects(j);
-        (1u64..).find(|&l| e.iter().all(|&(i, a)| (l * a) % p.moduli[i] == 0)).unwrap()
+        (1u64..).find(|&l| e.iter().all(|&(i, a)| (l * a) % p.moduli()[i] == 0)).unwrap()
     };
     let periods: Vec<u64> = (0..n).map(period).collect();
     // Phase effects, looked up once; a cut press is played phase by phase.
@@ -25,13 +25,13 @@ fn brute_force(p: &Puzzle) -> (u64, Option<u64>) {
     let press = |state: &mut Vec<u64>, j: usize, phases: usize, times: u64| {
         for phase in &phase_effects[j][..phases] {
             for &(i, a) in phase {
-                state[i] = (state[i] + a * times) % p.moduli[i];
+                state[i] = (state[i] + a * times) % p.moduli()[i];
             }
         }
     };
     let (mut count, mut fewest) = (0u64, None::<u64>);
     odometer(&periods, |z| {
-        let mut state = p.start.to_vec();
+        let mut state = p.start().to_vec();
         // Full presses commute: `times` presses of every phase at once.
         for (j, &times) in z.iter().enumerate() {
             press(&mut state, j, p.phase_count(j), times);
@@ -41,14 +41,14 @@ fn brute_force(p: &Puzzle) -> (u64, Option<u64>) {
             count += 1;
             fewest = Some(fewest.map_or(presses, |f| f.min(presses)));
         };
-        if state == p.target {
+        if state == *p.target() {
             note(full);
         }
         for j in 0..n {
             for k in 1..p.phase_count(j) {
                 let mut s = state.clone();
                 press(&mut s, j, k, 1);
-                if s == p.target {
+                if s == *p.target() {
                     note(full + 1);
                 }
             }
@@ -151,7 +151,8 @@ fn graph_phases_equal_button_phases_at_extremes() {
             1 => format!("Cycle({cells})"),
             _ => format!("Cells({cells})"),
         };
-        let topology = parse_puzzle(&format!("Puzzle(graph: {graph}, modulus: 2)")).unwrap().topology;
+        let topology =
+            parse_puzzle(&format!("Puzzle(graph: {graph}, modulus: 2)")).unwrap().topology().clone();
         let moduli: Vec<u64> = (0..cells).map(|_| MODULI[rng.random_range(0..MODULI.len())]).collect();
         let weight = |rng: &mut StdRng| {
             if rng.random_bool(0.7) { WEIGHTS[rng.random_range(0..WEIGHTS.len())] } else { rng.random() }
@@ -251,7 +252,7 @@ fn first_level(template: &Puzzle, seed: u64) -> Result<(Vec<u64>, u64, BigUint),
     }
     let mut level = None;
     generate::<modsolve::InternalError>(template, &spec, &|_, _| {}, |l| {
-        level = Some((l.puzzle.start.to_vec(), l.par, l.count));
+        level = Some((l.puzzle.start().to_vec(), l.par, l.count));
         Ok(())
     })
     .map_err(|e| e.to_string())?;

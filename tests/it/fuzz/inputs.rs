@@ -444,9 +444,9 @@ fn u64s(presses: &[BigUint]) -> Option<Vec<u64>> {
 
 fn within_limits(puzzle: &Puzzle, presses: &[BigUint]) -> bool {
     puzzle
-        .max_presses
+        .max_presses()
         .as_ref()
-        .is_none_or(|limits| presses.iter().zip(limits).all(|(x, &k)| *x <= BigUint::from(k)))
+        .is_none_or(|limits| presses.iter().zip(limits.iter()).all(|(x, &k)| *x <= BigUint::from(k)))
 }
 
 /// Every plan an analysis returns reaches the target (phase by phase when staged) within the
@@ -462,7 +462,7 @@ fn judge_analysis(
     known_failures: bool,
 ) -> Result<(), String> {
     for plan in analysis.fewest.iter().chain(&analysis.optimal) {
-        let reaches = match puzzle.phases {
+        let reaches = match puzzle.phases() {
             Some(_) => puzzle.plays_to_target(&plan.presses, plan.partial.map(|p| (p.button, p.phases))),
             None => puzzle.solves(&plan.presses) && plan.partial.is_none(),
         };
@@ -521,7 +521,7 @@ pub fn library_run(source: &str, seed: u64, known_failures: bool) -> Result<Libr
     // Press limits with a period past 64 bits: the algebra's plan is returned unlimited and
     // fails verification (a known fault, see the fuzz module's doc).
     let limits_past_64_bits =
-        puzzle.max_presses.is_some() && puzzle.periods().iter().any(|l| l.to_u64().is_none());
+        puzzle.max_presses().is_some() && puzzle.periods().iter().any(|l| l.to_u64().is_none());
 
     // Every engine, objective and list_all; results by (engine, objective).
     let mut proven: BTreeMap<(u8, u8), (u128, u128)> = BTreeMap::new();
@@ -552,7 +552,7 @@ pub fn library_run(source: &str, seed: u64, known_failures: bool) -> Result<Libr
                     }
                     // The search does not play staged presses; nothing lists their plans yet.
                     Err(InternalError::Unsupported(_))
-                        if engine == Engine::Search || (list_all && puzzle.phases.is_some()) =>
+                        if engine == Engine::Search || (list_all && puzzle.phases().is_some()) =>
                     {
                         tally.unsupported += 1
                     }
