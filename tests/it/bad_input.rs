@@ -1,4 +1,4 @@
-//! Bad input, through the library and through the binary (DESIGN.md §5: "bad input never
+//! Bad input, through the library and through the binary ("bad input never
 //! panics").
 //!
 //! - A table with one row per validation error: the error names the field (`field()`), points at

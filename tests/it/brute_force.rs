@@ -499,7 +499,7 @@ fn edge_cases_equal_exhaustive_enumeration() {
         explicit(vec![4], vec![], vec![1], vec![2]),
         // Mod 2 only, every button the same.
         explicit(vec![2; 3], vec![vec![(0, 1), (2, 3)]; 4], vec![1, 0, 0], vec![0, 0, 1]),
-        // Octopus (seed 004).
+        // The octopus.
         graph(Topology::Path(4), vec![7, 8, 7, 6], 2, 1, vec![2, 4, 5, 3], vec![0; 4]),
         // Degenerate graphs: one-cell and two-cell cycles, 1-wide and 2-wide tori, 1×1 grid.
         graph(Topology::Cycle(1), vec![3], 1, 1, vec![0], vec![2]),

@@ -1,10 +1,10 @@
-//! The `modsolve` binary end to end on the shipped puzzles (DESIGN.md §5).
+//! The `modsolve` binary end to end on the shipped puzzles.
 //!
 //! - `modsolve FILE` and `modsolve solve FILE` print the same thing; exit 0 when solved, 1 for
 //!   the one unsolvable puzzle (which says so);
 //! - `--json` parses, has `solvable`, `count` (a decimal string), `presses` and `total_presses`
 //!   with the right types; a shown plan re-simulates to the target (phase by phase when the
-//!   last press stops part-way, `"partial"`) and `total_presses` is its sum; `fewest`, when present, is a plan too; seed 003/004's known values come out;
+//!   last press stops part-way, `"partial"`) and `total_presses` is its sum; `fewest`, when present, is a plan too; the published counts and answers come out;
 //! - the text report shows the picture of a grid plan, cell labels, and the count;
 //! - `--help` documents the file format and points to README/FORMAT.md.
 
@@ -179,7 +179,7 @@ fn json_plans_simulate_to_the_target() {
     }
 }
 
-/// Known values: seed 003's counts, seed 004's answers, the classic 3×3 plan.
+/// Known values: the published counts and answers, the classic 3×3 plan.
 #[test]
 fn json_known_values() {
     let json = json_of("lightsout-5x5.ron");

@@ -1,6 +1,6 @@
 //! The integration tests, one binary: each module is one concern.
 //!
-//! - `seeds`: the published facts of the seed documents (seed 003's count table, seed 004's
+//! - `seeds`: published facts (the m×n Lights Out count table, the octopus, sunflower and 3×3
 //!   puzzles);
 //! - `brute_force`: the algebra against exhaustive enumeration on random small puzzles;
 //! - `bad_input`: every validation error, malformed files, and input that must never panic;

@@ -1,5 +1,6 @@
-//! The published facts of the seed documents, reproduced by the solver: seed 003's table of
-//! solution counts for every m×n Lights Out board up to 20×20, and seed 004's puzzles.
+//! Published facts reproduced by the solver: the table of solution counts for every m×n Lights
+//! Out board up to 20×20 (`tests/data/seed003_counts.txt`), and the answers of the octopus,
+//! sunflower and 3×3 puzzles the product grew from.
 
 use modsolve::{Method, parse_puzzle, solve, solve_with};
 use num_bigint::BigUint;
@@ -25,7 +26,7 @@ fn seed003_table() -> Vec<(usize, usize, u64)> {
     out
 }
 
-/// Every m×n board, both orientations, all off to all on: the count equals seed 003's table and
+/// Every m×n board, both orientations, all off to all on: the count equals the published table and
 /// the plan simulates to all on.
 #[test]
 fn seed003_counts_for_every_board_up_to_20x20() {

@@ -1,4 +1,4 @@
-//! Staged presses (DESIGN.md §7) against a brute-force sequential simulation: every plan of full
+//! Staged presses against a brute-force sequential simulation: every plan of full
 //! presses, optionally followed by one press cut after k phases, is played phase by phase, and
 //! the count and the fewest presses are compared with the solver's.
 
