@@ -44,7 +44,7 @@ use num_bigint::BigUint;
 use num_integer::Integer;
 use num_traits::{ToPrimitive, Zero};
 
-use crate::algebra::arith::{add_mod, inv_mod, mul_mod, reduce_signed, sub_mod};
+use crate::algebra::arith::{add_mod, mul_mod, reduce_signed, sub_mod};
 
 use crate::model::Puzzle;
 
@@ -209,41 +209,6 @@ fn amount_on(full: &[(usize, u64)], cell: usize) -> u64 {
     full.binary_search_by_key(&cell, |&(i, _)| i).map_or(0, |k| full[k].1)
 }
 
-/// `a·y ≡ c (mod m)` as `y ≡ r (mod n)`, when solvable (`a`, `c` reduced).
-fn solve_linear(a: u64, c: u64, m: u64) -> Option<(u64, u64)> {
-    let g = a.gcd(&m);
-    if !c.is_multiple_of(g) {
-        return None;
-    }
-    let n = m / g;
-    if n == 1 {
-        return Some((0, 1));
-    }
-    let inverse = inv_mod((a / g) % n, n).expect("a/g is a unit modulo m/g");
-    Some((mul_mod((c / g) % n, inverse, n), n))
-}
-
-/// Intersects `y ≡ r1 (mod n1)` with `y ≡ r2 (mod n2)` (any moduli), when compatible.
-fn merge(r1: &BigUint, n1: &BigUint, r2: u64, n2: u64) -> Option<(BigUint, BigUint)> {
-    if n2 == 1 {
-        return Some((r1.clone(), n1.clone()));
-    }
-    let to_u64 = |x: BigUint| x.to_u64().expect("reduced below a u64");
-    let g = to_u64(n1 % n2).gcd(&n2);
-    let diff = sub_mod(r2, to_u64(r1 % n2), n2);
-    if !diff.is_multiple_of(g) {
-        return None;
-    }
-    let n2g = n2 / g;
-    let t = if n2g == 1 {
-        0
-    } else {
-        let n1g = to_u64((n1 / g) % n2g);
-        mul_mod((diff / g) % n2g, inv_mod(n1g, n2g).expect("coprime after dividing by the gcd"), n2g)
-    };
-    Some((r1 + n1 * t, n1 * n2g))
-}
-
 /// The state during a strategy, with the number of cells off their target kept up to date.
 struct Board<'p, 's> {
     puzzle: &'p Puzzle,
@@ -384,7 +349,7 @@ impl<'p, 's> Board<'p, 's> {
                 let m = puzzle.moduli[i];
                 let c = sub_mod(self.distance(i), p, m);
                 solution = solution
-                    .and_then(|(r, n)| solve_linear(a, c, m).and_then(|(r2, n2)| merge(&r, &n, r2, n2)));
+                    .and_then(|(r, n)| crate::algebra::crt::solve_linear(a, c, m).and_then(|(r2, n2)| crate::algebra::crt::merge(&r, &n, r2, n2)));
                 if solution.is_none() {
                     break;
                 }
@@ -572,7 +537,7 @@ fn chase_rule(puzzle: &Puzzle, rule: Rule) -> Option<StrategyOutcome> {
                 continue;
             }
             let b = amount_on(&full_press(puzzle, &rule.phases(puzzle, below)), cell);
-            let Some((times, _)) = solve_linear(b, d, puzzle.moduli[cell]) else {
+            let Some((times, _)) = crate::algebra::crt::solve_linear(b, d, puzzle.moduli[cell]) else {
                 continue; // no number of presses below fixes it: the player leaves it
             };
             let (made, won) = board.press_times(below, times);
