@@ -3,14 +3,14 @@
 //! A strategy plays the puzzle from its start one press at a time and reports whether it won,
 //! how many presses it made and which buttons it pressed, in order ([`StrategyOutcome`]).
 //!
-//! **How a press acts** is a [`PressRule`]: [`PressRule::Plain`] adds the button's whole effect
-//! at once; [`PressRule::Staged`] applies the button's phases in order and the game checks for a
-//! win after each phase, stopping the press as soon as the puzzle is won (the shipped octopus of
-//! "Escape the Cube: Cave" adds 1 to the tentacle and its neighbours, then, only if the puzzle is
-//! not yet solved, 1 more to the tentacle). [`press_with`] is that one press, and every strategy plays
-//! through the same code (a run of more than 64 presses of one button is computed in closed
-//! form, with exactly the same result, so that 64-bit moduli do not mean 2^64 iterations). The functions without `_with`
-//! play under the puzzle's own rule: its `phases` when the file gives them, else plain.
+//! **How a press acts** is the puzzle's own rule, read from the model: without staged presses a
+//! press adds the button's whole effect at once; with them ([`crate::model::Phases`]) it applies
+//! the button's phases in order and the game checks for a win after each phase, stopping the
+//! press as soon as the puzzle is won (the shipped octopus of "Escape the Cube: Cave" adds 1 to
+//! the tentacle and its neighbours, then, only if the puzzle is not yet solved, 1 more to the
+//! tentacle). [`press`] is that one press, and every strategy plays through the same code (a
+//! run of more than 64 presses of one button is computed in closed form, with exactly the same
+//! result, so that 64-bit moduli do not mean 2^64 iterations).
 //!
 //! A button's **full press** is the sum of its phases: what one press adds when it does not win
 //! half-way. The player reasons with full presses; the win check is the game's.
@@ -44,7 +44,7 @@ use num_bigint::BigUint;
 use num_integer::Integer;
 use num_traits::{ToPrimitive, Zero};
 
-use crate::algebra::arith::{add_mod, mul_mod, reduce_signed, sub_mod};
+use crate::algebra::arith::{add_mod, mul_mod, sub_mod};
 
 use crate::model::Puzzle;
 
@@ -110,84 +110,15 @@ pub struct StrategyOutcome {
 /// The most presses a [`StrategyOutcome::sequence`] records.
 pub const SEQUENCE_CAP: usize = 1 << 20;
 
-/// How one press of a button acts on the cells.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum PressRule {
-    /// A press adds the button's effect ([`Puzzle::effects`]) at once.
-    Plain,
-    /// Per button, a list of phases, each a list of `(cell, amount)` added in order; the game
-    /// checks for a win after each phase and stops the press early if won. Amounts are reduced
-    /// modulo the cell's modulus. There must be one entry per button and every cell must exist
-    /// (otherwise the strategies panic).
-    Staged(Vec<Vec<Vec<(usize, u64)>>>),
-}
-
-impl PressRule {
-    /// The puzzle's own rule: its staged phases when it has them, else [`PressRule::Plain`].
-    pub fn of(puzzle: &Puzzle) -> PressRule {
-        match puzzle.phases {
-            None => PressRule::Plain,
-            Some(_) => {
-                PressRule::Staged((0..puzzle.button_count()).map(|j| Rule::Own.phases(puzzle, j)).collect())
-            }
-        }
-    }
-
-    /// Staged presses for a graph puzzle (buttons are cells): phase `k` of button `j` adds
-    /// `phases[k].0` to cell `j` and `phases[k].1` to each of its neighbours. The octopus of the
-    /// game is `graph_phases(puzzle, &[(1, 1), (1, 0)])`. Each phase lists its nonzero amounts
-    /// sorted by cell, as [`PressRule::of`] does.
-    pub fn graph_phases(puzzle: &Puzzle, phases: &[(i64, i64)]) -> PressRule {
-        let button = |j: usize| {
-            phases
-                .iter()
-                .map(|&(own, around)| {
-                    let mut phase = vec![(j, reduce_signed(own, puzzle.moduli[j]))];
-                    puzzle
-                        .topology
-                        .for_each_neighbor(j, |i| phase.push((i, reduce_signed(around, puzzle.moduli[i]))));
-                    phase.retain(|&(_, a)| a != 0);
-                    phase.sort_unstable();
-                    phase
-                })
-                .collect()
-        };
-        PressRule::Staged((0..puzzle.cell_count()).map(button).collect())
-    }
-}
-
-/// The rule as the strategies use it: the puzzle's own phases are read lazily (a big board's
-/// phases are never materialised).
-#[derive(Clone, Copy)]
-enum Rule<'a> {
-    Plain,
-    Own,
-    Staged(&'a [Vec<Vec<(usize, u64)>>]),
-}
-
-impl<'a> Rule<'a> {
-    fn from(rule: &'a PressRule) -> Self {
-        match rule {
-            PressRule::Plain => Rule::Plain,
-            PressRule::Staged(list) => Rule::Staged(list),
-        }
-    }
-
-    /// The phases of button `j`, amounts reduced.
-    fn phases(self, puzzle: &Puzzle, j: usize) -> Vec<Vec<(usize, u64)>> {
-        match self {
-            Rule::Plain => vec![puzzle.effects(j)],
-            Rule::Own => (0..puzzle.phase_count(j)).map(|k| puzzle.phase_effects(j, k)).collect(),
-            Rule::Staged(list) => list[j]
-                .iter()
-                .map(|phase| phase.iter().map(|&(i, a)| (i, a % puzzle.moduli[i])).collect())
-                .collect(),
-        }
-    }
-}
-
 /// A button's phases, each a list of `(cell, amount)`.
 type PhaseList = Vec<Vec<(usize, u64)>>;
+
+/// The phases of button `j` under the puzzle's own rule (one phase, the whole press, when it has
+/// no staged presses), amounts reduced: read from the model, never re-modelled. A big board's
+/// phases are read one button at a time, never all at once.
+fn phases_of(puzzle: &Puzzle, j: usize) -> PhaseList {
+    (0..puzzle.phase_count(j)).map(|k| puzzle.phase_effects(j, k)).collect()
+}
 
 /// A full press: every phase summed, `(cell, amount)` sorted by cell, one entry for every cell
 /// some phase names (the amount may be 0).
@@ -212,7 +143,6 @@ fn amount_on(full: &[(usize, u64)], cell: usize) -> u64 {
 /// The state during a strategy, with the number of cells off their target kept up to date.
 struct Board<'p, 's> {
     puzzle: &'p Puzzle,
-    rule: Rule<'p>,
     state: &'s mut [u64],
     wrong: usize,
 }
@@ -221,9 +151,9 @@ struct Board<'p, 's> {
 const LOOP_LIMIT: u64 = 64;
 
 impl<'p, 's> Board<'p, 's> {
-    fn new(puzzle: &'p Puzzle, rule: Rule<'p>, state: &'s mut [u64]) -> Self {
+    fn new(puzzle: &'p Puzzle, state: &'s mut [u64]) -> Self {
         let wrong = state.iter().zip(&puzzle.target).filter(|(s, t)| s != t).count();
-        Board { puzzle, rule, state, wrong }
+        Board { puzzle, state, wrong }
     }
 
     fn won(&self) -> bool {
@@ -277,7 +207,7 @@ impl<'p, 's> Board<'p, 's> {
     /// Presses button `j` up to `times` times, stopping at a win; returns `(presses made, won)`.
     /// The same as calling [`Board::press`] in a loop; long runs are computed in closed form.
     fn press_times(&mut self, j: usize, times: u64) -> (u64, bool) {
-        let phases = self.rule.phases(self.puzzle, j);
+        let phases = phases_of(self.puzzle, j);
         if times <= LOOP_LIMIT {
             self.press_times_looped(&phases, times)
         } else {
@@ -348,8 +278,10 @@ impl<'p, 's> Board<'p, 's> {
             for (&(i, a), &p) in full.iter().zip(&partial) {
                 let m = puzzle.moduli[i];
                 let c = sub_mod(self.distance(i), p, m);
-                solution = solution
-                    .and_then(|(r, n)| crate::algebra::crt::solve_linear(a, c, m).and_then(|(r2, n2)| crate::algebra::crt::merge(&r, &n, r2, n2)));
+                solution = solution.and_then(|(r, n)| {
+                    crate::algebra::crt::solve_linear(a, c, m)
+                        .and_then(|(r2, n2)| crate::algebra::crt::merge(&r, &n, r2, n2))
+                });
                 if solution.is_none() {
                     break;
                 }
@@ -400,31 +332,23 @@ impl Tally {
     }
 }
 
-/// One press of button `j` on `state` under `rule`, phase by phase, stopping when the puzzle is
-/// won; returns whether the puzzle is won (`state == target`) after it. Every strategy plays
-/// through this.
-pub fn press_with(puzzle: &Puzzle, rule: &PressRule, state: &mut [u64], j: usize) -> bool {
-    let rule = Rule::from(rule);
-    let phases = rule.phases(puzzle, j);
-    Board::new(puzzle, rule, state).press(&phases)
-}
-
-/// [`press_with`] under the puzzle's own rule.
+/// One press of button `j` on `state` under the puzzle's own rule, phase by phase, stopping
+/// when the puzzle is won; returns whether the puzzle is won (`state == target`) after it. Every
+/// strategy plays through this.
 pub fn press(puzzle: &Puzzle, state: &mut [u64], j: usize) -> bool {
-    let phases = Rule::Own.phases(puzzle, j);
-    Board::new(puzzle, Rule::Own, state).press(&phases)
+    let phases = phases_of(puzzle, j);
+    Board::new(puzzle, state).press(&phases)
 }
 
-/// Plays `sequence` from the start under `rule`, stopping at a win: `Some(presses made)` when
+/// Plays `sequence` from the start, stopping at a win: `Some(presses made)` when
 /// the puzzle is won (`Some(0)` when the start is the target), `None` when it never is.
-pub fn replay(puzzle: &Puzzle, rule: &PressRule, sequence: &[usize]) -> Option<usize> {
-    let rule = Rule::from(rule);
+pub fn replay(puzzle: &Puzzle, sequence: &[usize]) -> Option<usize> {
     let mut state = puzzle.start.to_vec();
-    let mut board = Board::new(puzzle, rule, &mut state);
+    let mut board = Board::new(puzzle, &mut state);
     if board.won() {
         return Some(0);
     }
-    sequence.iter().position(|&j| board.press(&rule.phases(puzzle, j))).map(|k| k + 1)
+    sequence.iter().position(|&j| board.press(&phases_of(puzzle, j))).map(|k| k + 1)
 }
 
 /// The cell button `j` works on in `sweep` (see the module doc).
@@ -446,9 +370,10 @@ fn period(puzzle: &Puzzle, full: &[(usize, u64)]) -> u64 {
         .unwrap_or(u64::MAX)
 }
 
-fn sweep_rule(puzzle: &Puzzle, rule: Rule) -> StrategyOutcome {
+/// The cautious `sweep` strategy (see the module doc).
+pub fn sweep(puzzle: &Puzzle) -> StrategyOutcome {
     let mut state = puzzle.start.to_vec();
-    let mut board = Board::new(puzzle, rule, &mut state);
+    let mut board = Board::new(puzzle, &mut state);
     let mut tally = Tally::new(Strategy::Sweep);
     if board.won() {
         return tally.outcome(true);
@@ -456,7 +381,7 @@ fn sweep_rule(puzzle: &Puzzle, rule: Rule) -> StrategyOutcome {
     let n = puzzle.button_count();
     let mut previous: Option<usize> = None;
     for j in 0..n {
-        let full = full_press(puzzle, &rule.phases(puzzle, j));
+        let full = full_press(puzzle, &phases_of(puzzle, j));
         let times = if j + 1 == n {
             // Rule 4: the last button, until solved or until the state repeats.
             period(puzzle, &full)
@@ -483,9 +408,9 @@ fn sweep_rule(puzzle: &Puzzle, rule: Rule) -> StrategyOutcome {
     tally.outcome(won)
 }
 
-fn greedy_rule(puzzle: &Puzzle, rule: Rule, cap: u64, deadline: Option<Instant>) -> StrategyOutcome {
+fn greedy_until(puzzle: &Puzzle, cap: u64, deadline: Option<Instant>) -> StrategyOutcome {
     let mut state = puzzle.start.to_vec();
-    let mut board = Board::new(puzzle, rule, &mut state);
+    let mut board = Board::new(puzzle, &mut state);
     let mut tally = Tally::new(Strategy::Greedy);
     let cells = puzzle.cell_count();
     while !board.won() && tally.presses < cap {
@@ -496,7 +421,7 @@ fn greedy_rule(puzzle: &Puzzle, rule: Rule, cap: u64, deadline: Option<Instant>)
         let now = cells - board.wrong;
         let mut best: Option<(usize, usize, PhaseList)> = None;
         for j in 0..puzzle.button_count() {
-            let phases = rule.phases(puzzle, j);
+            let phases = phases_of(puzzle, j);
             let (won, wrong) = board.preview(&phases);
             let score = if won { usize::MAX } else { cells - wrong };
             if best.as_ref().is_none_or(|(s, ..)| score > *s) {
@@ -518,13 +443,15 @@ fn greedy_rule(puzzle: &Puzzle, rule: Rule, cap: u64, deadline: Option<Instant>)
     tally.outcome(won)
 }
 
-fn chase_rule(puzzle: &Puzzle, rule: Rule) -> Option<StrategyOutcome> {
+/// Light chasing from the top row; `None` when the puzzle is not a grid whose buttons are its
+/// cells (see the module doc).
+pub fn chase(puzzle: &Puzzle) -> Option<StrategyOutcome> {
     let (rows, cols) = puzzle.topology.grid_shape()?;
     if !puzzle.buttons_are_cells() {
         return None;
     }
     let mut state = puzzle.start.to_vec();
-    let mut board = Board::new(puzzle, rule, &mut state);
+    let mut board = Board::new(puzzle, &mut state);
     let mut tally = Tally::new(Strategy::Chase);
     if board.won() {
         return Some(tally.outcome(true));
@@ -536,7 +463,7 @@ fn chase_rule(puzzle: &Puzzle, rule: Rule) -> Option<StrategyOutcome> {
             if d == 0 {
                 continue;
             }
-            let b = amount_on(&full_press(puzzle, &rule.phases(puzzle, below)), cell);
+            let b = amount_on(&full_press(puzzle, &phases_of(puzzle, below)), cell);
             let Some((times, _)) = crate::algebra::crt::solve_linear(b, d, puzzle.moduli[cell]) else {
                 continue; // no number of presses below fixes it: the player leaves it
             };
@@ -551,60 +478,30 @@ fn chase_rule(puzzle: &Puzzle, rule: Rule) -> Option<StrategyOutcome> {
     Some(tally.outcome(won))
 }
 
-/// The cautious `sweep` strategy under `rule` (see the module doc).
-pub fn sweep_with(puzzle: &Puzzle, rule: &PressRule) -> StrategyOutcome {
-    sweep_rule(puzzle, Rule::from(rule))
-}
-
-/// Greedy pressing under `rule`, at most `cap` presses (see the module doc).
-pub fn greedy_with(puzzle: &Puzzle, rule: &PressRule, cap: u64) -> StrategyOutcome {
-    greedy_rule(puzzle, Rule::from(rule), cap, None)
-}
-
-/// Light chasing from the top row under `rule`; `None` when the puzzle is not a grid whose
-/// buttons are its cells.
-pub fn chase_with(puzzle: &Puzzle, rule: &PressRule) -> Option<StrategyOutcome> {
-    chase_rule(puzzle, Rule::from(rule))
-}
-
-/// Every strategy that applies under `rule`, in [`Strategy::ALL`] order; greedy is capped at 4 presses
-/// per button plus 16.
-pub fn all_with(puzzle: &Puzzle, rule: &PressRule) -> Vec<StrategyOutcome> {
-    all_rule(puzzle, Rule::from(rule), None)
-}
-
-fn all_rule(puzzle: &Puzzle, rule: Rule, deadline: Option<Instant>) -> Vec<StrategyOutcome> {
+/// Every strategy that applies, in [`Strategy::ALL`] order; greedy is capped at 4 presses per
+/// button plus 16 and stopped at `deadline`, if any.
+fn all_of(puzzle: &Puzzle, deadline: Option<Instant>) -> Vec<StrategyOutcome> {
     let cap = 4 * puzzle.button_count() as u64 + 16;
-    let mut out = vec![sweep_rule(puzzle, rule), greedy_rule(puzzle, rule, cap, deadline)];
-    out.extend(chase_rule(puzzle, rule));
+    let mut out = vec![sweep(puzzle), greedy_until(puzzle, cap, deadline)];
+    out.extend(chase(puzzle));
     out
 }
 
-/// [`sweep_with`] under the puzzle's own rule.
-pub fn sweep(puzzle: &Puzzle) -> StrategyOutcome {
-    sweep_rule(puzzle, Rule::Own)
-}
-
-/// [`greedy_with`] under the puzzle's own rule.
+/// Greedy pressing, at most `cap` presses (see the module doc).
 pub fn greedy(puzzle: &Puzzle, cap: u64) -> StrategyOutcome {
-    greedy_rule(puzzle, Rule::Own, cap, None)
+    greedy_until(puzzle, cap, None)
 }
 
-/// [`chase_with`] under the puzzle's own rule.
-pub fn chase(puzzle: &Puzzle) -> Option<StrategyOutcome> {
-    chase_rule(puzzle, Rule::Own)
-}
-
-/// [`all_with`] under the puzzle's own rule.
+/// Every strategy that applies, in [`Strategy::ALL`] order.
 pub fn all(puzzle: &Puzzle) -> Vec<StrategyOutcome> {
-    all_rule(puzzle, Rule::Own, None)
+    all_of(puzzle, None)
 }
 
 /// [`all`], with greedy play stopped at `deadline` (it looks at every button for each press,
 /// which on a board of a million cells is seconds a press); a stopped strategy is
 /// `finished: false`.
 pub fn all_until(puzzle: &Puzzle, deadline: Instant) -> Vec<StrategyOutcome> {
-    all_rule(puzzle, Rule::Own, Some(deadline))
+    all_of(puzzle, Some(deadline))
 }
 
 /// Whether a strategy requirement holds: `Some(strategy)` must win, `None` means none may.
@@ -638,16 +535,11 @@ mod tests {
         parse_puzzle(ron).unwrap_or_else(|e| panic!("{ron}: {e:?}"))
     }
 
-    /// The game's staged octopus rule on the plain octopus file.
-    fn game_rule(octopus: &Puzzle) -> PressRule {
-        PressRule::graph_phases(octopus, &[(1, 1), (1, 0)])
-    }
-
     /// `presses` matches the sequence and replaying it gives the same verdict, the win (if any)
     /// on the last press.
-    fn assert_consistent(puzzle: &Puzzle, rule: &PressRule, outcome: &StrategyOutcome) {
+    fn assert_consistent(puzzle: &Puzzle, outcome: &StrategyOutcome) {
         assert_eq!(outcome.presses, outcome.sequence.len() as u64, "{outcome:?}");
-        let replayed = replay(puzzle, rule, &outcome.sequence);
+        let replayed = replay(puzzle, &outcome.sequence);
         if outcome.solves {
             assert_eq!(replayed, Some(outcome.sequence.len()), "{outcome:?}");
         } else {
@@ -662,17 +554,17 @@ mod tests {
     #[test]
     fn sweep_fails_on_the_plain_octopus() {
         let octopus = load(OCTOPUS);
-        let outcome = sweep_with(&octopus, &PressRule::Plain);
+        let outcome = sweep(&octopus);
         assert!(!outcome.solves, "{outcome:?}");
         let mut expected = vec![0, 0, 1];
         expected.extend([3; 21]);
         assert_eq!(outcome.sequence, expected);
         assert_eq!(outcome.presses, 24);
-        assert_consistent(&octopus, &PressRule::Plain, &outcome);
+        assert_consistent(&octopus, &outcome);
         // The state the seed reasons from after the first three tentacles.
         let mut state = octopus.start.to_vec();
         for &j in &expected[..3] {
-            assert!(!press_with(&octopus, &PressRule::Plain, &mut state, j));
+            assert!(!press(&octopus, &mut state, j));
         }
         assert_eq!(state, [0, 0, 6, 3]);
         // The puzzle itself is solvable (the seed's x = [9, 8, 3, 9]): the strategy is at fault.
@@ -685,28 +577,25 @@ mod tests {
     /// phase): d = 8, as the seed finds.
     #[test]
     fn sweep_wins_on_the_game_octopus() {
-        let octopus = load(OCTOPUS);
-        let rule = game_rule(&octopus);
-        let outcome = sweep_with(&octopus, &rule);
+        let octopus = load(OCTOPUS_GAME);
+        let outcome = sweep(&octopus);
         assert!(outcome.solves, "{outcome:?}");
         let mut expected = vec![0, 0, 1];
         expected.extend([3; 8]);
         assert_eq!(outcome.sequence, expected);
         assert_eq!(outcome.presses, 2 + 1 + 8);
-        assert_consistent(&octopus, &rule, &outcome);
+        assert_consistent(&octopus, &outcome);
         // The last press is cut: after 7 full presses and one phase the board is full.
         let mut state = octopus.start.to_vec();
         for &j in &expected[..10] {
-            assert!(!press_with(&octopus, &rule, &mut state, j));
+            assert!(!press(&octopus, &mut state, j));
         }
         assert_eq!(state, [0, 0, 6, 5]);
-        assert!(press_with(&octopus, &rule, &mut state, 3));
+        assert!(press(&octopus, &mut state, 3));
         assert_eq!(state, [0, 0, 0, 0]);
         // The file's own phases give the same rule and the same play.
         let game = load(OCTOPUS_GAME);
-        assert_eq!(PressRule::of(&game), rule);
         assert_eq!(sweep(&game), outcome);
-        assert_eq!(PressRule::of(&octopus), PressRule::Plain);
     }
 
     /// Lights Out with a start made by pressing `presses` (cells of rows 1.. only) from all on.
@@ -734,7 +623,7 @@ mod tests {
                 let puzzle = lights_out(rows, cols, &presses);
                 let outcome = chase(&puzzle).expect("a grid");
                 assert!(outcome.solves, "{rows}x{cols} {presses:?}: {outcome:?}");
-                assert_consistent(&puzzle, &PressRule::Plain, &outcome);
+                assert_consistent(&puzzle, &outcome);
                 // Chasing finds exactly the presses that made the start (mod 2, in some order).
                 let mut found = outcome.sequence.clone();
                 found.sort_unstable();
@@ -751,7 +640,7 @@ mod tests {
         let puzzle = load("Puzzle(graph: Grid(rows: 5, cols: 5), modulus: 2, start: All(0), target: All(1))");
         let outcome = chase(&puzzle).unwrap();
         assert!(!outcome.solves, "{outcome:?}");
-        assert_consistent(&puzzle, &PressRule::Plain, &outcome);
+        assert_consistent(&puzzle, &outcome);
         // A press in the first row alone also defeats it.
         let top = lights_out(5, 5, &[2]);
         assert!(!chase(&top).unwrap().solves);
@@ -880,29 +769,48 @@ mod tests {
         ))
     }
 
-    fn random_rule(rng: &mut Rng, puzzle: &Puzzle) -> PressRule {
+    /// The puzzle, or (two times in three) the same cells, moduli and states with random staged
+    /// presses: graph phases for graph puzzles (the buttons stay the cells), explicit phases
+    /// otherwise (the buttons become the phases summed).
+    fn random_staged(rng: &mut Rng, puzzle: &Puzzle) -> Puzzle {
         if rng.below(3) == 0 {
-            return PressRule::Plain;
+            return puzzle.clone();
         }
         let n = puzzle.cell_count() as u64;
-        PressRule::Staged(
-            (0..puzzle.button_count())
-                .map(|_| {
-                    (0..1 + rng.below(3))
-                        .map(|_| (0..rng.below(3)).map(|_| (rng.below(n) as usize, rng.below(9))).collect())
-                        .collect()
-                })
-                .collect(),
-        )
+        let phases = match puzzle.buttons() {
+            crate::model::Buttons::Graph { .. } => crate::model::Phases::Graph(
+                (0..1 + rng.below(3)).map(|_| (rng.below(9) as i64, rng.below(9) as i64)).collect(),
+            ),
+            crate::model::Buttons::Explicit(_) => crate::model::Phases::Explicit(
+                (0..puzzle.button_count())
+                    .map(|_| {
+                        (0..1 + rng.below(3))
+                            .map(|_| {
+                                (0..rng.below(3))
+                                    .map(|_| (rng.below(n) as usize, rng.below(9) as i64))
+                                    .collect()
+                            })
+                            .collect()
+                    })
+                    .collect(),
+            ),
+        };
+        Puzzle::builder(puzzle.topology().clone())
+            .moduli(puzzle.moduli().clone())
+            .start(puzzle.start().clone())
+            .target(puzzle.target().clone())
+            .phases(phases)
+            .build()
+            .expect("random phases on a valid puzzle")
     }
 
     /// A full press as the reference sees it: the phases summed, cell by cell.
-    fn reference_full(puzzle: &Puzzle, rule: &PressRule, j: usize) -> Vec<(usize, u64)> {
-        full_press(puzzle, &Rule::from(rule).phases(puzzle, j))
+    fn reference_full(puzzle: &Puzzle, j: usize) -> Vec<(usize, u64)> {
+        full_press(puzzle, &phases_of(puzzle, j))
     }
 
     /// Sweep played one press at a time, with the repeat check on whole states.
-    fn reference_sweep(puzzle: &Puzzle, rule: &PressRule) -> (bool, Vec<usize>) {
+    fn reference_sweep(puzzle: &Puzzle) -> (bool, Vec<usize>) {
         let mut state = puzzle.start.to_vec();
         let mut sequence = Vec::new();
         if state == puzzle.target {
@@ -912,12 +820,12 @@ mod tests {
         let distance = |state: &[u64], c: usize| sub_mod(puzzle.target[c], state[c], puzzle.moduli[c]);
         let mut previous: Option<usize> = None;
         for j in 0..n {
-            let full = reference_full(puzzle, rule, j);
+            let full = reference_full(puzzle, j);
             if j + 1 == n {
                 let mut seen = HashSet::new();
                 while seen.insert(state.clone()) {
                     sequence.push(j);
-                    if press_with(puzzle, rule, &mut state, j) {
+                    if press(puzzle, &mut state, j) {
                         return (true, sequence);
                     }
                 }
@@ -937,7 +845,7 @@ mod tests {
                     break;
                 }
                 sequence.push(j);
-                if press_with(puzzle, rule, &mut state, j) {
+                if press(puzzle, &mut state, j) {
                     return (true, sequence);
                 }
             }
@@ -946,7 +854,7 @@ mod tests {
         (state == puzzle.target, sequence)
     }
 
-    fn reference_greedy(puzzle: &Puzzle, rule: &PressRule, cap: u64) -> (bool, Vec<usize>) {
+    fn reference_greedy(puzzle: &Puzzle, cap: u64) -> (bool, Vec<usize>) {
         let mut state = puzzle.start.to_vec();
         let mut sequence = Vec::new();
         let at = |s: &[u64]| s.iter().zip(&puzzle.target).filter(|(a, b)| a == b).count();
@@ -954,7 +862,7 @@ mod tests {
             let mut best: Option<(usize, usize, Vec<u64>, bool)> = None;
             for j in 0..puzzle.button_count() {
                 let mut next = state.clone();
-                let won = press_with(puzzle, rule, &mut next, j);
+                let won = press(puzzle, &mut next, j);
                 let score = if won { usize::MAX } else { at(&next) };
                 if best.as_ref().is_none_or(|(s, ..)| score > *s) {
                     best = Some((score, j, next, won));
@@ -974,7 +882,7 @@ mod tests {
         (state == puzzle.target, sequence)
     }
 
-    fn reference_chase(puzzle: &Puzzle, rule: &PressRule) -> Option<(bool, Vec<usize>)> {
+    fn reference_chase(puzzle: &Puzzle) -> Option<(bool, Vec<usize>)> {
         let (rows, cols) = puzzle.topology.grid_shape()?;
         if !puzzle.buttons_are_cells() {
             return None;
@@ -989,18 +897,20 @@ mod tests {
             if state[cell] == puzzle.target[cell] {
                 continue;
             }
-            // Try pressing below, watching the cell; keep the presses only if it gets there.
-            let mut trial = state.clone();
-            for t in 1..=puzzle.moduli[cell] {
-                let won = press_with(puzzle, rule, &mut trial, below);
-                if won || trial[cell] == puzzle.target[cell] {
-                    sequence.extend(std::iter::repeat_n(below, t as usize));
-                    state = trial;
-                    if won {
-                        return Some((true, sequence));
-                    }
-                    break;
+            // The player reasons with full presses: the fewest `t` whose full presses bring the
+            // cell to its target, if any; then those presses are played (the game may win
+            // part-way through one).
+            let m = puzzle.moduli[cell];
+            let b = reference_full(puzzle, below).iter().find(|&&(i, _)| i == cell).map_or(0, |&(_, a)| a);
+            let Some(t) = (1..=m).find(|&t| (state[cell] + t * b) % m == puzzle.target[cell]) else {
+                continue;
+            };
+            for k in 1..=t {
+                sequence.push(below);
+                if press(puzzle, &mut state, below) {
+                    return Some((true, sequence));
                 }
+                debug_assert!(k < t || state[cell] == puzzle.target[cell]);
             }
         }
         Some((state == puzzle.target, sequence))
@@ -1012,28 +922,22 @@ mod tests {
         let mut wins = [0usize; 3];
         for round in 0..3000 {
             let puzzle = random_puzzle(&mut rng);
-            let rule = random_rule(&mut rng, &puzzle);
-            let context = format!("round {round}: {puzzle:?} {rule:?}");
-            let outcomes = all_with(&puzzle, &rule);
+            let puzzle = random_staged(&mut rng, &puzzle);
+            let context = format!("round {round}: {puzzle:?}");
+            let outcomes = all(&puzzle);
             for outcome in &outcomes {
-                assert_consistent(&puzzle, &rule, outcome);
+                assert_consistent(&puzzle, outcome);
             }
             let sweep = &outcomes[0];
-            assert_eq!((sweep.solves, sweep.sequence.clone()), reference_sweep(&puzzle, &rule), "{context}");
+            assert_eq!((sweep.solves, sweep.sequence.clone()), reference_sweep(&puzzle), "{context}");
             let cap = 4 * puzzle.button_count() as u64 + 16;
             let greedy = &outcomes[1];
-            assert_eq!(
-                (greedy.solves, greedy.sequence.clone()),
-                reference_greedy(&puzzle, &rule, cap),
-                "{context}"
-            );
+            assert_eq!((greedy.solves, greedy.sequence.clone()), reference_greedy(&puzzle, cap), "{context}");
             let chase = outcomes.get(2).map(|o| (o.solves, o.sequence.clone()));
-            assert_eq!(chase, reference_chase(&puzzle, &rule), "{context}");
+            assert_eq!(chase, reference_chase(&puzzle), "{context}");
             for (k, o) in outcomes.iter().enumerate() {
                 wins[k] += o.solves as usize;
             }
-            // The puzzle's own rule is the plain one here.
-            assert_eq!(all(&puzzle), all_with(&puzzle, &PressRule::Plain));
         }
         // The random puzzles exercise both verdicts of every strategy.
         assert!(wins.iter().all(|&w| w > 30), "{wins:?}");
@@ -1045,24 +949,23 @@ mod tests {
         let mut wins = 0;
         for round in 0..3000 {
             let puzzle = random_puzzle(&mut rng);
-            let rule = random_rule(&mut rng, &puzzle);
-            let r = Rule::from(&rule);
+            let puzzle = random_staged(&mut rng, &puzzle);
             let mut state: Vec<u64> = puzzle.moduli.iter().map(|&m| rng.below(m)).collect();
             // Often one press or so away from the target, so that runs do win.
             if rng.below(2) == 0 {
                 state = puzzle.target.to_vec();
                 let j = rng.below(puzzle.button_count() as u64) as usize;
-                for &(i, a) in &reference_full(&puzzle, &rule, j) {
+                for &(i, a) in &reference_full(&puzzle, j) {
                     let m = puzzle.moduli[i];
                     state[i] = sub_mod(state[i], mul_mod(a, rng.below(m), m), m);
                 }
             }
             let j = rng.below(puzzle.button_count() as u64) as usize;
             let times = rng.below(300);
-            let phases = r.phases(&puzzle, j);
+            let phases = phases_of(&puzzle, j);
             let (mut looped, mut closed) = (state.clone(), state.clone());
-            let a = Board::new(&puzzle, r, &mut looped).press_times_looped(&phases, times);
-            let b = Board::new(&puzzle, r, &mut closed).press_times_closed(&phases, times);
+            let a = Board::new(&puzzle, &mut looped).press_times_looped(&phases, times);
+            let b = Board::new(&puzzle, &mut closed).press_times_closed(&phases, times);
             assert_eq!(a, b, "round {round}");
             assert_eq!(looped, closed, "round {round}");
             wins += a.1 as usize;

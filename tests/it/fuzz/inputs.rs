@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 use modsolve::analysis::{Analysis, Engine, Options, analyze};
 use modsolve::model::Puzzle;
 use modsolve::solve::{Budget, Objective};
-use modsolve::strategy::{PressRule, replay};
+use modsolve::strategy::replay;
 use modsolve::{InternalError, parse_puzzle};
 use num_bigint::BigUint;
 use num_traits::{ToPrimitive, Zero};
@@ -597,12 +597,11 @@ pub fn library_run(source: &str, seed: u64, known_failures: bool) -> Result<Libr
     // The player strategies: a win replays to a win, a loss never wins.
     tally.calls += 1;
     let outcomes = guarded("strategy::all", || modsolve::strategy::all(&puzzle))?;
-    let rule = PressRule::of(&puzzle);
     for outcome in &outcomes {
         if outcome.sequence.len() as u64 != outcome.presses {
             continue;
         }
-        let replayed = guarded("strategy::replay", || replay(&puzzle, &rule, &outcome.sequence))?;
+        let replayed = guarded("strategy::replay", || replay(&puzzle, &outcome.sequence))?;
         let expected = outcome.solves.then_some(outcome.sequence.len());
         if replayed != expected {
             return Err(format!(
