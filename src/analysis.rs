@@ -7,6 +7,7 @@
 //! algebra's count not the answer. Every plan returned here has been simulated on the puzzle.
 
 use num_bigint::BigUint;
+use std::sync::Arc;
 use std::time::Instant;
 
 use num_traits::{One, ToPrimitive, Zero};
@@ -188,7 +189,7 @@ pub fn takes_compact(puzzle: &Puzzle, options: &Options) -> bool {
 /// keeps the budget's time for the whole work, elimination included: when the time runs out
 /// before the elimination finishes, the report is undecided (`solvable` is `None`) and the
 /// abandoned work finishes on a thread of its own. With a time budget the work runs on a copy
-/// of the puzzle.
+/// of the puzzle ([`analyse_shared`] saves it).
 ///
 /// Every plan in the report has been simulated on the puzzle.
 ///
@@ -201,22 +202,46 @@ pub fn takes_compact(puzzle: &Puzzle, options: &Options) -> bool {
 /// assert_eq!(report.fewest.unwrap().total(), 5u32.into());
 /// ```
 pub fn analyse(puzzle: &Puzzle, options: &Options) -> Result<SolveReport, Error> {
+    let compact = within_memory(puzzle, options)?;
+    if options.budget.time.is_none() {
+        return Ok(solve_report(puzzle, options, compact)?);
+    }
+    bounded_report(Arc::new(puzzle.clone()), options, compact)
+}
+
+/// [`analyse`] on a puzzle the caller shares: with a time budget the worker thread holds this
+/// handle instead of a copy of the puzzle (the command line, which owns the puzzle, saves a copy
+/// of a board of millions of cells this way).
+pub fn analyse_shared(puzzle: Arc<Puzzle>, options: &Options) -> Result<SolveReport, Error> {
+    let compact = within_memory(&puzzle, options)?;
+    if options.budget.time.is_none() {
+        return Ok(solve_report(&puzzle, options, compact)?);
+    }
+    bounded_report(puzzle, options, compact)
+}
+
+/// Refuses work over the memory limit; whether the compact path is taken.
+fn within_memory(puzzle: &Puzzle, options: &Options) -> Result<bool, Error> {
     let compact = takes_compact(puzzle, options);
     crate::memory::within(crate::memory::for_solve(puzzle, compact), options.max_memory)?;
-    let work = move |puzzle: &Puzzle, options: &Options| -> Result<SolveReport, InternalError> {
-        if compact && let Some(answer) = crate::solve::light_chase::solve_compact(puzzle) {
-            return Ok(SolveReport::of_compact(puzzle, answer?));
-        }
-        Ok(SolveReport::of_analysis(puzzle, &analyze(puzzle, options)?))
-    };
-    if options.budget.time.is_none() {
-        return Ok(work(puzzle, options)?);
+    Ok(compact)
+}
+
+/// The report of the work, on the calling thread.
+fn solve_report(puzzle: &Puzzle, options: &Options, compact: bool) -> Result<SolveReport, InternalError> {
+    if compact && let Some(answer) = crate::solve::light_chase::solve_compact(puzzle) {
+        return Ok(SolveReport::of_compact(puzzle, answer?));
     }
-    let (owned, copied) = (puzzle.clone(), *options);
-    match crate::bounded::within(options.budget, move || work(&owned, &copied)) {
+    Ok(SolveReport::of_analysis(puzzle, &analyze(puzzle, options)?))
+}
+
+/// The report of the work on a worker thread, abandoned past the time budget's bound.
+fn bounded_report(puzzle: Arc<Puzzle>, options: &Options, compact: bool) -> Result<SolveReport, Error> {
+    let (shared, copied) = (Arc::clone(&puzzle), *options);
+    match crate::bounded::within(options.budget, move || solve_report(&shared, &copied, compact)) {
         Ok(report) => Ok(report?),
         Err(Abandoned::TimeRanOut) => Ok(SolveReport::undecided(
-            puzzle,
+            &puzzle,
             options.engine,
             "the budget ran out before the elimination finished",
         )),

@@ -4,8 +4,9 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
+use modsolve::Options;
+use modsolve::analysis::analyse_shared;
 use modsolve::report::{Numbers, SolveReport};
-use modsolve::{Options, analyse};
 
 use super::output::{Body, Failure, Output};
 
@@ -46,7 +47,8 @@ pub(crate) fn run(request: &Request) -> Result<Output, Failure> {
         ));
     };
     let mut timer = Timer { enabled: request.verbose, since: Instant::now() };
-    let puzzle = super::load(path, request.max_input).map_err(|f| f.in_json(json))?.puzzle;
+    let puzzle =
+        std::sync::Arc::new(super::load(path, request.max_input).map_err(|f| f.in_json(json))?.puzzle);
     timer.done(&format!(
         "read and checked the file: {} cells, {} buttons",
         puzzle.cell_count(),
@@ -54,7 +56,7 @@ pub(crate) fn run(request: &Request) -> Result<Output, Failure> {
     ));
     // Past a million cells the work takes seconds: a spinner on a terminal says so.
     let spinner = (puzzle.cell_count() > 1_000_000).then(|| spinner(puzzle.cell_count())).flatten();
-    let report = analyse(&puzzle, &request.options);
+    let report = analyse_shared(std::sync::Arc::clone(&puzzle), &request.options);
     if let Some(bar) = &spinner {
         bar.finish_and_clear();
     }
