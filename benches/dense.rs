@@ -1,6 +1,6 @@
 //! Dense elimination on random matrices: GF(2) through the Four Russians kernel (full reduced
 //! row echelon form), mod 7 (delayed reduction in 16-bit lanes) and mod 6 (the per-prime split:
-//! bit-packed mod 2 and lazy mod 3). `cargo bench --bench dense`; add `-- gf2/16384` for the
+//! bit-packed mod 2 and lazy mod 3). `cargo bench --features kernels --bench dense`; add `-- gf2/16384` for the
 //! largest size, which is left out by default as it takes a while.
 
 use criterion::{BatchSize, BenchmarkId, Criterion, criterion_group, criterion_main};

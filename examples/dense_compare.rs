@@ -1,5 +1,5 @@
 //! Times the dense kernels on random matrices, for side-by-side comparison with M4RI and FLINT:
-//! `cargo run --release --example dense_compare -- gf2 8192 5` (full reduced echelon form; also
+//! `cargo run --release --features kernels --example dense_compare -- gf2 8192 5` (full reduced echelon form; also
 //! `gf2-plain`, `gf2-solve` for `solve` on `[A | b]`, `mod 7 2000`, `mod 6 1000`). Prints one
 //! line per run and the median.
 

@@ -36,7 +36,7 @@
 //! - [`input`] reads a puzzle source (a file, a pipe or standard input) with a size limit;
 //! - [`mod@format`] reads a RON puzzle file into a [`model::Puzzle`] through its builder;
 //! - [`model`] holds cells, moduli, buttons, start and target, and simulates presses;
-//! - [`algebra`] is the exact arithmetic (factoring, elimination over `Z/p^E`, GF(2), CRT) and
+//! - `algebra` is the exact arithmetic (factoring, elimination over `Z/p^E`, GF(2), CRT) and
 //!   knows nothing about puzzles;
 //! - [`mod@solve`] turns a puzzle into linear systems, picks the elimination, and returns an
 //!   [`solve::Answer`] whose plan has been verified by simulation;
@@ -46,7 +46,10 @@
 
 #![warn(missing_docs, unreachable_pub)]
 
+#[cfg(feature = "kernels")]
 pub mod algebra;
+#[cfg(not(feature = "kernels"))]
+pub(crate) mod algebra;
 pub mod analysis;
 pub mod bounded;
 pub mod check;
