@@ -34,7 +34,7 @@ impl Output {
             Body::Solve(report) if report.buttons <= PICTURE_CELL_LIMIT => {
                 serde_json::to_writer_pretty(&mut stdout, report).map_err(std::io::Error::from)
             }
-            Body::Solve(report) => serde_json::to_writer(&mut stdout, report).map_err(std::io::Error::from),
+            Body::Solve(report) => modsolve::report::write_json(report, &mut stdout),
             Body::Json(value) => {
                 serde_json::to_writer_pretty(&mut stdout, value).map_err(std::io::Error::from)
             }

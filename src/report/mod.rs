@@ -8,7 +8,7 @@ pub mod batch;
 pub mod check;
 mod solve;
 
-pub use solve::{Elimination, ListingReport, Numbers, PlanReport, SCHEMA_VERSION, SolveReport};
+pub use solve::{Elimination, ListingReport, Numbers, PlanReport, SCHEMA_VERSION, SolveReport, write_json};
 
 use std::fmt::Write as _;
 
