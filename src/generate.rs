@@ -7,9 +7,12 @@
 //! one kept before — the same start up to the template's symmetries (rotations and reflections
 //! of a grid that leave the moduli and the target unchanged).
 //!
-//! Reproducible: candidate `i` draws from its own generator seeded by `(seed, i)`, candidates
-//! are judged in parallel and accepted in index order, and the solver's budget is counted in
-//! nodes, not time.
+//! Reproducible: candidate `i` draws from its own generator, ChaCha8 keyed by the seed on
+//! stream `i` ([`candidate_rng`]); candidates are judged in parallel and accepted in index
+//! order, and the solver's budget is counted in nodes, not time. ChaCha's output for a key and
+//! a stream is fixed by the algorithm, and the draws below a bound are made here ([`below`]),
+//! not by a distribution whose algorithm a dependency could change: a seed gives the same
+//! levels from one release to the next, and a test pins the first levels of a seed.
 //!
 //! Streaming: each accepted level is handed to the caller at once (one round of candidates is
 //! held at a time, never the batch), and [`write_atomically`] writes a level file all or
@@ -20,9 +23,10 @@ use std::io::Write;
 use std::path::Path;
 use std::time::Instant;
 
+use chacha20::ChaCha8Rng;
 use num_bigint::BigUint;
 use num_traits::{One, ToPrimitive};
-use rand::{RngExt, SeedableRng, rngs::StdRng};
+use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
 
 use crate::algebra::arith::sub_mod;
@@ -198,17 +202,31 @@ fn with_start(template: &Puzzle, start: impl Into<CellValues>) -> Puzzle {
     p
 }
 
-/// The seed of candidate `index`: a mix of the batch seed and the index (SplitMix64).
-fn candidate_seed(seed: u64, index: usize) -> u64 {
-    let mut z = seed ^ (index as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
+/// The generator of candidate `index`: ChaCha8 keyed by `seed` (little-endian, in the key's
+/// first 8 bytes, the rest zero) on stream `index`.
+fn candidate_rng(seed: u64, index: usize) -> ChaCha8Rng {
+    let mut key = [0u8; 32];
+    key[..8].copy_from_slice(&seed.to_le_bytes());
+    let mut rng = ChaCha8Rng::from_seed(key);
+    rng.set_stream(index as u64);
+    rng
+}
+
+/// A uniform draw from `0..bound` (`bound >= 1`): the next 64-bit word, rejected while it falls
+/// in the last `2^64 mod bound` values, reduced modulo `bound`.
+fn below(rng: &mut ChaCha8Rng, bound: u64) -> u64 {
+    let rejected = (u64::MAX % bound + 1) % bound;
+    loop {
+        let word = rng.next_u64();
+        if word <= u64::MAX - rejected {
+            return word % bound;
+        }
+    }
 }
 
 /// A solvable start: the target with a random plan undone.
-fn random_start(template: &Puzzle, periods: &[u64], rng: &mut StdRng) -> Vec<u64> {
-    let plan: Vec<BigUint> = periods.iter().map(|&l| BigUint::from(rng.random_range(0..l))).collect();
+fn random_start(template: &Puzzle, periods: &[u64], rng: &mut ChaCha8Rng) -> Vec<u64> {
+    let plan: Vec<BigUint> = periods.iter().map(|&l| BigUint::from(below(rng, l))).collect();
     let pushed = template.apply(&vec![0; template.cell_count()], &plan);
     template.target.iter().zip(&pushed).zip(&template.moduli).map(|((&t, &a), &m)| sub_mod(t, a, m)).collect()
 }
@@ -289,7 +307,7 @@ pub fn generate<E: From<InternalError>>(
         let judged: Vec<Result<Option<Level>, InternalError>> = (tried..end)
             .into_par_iter()
             .map(|index| {
-                let mut rng = StdRng::seed_from_u64(candidate_seed(spec.seed, index));
+                let mut rng = candidate_rng(spec.seed, index);
                 let start = random_start(template, &periods, &mut rng);
                 if start == template.target {
                     return Ok(None);
@@ -410,7 +428,7 @@ pub fn par_histogram(
                 if out_of_time() {
                     return None;
                 }
-                let mut rng = StdRng::seed_from_u64(candidate_seed(seed, index));
+                let mut rng = candidate_rng(seed, index);
                 let puzzle = with_start(template, random_start(template, &periods, &mut rng));
                 Some(analyze(&puzzle, &Options { budget, ..Options::default() }).map(|analysis| {
                     analysis.fewest.filter(|p| p.is_proven()).and_then(|p| p.total().to_u64())

@@ -23,6 +23,8 @@ fn main() -> ExitCode {
         Mode::Histogram(request) => cli::check::histogram(&request),
         Mode::Generate(request) => cli::generate::run(&request),
         Mode::New(form, modulus) => cli::new(form, modulus),
+        Mode::Completions(shell) => Ok(cli::completions(shell)),
+        Mode::Man(subcommand) => cli::man(subcommand.as_deref()),
     };
     match result {
         Ok(output) => output.print(),

@@ -2,9 +2,8 @@
 //! low-level half of the binary's arguments; [`super::Mode`] turns them into library requests.
 
 use std::path::PathBuf;
-use std::time::Duration;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, Parser, Subcommand, ValueHint};
 use modsolve::solve::Budget;
 
 const FORMAT_HELP: &str = "\
@@ -51,22 +50,40 @@ pub(crate) enum Command {
     Generate(GenerateArgs),
     /// Print a commented starter puzzle file: `modsolve new grid --rows 5 --cols 5 > level.ron`.
     New(NewArgs),
+    /// Print a shell completion script: `modsolve completions bash > /etc/bash_completion.d/modsolve`
+    /// (zsh: into a directory on $fpath as `_modsolve`; fish: ~/.config/fish/completions/modsolve.fish).
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print a manual page (roff): `modsolve man > modsolve.1; man ./modsolve.1`; `modsolve man
+    /// check` is the page of `modsolve check` (modsolve-check.1).
+    Man {
+        /// The subcommand whose page to print (default: the page of modsolve itself).
+        subcommand: Option<String>,
+    },
 }
 
 #[derive(Args, Debug)]
 pub(crate) struct CheckArgs {
     /// The puzzle files (checked in parallel); `-` reads standard input (once).
-    #[arg(required = true)]
+    #[arg(required = true, value_hint = ValueHint::FilePath)]
     pub(crate) files: Vec<PathBuf>,
     #[command(flatten)]
     pub(crate) limits: Limits,
     /// Print JSON: one object for one file; for several, {"version", "files", "summary"}.
+    /// The same as --format json.
     #[arg(long)]
     pub(crate) json: bool,
+    /// How to print the findings: text for people, json, or github (GitHub Actions annotations,
+    /// `::error file=…,line=…::…`, so a level repository's CI marks the line at fault).
+    #[arg(long, value_enum, conflicts_with = "json")]
+    pub(crate) format: Option<CheckFormat>,
     /// `--deny warnings`: warnings fail the check too.
     #[arg(long, value_enum)]
     pub(crate) deny: Option<DenyArg>,
-    /// Work allowed per puzzle: a time (5s, 500ms) bounds each file's whole check (with
+    /// Work allowed per puzzle: a time (5s, 1.5s, 500ms) bounds each file's whole check (with
     /// --par-histogram, the whole histogram); a node count bounds the par search (each sample).
     #[arg(long, value_parser = parse_budget, default_value = "5s")]
     pub(crate) budget: Budget,
@@ -83,7 +100,8 @@ pub(crate) struct CheckArgs {
 
 #[derive(Args, Debug)]
 pub(crate) struct GenerateArgs {
-    /// The template puzzle file: graph, moduli, weights, target.
+    /// The template puzzle file: graph, moduli, weights, target; `-` reads standard input.
+    #[arg(value_hint = ValueHint::FilePath)]
     pub(crate) template: PathBuf,
     #[command(flatten)]
     pub(crate) limits: Limits,
@@ -94,7 +112,7 @@ pub(crate) struct GenerateArgs {
     #[arg(long, default_value_t = 1)]
     pub(crate) seed: u64,
     /// The directory to write level-0001.ron, … into (created if missing).
-    #[arg(long)]
+    #[arg(long, value_hint = ValueHint::DirPath)]
     pub(crate) out: PathBuf,
     /// Only levels with exactly one solution.
     #[arg(long)]
@@ -125,6 +143,14 @@ pub(crate) fn parse_range(text: &str) -> Result<(u64, u64), String> {
         None => (text, text),
     };
     Ok((a.trim().parse().map_err(|_| bad())?, b.trim().parse().map_err(|_| bad())?))
+}
+
+/// `check --format`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum CheckFormat {
+    Text,
+    Json,
+    Github,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug)]
@@ -163,6 +189,7 @@ pub(crate) enum FormArg {
 #[derive(Args, Debug)]
 pub(crate) struct SolveArgs {
     /// The puzzle file (RON); `-` reads standard input.
+    #[arg(value_hint = ValueHint::FilePath)]
     pub(crate) file: Option<PathBuf>,
     #[command(flatten)]
     pub(crate) limits: Limits,
@@ -175,7 +202,7 @@ pub(crate) struct SolveArgs {
     /// What the plan shown minimises: total presses, the largest press count, or distinct buttons.
     #[arg(long, value_enum, default_value_t = ObjectiveArg::Total)]
     pub(crate) minimize: ObjectiveArg,
-    /// Work allowed: a time (10s, 500ms) bounds the whole command, elimination included; a
+    /// Work allowed: a time (10s, 1.5s, 1m30s, 250ms) bounds the whole command, elimination included; a
     /// number of nodes bounds the search and optimisation.
     #[arg(long, value_parser = parse_budget, default_value = "10s")]
     pub(crate) budget: Budget,
@@ -207,29 +234,22 @@ pub(crate) enum ObjectiveArg {
     Buttons,
 }
 
-/// `10s`, `500ms`, `2m` as a time (with the default node cap), a plain number as nodes.
+/// A time (`10s`, `1.5s`, `1m30s`, `250ms`, `2h`; humantime's forms) bounds the run, with the
+/// default node cap; a plain number is a node count.
 pub(crate) fn parse_budget(text: &str) -> Result<Budget, String> {
     let text = text.trim();
-    let number = |digits: &str| {
-        digits.parse::<u64>().map_err(|_| {
-            format!("`{text}` is not a budget: use e.g. 10s, 500ms, 2m or a node count like 1000000")
-        })
-    };
-    let time = if let Some(ms) = text.strip_suffix("ms") {
-        Some(Duration::from_millis(number(ms)?))
-    } else if let Some(s) = text.strip_suffix('s') {
-        Some(Duration::from_secs(number(s)?))
-    } else if let Some(m) = text.strip_suffix('m') {
-        let minutes = number(m)?;
-        let seconds = minutes.checked_mul(60).ok_or_else(|| format!("`{text}` is too long a budget"))?;
-        Some(Duration::from_secs(seconds))
-    } else {
-        None
-    };
-    Ok(match time {
-        Some(time) => Budget { time: Some(time), ..Budget::default() },
-        None => Budget { nodes: number(text)?, time: None },
-    })
+    if !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) {
+        let nodes = text.parse::<u64>().map_err(|_| format!("`{text}` is too many nodes for a budget"))?;
+        return Ok(Budget { nodes, time: None });
+    }
+    let time = humantime::parse_duration(text).map_err(|e| match e {
+        humantime::DurationError::NumberOverflow => format!("`{text}` is too long a budget"),
+        e => format!(
+            "`{text}` is not a budget ({e}): give a time like 10s, 1.5s, 1m30s or 250ms, \
+             or a node count like 1000000"
+        ),
+    })?;
+    Ok(Budget { time: Some(time), ..Budget::default() })
 }
 
 /// The bounds every command that reads puzzles takes.
@@ -242,4 +262,38 @@ pub(crate) struct Limits {
     /// machine's memory): 4GiB, 500MiB, or bytes.
     #[arg(long, value_name = "SIZE", value_parser = modsolve::input::parse_size)]
     pub(crate) max_memory: Option<u64>,
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::parse_budget;
+
+    /// Each budget as typed, and the time (or the nodes) it means.
+    #[test]
+    fn budgets_in_the_usual_forms() {
+        let times = [
+            ("10s", 10_000),
+            ("1.5s", 1_500),
+            ("1m30s", 90_000),
+            ("250ms", 250),
+            ("2m", 120_000),
+            ("1h", 3_600_000),
+            (" 0.25s ", 250),
+        ];
+        for (text, millis) in times {
+            let budget = parse_budget(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+            assert_eq!(budget.time, Some(Duration::from_millis(millis)), "{text}");
+        }
+        let nodes = parse_budget("1000000").unwrap();
+        assert_eq!((nodes.nodes, nodes.time), (1_000_000, None));
+        for bad in ["", "ten", "1.5", "5x", "-1s", "99999999999999999999999"] {
+            let error = parse_budget(bad).expect_err(bad);
+            assert!(error.contains("budget") || error.contains("nodes"), "{bad}: {error}");
+        }
+        for huge in ["18446744073709551615m", "99999999999999999999h"] {
+            assert_eq!(parse_budget(huge).unwrap_err(), format!("`{huge}` is too long a budget"));
+        }
+    }
 }

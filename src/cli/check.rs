@@ -8,10 +8,11 @@ use std::time::Instant;
 use modsolve::check::{CheckOptions, check_within};
 use modsolve::report::batch::{HistogramAsked, Summary, batch_json, histogram_json, histogram_text};
 use modsolve::report::check::{check_json, check_text};
+use modsolve::report::github::{Level, annotation, check_annotations};
 use modsolve::solve::Budget;
 use serde_json::json;
 
-use super::args::CheckArgs;
+use super::args::{CheckArgs, CheckFormat};
 use super::output::{Body, Failure, Output};
 
 /// A check (or a par histogram) of files, as the command line asks for it.
@@ -20,6 +21,8 @@ pub(crate) struct Request {
     pub(crate) max_input: u64,
     pub(crate) options: CheckOptions,
     pub(crate) json: bool,
+    /// GitHub Actions annotations instead of text (never with `json`).
+    pub(crate) github: bool,
     pub(crate) deny_warnings: bool,
     pub(crate) samples: usize,
     pub(crate) seed: u64,
@@ -31,7 +34,8 @@ impl From<CheckArgs> for Request {
             files: args.files,
             max_input: args.limits.max_input,
             options: CheckOptions { budget: args.budget, max_memory: args.limits.max_memory },
-            json: args.json,
+            json: args.json || args.format == Some(CheckFormat::Json),
+            github: args.format == Some(CheckFormat::Github),
             deny_warnings: args.deny.is_some(),
             samples: args.samples,
             seed: args.seed,
@@ -39,7 +43,8 @@ impl From<CheckArgs> for Request {
     }
 }
 
-/// One file's check, ready to print.
+/// One file's check, ready to print: its block of text (or its annotations, with `--format
+/// github`) and its JSON object.
 enum Checked {
     Done { text: String, json: serde_json::Value, passed: bool, warnings: usize },
     Failed { text: String, json: serde_json::Value },
@@ -51,14 +56,19 @@ pub(crate) fn run(request: &Request) -> Result<Output, Failure> {
     super::stdin_at_most_once(&request.files, request.json)?;
     let deny = request.deny_warnings;
     let results = modsolve::bounded::in_parallel(&request.files, |path| {
-        let loaded = match super::load(path, request.max_input) {
+        let (loaded, source) = match super::load_with_source(path, request.max_input) {
             Ok(loaded) => loaded,
-            Err(failure) => return unreadable(failure),
+            Err(failure) => return unreadable(failure, request.github),
         };
         let (shown, puzzle) = (&loaded.shown, &loaded.puzzle);
+        let annotate = |why: &str| annotation(Level::Error, shown, None, "undecided", why);
         match check_within(puzzle, &request.options) {
             Ok(report) => Checked::Done {
-                text: check_text(shown, puzzle, &report, deny),
+                text: if request.github {
+                    check_annotations(shown, &source, &report, deny)
+                } else {
+                    check_text(shown, puzzle, &report, deny)
+                },
                 json: check_json(shown, puzzle, &report, deny),
                 passed: report.passed(deny),
                 warnings: report.warning_count(),
@@ -66,7 +76,11 @@ pub(crate) fn run(request: &Request) -> Result<Output, Failure> {
             Err(modsolve::Error::BudgetRanOut) => {
                 let why = "the budget ran out before the check finished";
                 Checked::Failed {
-                    text: format!("FAIL {shown}: undecided: {why}; a larger --budget may finish it\n"),
+                    text: if request.github {
+                        annotate(&format!("{why}; a larger --budget may finish it"))
+                    } else {
+                        format!("FAIL {shown}: undecided: {why}; a larger --budget may finish it\n")
+                    },
                     json: json!({"file": shown, "error": why, "undecided": true}),
                 }
             }
@@ -78,7 +92,11 @@ pub(crate) fn run(request: &Request) -> Result<Output, Failure> {
                 }
             }
             Err(e) => Checked::Failed {
-                text: format!("FAIL {shown}: error: {e}\n"),
+                text: if request.github {
+                    annotation(Level::Error, shown, None, "error", &e.to_string())
+                } else {
+                    format!("FAIL {shown}: error: {e}\n")
+                },
                 json: json!({"file": shown, "error": e.to_string()}),
             },
         }
@@ -112,6 +130,8 @@ pub(crate) fn run(request: &Request) -> Result<Output, Failure> {
     }
     let body = if request.json {
         Body::Json(batch_json(objects, Some(&summary)))
+    } else if request.github {
+        Body::Text(blocks.concat() + &summary.text())
     } else {
         let mut text = blocks.join("\n");
         text.push('\n');
@@ -121,15 +141,22 @@ pub(crate) fn run(request: &Request) -> Result<Output, Failure> {
     Ok(Output { body, code: summary.exit_code() })
 }
 
-/// An unreadable file's block and object: its rendered error, and the error as JSON.
-fn unreadable(failure: Failure) -> Checked {
+/// An unreadable file's block and object: its rendered error (or an annotation at its line
+/// and column), and the error as JSON.
+fn unreadable(failure: Failure, github: bool) -> Checked {
     let mut object = failure.to_json()["error"].take();
+    let file = object["file"].as_str().unwrap_or("-").to_string();
     if let Some(map) = object.as_object_mut()
         && let Some(message) = map.remove("message")
     {
         map.insert("error".into(), message);
     }
-    Checked::Unreadable { text: failure.message().to_string(), json: object }
+    let text = if github {
+        annotation(Level::Error, &file, failure.position(), failure.kind(), failure.headline())
+    } else {
+        failure.message().to_string()
+    };
+    Checked::Unreadable { text, json: object }
 }
 
 /// The most samples a histogram takes without a time budget to end it.
@@ -140,6 +167,11 @@ const UNTIMED_SAMPLES: usize = 1_000_000;
 pub(crate) fn histogram(request: &Request) -> Result<Output, Failure> {
     let json = request.json;
     super::stdin_at_most_once(&request.files, json)?;
+    if request.github {
+        let message =
+            "error: --format github prints a check's findings; --par-histogram prints text or JSON\n";
+        return Err(Failure::plain("usage", message, 2, false));
+    }
     let budget: Budget = request.options.budget;
     if budget.time.is_none() && request.samples > UNTIMED_SAMPLES {
         return Err(Failure::plain(

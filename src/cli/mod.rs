@@ -28,6 +28,10 @@ pub(crate) enum Mode {
     Histogram(check::Request),
     Generate(generate::Request),
     New(modsolve::scaffold::Form, u64),
+    /// A shell completion script.
+    Completions(clap_complete::Shell),
+    /// A manual page: the command's, or a subcommand's.
+    Man(Option<String>),
 }
 
 impl Mode {
@@ -37,7 +41,7 @@ impl Mode {
             Mode::Solve(request) => request.json,
             Mode::Check(request) | Mode::Histogram(request) => request.json,
             Mode::Generate(request) => request.json,
-            Mode::New(..) => false,
+            Mode::New(..) | Mode::Completions(_) | Mode::Man(_) => false,
         }
     }
 }
@@ -70,6 +74,8 @@ pub(crate) fn parse() -> Result<Mode, Failure> {
             };
             Mode::New(form, args.modulus)
         }
+        Some(Command::Completions { shell }) => Mode::Completions(shell),
+        Some(Command::Man { subcommand }) => Mode::Man(subcommand),
     })
 }
 
@@ -159,6 +165,11 @@ pub(crate) struct Loaded {
 
 /// Reads (bounded by `max_input` bytes; `-` is standard input) and parses one file.
 pub(crate) fn load(path: &Path, max_input: u64) -> Result<Loaded, Failure> {
+    load_with_source(path, max_input).map(|(loaded, _)| loaded)
+}
+
+/// [`load`], keeping the source text too (to point at a field's line).
+pub(crate) fn load_with_source(path: &Path, max_input: u64) -> Result<(Loaded, String), Failure> {
     let shown = modsolve::input::source_name(path);
     let source = modsolve::input::read_source(path, max_input).map_err(|e| {
         let hint = match e {
@@ -170,7 +181,7 @@ pub(crate) fn load(path: &Path, max_input: u64) -> Result<Loaded, Failure> {
     let puzzle = modsolve::parse_puzzle(&source).map_err(|e| {
         Failure::unreadable(&shown, modsolve::report::render_input_error(&e, &shown, &source), Some(&e))
     })?;
-    Ok(Loaded { shown, puzzle })
+    Ok((Loaded { shown, puzzle }, source))
 }
 
 /// Refuses work over the memory limit, worded with the flag that raises it.
@@ -189,6 +200,34 @@ pub(crate) fn stdin_at_most_once(files: &[PathBuf], json: bool) -> Result<(), Fa
         ));
     }
     Ok(())
+}
+
+/// `modsolve completions SHELL`: the completion script clap_complete writes for the command.
+pub(crate) fn completions(shell: clap_complete::Shell) -> Output {
+    let mut script = Vec::new();
+    clap_complete::generate(shell, &mut Cli::command(), "modsolve", &mut script);
+    Output { body: output::Body::Text(String::from_utf8_lossy(&script).into_owned()), code: 0 }
+}
+
+/// `modsolve man [SUBCOMMAND]`: the manual page of the command (modsolve.1, whose SUBCOMMANDS
+/// section lists the others) or of one subcommand (modsolve-check.1, …), in roff.
+pub(crate) fn man(subcommand: Option<&str>) -> Result<Output, Failure> {
+    let mut command = Cli::command();
+    if let Some(name) = subcommand {
+        let Some(sub) = command.find_subcommand(name).cloned() else {
+            let names: Vec<&str> = command.get_subcommands().map(|c| c.get_name()).collect();
+            let message =
+                format!("error: `{name}` is not a subcommand of modsolve (they are: {})\n", names.join(", "));
+            return Err(Failure::plain("usage", message, 2, false));
+        };
+        let page_name = format!("modsolve-{name}");
+        command = sub.name(page_name).bin_name(format!("modsolve {name}")).version(env!("CARGO_PKG_VERSION"));
+    }
+    let mut page = Vec::new();
+    clap_mangen::Man::new(command).render(&mut page).map_err(|e| {
+        Failure::plain("internal", format!("error: cannot render the manual: {e}\n"), 2, false)
+    })?;
+    Ok(Output { body: output::Body::Text(String::from_utf8_lossy(&page).into_owned()), code: 0 })
 }
 
 /// `modsolve new FORM`: a commented starter puzzle file.

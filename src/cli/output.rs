@@ -114,11 +114,26 @@ impl Failure {
         &self.message
     }
 
+    /// The first line of the message, without its `error: `.
+    pub(crate) fn headline(&self) -> &str {
+        let first = self.message.lines().next().unwrap_or("");
+        first.strip_prefix("error: ").unwrap_or(first)
+    }
+
+    /// `input`, `io`, `usage`, …: what kind of failure it is.
+    pub(crate) fn kind(&self) -> &'static str {
+        self.kind
+    }
+
+    /// The file it is about and where in it, when known.
+    pub(crate) fn position(&self) -> Option<Position> {
+        self.position
+    }
+
     /// The JSON error document: `{"version", "error": {"kind", "message", "file", "line",
     /// "column"}}`; the message is the first line without its `error: `.
     pub(crate) fn to_json(&self) -> serde_json::Value {
-        let first = self.message.lines().next().unwrap_or("");
-        let message = first.strip_prefix("error: ").unwrap_or(first);
+        let message = self.headline();
         serde_json::json!({
             "version": SCHEMA_VERSION,
             "error": {

@@ -52,6 +52,13 @@ pub fn parse_puzzle(source: &str) -> Result<Puzzle, InputError> {
     })
 }
 
+/// The line and column of a field in a puzzle file's source: `start`, `graph.rows`, `start[3]`
+/// (the fourth element), `start[1][4]` (the fifth character of picture row 1); `None` when the
+/// file does not write that field. Tools that point at a field (annotations in CI) use it.
+pub fn locate(source: &str, field: &str) -> Option<Position> {
+    locate_field(source, field)
+}
+
 /// What a struct or enum is called in messages: the field that holds it, or its own name.
 fn user_name(outer: &Option<String>) -> &str {
     match outer.as_deref() {

@@ -6,6 +6,7 @@
 
 pub mod batch;
 pub mod check;
+pub mod github;
 mod solve;
 
 pub use solve::{Elimination, ListingReport, Numbers, PlanReport, SCHEMA_VERSION, SolveReport, write_json};

@@ -14,6 +14,7 @@
 //! - `input`: reading puzzle sources with bounds (standard input, pipes, size limits);
 //! - `library`: the library's entry point against the command line, and every JSON document
 //!   against its schema in `schema/`;
+//! - `shell`: completions, manual pages, duration budgets, GitHub annotations, standard input;
 //! - `limits`: honest outcomes (undecided, exact counts, why a plan is not proven) and budgets
 //!   and memory that bound the command.
 
@@ -29,6 +30,7 @@ mod library;
 mod limits;
 mod optimize;
 mod seeds;
+mod shell;
 mod snapshots;
 mod staged;
 mod util;
