@@ -53,7 +53,12 @@ fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(check, m)?)?;
     m.add_function(wrap_pyfunction!(generate, m)?)?;
     m.add_function(wrap_pyfunction!(to_ron, m)?)?;
-    m.add("PuzzleError", m.py().get_type::<PuzzleError>())?;
+    let error = m.py().get_type::<PuzzleError>();
+    // Class-level defaults, so that a PuzzleError raised by Python code has the attributes too.
+    for name in ["kind", "message", "line", "column", "field", "rendered"] {
+        error.setattr(name, m.py().None())?;
+    }
+    m.add("PuzzleError", error)?;
     m.add("SCHEMA_VERSION", SCHEMA_VERSION)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

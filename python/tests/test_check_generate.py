@@ -50,3 +50,22 @@ def test_a_generated_level_solves_with_its_par():
 def test_a_rare_spec_finds_fewer():
     batch = modsolve.generate(puzzle_text("lightsout-3x3"), count=5, seed=1, attempts=3)
     assert batch["tried"] == 3 and batch["found"] < 5
+
+
+BIG_MOD_3 = "Puzzle(graph: Grid(rows: 300, cols: 300), modulus: 3, target: All(1))"
+
+
+def test_a_check_the_budget_stops_is_undecided():
+    report = modsolve.check(BIG_MOD_3, budget=0.0)
+    assert report == {
+        "version": 1,
+        "file": "<string>",
+        "error": "the budget ran out before the check finished",
+        "undecided": True,
+    }
+
+
+def test_a_solve_the_budget_stops_is_undecided():
+    report = modsolve.solve(BIG_MOD_3, budget=0.0)
+    assert report["solvable"] is None
+    assert report["undecided"] == "the budget ran out before the elimination finished"

@@ -8,6 +8,8 @@ import modsolve
 
 def test_puzzle_error_is_a_value_error():
     assert issubclass(modsolve.PuzzleError, ValueError)
+    raised_by_python = modsolve.PuzzleError("made by hand")
+    assert (raised_by_python.line, raised_by_python.column, raised_by_python.field) == (None, None, None)
 
 
 def test_a_typo_gives_the_line_and_column():
