@@ -42,10 +42,14 @@ def test_other_objectives_give_plans_that_solve(octopus):
     assert modsolve.solve(octopus, method="search")["method"] == "search"
 
 
-def test_listing_all_plans_within_the_limit():
-    report = modsolve.solve(puzzle_text("two-levers"), all=True, limit=5)
-    assert report["solvable"] is True
-    assert report["count"] == "1"
+def test_listing_plans_up_to_the_limit(octopus):
+    report = modsolve.solve(octopus, all=True, limit=5)
+    assert report["count"] == "2352"
+    assert len(report["all"]) == 5 and len({tuple(plan) for plan in report["all"]}) == 5
+    assert report["all_cut"] == "limit" and report["all_more"] == "2347"
+    for plan in report["all"]:
+        assert simulate_octopus(plan) == [0, 0, 0, 0]
+    assert "all" not in modsolve.solve(octopus)
 
 
 def snapshot_json(name):
