@@ -1,0 +1,50 @@
+"""Type information of the `modsolve` extension module (python/src/lib.rs)."""
+
+from typing import Any, Dict, Optional, Tuple, Union
+
+Puzzle = Union[str, Dict[str, Any]]
+Size = Union[int, str, None]
+
+SCHEMA_VERSION: int
+__version__: str
+
+class PuzzleError(ValueError):
+    kind: str
+    message: str
+    line: Optional[int]
+    column: Optional[int]
+    field: Optional[str]
+    rendered: Optional[str]
+
+def solve(
+    puzzle: Puzzle,
+    *,
+    minimize: str = "total",
+    method: str = "auto",
+    budget: Optional[float] = 10.0,
+    nodes: int = 200_000_000,
+    all: bool = False,
+    limit: int = 1000,
+    max_memory: Size = None,
+) -> Dict[str, Any]: ...
+def check(
+    puzzle: Puzzle,
+    *,
+    budget: Optional[float] = 5.0,
+    nodes: int = 200_000_000,
+    deny_warnings: bool = False,
+    max_memory: Size = None,
+    file: Optional[str] = None,
+) -> Dict[str, Any]: ...
+def generate(
+    template: Puzzle,
+    *,
+    count: int = 10,
+    seed: int = 1,
+    unique: bool = False,
+    par: Optional[Tuple[int, int]] = None,
+    strategy: Optional[str] = None,
+    attempts: Optional[int] = None,
+    max_memory: Size = None,
+) -> Dict[str, Any]: ...
+def to_ron(puzzle: Puzzle, *, comment: str = "") -> str: ...

@@ -1,0 +1,492 @@
+//! The `modsolve` Python module: the library's entry points for Python, built with pyo3 and
+//! maturin (`pip install .` at the repository's root).
+//!
+//! - `solve(puzzle, ...)` is [`modsolve::analyse`]; it returns the document `modsolve FILE
+//!   --json` prints, key for key.
+//! - `check(puzzle, ...)` is [`modsolve::check::check_within`]; it returns the document
+//!   `modsolve check FILE --json` prints for one file.
+//! - `generate(template, ...)` is [`modsolve::generate::generate`]; it returns the document
+//!   `modsolve generate --json` prints, each level with its RON text instead of a file name.
+//! - `to_ron(puzzle)` is [`modsolve::format::to_ron`]: the puzzle written back in the format.
+//!
+//! A puzzle is RON text (a puzzle file's contents) or a dict, the same structure in Python
+//! terms; a dict is written as RON text here ([`dict_to_ron`]) and read by the same
+//! [`modsolve::parse_puzzle`], so both are validated alike. Input errors are
+//! `modsolve.PuzzleError` (a `ValueError`) with `kind`, `message`, `line`, `column` and `field`;
+//! bad options are `ValueError`. The work runs with the GIL released, and a panic in it becomes
+//! a `RuntimeError`: nothing unwinds into Python.
+//!
+//! Documents are built by the library's own serialisers (serde_json) and read by Python's
+//! `json.loads`, so they are exactly the command line's: big integers stay decimal strings.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::time::Duration;
+
+use modsolve::check::{CheckOptions, check_within};
+use modsolve::error::{InputError, InputErrorKind};
+use modsolve::generate::{Spec, StrategyRequirement};
+use modsolve::report::SCHEMA_VERSION;
+use modsolve::report::batch::{batch_json, level_json};
+use modsolve::report::check::check_json;
+use modsolve::solve::{Budget, Objective};
+use modsolve::strategy::Strategy;
+use modsolve::{Engine, Error, InternalError, Options, Puzzle};
+use pyo3::exceptions::{PyMemoryError, PyRuntimeError, PyTimeoutError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyString};
+use serde_json::{Value, json};
+
+pyo3::create_exception!(
+    modsolve,
+    PuzzleError,
+    PyValueError,
+    "A puzzle that is not valid: `kind` ('syntax' or 'invalid'), `message`, `line` and `column` \
+     (1-based; None when unknown, and always None for a dict), `field` (the field at fault, when \
+     known) and, for text, `rendered` (the message with the line and a caret, as the command \
+     line prints it)."
+);
+
+/// The Python module `modsolve`.
+#[pymodule(name = "modsolve")]
+fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(solve, m)?)?;
+    m.add_function(wrap_pyfunction!(check, m)?)?;
+    m.add_function(wrap_pyfunction!(generate, m)?)?;
+    m.add_function(wrap_pyfunction!(to_ron, m)?)?;
+    let error = m.py().get_type::<PuzzleError>();
+    // Class-level defaults, so that a PuzzleError raised by Python code has the attributes too.
+    for name in ["kind", "message", "line", "column", "field", "rendered"] {
+        error.setattr(name, m.py().None())?;
+    }
+    m.add("PuzzleError", error)?;
+    m.add("SCHEMA_VERSION", SCHEMA_VERSION)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}
+
+/// Solves a puzzle: the document `modsolve FILE --json` prints, as a dict.
+///
+/// `puzzle` is RON text or a dict. `minimize` is 'total', 'max' or 'buttons'; `method` is
+/// 'auto', 'algebra' or 'search'. `budget` bounds the time in seconds (None: no time bound) and
+/// `nodes` the search nodes. `all` lists the plans (at most `limit`). `max_memory` (bytes, or a
+/// size such as '4GiB'; None: half of this machine's memory) refuses bigger work with a
+/// MemoryError.
+#[pyfunction]
+#[pyo3(signature = (puzzle, *, minimize = "total", method = "auto", budget = Some(10.0), nodes = 200_000_000, all = false, limit = 1000, max_memory = None))]
+#[allow(clippy::too_many_arguments)]
+fn solve(
+    py: Python<'_>,
+    puzzle: &Bound<'_, PyAny>,
+    minimize: &str,
+    method: &str,
+    budget: Option<f64>,
+    nodes: u64,
+    all: bool,
+    limit: usize,
+    max_memory: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Py<PyAny>> {
+    let options = Options {
+        engine: engine(method)?,
+        objective: objective(minimize)?,
+        budget: budget_of(budget, nodes)?,
+        list_all: all,
+        list_limit: limit,
+        max_memory: memory_limit(max_memory)?,
+        ..Options::default()
+    };
+    let puzzle = read(py, puzzle)?;
+    let text = work(py, || {
+        let report = modsolve::analyse(&puzzle, &options)?;
+        serde_json::to_string(&report).map_err(|e| InternalError::Unsupported(e.to_string()).into())
+    })?;
+    loads(py, &text)
+}
+
+/// Checks a puzzle as a level designer needs: the document `modsolve check FILE --json` prints
+/// for one file, as a dict (`file` is the name it shows; default '<string>' or '<dict>').
+///
+/// `budget` bounds the time in seconds (None: no time bound), `nodes` the par search. A check
+/// the budget stops gives the command line's undecided document (`error`, `undecided`).
+#[pyfunction]
+#[pyo3(signature = (puzzle, *, budget = Some(5.0), nodes = 200_000_000, deny_warnings = false, max_memory = None, file = None))]
+fn check(
+    py: Python<'_>,
+    puzzle: &Bound<'_, PyAny>,
+    budget: Option<f64>,
+    nodes: u64,
+    deny_warnings: bool,
+    max_memory: Option<&Bound<'_, PyAny>>,
+    file: Option<String>,
+) -> PyResult<Py<PyAny>> {
+    let options = CheckOptions { budget: budget_of(budget, nodes)?, max_memory: memory_limit(max_memory)? };
+    let shown = file.unwrap_or_else(|| default_name(puzzle).into());
+    let puzzle = read(py, puzzle)?;
+    let object = work(py, || match check_within(&puzzle, &options) {
+        Ok(report) => Ok(check_json(&shown, &puzzle, &report, deny_warnings)),
+        Err(Error::BudgetRanOut) => Ok(json!({
+            "file": shown,
+            "error": "the budget ran out before the check finished",
+            "undecided": true,
+        })),
+        Err(e) => Err(e),
+    })?;
+    let document = batch_json(vec![object], None);
+    loads(py, &document.to_string())
+}
+
+/// Makes levels from a template: the document `modsolve generate --json` prints, as a dict,
+/// with each level's RON text under `ron` instead of a file name under `file`.
+///
+/// `count` levels from `seed` (the same seed gives the same levels); `unique`: one solution
+/// only; `par`: a (low, high) range of the proven fewest presses; `strategy`: 'sweep',
+/// 'greedy', 'chase' (that player strategy must win) or 'none' (no simple strategy may win);
+/// `attempts`: the most candidates tried (default 2000 a level, from 1000 to 10,000,000).
+/// A spec that can never be met is a ValueError; found < count when it was too rare.
+#[pyfunction]
+#[pyo3(signature = (template, *, count = 10, seed = 1, unique = false, par = None, strategy = None, attempts = None, max_memory = None))]
+#[allow(clippy::too_many_arguments)]
+fn generate(
+    py: Python<'_>,
+    template: &Bound<'_, PyAny>,
+    count: usize,
+    seed: u64,
+    unique: bool,
+    par: Option<(u64, u64)>,
+    strategy: Option<&str>,
+    attempts: Option<usize>,
+    max_memory: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Py<PyAny>> {
+    let strategy = match strategy {
+        None => None,
+        Some("none") => Some(StrategyRequirement::None),
+        Some(name) => match name.parse::<Strategy>() {
+            Ok(strategy) => Some(StrategyRequirement::Wins(strategy)),
+            Err(_) => {
+                let names: Vec<&str> = Strategy::ALL.iter().map(|s| s.name()).collect();
+                return Err(PyValueError::new_err(format!(
+                    "strategy {name:?} is not a strategy: use one of {}, or 'none'",
+                    names.join(", ")
+                )));
+            }
+        },
+    };
+    let spec = Spec {
+        count,
+        seed,
+        unique,
+        par,
+        strategy,
+        attempts: attempts.unwrap_or(count.saturating_mul(2000).clamp(1000, 10_000_000)),
+        nodes_per_level: 2_000_000,
+    };
+    let max_memory = memory_limit(max_memory)?;
+    let template = read(py, template)?;
+    let estimate = modsolve::memory::for_candidates(&template, rayon::current_num_threads());
+    modsolve::memory::within(estimate, max_memory).map_err(|e| to_py(e.into()))?;
+    if let Some(reason) = work(py, || Ok(modsolve::generate::impossible(&template, &spec)?))? {
+        return Err(PyValueError::new_err(reason.to_string()));
+    }
+    let document = work(py, || {
+        let mut levels = Vec::new();
+        let batch = modsolve::generate::generate::<Error>(&template, &spec, &|_, _| {}, |level| {
+            let comment = format!(
+                "Level {} made by modsolve.generate (seed {seed}).\npar {} (proven fewest presses), solutions: {}; `intended` is a fewest-press plan.",
+                levels.len() + 1,
+                level.par,
+                level.count
+            );
+            let mut object = level_json("", &level);
+            if let Value::Object(map) = &mut object {
+                map.shift_remove("file");
+                map.insert("ron".into(), modsolve::format::to_ron(&level.puzzle, &comment).into());
+            }
+            levels.push(object);
+            Ok(())
+        })?;
+        Ok(json!({"version": SCHEMA_VERSION, "levels": levels, "found": batch.found, "tried": batch.tried}))
+    })?;
+    loads(py, &document.to_string())
+}
+
+/// The puzzle written back as RON text in the documented format (a dict's text form), after a
+/// `// ` comment of each line of `comment`.
+#[pyfunction]
+#[pyo3(signature = (puzzle, *, comment = ""))]
+fn to_ron(py: Python<'_>, puzzle: &Bound<'_, PyAny>, comment: &str) -> PyResult<String> {
+    let puzzle = read(py, puzzle)?;
+    Ok(modsolve::format::to_ron(&puzzle, comment))
+}
+
+/// Runs library work with the GIL released; a library error becomes its Python exception and a
+/// panic a `RuntimeError`.
+fn work<T: Send>(py: Python<'_>, job: impl FnOnce() -> Result<T, Error> + Send) -> PyResult<T> {
+    match py.detach(|| catch_unwind(AssertUnwindSafe(job))) {
+        Ok(Ok(value)) => Ok(value),
+        Ok(Err(e)) => Err(to_py(e)),
+        Err(_) => Err(PyRuntimeError::new_err(
+            "internal error: modsolve stopped without an answer (it panicked); please report it with the puzzle",
+        )),
+    }
+}
+
+/// The Python exception of a library error.
+fn to_py(e: Error) -> PyErr {
+    match e {
+        Error::Input(e) => puzzle_error(&e, None, None),
+        Error::OverMemory(e) => PyMemoryError::new_err(format!("{e}; raise max_memory")),
+        Error::BudgetRanOut => PyTimeoutError::new_err(format!("{e}; a larger budget may finish it")),
+        Error::Internal(e @ InternalError::Unsupported(_)) => PyValueError::new_err(e.to_string()),
+        Error::Internal(e) => PyRuntimeError::new_err(format!(
+            "{e}; this is a bug in modsolve, please report it with the puzzle"
+        )),
+    }
+}
+
+/// Parses `puzzle` (RON text or a dict) with the GIL released.
+fn read(py: Python<'_>, puzzle: &Bound<'_, PyAny>) -> PyResult<Puzzle> {
+    if let Ok(text) = puzzle.cast::<PyString>() {
+        let source = text.to_cow()?.into_owned();
+        return py
+            .detach(|| catch_unwind(|| modsolve::parse_puzzle(&source)))
+            .map_err(|_| PyRuntimeError::new_err("internal error: the puzzle reader panicked"))?
+            .map_err(|e| puzzle_error(&e, Some(&source), None));
+    }
+    if puzzle.cast::<PyDict>().is_ok() {
+        let json: String = py.import("json")?.call_method1("dumps", (puzzle,))?.extract()?;
+        let value: Value = serde_json::from_str(&json).map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let written = dict_to_ron(&value).map_err(|(message, field)| {
+            let e = InputError { position: None, kind: InputErrorKind::Syntax { message } };
+            puzzle_error(&e, None, Some(field))
+        })?;
+        return py
+            .detach(|| catch_unwind(|| modsolve::parse_puzzle(&written.text)))
+            .map_err(|_| PyRuntimeError::new_err("internal error: the puzzle reader panicked"))?
+            .map_err(|e| {
+                // Positions in the written text mean nothing to the caller: name the field.
+                let line_field = e.position.and_then(|p| written.fields.get(p.line.wrapping_sub(2)));
+                let field = e.field().map(str::to_string).or_else(|| line_field.cloned());
+                puzzle_error(&InputError { position: None, ..e }, None, field)
+            });
+    }
+    Err(PyTypeError::new_err(format!(
+        "a puzzle is RON text (str) or a dict, not {}",
+        puzzle.get_type().name()?
+    )))
+}
+
+/// `'<string>'` or `'<dict>'`: the name a check shows for a puzzle given without one.
+fn default_name(puzzle: &Bound<'_, PyAny>) -> &'static str {
+    if puzzle.cast::<PyDict>().is_ok() { "<dict>" } else { "<string>" }
+}
+
+/// A `PuzzleError` with its attributes; `source` is the text it was read from, if any.
+fn puzzle_error(e: &InputError, source: Option<&str>, field: Option<String>) -> PyErr {
+    let (kind, message) = match &e.kind {
+        InputErrorKind::Syntax { message } => ("syntax", message.clone()),
+        InputErrorKind::Invalid { .. } => ("invalid", e.kind.to_string()),
+    };
+    let text = match e.position {
+        Some(p) => format!("{message} (line {}, column {})", p.line, p.column),
+        None => message.clone(),
+    };
+    let err = PuzzleError::new_err(text);
+    Python::attach(|py| {
+        let value = err.value(py);
+        let field = field.or_else(|| e.field().map(str::to_string));
+        let rendered = source.map(|s| modsolve::report::render_input_error(e, "<string>", s));
+        let set = || -> PyResult<()> {
+            value.setattr("kind", kind)?;
+            value.setattr("message", &message)?;
+            value.setattr("line", e.position.map(|p| p.line))?;
+            value.setattr("column", e.position.map(|p| p.column))?;
+            value.setattr("field", field)?;
+            value.setattr("rendered", rendered)?;
+            Ok(())
+        };
+        match set() {
+            Ok(()) => err.clone_ref(py),
+            Err(failed) => failed,
+        }
+    })
+}
+
+/// Reads a budget: `seconds` of time (None: no time bound) and `nodes`.
+fn budget_of(seconds: Option<f64>, nodes: u64) -> PyResult<Budget> {
+    let time = match seconds {
+        None => None,
+        Some(s) => Some(Duration::try_from_secs_f64(s).map_err(|_| {
+            PyValueError::new_err(format!("budget {s} is not a time: give seconds (>= 0) or None"))
+        })?),
+    };
+    Ok(Budget { nodes, time })
+}
+
+fn engine(method: &str) -> PyResult<Engine> {
+    match method {
+        "auto" => Ok(Engine::Auto),
+        "algebra" => Ok(Engine::Algebra),
+        "search" => Ok(Engine::Search),
+        _ => Err(PyValueError::new_err(format!(
+            "method {method:?} is not a method: use 'auto', 'algebra' or 'search'"
+        ))),
+    }
+}
+
+fn objective(minimize: &str) -> PyResult<Objective> {
+    match minimize {
+        "total" => Ok(Objective::Total),
+        "max" => Ok(Objective::Max),
+        "buttons" => Ok(Objective::Buttons),
+        _ => Err(PyValueError::new_err(format!(
+            "minimize {minimize:?} is not an objective: use 'total', 'max' or 'buttons'"
+        ))),
+    }
+}
+
+/// A memory limit: None, a byte count, or a size such as '4GiB'.
+fn memory_limit(limit: Option<&Bound<'_, PyAny>>) -> PyResult<Option<u64>> {
+    let Some(limit) = limit else { return Ok(None) };
+    if limit.is_none() {
+        return Ok(None);
+    }
+    if let Ok(text) = limit.cast::<PyString>() {
+        return modsolve::input::parse_size(&text.to_cow()?)
+            .map(Some)
+            .map_err(|e| PyValueError::new_err(format!("max_memory: {e}")));
+    }
+    limit.extract::<u64>().map(Some).map_err(|_| {
+        PyValueError::new_err("max_memory is a byte count (int), a size such as '4GiB', or None")
+    })
+}
+
+/// A JSON text as Python objects (`json.loads`).
+fn loads(py: Python<'_>, text: &str) -> PyResult<Py<PyAny>> {
+    Ok(py.import("json")?.call_method1("loads", (text,))?.unbind())
+}
+
+/// A dict puzzle written as RON: the text, and the top-level field on each line after the
+/// first (`fields[i]` is on line `i + 2`).
+struct Written {
+    text: String,
+    fields: Vec<String>,
+}
+
+/// Writes the dict form of a puzzle (as JSON) as RON text. The dict form is the file's
+/// structure: fields are keys (a None field is left out), an enum variant is a one-key dict
+/// whose key starts with a capital (`{"Grid": {"rows": 5, "cols": 5}}`, `{"Path": 4}`,
+/// `{"All": 1}`; `{"King": None}` for a variant with no value), lists are lists, and the tuples
+/// of `edges`, `buttons` and `button_phases` are lists too. `neighborhood` takes a name:
+/// `"King"`. An error is a message and the top-level field at fault.
+fn dict_to_ron(value: &Value) -> Result<Written, (String, String)> {
+    let Value::Object(map) = value else {
+        return Err(("a puzzle dict must be a dict of fields".into(), String::new()));
+    };
+    let mut text = String::from("Puzzle(\n");
+    let mut fields = Vec::new();
+    for (key, value) in map {
+        if value.is_null() {
+            continue;
+        }
+        let mut line = String::new();
+        field(&mut line, key, value).map_err(|message| (message, key.clone()))?;
+        text.push_str("    ");
+        text.push_str(&line);
+        text.push_str(",\n");
+        fields.push(key.clone());
+    }
+    text.push_str(")\n");
+    Ok(Written { text, fields })
+}
+
+/// `key: value`, the value written with what the field expects (tuples, a name).
+fn field(out: &mut String, key: &str, value: &Value) -> Result<(), String> {
+    if !is_identifier(key) {
+        return Err(format!("{key:?} is not a field name"));
+    }
+    out.push_str(key);
+    out.push_str(": ");
+    match (key, value) {
+        ("neighborhood", Value::String(name)) if is_identifier(name) => {
+            out.push_str(name);
+            Ok(())
+        }
+        ("edges", _) => ron_value(out, value, Some(1)),
+        ("buttons", _) => ron_value(out, value, Some(2)),
+        ("button_phases", _) => ron_value(out, value, Some(3)),
+        _ => ron_value(out, value, None),
+    }
+}
+
+/// One value as RON; `tuples` is how many lists deep its elements are tuples.
+fn ron_value(out: &mut String, value: &Value, tuples: Option<usize>) -> Result<(), String> {
+    match value {
+        Value::Null => return Err("None is allowed only as a whole field's value".into()),
+        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Value::Number(n) => out.push_str(&n.to_string()),
+        Value::String(s) => out.push_str(&format!("{s:?}")),
+        Value::Array(items) => {
+            let (open, close, inner) = match tuples {
+                Some(0) => ('(', ')', None),
+                Some(depth) => ('[', ']', Some(depth - 1)),
+                None => ('[', ']', None),
+            };
+            out.push(open);
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                ron_value(out, item, inner)?;
+            }
+            out.push(close);
+        }
+        Value::Object(map) => {
+            let variant = match map.iter().next() {
+                Some((name, _)) if map.len() == 1 && name.starts_with(|c: char| c.is_ascii_uppercase()) => {
+                    Some(name)
+                }
+                _ => None,
+            };
+            match variant {
+                Some(name) => {
+                    if !is_identifier(name) {
+                        return Err(format!("{name:?} is not a name"));
+                    }
+                    out.push_str(name);
+                    match &map[name] {
+                        Value::Null => {}
+                        Value::Object(fields) => struct_fields(out, fields)?,
+                        inner => {
+                            out.push('(');
+                            ron_value(out, inner, None)?;
+                            out.push(')');
+                        }
+                    }
+                }
+                None => struct_fields(out, map)?,
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `(key: value, …)`, None fields left out.
+fn struct_fields(out: &mut String, map: &serde_json::Map<String, Value>) -> Result<(), String> {
+    out.push('(');
+    let mut first = true;
+    for (key, value) in map.iter().filter(|(_, v)| !v.is_null()) {
+        if !first {
+            out.push_str(", ");
+        }
+        first = false;
+        field(out, key, value)?;
+    }
+    out.push(')');
+    Ok(())
+}
+
+/// A RON identifier: a letter or `_`, then letters, digits and `_`.
+fn is_identifier(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}

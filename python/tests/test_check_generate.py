@@ -1,0 +1,71 @@
+"""`modsolve.check` and `modsolve.generate`."""
+
+import modsolve
+from conftest import puzzle_text
+
+
+def test_check_of_an_unsolvable_puzzle():
+    report = modsolve.check(puzzle_text("lightsout-4x4-unsolvable"))
+    assert report["version"] == 1 and report["file"] == "<string>"
+    assert report["passed"] is False and report["solvable"] is False
+    assert report["count"] == "0" and report["par"] is None
+    assert report["solvable_starts"] == "1/16" and report["quiet_patterns"] == "15"
+    assert "unsolvable" in [w["code"] for w in report["warnings"]]
+
+
+def test_check_of_the_octopus(octopus):
+    report = modsolve.check(octopus, file="octopus.ron")
+    assert report["file"] == "octopus.ron"
+    assert report["passed"] is True and report["par"] == 18 and report["par_proven"] is True
+    assert [w["code"] for w in report["warnings"]] == ["no-simple-strategy"]
+    assert modsolve.check(octopus, deny_warnings=True)["passed"] is False
+
+
+def test_generate_with_a_seed_is_repeatable():
+    template = puzzle_text("lightsout-5x5")
+    first = modsolve.generate(template, count=4, seed=11, par=(5, 9))
+    assert first == modsolve.generate(template, count=4, seed=11, par=(5, 9))
+    assert first["version"] == 1 and first["found"] == 4 and first["tried"] >= 4
+    assert len(first["levels"]) == 4
+    starts = [tuple(level["start"]) for level in first["levels"]]
+    assert len(set(starts)) == 4
+    other = modsolve.generate(template, count=4, seed=12, par=(5, 9))
+    assert [tuple(level["start"]) for level in other["levels"]] != starts
+
+
+def test_a_generated_level_solves_with_its_par():
+    batch = modsolve.generate(puzzle_text("octopus"), count=3, seed=3, unique=False)
+    for level in batch["levels"]:
+        assert set(level) == {"par", "count", "start", "intended", "ron"}
+        report = modsolve.solve(level["ron"])
+        assert report["fewest"]["total_presses"] == level["par"]
+        assert report["fewest"]["proven"] is True
+        assert report["count"] == level["count"]
+        assert sum(level["intended"]) == level["par"]
+        check = modsolve.check(level["ron"])
+        assert check["par"] == level["par"]
+        assert check["intended"] == {"solves": True, "fewest": True, "unique": level["count"] == "1"}
+
+
+def test_a_rare_spec_finds_fewer():
+    batch = modsolve.generate(puzzle_text("lightsout-3x3"), count=5, seed=1, attempts=3)
+    assert batch["tried"] == 3 and batch["found"] < 5
+
+
+BIG_MOD_3 = "Puzzle(graph: Grid(rows: 300, cols: 300), modulus: 3, target: All(1))"
+
+
+def test_a_check_the_budget_stops_is_undecided():
+    report = modsolve.check(BIG_MOD_3, budget=0.0)
+    assert report == {
+        "version": 1,
+        "file": "<string>",
+        "error": "the budget ran out before the check finished",
+        "undecided": True,
+    }
+
+
+def test_a_solve_the_budget_stops_is_undecided():
+    report = modsolve.solve(BIG_MOD_3, budget=0.0)
+    assert report["solvable"] is None
+    assert report["undecided"] == "the budget ran out before the elimination finished"
