@@ -75,6 +75,17 @@ pub struct Spec {
     pub nodes_per_level: u64,
 }
 
+impl Spec {
+    /// The solver's budget per candidate that the command line and the Python package use.
+    pub const DEFAULT_NODES_PER_LEVEL: u64 = 2_000_000;
+
+    /// The candidates tried for `count` levels when the caller gives no number: 2000 a level,
+    /// at least 1000 and at most ten million (minutes of work).
+    pub fn default_attempts(count: usize) -> usize {
+        count.saturating_mul(2000).clamp(1000, 10_000_000)
+    }
+}
+
 /// One generated level.
 #[derive(Clone, Debug)]
 pub struct Level {

@@ -176,8 +176,8 @@ fn generate(
         unique,
         par,
         strategy,
-        attempts: attempts.unwrap_or(count.saturating_mul(2000).clamp(1000, 10_000_000)),
-        nodes_per_level: 2_000_000,
+        attempts: attempts.unwrap_or_else(|| Spec::default_attempts(count)),
+        nodes_per_level: Spec::DEFAULT_NODES_PER_LEVEL,
     };
     let max_memory = memory_limit(max_memory)?;
     let template = read(py, template)?;

@@ -86,9 +86,8 @@ fn run_inner(request: &Request) -> Result<Output, Failure> {
         unique: request.unique,
         par: request.par,
         strategy,
-        // 2000 candidates a level, at most ten million by default (minutes of work).
-        attempts: request.attempts.unwrap_or(count.saturating_mul(2000).clamp(1000, 10_000_000)),
-        nodes_per_level: 2_000_000,
+        attempts: request.attempts.unwrap_or_else(|| Spec::default_attempts(count)),
+        nodes_per_level: Spec::DEFAULT_NODES_PER_LEVEL,
     };
     if let Some(reason) = impossible(&template, &spec)? {
         return Err(usage(format!("error: {}\n", infeasible(&reason))));
