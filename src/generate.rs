@@ -242,15 +242,20 @@ fn random_start(template: &Puzzle, periods: &[u64], rng: &mut ChaCha8Rng) -> Vec
     template.target.iter().zip(&pushed).zip(&template.moduli).map(|((&t, &a), &m)| sub_mod(t, a, m)).collect()
 }
 
-/// The permutations of cells that map the template onto itself (always the identity).
+/// The permutations of cells that map the template onto itself (always the identity): the
+/// reflections and rotations of its picture that map cells to cells, keep every modulus and
+/// target value, and map every button's effect onto the image button's effect. Plain grids
+/// (`Cross`, `King`, `Knight`, wrapped or not) are symmetric under all of them; boards (masks,
+/// stencils, hex, the cube) are checked press by press, so only true symmetries are kept.
 pub fn symmetries(template: &Puzzle) -> Vec<Vec<usize>> {
     let identity: Vec<usize> = (0..template.cell_count()).collect();
-    let (Topology::Grid { rows, cols, .. }, Buttons::Graph { .. }) = (&template.topology, &template.buttons)
+    let (Some((rows, cols)), Buttons::Graph { .. }) = (template.topology.picture_size(), &template.buttons)
     else {
         return vec![identity];
     };
-    let (rows, cols) = (*rows, *cols);
-    // (r, c, rows, cols) → image; the last four only for square grids.
+    let topology = &template.topology;
+    let board = matches!(topology, Topology::Board(_));
+    // (r, c, rows, cols) → image; the last four only for square pictures.
     type Map = fn(usize, usize, usize, usize) -> (usize, usize);
     let all: [Map; 7] = [
         |r, c, _, cols| (r, cols - 1 - c),
@@ -264,20 +269,33 @@ pub fn symmetries(template: &Puzzle) -> Vec<Vec<usize>> {
     let maps = if rows == cols { &all[..] } else { &all[..3] };
     let mut out = vec![identity];
     for map in maps {
-        let perm: Vec<usize> = (0..rows * cols)
+        let perm: Option<Vec<usize>> = (0..template.cell_count())
             .map(|i| {
-                let (r, c) = map(i / cols, i % cols, rows, cols);
-                r * cols + c
+                let (r, c) = topology.position(i)?;
+                let (r, c) = map(r, c, rows, cols);
+                topology.cell_at(r, c)
             })
             .collect();
+        let Some(perm) = perm else { continue };
         let keeps = (0..perm.len()).all(|i| {
             template.moduli[perm[i]] == template.moduli[i] && template.target[perm[i]] == template.target[i]
         });
-        if keeps {
+        if keeps && (!board || maps_presses(template, &perm)) {
             out.push(perm);
         }
     }
     out
+}
+
+/// Whether pressing `perm[j]` does to `perm` of the cells what pressing `j` does to the cells
+/// (with equal weights for the pressed cells and their neighbours).
+fn maps_presses(template: &Puzzle, perm: &[usize]) -> bool {
+    (0..template.button_count()).all(|j| {
+        let mut image: Vec<(usize, u64)> =
+            template.effects(j).into_iter().map(|(i, a)| (perm[i], a)).collect();
+        image.sort_unstable();
+        image == template.effects(perm[j])
+    })
 }
 
 /// The canonical form of a start under the symmetries: the smallest image.

@@ -37,7 +37,8 @@ fn entries(puzzle: &Puzzle) -> u64 {
             Topology::Cells(_) => cells,
             Topology::Path(_) | Topology::Cycle(_) => 3 * cells,
             Topology::Grid { neighborhood: Neighborhood::Cross, .. } => 5 * cells,
-            Topology::Grid { neighborhood: Neighborhood::King, .. } => 9 * cells,
+            Topology::Grid { neighborhood: Neighborhood::King | Neighborhood::Knight, .. } => 9 * cells,
+            Topology::Board(board) => cells * board.press_size() as u64,
             Topology::Edges { adjacency } => cells + adjacency.iter().map(|a| a.len() as u64).sum::<u64>(),
         },
     }

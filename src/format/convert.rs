@@ -3,7 +3,7 @@
 
 use crate::error::InputError;
 use crate::model::builder::plural;
-use crate::model::{CellValues, Phases, Puzzle, Topology};
+use crate::model::{Board, CellValues, Neighborhood, Phases, Press, Puzzle, Stencil, Topology};
 
 use super::*;
 
@@ -114,7 +114,7 @@ impl GraphSpec {
                 need_cells("graph", n)?;
                 Topology::Cells(n)
             }
-            GraphSpec::Grid { rows, cols, wrap, neighborhood } => {
+            GraphSpec::Grid { rows, cols, wrap, neighborhood, mask } => {
                 need_cells("graph.rows", rows)?;
                 need_cells("graph.cols", cols)?;
                 if rows.checked_mul(cols).is_none_or(|n| n > MAX_CELLS) {
@@ -123,8 +123,44 @@ impl GraphSpec {
                         format!("{rows}×{cols} is more than the {MAX_CELLS} cells modsolve handles"),
                     ));
                 }
-                Topology::Grid { rows, cols, wrap, neighborhood }
+                let mask = mask.map(|m| read_mask(&m, rows, cols)).transpose()?;
+                let press = match neighborhood {
+                    NeighborhoodSpec::Cross if mask.is_none() => {
+                        return Ok(Topology::Grid { rows, cols, wrap, neighborhood: Neighborhood::Cross });
+                    }
+                    NeighborhoodSpec::King if mask.is_none() => {
+                        return Ok(Topology::Grid { rows, cols, wrap, neighborhood: Neighborhood::King });
+                    }
+                    NeighborhoodSpec::Knight if mask.is_none() => {
+                        return Ok(Topology::Grid { rows, cols, wrap, neighborhood: Neighborhood::Knight });
+                    }
+                    NeighborhoodSpec::Cross => Press::Same(Stencil::of(Neighborhood::Cross)),
+                    NeighborhoodSpec::King => Press::Same(Stencil::of(Neighborhood::King)),
+                    NeighborhoodSpec::Knight => Press::Same(Stencil::of(Neighborhood::Knight)),
+                    NeighborhoodSpec::Stencil(picture) => {
+                        Press::Same(read_stencil("graph.neighborhood", &picture)?)
+                    }
+                    NeighborhoodSpec::Classes { corner, edge, center } => Press::Classes {
+                        corner: corner.into_stencil("graph.neighborhood.corner")?,
+                        edge: edge.into_stencil("graph.neighborhood.edge")?,
+                        center: center.into_stencil("graph.neighborhood.center")?,
+                    },
+                };
+                Topology::Board(Board::grid(rows, cols, wrap, press, mask)?)
             }
+            GraphSpec::Hex { rows, cols, mask } => {
+                need_cells("graph.rows", rows)?;
+                need_cells("graph.cols", cols)?;
+                if rows.checked_mul(cols).is_none_or(|n| n > MAX_CELLS) {
+                    return Err(InputError::invalid(
+                        "graph",
+                        format!("{rows}×{cols} is more than the {MAX_CELLS} cells modsolve handles"),
+                    ));
+                }
+                let mask = mask.map(|m| read_mask(&m, rows, cols)).transpose()?;
+                Topology::Board(Board::hex(rows, cols, mask)?)
+            }
+            GraphSpec::Cube(n) => Topology::Board(Board::cube(n)?),
             GraphSpec::Edges { cells, edges } => {
                 need_cells("graph.cells", cells)?;
                 // A neighbour list per cell costs 24 bytes before any edge: cap it where general
@@ -165,6 +201,133 @@ impl GraphSpec {
             }
         })
     }
+}
+
+impl ClassSpec {
+    fn into_stencil(self, field: &str) -> Result<Stencil, InputError> {
+        Ok(match self {
+            ClassSpec::Cross => Stencil::of(Neighborhood::Cross),
+            ClassSpec::King => Stencil::of(Neighborhood::King),
+            ClassSpec::Knight => Stencil::of(Neighborhood::Knight),
+            ClassSpec::Stencil(picture) => read_stencil(field, &picture)?,
+        })
+    }
+}
+
+/// A stencil picture: `#` a cell the press changes by the neighbour weight, `.` one it does
+/// not change, exactly one `x` (the pressed cell, changed by the self weight) or `o` (the
+/// pressed cell, left unchanged); spaces are ignored; rows of equal width.
+pub(super) fn read_stencil(field: &str, picture: &[String]) -> Result<Stencil, InputError> {
+    let side = crate::model::board::MAX_STENCIL_SIDE;
+    if picture.is_empty() {
+        return Err(InputError::invalid(
+            field,
+            "a stencil needs at least one row, with the pressed cell `x`",
+        ));
+    }
+    if picture.len() > side {
+        return Err(InputError::invalid(
+            field,
+            format!("the stencil has {} rows; at most {side} are allowed", picture.len()),
+        ));
+    }
+    let mut marked: Vec<(i32, i32)> = Vec::new();
+    let mut pressed: Option<(i32, i32, bool)> = None;
+    let mut width0 = None;
+    for (r, row) in picture.iter().enumerate() {
+        let mut width = 0usize;
+        for (k, ch) in row.chars().enumerate().filter(|(_, ch)| !ch.is_whitespace()) {
+            let at = || format!("{field}[{r}][{k}]");
+            let place = (r as i32, width as i32);
+            match ch {
+                '#' => marked.push(place),
+                '.' => {}
+                'x' | 'o' => {
+                    if pressed.is_some() {
+                        return Err(InputError::invalid(
+                            at(),
+                            format!("a second pressed cell '{ch}'; a stencil has exactly one `x` or `o`"),
+                        ));
+                    }
+                    pressed = Some((place.0, place.1, ch == 'x'));
+                }
+                _ => {
+                    return Err(InputError::invalid(
+                        at(),
+                        format!(
+                            "'{ch}' is not a stencil character (use # for a cell the press changes, . for one it \
+                             does not, x for the pressed cell, o for the pressed cell when the press leaves it unchanged)"
+                        ),
+                    ));
+                }
+            }
+            width += 1;
+            if width > side {
+                return Err(InputError::invalid(
+                    format!("{field}[{r}]"),
+                    format!("row {r} of the stencil is more than {side} cells wide"),
+                ));
+            }
+        }
+        match width0 {
+            None => width0 = Some(width),
+            Some(w) if w != width => {
+                return Err(InputError::invalid(
+                    format!("{field}[{r}]"),
+                    format!("row {r} of the stencil is {width} cells wide but row 0 is {w}"),
+                ));
+            }
+            Some(_) => {}
+        }
+    }
+    let Some((pr, pc, changes_itself)) = pressed else {
+        return Err(InputError::invalid(
+            field,
+            "the stencil has no pressed cell: mark it with `x` (or `o` when the press leaves it unchanged)",
+        ));
+    };
+    Ok(Stencil::new(marked.into_iter().map(|(r, c)| (r - pr, c - pc)), changes_itself))
+}
+
+/// A mask picture: `#` a cell, `.` a hole, spaces ignored; `rows` rows of `cols` places.
+pub(super) fn read_mask(picture: &[String], rows: usize, cols: usize) -> Result<Vec<bool>, InputError> {
+    if picture.len() != rows {
+        return Err(InputError::invalid(
+            "graph.mask",
+            format!("the mask has {} but the board has {rows}", plural(picture.len(), "row")),
+        ));
+    }
+    let mut out = Vec::with_capacity(rows * cols);
+    for (r, row) in picture.iter().enumerate() {
+        let before = out.len();
+        for (k, ch) in row.chars().enumerate().filter(|(_, ch)| !ch.is_whitespace()) {
+            let present = match ch {
+                '#' => true,
+                '.' => false,
+                _ => {
+                    return Err(InputError::invalid(
+                        format!("graph.mask[{r}][{k}]"),
+                        format!("'{ch}' is not a mask character (use # for a cell, . for a hole)"),
+                    ));
+                }
+            };
+            if out.len() - before == cols {
+                break;
+            }
+            out.push(present);
+        }
+        let width = row.chars().filter(|ch| !ch.is_whitespace()).count();
+        if width != cols {
+            return Err(InputError::invalid(
+                format!("graph.mask[{r}]"),
+                format!("row {r} of the mask is {width} places wide but the board has {cols} columns"),
+            ));
+        }
+    }
+    if !out.contains(&true) {
+        return Err(InputError::invalid("graph.mask", "has no cells (#); a puzzle needs at least one"));
+    }
+    Ok(out)
 }
 
 /// The value a picture character stands for: `.` 0, `#` 1, digits, then letters from 10.
@@ -215,48 +378,77 @@ pub(super) fn resolve_state(
             CellValues::from(values)
         }
         Some(Shape::Rows(rows)) => {
-            let Some((grid_rows, grid_cols)) = topology.grid_shape() else {
-                return Err(InputError::invalid(field, "Rows([...]) pictures are only for Grid puzzles"));
+            let Some((grid_rows, grid_cols)) = topology.picture_size() else {
+                return Err(InputError::invalid(
+                    field,
+                    "Rows([...]) pictures are only for puzzles drawn as pictures (Grid, Hex, Cube)",
+                ));
             };
+            let noun = if topology.grid_shape().is_some() { "grid" } else { "board" };
             if rows.len() != grid_rows {
                 return Err(InputError::invalid(
                     field,
-                    format!("the picture has {} but the grid has {grid_rows}", plural(rows.len(), "row")),
+                    format!("the picture has {} but the {noun} has {grid_rows}", plural(rows.len(), "row")),
                 ));
             }
             // Picture values are below 36: one byte per cell. Errors about a character name
-            // its place in its row's string: `start[r][k]`.
-            let mut values: Vec<u8> = Vec::with_capacity(cells);
+            // its place in its row's string: `start[r][k]`. Holes are `-`.
+            let mut values: Vec<u8> = vec![0; cells];
             for (r, row) in rows.iter().enumerate() {
-                let before = values.len();
-                for (k, c) in row.chars().enumerate().filter(|(_, c)| !c.is_whitespace()) {
-                    let Some(v) = picture_value(c) else {
+                let mut c = 0usize;
+                for (k, ch) in row.chars().enumerate().filter(|(_, ch)| !ch.is_whitespace()) {
+                    let at = || format!("{field}[{r}][{k}]");
+                    // A row too wide is reported below, before any place past the picture is read.
+                    if c >= grid_cols {
+                        c += 1;
+                        continue;
+                    }
+                    let cell = topology.cell_at(r, c);
+                    c += 1;
+                    if ch == '-' {
+                        if cell.is_some() {
+                            return Err(InputError::invalid(
+                                at(),
+                                format!(
+                                    "'-' marks a hole, but the board has a cell at row {r}, column {}",
+                                    c - 1
+                                ),
+                            ));
+                        }
+                        continue;
+                    }
+                    let Some(v) = picture_value(ch) else {
                         return Err(InputError::invalid(
-                            format!("{field}[{r}][{k}]"),
+                            at(),
                             format!(
-                                "'{c}' is not a cell value (use . or 0, # or 1, digits, then a-z for 10-35)"
+                                "'{ch}' is not a cell value (use . or 0, # or 1, digits, then a-z for 10-35{})",
+                                if noun == "board" { "; - for a hole" } else { "" }
                             ),
                         ));
                     };
-                    let i = values.len();
-                    // A row too wide is reported below, before any cell past the grid is read.
-                    if i - before < grid_cols {
-                        let m = uniform.unwrap_or_else(|| moduli[i]);
-                        if u64::from(v) >= m {
-                            return Err(InputError::invalid(
-                                format!("{field}[{r}][{k}]"),
-                                format!("value {v} of cell {i} is not below its modulus {m}"),
-                            ));
-                        }
+                    let Some(i) = cell else {
+                        return Err(InputError::invalid(
+                            at(),
+                            format!(
+                                "'{ch}' is at a hole of the board (row {r}, column {}); write - there",
+                                c - 1
+                            ),
+                        ));
+                    };
+                    let m = uniform.unwrap_or_else(|| moduli[i]);
+                    if u64::from(v) >= m {
+                        return Err(InputError::invalid(
+                            at(),
+                            format!("value {v} of cell {i} is not below its modulus {m}"),
+                        ));
                     }
-                    values.push(v);
+                    values[i] = v;
                 }
-                let width = values.len() - before;
-                if width != grid_cols {
+                if c != grid_cols {
                     return Err(InputError::invalid(
                         format!("{field}[{r}]"),
                         format!(
-                            "row {r} of the picture is {width} cells wide but the grid has {grid_cols} columns"
+                            "row {r} of the picture is {c} cells wide but the {noun} has {grid_cols} columns"
                         ),
                     ));
                 }

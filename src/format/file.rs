@@ -4,8 +4,6 @@
 use serde::Deserialize;
 use serde::de;
 
-use crate::model::Neighborhood;
-
 /// The top level of a puzzle file, as written.
 #[derive(Debug, Deserialize)]
 #[serde(rename = "Puzzle", deny_unknown_fields)]
@@ -64,12 +62,48 @@ pub(crate) enum GraphSpec {
         #[serde(default)]
         wrap: bool,
         #[serde(default)]
-        neighborhood: Neighborhood,
+        neighborhood: NeighborhoodSpec,
+        #[serde(default)]
+        mask: Option<Vec<String>>,
     },
+    Hex {
+        rows: usize,
+        cols: usize,
+        #[serde(default)]
+        mask: Option<Vec<String>>,
+    },
+    Cube(usize),
     Edges {
         cells: usize,
         edges: Vec<(usize, usize)>,
     },
+}
+
+/// `neighborhood:` of a grid — a named shape, a stencil picture, or one of those per cell class.
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename = "Neighborhood", deny_unknown_fields)]
+pub(crate) enum NeighborhoodSpec {
+    #[default]
+    Cross,
+    King,
+    Knight,
+    Stencil(Vec<String>),
+    Classes {
+        corner: ClassSpec,
+        edge: ClassSpec,
+        #[serde(alias = "centre")]
+        center: ClassSpec,
+    },
+}
+
+/// The press shape of one cell class in `Classes(…)`.
+#[derive(Debug, Deserialize)]
+#[serde(rename = "Neighborhood", deny_unknown_fields)]
+pub(crate) enum ClassSpec {
+    Cross,
+    King,
+    Knight,
+    Stencil(Vec<String>),
 }
 
 /// `press:` (and each of `phases:`) — what a press of a graph puzzle's cell adds to itself and

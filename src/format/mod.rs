@@ -46,7 +46,9 @@ pub fn parse_puzzle(source: &str) -> Result<Puzzle, InputError> {
     let file: PuzzleFile = ron_options().from_str(source).map_err(|e| syntax_error(&e))?;
     file.into_puzzle(source).map_err(|mut e| {
         if let InputErrorKind::Invalid { field, .. } = &e.kind {
-            e.position = locate_field(source, field);
+            // `center` may be written `centre`.
+            e.position = locate_field(source, field)
+                .or_else(|| locate_field(source, &field.replace(".center", ".centre")));
         }
         e
     })
@@ -65,7 +67,7 @@ fn user_name(outer: &Option<String>) -> &str {
         None | Some("") => "this place",
         Some("PressSpec") => "press",
         Some("GraphSpec") => "graph",
-        Some("Neighborhood") => "neighborhood",
+        Some("Neighborhood" | "NeighborhoodSpec" | "ClassSpec") => "neighborhood",
         Some(name) => name,
     }
 }

@@ -1,7 +1,7 @@
 //! The writer: a puzzle back as RON in the documented format (pictures for grid states), so
 //! that reading the text gives the same puzzle.
 
-use crate::model::{Buttons, Neighborhood, Phases, Puzzle, Topology};
+use crate::model::{Board, BoardKind, Buttons, Neighborhood, Phases, Press, Puzzle, Stencil, Topology};
 
 /// Writes a puzzle back as RON in the documented format: reading the text gives the same
 /// puzzle. Grid states are pictures when every value fits one character.
@@ -24,11 +24,14 @@ pub fn to_ron(puzzle: &Puzzle, comment: &str) -> String {
             if *wrap {
                 g.push_str(", wrap: true");
             }
-            if *neighborhood == Neighborhood::King {
-                g.push_str(", neighborhood: King");
+            match neighborhood {
+                Neighborhood::Cross => {}
+                Neighborhood::King => g.push_str(", neighborhood: King"),
+                Neighborhood::Knight => g.push_str(", neighborhood: Knight"),
             }
             g + ")"
         }
+        Topology::Board(board) => board_text(board),
         Topology::Edges { adjacency } => {
             let edges: Vec<String> = adjacency
                 .iter()
@@ -92,33 +95,112 @@ pub fn to_ron(puzzle: &Puzzle, comment: &str) -> String {
     out
 }
 
+/// A board's `graph:` value: `Grid(…)` with its stencils and mask, `Hex(…)`, `Cube(n)`.
+fn board_text(board: &Board) -> String {
+    let (rows, cols) = board.picture_size();
+    let mask = |g: &mut String| {
+        if let Some(mask) = board.mask() {
+            let lines: Vec<String> = mask
+                .chunks(cols)
+                .map(|row| {
+                    format!(
+                        "        \"{}\",",
+                        row.iter().map(|&p| if p { '#' } else { '.' }).collect::<String>()
+                    )
+                })
+                .collect();
+            g.push_str(&format!(", mask: [\n{}\n    ]", lines.join("\n")));
+        }
+    };
+    match board.kind() {
+        BoardKind::Grid { wrap, press } => {
+            let mut g = format!("Grid(rows: {rows}, cols: {cols}");
+            if *wrap {
+                g.push_str(", wrap: true");
+            }
+            match press {
+                Press::Same(s) if s.name() == Some(Neighborhood::Cross) => {}
+                Press::Same(s) => g.push_str(&format!(", neighborhood: {}", stencil_text(s))),
+                Press::Classes { corner, edge, center } => g.push_str(&format!(
+                    ", neighborhood: Classes(corner: {}, edge: {}, center: {})",
+                    stencil_text(corner),
+                    stencil_text(edge),
+                    stencil_text(center)
+                )),
+            }
+            mask(&mut g);
+            g + ")"
+        }
+        BoardKind::Hex => {
+            let mut g = format!("Hex(rows: {rows}, cols: {cols}");
+            mask(&mut g);
+            g + ")"
+        }
+        BoardKind::Cube(n) => format!("Cube({n})"),
+    }
+}
+
+/// A stencil as its name (`King`) or its picture (`Stencil(["#.#", ".x.", "#.#"])`).
+fn stencil_text(stencil: &Stencil) -> String {
+    if let Some(name) = stencil.name() {
+        return format!("{name:?}");
+    }
+    let (mut top, mut left, mut bottom, mut right) = (0i32, 0i32, 0i32, 0i32);
+    for &(r, c) in stencil.offsets() {
+        (top, left, bottom, right) = (top.min(r), left.min(c), bottom.max(r), right.max(c));
+    }
+    let rows: Vec<String> = (top..=bottom)
+        .map(|r| {
+            let row: String = (left..=right)
+                .map(|c| match (r, c) {
+                    (0, 0) if stencil.changes_itself() => 'x',
+                    (0, 0) => 'o',
+                    _ if stencil.offsets().binary_search(&(r, c)).is_ok() => '#',
+                    _ => '.',
+                })
+                .collect();
+            format!("{row:?}")
+        })
+        .collect();
+    format!("Stencil([{}])", rows.join(", "))
+}
+
 pub(super) fn list_text(values: &[u64]) -> String {
     let items: Vec<String> = values.iter().map(u64::to_string).collect();
     format!("[{}]", items.join(", "))
 }
 
-/// `All(v)`, a grid picture, or a list.
+/// `All(v)`, a picture (holes `-`; hex rows with spaces between the cells, odd rows shifted),
+/// or a list.
 pub(super) fn state_text(puzzle: &Puzzle, state: &[u64]) -> String {
     if state.iter().all(|&v| v == state[0]) {
         return format!("All({})", state[0]);
     }
-    match puzzle.topology.grid_shape() {
-        Some((_, cols)) if state.iter().all(|&v| v < 36) => {
-            let rows: Vec<String> = state
-                .chunks(cols)
-                .map(|row| {
-                    let text: String = row
-                        .iter()
-                        .map(|&v| match v {
-                            0 => '.',
-                            1 => '#',
-                            _ => char::from_digit(v as u32, 36).unwrap_or('?'),
-                        })
-                        .collect();
+    let topology = &puzzle.topology;
+    match topology.picture_size() {
+        Some((rows, cols)) if state.iter().all(|&v| v < 36) => {
+            let hex = topology.is_hex();
+            let lines: Vec<String> = (0..rows)
+                .map(|r| {
+                    let mut text = String::with_capacity(cols * 2);
+                    if hex && r % 2 == 1 {
+                        text.push(' ');
+                    }
+                    for c in 0..cols {
+                        if hex && c > 0 {
+                            text.push(' ');
+                        }
+                        text.push(match topology.cell_at(r, c).map(|i| state[i]) {
+                            None => '-',
+                            Some(0) => '.',
+                            Some(1) => '#',
+                            Some(v) => char::from_digit(v as u32, 36).unwrap_or('?'),
+                        });
+                    }
                     format!("        \"{text}\",")
                 })
                 .collect();
-            format!("Rows([\n{}\n    ])", rows.join("\n"))
+            format!("Rows([\n{}\n    ])", lines.join("\n"))
         }
         _ => list_text(state),
     }

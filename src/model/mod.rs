@@ -7,11 +7,13 @@
 //! modulus; every button effect names an existing cell; neighbours are distinct cells other
 //! than the cell itself; staged phases add up to the buttons.
 
+pub mod board;
 pub(crate) mod builder;
 
 use num_bigint::BigUint;
 use num_traits::ToPrimitive;
 
+pub use board::{Board, BoardKind, Press, Stencil};
 pub use builder::PuzzleBuilder;
 pub(crate) use builder::check_moduli;
 
@@ -26,6 +28,24 @@ pub enum Neighborhood {
     Cross,
     /// The eight surrounding cells.
     King,
+    /// The eight cells a chess knight's move away (two steps one way, one step across).
+    Knight,
+}
+
+impl Neighborhood {
+    /// The `(row, col)` steps to the neighbours.
+    pub fn steps(self) -> &'static [(isize, isize)] {
+        const CROSS: [(isize, isize); 4] = [(-1, 0), (0, -1), (0, 1), (1, 0)];
+        const KING: [(isize, isize); 8] =
+            [(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)];
+        const KNIGHT: [(isize, isize); 8] =
+            [(-2, -1), (-2, 1), (-1, -2), (-1, 2), (1, -2), (1, 2), (2, -1), (2, 1)];
+        match self {
+            Neighborhood::Cross => &CROSS,
+            Neighborhood::King => &KING,
+            Neighborhood::Knight => &KNIGHT,
+        }
+    }
 }
 
 /// How the cells are connected; buttons of graph puzzles are the cells themselves.
@@ -53,6 +73,9 @@ pub enum Topology {
         /// The neighbours of each cell, sorted, without the cell itself.
         adjacency: Vec<Vec<usize>>,
     },
+    /// A board drawn as a picture: a grid with holes or press stencils, a hex board, the cube
+    /// (see [`board`]).
+    Board(Board),
 }
 
 impl Topology {
@@ -62,14 +85,58 @@ impl Topology {
             Topology::Cells(n) | Topology::Path(n) | Topology::Cycle(n) => *n,
             Topology::Grid { rows, cols, .. } => rows * cols,
             Topology::Edges { adjacency } => adjacency.len(),
+            Topology::Board(board) => board.cell_count(),
         }
     }
 
-    /// `(rows, cols)` when the cells form a grid.
+    /// `(rows, cols)` when the cells form a plain grid (`Grid`: every place a cell, cell
+    /// `r·cols + c` at row `r`, column `c`). Boards are drawn through [`Topology::picture_size`].
     pub fn grid_shape(&self) -> Option<(usize, usize)> {
         match self {
             Topology::Grid { rows, cols, .. } => Some((*rows, *cols)),
             _ => None,
+        }
+    }
+
+    /// `(rows, cols)` of the picture, for everything drawn as one: grids and boards.
+    pub fn picture_size(&self) -> Option<(usize, usize)> {
+        match self {
+            Topology::Grid { rows, cols, .. } => Some((*rows, *cols)),
+            Topology::Board(board) => Some(board.picture_size()),
+            _ => None,
+        }
+    }
+
+    /// The cell at picture row `r`, column `c`: `None` for a hole, a place off the picture, or
+    /// a topology without a picture.
+    pub fn cell_at(&self, r: usize, c: usize) -> Option<usize> {
+        match self {
+            Topology::Grid { rows, cols, .. } => (r < *rows && c < *cols).then_some(r * cols + c),
+            Topology::Board(board) => board.cell_at(r, c),
+            _ => None,
+        }
+    }
+
+    /// The picture place `(row, col)` of a cell, for topologies with a picture.
+    pub fn position(&self, cell: usize) -> Option<(usize, usize)> {
+        match self {
+            Topology::Grid { cols, .. } => Some((cell / cols, cell % cols)),
+            Topology::Board(board) => Some(board.position(cell)),
+            _ => None,
+        }
+    }
+
+    /// Whether the picture is of hexagonal cells (odd rows drawn half a cell to the right).
+    pub fn is_hex(&self) -> bool {
+        matches!(self, Topology::Board(b) if *b.kind() == BoardKind::Hex)
+    }
+
+    /// Whether a press of `cell`'s button changes the cell itself (by the self weight): always,
+    /// except for stencils whose pressed cell is `o`.
+    pub fn changes_itself(&self, cell: usize) -> bool {
+        match self {
+            Topology::Board(board) => board.changes_itself(cell),
+            _ => true,
         }
     }
 
@@ -98,13 +165,7 @@ impl Topology {
             Topology::Grid { rows, cols, wrap, neighborhood } => {
                 let (rows, cols) = (*rows as isize, *cols as isize);
                 let (r, c) = ((cell as isize) / cols, (cell as isize) % cols);
-                const CROSS: [(isize, isize); 4] = [(-1, 0), (0, -1), (0, 1), (1, 0)];
-                const KING: [(isize, isize); 8] =
-                    [(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)];
-                let steps: &[(isize, isize)] = match neighborhood {
-                    Neighborhood::Cross => &CROSS,
-                    Neighborhood::King => &KING,
-                };
+                let steps = neighborhood.steps();
                 // On small tori two steps can reach the same cell: report it once.
                 let mut seen = [usize::MAX; 8];
                 let mut found = 0;
@@ -125,6 +186,7 @@ impl Topology {
                 }
             }
             Topology::Edges { adjacency } => adjacency[cell].iter().copied().for_each(f),
+            Topology::Board(board) => board.for_each_neighbor(cell, f),
         }
     }
 }
@@ -259,7 +321,9 @@ impl Puzzle {
         };
         match &self.buttons {
             Buttons::Graph { self_weight, neighbor_weight } => {
-                emit(j, *self_weight);
+                if self.topology.changes_itself(j) {
+                    emit(j, *self_weight);
+                }
                 self.topology.for_each_neighbor(j, |i| emit(i, *neighbor_weight));
             }
             Buttons::Explicit(list) => {
@@ -320,7 +384,9 @@ impl Puzzle {
             None => return self.effects(j),
             Some(Phases::Graph(list)) => {
                 let (own, around) = list[k];
-                raw.push((j, own));
+                if self.topology.changes_itself(j) {
+                    raw.push((j, own));
+                }
                 self.topology.for_each_neighbor(j, |i| raw.push((i, around)));
             }
             Some(Phases::Explicit(buttons)) => raw.extend_from_slice(&buttons[j][k]),

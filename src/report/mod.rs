@@ -47,22 +47,35 @@ fn picture_chars(presses: &[BigUint]) -> Option<Vec<char>> {
         .collect()
 }
 
-/// The plan as a grid picture (graph puzzles on grids) or a list of the buttons pressed.
+/// The plan as a picture (graph puzzles drawn as pictures: grids, hex boards with odd rows
+/// shifted half a cell, the cube's net; holes are blank) or a list of the buttons pressed.
 pub fn plan_text(puzzle: &Puzzle, presses: &[BigUint]) -> String {
     let mut out = String::new();
-    if let (Some((rows, cols)), true) = (puzzle.topology.grid_shape(), puzzle.buttons_are_cells()) {
-        if let Some(chars) = picture_chars(presses) {
-            for r in 0..rows {
-                let line: Vec<String> = chars[r * cols..(r + 1) * cols].iter().map(char::to_string).collect();
-                let _ = writeln!(out, "    {}", line.join(" "));
+    let topology = &puzzle.topology;
+    if let (Some((rows, cols)), true) = (topology.picture_size(), puzzle.buttons_are_cells()) {
+        let chars = picture_chars(presses);
+        let width = match &chars {
+            Some(_) => 1,
+            None => presses.iter().map(|x| x.to_string().len()).max().unwrap_or(1),
+        };
+        let shift = " ".repeat(width.div_ceil(2));
+        let mut line = String::new();
+        for r in 0..rows {
+            line.clear();
+            for c in 0..cols {
+                if c > 0 {
+                    line.push(' ');
+                }
+                match (topology.cell_at(r, c), &chars) {
+                    (None, _) => line.extend(std::iter::repeat_n(' ', width)),
+                    (Some(i), Some(chars)) => line.push(chars[i]),
+                    (Some(i), None) => {
+                        let _ = write!(line, "{:>width$}", presses[i]);
+                    }
+                }
             }
-        } else {
-            let width = presses.iter().map(|x| x.to_string().len()).max().unwrap_or(1);
-            for r in 0..rows {
-                let line: Vec<String> =
-                    presses[r * cols..(r + 1) * cols].iter().map(|x| format!("{x:>width$}")).collect();
-                let _ = writeln!(out, "    {}", line.join(" "));
-            }
+            let indent = if topology.is_hex() && r % 2 == 1 { shift.as_str() } else { "" };
+            let _ = writeln!(out, "    {indent}{}", line.trim_end());
         }
         return out;
     }

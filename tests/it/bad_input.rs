@@ -759,7 +759,7 @@ const REFUSED: &[Refused] = &[
     },
     Refused {
         lines: &["Puzzle(graph: Grid(rows: 3, cols: 3, shape: Hex), modulus: 2)"],
-        message: "unknown field `shape` in Grid; the fields are `rows`, `cols`, `wrap`, `neighborhood`",
+        message: "unknown field `shape` in Grid; the fields are `rows`, `cols`, `wrap`, `neighborhood`, `mask`",
         line: 1,
         column: 38,
     },

@@ -93,6 +93,7 @@ fn neighbors(topology: &Topology, cell: usize) -> BTreeSet<usize> {
             for dr in -1..=1i64 {
                 for dc in -1..=1i64 {
                     let diagonal = dr != 0 && dc != 0;
+                    assert_ne!(*neighborhood, Neighborhood::Knight, "knights are checked in `shapes`");
                     if (dr, dc) == (0, 0) || (diagonal && *neighborhood == Neighborhood::Cross) {
                         continue;
                     }
@@ -108,6 +109,7 @@ fn neighbors(topology: &Topology, cell: usize) -> BTreeSet<usize> {
             }
         }
         Topology::Edges { adjacency } => out.extend(adjacency[cell].iter().copied()),
+        Topology::Board(_) => unreachable!("boards are checked in `shapes`"),
     }
     out.remove(&cell);
     out

@@ -15,6 +15,9 @@
 //! - `library`: the library's entry point against the command line, and every JSON document
 //!   against its schema in `schema/`;
 //! - `shell`: completions, manual pages, duration budgets, GitHub annotations, standard input;
+//! - `shapes`: board shapes (Knight, stencils, per-class presses, masks, Hex, Cube) against
+//!   brute force and against the same puzzles written with explicit edges or buttons, their
+//!   round trips through the file format, and their bad input;
 //! - `limits`: honest outcomes (undecided, exact counts, why a plan is not proven) and budgets
 //!   and memory that bound the command.
 
@@ -30,6 +33,7 @@ mod library;
 mod limits;
 mod optimize;
 mod seeds;
+mod shapes;
 mod shell;
 mod snapshots;
 mod staged;
