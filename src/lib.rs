@@ -56,6 +56,7 @@ pub mod check;
 pub mod error;
 pub mod format;
 pub mod generate;
+pub mod hint;
 pub mod input;
 pub mod memory;
 pub mod model;
