@@ -27,7 +27,8 @@
 //!
 //! [`check::check_within`] reports what a level designer needs (par, solvable starts, quiet
 //! patterns, macros, how simple player strategies fare), [`generate::generate`] makes levels to
-//! a spec, and [`report`] renders reports as text.
+//! a spec, [`hint::hint`] gives a player the next press of a fewest plan (and the plan in order),
+//! and [`report`] renders reports as text.
 //!
 //! # Layers
 //!
@@ -41,7 +42,7 @@
 //! - [`mod@solve`] turns a puzzle into linear systems, picks the elimination, and returns an
 //!   [`solve::Answer`] whose plan has been verified by simulation;
 //! - [`analysis`] adds the best plans, counts within press limits and listings, and owns the
-//!   entry point; [`check`], [`generate`] and [`strategy`] build on it;
+//!   entry point; [`check`], [`generate`], [`hint`] and [`strategy`] build on it;
 //! - [`report`] is the one report type of a solve, serialised as JSON, and the text renderers.
 
 #![warn(missing_docs, unreachable_pub)]
@@ -56,6 +57,7 @@ pub mod check;
 pub mod error;
 pub mod format;
 pub mod generate;
+pub mod hint;
 pub mod input;
 pub mod memory;
 pub mod model;

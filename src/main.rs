@@ -22,6 +22,7 @@ fn main() -> ExitCode {
         Mode::Check(request) => cli::check::run(&request),
         Mode::Histogram(request) => cli::check::histogram(&request),
         Mode::Generate(request) => cli::generate::run(&request),
+        Mode::Hint(request) => cli::hint::run(&request),
         Mode::New(form, modulus) => cli::new(form, modulus),
         Mode::Completions(shell) => Ok(cli::completions(shell)),
         Mode::Man(subcommand) => cli::man(subcommand.as_deref()),

@@ -45,6 +45,11 @@ pub(crate) enum Command {
     /// Check puzzle files the way a game designer needs: par, solvable starts, quiet patterns,
     /// single-cell macros, intended plan, warnings. Exit 0 all pass, 1 any fails, 2 unreadable.
     Check(CheckArgs),
+    /// Hint for players: the next press of a fewest plan from the start, or from the board after
+    /// the presses already made (--pressed); --steps lists the whole plan in order with the
+    /// board after each press. Exit 0 hint given (or already solved), 1 not solvable from
+    /// there, 2 bad input, 3 undecided.
+    Hint(HintArgs),
     /// Make levels to a spec from a template puzzle file (its start is ignored): solvable by
     /// construction, checked by the solver, no two alike up to rotation and reflection.
     Generate(GenerateArgs),
@@ -96,6 +101,30 @@ pub(crate) struct CheckArgs {
     /// Seed for --par-histogram.
     #[arg(long, default_value_t = 1)]
     pub(crate) seed: u64,
+}
+
+#[derive(Args, Debug)]
+pub(crate) struct HintArgs {
+    /// The puzzle file (RON); `-` reads standard input.
+    #[arg(value_hint = ValueHint::FilePath)]
+    pub(crate) file: PathBuf,
+    #[command(flatten)]
+    pub(crate) limits: Limits,
+    /// The presses already made, in order, by button number from 0 or by label: `3,7,7` or
+    /// `"tentacle 1,tentacle 3"`. They are replayed under the puzzle's rule before hinting.
+    #[arg(long, value_name = "BUTTONS", allow_hyphen_values = true)]
+    pub(crate) pressed: Option<String>,
+    /// List the whole fewest plan in order, with the board after each press (for staged
+    /// presses the press cut short by the win comes last).
+    #[arg(long)]
+    pub(crate) steps: bool,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub(crate) json: bool,
+    /// Work allowed: a time (10s, 1.5s, 250ms) bounds the whole command; a number of nodes
+    /// bounds the search for the fewest plan.
+    #[arg(long, value_parser = parse_budget, default_value = "10s")]
+    pub(crate) budget: Budget,
 }
 
 #[derive(Args, Debug)]

@@ -8,6 +8,7 @@
 pub(crate) mod args;
 pub(crate) mod check;
 pub(crate) mod generate;
+pub(crate) mod hint;
 mod output;
 pub(crate) mod solve;
 
@@ -27,6 +28,7 @@ pub(crate) enum Mode {
     Check(check::Request),
     Histogram(check::Request),
     Generate(generate::Request),
+    Hint(hint::Request),
     New(modsolve::scaffold::Form, u64),
     /// A shell completion script.
     Completions(clap_complete::Shell),
@@ -41,6 +43,7 @@ impl Mode {
             Mode::Solve(request) => request.json,
             Mode::Check(request) | Mode::Histogram(request) => request.json,
             Mode::Generate(request) => request.json,
+            Mode::Hint(request) => request.json,
             Mode::New(..) | Mode::Completions(_) | Mode::Man(_) => false,
         }
     }
@@ -63,6 +66,7 @@ pub(crate) fn parse() -> Result<Mode, Failure> {
         Some(Command::Check(args)) if args.par_histogram => Mode::Histogram(check::Request::from(args)),
         Some(Command::Check(args)) => Mode::Check(check::Request::from(args)),
         Some(Command::Generate(args)) => Mode::Generate(generate::Request::from(args)),
+        Some(Command::Hint(args)) => Mode::Hint(hint::Request::from(args)),
         Some(Command::New(args)) => {
             use modsolve::scaffold::Form;
             let form = match args.form {

@@ -7,8 +7,10 @@
 pub mod batch;
 pub mod check;
 pub mod github;
+mod hint;
 mod solve;
 
+pub use hint::{hint_json, hint_text};
 pub use solve::{Elimination, ListingReport, Numbers, PlanReport, SCHEMA_VERSION, SolveReport, write_json};
 
 use std::fmt::Write as _;

@@ -3,7 +3,7 @@
 //! - `modsolve::analyse` answers exactly what `modsolve FILE --json` prints, on every shipped
 //!   puzzle (under several options) and on a 1000 × 1000 board that takes the compact path;
 //! - every JSON document the command line prints (solve, check, the par histogram, generate,
-//!   and errors) is valid against its schema in `schema/` and carries `"version": 1`;
+//!   hint, and errors) is valid against its schema in `schema/` and carries `"version": 1`;
 //! - a mistyped subcommand gets clap's suggestion.
 
 use std::path::Path;
@@ -154,6 +154,8 @@ fn every_json_document_matches_its_schema() {
             check(if staged { "error" } else { "solve" }, &args, if staged { &[2] } else { &[0, 1, 3] });
         }
         check("check", &["check", file, "--json"], &[0, 1]);
+        check("hint", &["hint", file, "--json"], &[0, 1]);
+        check("hint", &["hint", file, "--steps", "--pressed", "0,1,1", "--json"], &[0, 1]);
     }
     check("solve", &[&big, "--json"], &[0, 1]);
     check("solve", &[&slow, "--json", "--budget", "1ms"], &[0, 1, 3]);
@@ -161,6 +163,10 @@ fn every_json_document_matches_its_schema() {
     check("error", &["no-such-file.ron", "--json"], &[2]);
     check("error", &["--json", "--budget", "soon"], &[2]);
     check("error", &[&files[0], "--json", "--max-memory", "1k"], &[2]);
+    check("hint", &["hint", &big, "--steps", "--json"], &[0, 1]);
+    check("hint", &["hint", &slow, "--json", "--budget", "1ms"], &[0, 1, 3]);
+    check("error", &["hint", &files[0], "--pressed", "x", "--json"], &[2]);
+    check("error", &["hint", &broken, "--json"], &[2]);
     files.push(broken.clone());
     let mut all: Vec<&str> = vec!["check", "--json"];
     all.extend(files.iter().map(String::as_str));

@@ -14,6 +14,8 @@
 //! - `input`: reading puzzle sources with bounds (standard input, pipes, size limits);
 //! - `library`: the library's entry point against the command line, and every JSON document
 //!   against its schema in `schema/`;
+//! - `hint`: hints and ordered play: following hints reaches the target in exactly the par
+//!   (against brute force), replayed presses, the listed steps, the command's exit codes and JSON;
 //! - `shell`: completions, manual pages, duration budgets, GitHub annotations, standard input;
 //! - `shapes`: board shapes (Knight, stencils, per-class presses, masks, Hex, Cube) against
 //!   brute force and against the same puzzles written with explicit edges or buttons, their
@@ -28,6 +30,7 @@ mod check;
 mod cli;
 mod fuzz;
 mod generate;
+mod hint;
 mod input;
 mod library;
 mod limits;

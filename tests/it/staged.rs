@@ -12,7 +12,7 @@ use rand::{RngExt, SeedableRng, rngs::StdRng};
 use crate::util::{Shape, odometer, random_puzzle};
 
 /// `(count, fewest presses started)` by playing every plan phase by phase.
-fn brute_force(p: &Puzzle) -> (u64, Option<u64>) {
+pub(crate) fn brute_force(p: &Puzzle) -> (u64, Option<u64>) {
     let n = p.button_count();
     let period = |j: usize| {
         let e = p.effects(j);

@@ -805,6 +805,24 @@ pub fn command_line(known_failures: bool) -> BoxedStrategy<Args> {
             }
             args
         });
+    let hint = (
+        file(),
+        flag(
+            "--pressed",
+            &["0", "1,2", "0,0,0", "", "3, 1", "tentacle 1"],
+            &["99999999999999999999", "-1", "x", "1,,2", ",", "4294967296"],
+        ),
+        switch("--steps"),
+        switch("--json"),
+        flag("--budget", &GOOD_BUDGETS, &BAD_BUDGETS),
+    )
+        .prop_map(|(file, pressed, steps, json, budget)| {
+            let mut args = vec!["hint".to_string(), file];
+            for part in [pressed, steps, json, budget] {
+                args.extend(part);
+            }
+            args
+        });
     let sizes = ["0", "1", "2", "5", "30", "1000"];
     let too_big = ["18446744073709551615", "4294967296", "1000001", "99999999999999999999", "-1", "x"];
     let new = (
@@ -825,7 +843,7 @@ pub fn command_line(known_failures: bool) -> BoxedStrategy<Args> {
             }
             args
         });
-    let command = prop_oneof![4 => solve, 3 => check, 2 => generate, 2 => new];
+    let command = prop_oneof![4 => solve, 3 => check, 2 => generate, 2 => hint, 2 => new];
     // Sometimes: an unknown flag, a flag whose value is missing, an extra word, or help.
     let junk = prop_oneof![
         40 => Just(None),

@@ -1,0 +1,104 @@
+//! `modsolve hint FILE [--pressed 3,7,7] [--steps]`: reads the presses already made (numbers or
+//! labels), asks [`modsolve::hint::hint`], and renders the hint as text or JSON. Exit 0 a hint
+//! (or already solved), 1 not solvable from there, 2 bad input or `--pressed`, 3 undecided.
+
+use std::path::PathBuf;
+
+use modsolve::hint::{HintOptions, Outcome};
+use modsolve::{Options, Puzzle};
+
+use super::args::HintArgs;
+use super::output::{Body, Failure, Output};
+
+/// A hint, as the command line asks for it.
+pub(crate) struct Request {
+    pub(crate) file: PathBuf,
+    pub(crate) max_input: u64,
+    pub(crate) pressed: Option<String>,
+    pub(crate) options: HintOptions,
+    pub(crate) json: bool,
+}
+
+impl From<HintArgs> for Request {
+    fn from(args: HintArgs) -> Self {
+        let analysis =
+            Options { budget: args.budget, max_memory: args.limits.max_memory, ..Options::default() };
+        Request {
+            file: args.file,
+            max_input: args.limits.max_input,
+            pressed: args.pressed,
+            options: HintOptions { analysis, steps: args.steps },
+            json: args.json,
+        }
+    }
+}
+
+/// Reads the puzzle and the presses made, hints, renders.
+pub(crate) fn run(request: &Request) -> Result<Output, Failure> {
+    let json = request.json;
+    let puzzle = super::load(&request.file, request.max_input).map_err(|f| f.in_json(json))?.puzzle;
+    let pressed = match &request.pressed {
+        Some(text) => parse_pressed(&puzzle, text)
+            .map_err(|why| Failure::plain("usage", format!("error: --pressed: {why}\n"), 2, json))?,
+        None => Vec::new(),
+    };
+    let hint = modsolve::hint::hint(&puzzle, &pressed, &request.options).map_err(|e| match e {
+        // The file is valid, so an input error is about the presses made (a press limit).
+        modsolve::Error::Input(e) => Failure::plain("usage", format!("error: --pressed: {e}\n"), 2, json),
+        e => Failure::from(e).in_json(json),
+    })?;
+    let code = match hint.outcome {
+        Outcome::Solved | Outcome::Next { .. } => 0,
+        Outcome::Unsolvable => 1,
+        Outcome::Undecided(_) => 3,
+    };
+    let body = if json {
+        Body::Json(modsolve::report::hint_json(&puzzle, &hint))
+    } else {
+        Body::Text(modsolve::report::hint_text(&puzzle, &hint))
+    };
+    Ok(Output { body, code })
+}
+
+/// `3,7,7` or `tentacle 1, tentacle 3`: button numbers (from 0) or button names (labels),
+/// separated by commas; empty for no presses. A number is always a button number.
+fn parse_pressed(puzzle: &Puzzle, text: &str) -> Result<Vec<usize>, String> {
+    let buttons = puzzle.button_count();
+    if text.trim().is_empty() {
+        return Ok(Vec::new());
+    }
+    let names: Vec<String> = (0..buttons).map(|j| puzzle.button_name(j)).collect();
+    let labelled = names.iter().enumerate().any(|(j, name)| *name != j.to_string());
+    let range = format!("0 to {}", buttons - 1);
+    text.split(',')
+        .enumerate()
+        .map(|(i, item)| {
+            let item = item.trim();
+            if item.is_empty() {
+                return Err(format!("press {} is empty (write buttons separated by commas: 3,7,7)", i + 1));
+            }
+            if item.bytes().all(|b| b.is_ascii_digit()) {
+                return match item.parse::<usize>() {
+                    Ok(j) if j < buttons => Ok(j),
+                    _ => Err(format!("`{item}` is not a button: the puzzle has {buttons} buttons, {range}")),
+                };
+            }
+            if let Some(j) = names.iter().position(|name| name == item) {
+                return Ok(j);
+            }
+            if let Some(j) = names.iter().position(|name| name.eq_ignore_ascii_case(item)) {
+                return Ok(j);
+            }
+            Err(if labelled {
+                let shown: Vec<&str> = names.iter().take(4).map(String::as_str).collect();
+                let more = if buttons > 4 { ", …" } else { "" };
+                format!(
+                    "`{item}` is not a button: give a button number ({range}) or a label ({}{more})",
+                    shown.join(", ")
+                )
+            } else {
+                format!("`{item}` is not a button number: the puzzle has {buttons} buttons, {range}")
+            })
+        })
+        .collect()
+}

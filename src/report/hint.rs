@@ -1,0 +1,196 @@
+//! The hint report ([`crate::hint::Hint`]) as text for players (grid boards drawn, the cell to
+//! press marked) and as the `hint --json` document (`schema/hint.schema.json`).
+
+use std::fmt::Write as _;
+
+use serde_json::{Value, json};
+
+use super::{PICTURE_CELL_LIMIT, SCHEMA_VERSION, heading, json_integer};
+use crate::hint::{Hint, Outcome, Press, Step};
+use crate::model::Puzzle;
+
+/// One value of a board as text: pictures' characters (`.` 0, `#` 1 on mod 2 boards, digits,
+/// then letters to 35) when every modulus allows it, else the number.
+fn cell_text(puzzle: &Puzzle, value: u64) -> String {
+    let moduli = puzzle.moduli();
+    if moduli.iter().all(|&m| m == 2) {
+        return if value == 0 { "." } else { "#" }.into();
+    }
+    if moduli.iter().all(|&m| m <= 36) {
+        return match value {
+            0 => ".".into(),
+            v => char::from_digit(v as u32, 36).expect("below 36").to_string(),
+        };
+    }
+    value.to_string()
+}
+
+/// The cell a press is drawn on: its button's cell, for graph puzzles on grids.
+fn marked_cell(puzzle: &Puzzle, press: Option<&Press>) -> Option<usize> {
+    press.filter(|_| puzzle.buttons_are_cells()).map(|p| p.button)
+}
+
+/// A board: a picture for grids (the `marked` cell in brackets), else a list of values.
+fn board_text(puzzle: &Puzzle, state: &[u64], marked: Option<usize>, indent: &str) -> String {
+    let mut out = String::new();
+    match puzzle.topology().grid_shape() {
+        Some((rows, cols)) if puzzle.cell_count() <= PICTURE_CELL_LIMIT => {
+            let texts: Vec<String> = state.iter().map(|&v| cell_text(puzzle, v)).collect();
+            let width = texts.iter().map(|t| t.chars().count()).max().unwrap_or(1);
+            for r in 0..rows {
+                let line: String = (r * cols..(r + 1) * cols)
+                    .map(|i| {
+                        let (open, close) = if marked == Some(i) { ('[', ']') } else { (' ', ' ') };
+                        format!("{open}{:>width$}{close}", texts[i])
+                    })
+                    .collect();
+                let _ = writeln!(out, "{indent}{}", line.trim_end());
+            }
+        }
+        _ => {
+            let list: Vec<String> = state.iter().map(u64::to_string).collect();
+            let _ = writeln!(out, "{indent}[{}]", list.join(", "));
+        }
+    }
+    out
+}
+
+/// `tentacle 1`, `7 (row 1, column 2)` on grids, with a cut press's phases.
+fn press_text(puzzle: &Puzzle, press: &Press) -> String {
+    let mut text = press.name.clone();
+    if puzzle.buttons_are_cells()
+        && let Some((_, cols)) = puzzle.topology().grid_shape()
+    {
+        let _ = write!(text, " (row {}, column {})", press.button / cols, press.button % cols);
+    }
+    if let Some(k) = press.phases {
+        let _ = write!(text, ", stopping after phase {k} of {}: solved", puzzle.phase_count(press.button));
+    }
+    text
+}
+
+/// Whether the board is drawn as a picture (grids up to [`PICTURE_CELL_LIMIT`] cells).
+fn pictured(puzzle: &Puzzle) -> bool {
+    puzzle.topology().grid_shape().is_some() && puzzle.cell_count() <= PICTURE_CELL_LIMIT
+}
+
+/// The hint for people: the position, the next press (marked on the board of a grid), the par,
+/// and the steps when listed.
+pub fn hint_text(puzzle: &Puzzle, hint: &Hint) -> String {
+    let mut out = heading(puzzle);
+    out.push('\n');
+    if !hint.pressed.is_empty() {
+        let names: Vec<String> = hint.pressed.iter().map(|&j| puzzle.button_name(j)).collect();
+        let presses = if names.len() == 1 { "press" } else { "presses" };
+        let _ = writeln!(out, "After {} {presses} ({}):", names.len(), names.join(", "));
+    } else {
+        out.push_str("From the start:\n");
+    }
+    let draw = puzzle.cell_count() <= PICTURE_CELL_LIMIT;
+    if draw {
+        out.push_str(&board_text(puzzle, &hint.state, marked_cell(puzzle, hint.next()), "    "));
+    }
+    match &hint.outcome {
+        Outcome::Solved => out.push_str("\nSolved: the board is the target; nothing to press.\n"),
+        Outcome::Unsolvable => {
+            out.push_str(
+                "\nNot solvable from here: no sequence of presses turns this board into the target.\n",
+            );
+        }
+        Outcome::Undecided(why) => {
+            let _ = writeln!(out, "\nUndecided: {why}; a larger --budget may solve it.");
+        }
+        Outcome::Next { press, par, proof, .. } => {
+            let marked = if marked_cell(puzzle, Some(press)).is_some() && pictured(puzzle) {
+                ", marked [ ] above"
+            } else {
+                ""
+            };
+            let _ = writeln!(out, "\nNext: press {}{marked}.", press_text(puzzle, press));
+            let _ = writeln!(
+                out,
+                "Fewest presses to the target: {par} ({}); the plan is verified by playing it press by press.",
+                proof.describe()
+            );
+        }
+    }
+    if let Some(steps) = &hint.steps
+        && !steps.is_empty()
+    {
+        out.push_str("\nSteps, each board after its press:\n");
+        out.push_str(&steps_text(puzzle, steps));
+    }
+    if let Some(why) = &hint.steps_left_out {
+        let _ = writeln!(out, "\nSteps not listed: {why}.");
+    }
+    out
+}
+
+/// The listed steps: a numbered press and its board.
+fn steps_text(puzzle: &Puzzle, steps: &[Step]) -> String {
+    let mut out = String::new();
+    let width = steps.len().to_string().len();
+    let last = steps.len();
+    for (n, step) in steps.iter().enumerate() {
+        let reached = if n + 1 == last { "  (the target)" } else { "" };
+        if pictured(puzzle) {
+            let _ = writeln!(out, "{:>width$}. press {}{reached}", n + 1, press_text(puzzle, &step.press));
+            out.push_str(&board_text(puzzle, &step.state, marked_cell(puzzle, Some(&step.press)), "    "));
+        } else {
+            let board = board_text(puzzle, &step.state, None, "");
+            let _ = writeln!(
+                out,
+                "{:>width$}. press {} → {}{reached}",
+                n + 1,
+                press_text(puzzle, &step.press),
+                board.trim_end()
+            );
+        }
+    }
+    out
+}
+
+fn press_json(press: &Press) -> Value {
+    json!({"button": press.button, "name": press.name, "phases": press.phases})
+}
+
+/// The `hint --json` document (see `schema/hint.schema.json`).
+pub fn hint_json(puzzle: &Puzzle, hint: &Hint) -> Value {
+    let (solvable, par, proven, proof, undecided) = match &hint.outcome {
+        Outcome::Solved => (Some(true), Some(json!(0)), Some(true), Some("proven"), None),
+        Outcome::Next { par, proven, proof, .. } => {
+            (Some(true), Some(json_integer(par)), Some(*proven), Some(proof.code()), None)
+        }
+        Outcome::Unsolvable => (Some(false), None, None, None, None),
+        Outcome::Undecided(why) => (None, None, None, None, Some(why.clone())),
+    };
+    let steps = hint.steps.as_ref().map(|steps| {
+        steps
+            .iter()
+            .map(|step| {
+                let mut object = press_json(&step.press);
+                object["state"] = json!(step.state);
+                object
+            })
+            .collect::<Vec<Value>>()
+    });
+    json!({
+        "version": SCHEMA_VERSION,
+        "name": puzzle.name(),
+        "cells": puzzle.cell_count(),
+        "buttons": puzzle.button_count(),
+        "pressed": hint.pressed,
+        "state": hint.state,
+        "target": puzzle.target().to_vec(),
+        "solved": hint.solved(),
+        "solvable": solvable,
+        "next": hint.next().map(press_json),
+        "par": par,
+        "par_proven": proven,
+        "proof": proof,
+        "verified": hint.next().is_some(),
+        "steps": steps,
+        "steps_left_out": hint.steps_left_out,
+        "undecided": undecided,
+    })
+}
