@@ -206,7 +206,7 @@ pub fn impossible(template: &Puzzle, spec: &Spec) -> Result<Option<Infeasible>, 
     Ok(None)
 }
 
-fn with_start(template: &Puzzle, start: impl Into<CellValues>) -> Puzzle {
+pub(crate) fn with_start(template: &Puzzle, start: impl Into<CellValues>) -> Puzzle {
     let mut p = template.with_start(start).expect("starts are made below the moduli");
     p.intended = None;
     p.max_presses = None;

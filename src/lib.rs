@@ -53,6 +53,7 @@ pub(crate) mod algebra;
 pub mod analysis;
 pub mod bounded;
 pub mod check;
+pub mod difficulty;
 pub mod error;
 pub mod format;
 pub mod generate;

@@ -90,6 +90,17 @@ pub(crate) struct CheckArgs {
     /// Treat each file as a template: sample random solvable starts and chart their par.
     #[arg(long)]
     pub(crate) par_histogram: bool,
+    /// Treat each file as a template: the exact number of solvable starts at each par and the
+    /// largest par (God's number), by breadth-first search when there are at most --exact-limit
+    /// solvable starts; beyond, sampled (--samples) with a confidence interval for each share.
+    #[arg(long, conflicts_with = "par_histogram")]
+    pub(crate) par_distribution: bool,
+    /// --par-distribution: count exactly up to this many solvable starts, sample beyond.
+    #[arg(long, default_value_t = modsolve::difficulty::DEFAULT_EXACT_LIMIT, requires = "par_distribution")]
+    pub(crate) exact_limit: u64,
+    /// --par-distribution: the confidence of the sampled shares' intervals (Wilson), in (0, 1).
+    #[arg(long, default_value_t = 0.95, value_parser = parse_confidence, requires = "par_distribution")]
+    pub(crate) confidence: f64,
     /// Starts sampled by --par-histogram (at most: --budget may stop it sooner, and says so).
     #[arg(long, default_value_t = 1000)]
     pub(crate) samples: usize,
@@ -133,6 +144,14 @@ pub(crate) struct GenerateArgs {
     /// Overwrite level files already in --out (without it, a run that would is refused).
     #[arg(long)]
     pub(crate) force: bool,
+}
+
+/// A confidence level strictly between 0 and 1.
+pub(crate) fn parse_confidence(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(c) if c > 0.0 && c < 1.0 => Ok(c),
+        _ => Err(format!("`{text}` is not a confidence level: give a number between 0 and 1, e.g. 0.95")),
+    }
 }
 
 /// `A..B` or `A..=B` (inclusive either way), or a single number.

@@ -15,6 +15,8 @@
 //! - `library`: the library's entry point against the command line, and every JSON document
 //!   against its schema in `schema/`;
 //! - `shell`: completions, manual pages, duration budgets, GitHub annotations, standard input;
+//! - `difficulty`: the exact par distribution against brute force and known values, and the
+//!   sampled one against the exact shares;
 //! - `limits`: honest outcomes (undecided, exact counts, why a plan is not proven) and budgets
 //!   and memory that bound the command.
 
@@ -23,6 +25,7 @@ mod big;
 mod brute_force;
 mod check;
 mod cli;
+mod difficulty;
 mod fuzz;
 mod generate;
 mod input;
