@@ -134,11 +134,20 @@ pub(crate) struct GenerateArgs {
     /// Which simple player strategy must win (sweep, greedy, chase), or none (no strategy may).
     #[arg(long)]
     pub(crate) strategy: Option<String>,
+    /// Make each start from K random presses (no press undoing another), so its par is at most K
+    /// and --par works on large boards; without it a start is a uniformly random solvable one.
+    #[arg(long, value_name = "K")]
+    pub(crate) scramble: Option<u64>,
+    /// Keep only levels that pass `modsolve check --deny warnings` (a simple strategy wins,
+    /// the par is proven, …).
+    #[arg(long)]
+    pub(crate) deny_warnings: bool,
     /// Candidates to try before giving up (default: 2000 per level asked for, at most 10000000).
     #[arg(long)]
     pub(crate) attempts: Option<usize>,
     /// Print {"version", "levels": [{"file", "par", "count", "start", "intended"}, …], "found",
-    /// "tried"} as JSON, a level a line as each is written.
+    /// "tried"} as JSON, a level a line as each is written (with --scramble, each level's
+    /// "scramble" too: the presses it was made with).
     #[arg(long)]
     pub(crate) json: bool,
     /// Overwrite level files already in --out (without it, a run that would is refused).

@@ -144,13 +144,17 @@ pub fn level_text(file: &str, level: &Level) -> String {
 
 /// The JSON object of a level written to `file`.
 pub fn level_json(file: &str, level: &Level) -> Value {
-    json!({
+    let mut object = json!({
         "file": file,
         "par": level.par,
         "count": level.count.to_string(),
         "start": level.puzzle.start,
         "intended": level.puzzle.intended,
-    })
+    });
+    if let Some(scramble) = &level.scramble {
+        object["scramble"] = json!(scramble);
+    }
+    object
 }
 
 /// What a par distribution was asked for, for its report.

@@ -179,6 +179,10 @@ fn every_json_document_matches_its_schema() {
     let template = template.to_str().unwrap();
     let out = out.to_str().unwrap();
     check("generate", &["generate", template, "--out", out, "--count", "3", "--json"], &[0]);
+    let scrambled =
+        ["generate", template, "--out", out, "--count", "3", "--json", "--force", "--scramble", "5"];
+    check("generate", &scrambled, &[0]);
+    check("generate", &[&scrambled[..], &["--deny-warnings"]].concat(), &[0, 1]);
     check(
         "generate",
         &["generate", template, "--out", out, "--count", "9", "--json", "--force", "--attempts", "2"],
