@@ -20,7 +20,7 @@
 //!   element), when the array would be too large (many cells, few buttons).
 //!
 //! Both count every state exactly once, at its first (smallest) layer, so the counts are exact.
-//! The time budget is checked every 65,536 states: a search it stops gives the exact counts of
+//! The time budget is checked every 65,536 states expanded (and 2^24 scanned): a search it stops gives the exact counts of
 //! the layers it finished and the number of solvable starts not reached (their par is larger).
 //!
 //! **Sampled beyond the limit** (or when the search would not fit in memory, or for staged
@@ -363,6 +363,9 @@ fn presses(template: &Puzzle) -> Vec<Press> {
 /// How often the deadline is looked at: every this many states expanded.
 const DEADLINE_EVERY: u64 = 1 << 16;
 
+/// And every this many states scanned.
+const SCAN_EVERY: u64 = 1 << 24;
+
 fn breadth_first(template: &Puzzle, plan: &Plan, deadline: Option<Instant>) -> ExactCounts {
     let presses = presses(template);
     let late = || deadline.is_some_and(|d| Instant::now() >= d);
@@ -414,6 +417,10 @@ fn by_array<T: Cell>(
         let (here, next) = (T::of(par), T::of(par + 1));
         let mut found = 0u64;
         for s in 0..states {
+            // The scan itself is bounded too: a large array with a thin layer.
+            if s % SCAN_EVERY == SCAN_EVERY - 1 && late() {
+                return;
+            }
             if dist[s as usize] != here {
                 continue;
             }

@@ -171,9 +171,10 @@ pub enum Infeasible {
     /// A scramble of no presses leaves the target.
     #[error("a scramble must have at least 1 press: a level is not already solved")]
     ZeroScramble,
-    /// More presses than there are without a press undoing another.
+    /// More presses than there are without a press undoing another, or than
+    /// [`SCRAMBLE_LIMIT`].
     #[error(
-        "a scramble of {scramble} presses cannot be made: this template has at most {most} presses that undo none of the others"
+        "a scramble of {scramble} presses cannot be made: this template has at most {most} presses that undo none of the others (and a scramble at most 10000000)"
     )]
     ScrambleTooLong {
         /// The presses asked for.
@@ -215,7 +216,7 @@ pub fn impossible(template: &Puzzle, spec: &Spec) -> Result<Option<Infeasible>, 
         if scramble == 0 {
             return Ok(Some(Infeasible::ZeroScramble));
         }
-        if scramble as u128 > most {
+        if scramble as u128 > most || scramble > SCRAMBLE_LIMIT {
             return Ok(Some(Infeasible::ScrambleTooLong { scramble, most }));
         }
         if let Some((low, high)) = spec.par
@@ -281,6 +282,9 @@ fn below(rng: &mut ChaCha8Rng, bound: u64) -> u64 {
         }
     }
 }
+
+/// The longest scramble: each press is a draw, so a scramble is bounded like any other work.
+pub const SCRAMBLE_LIMIT: u64 = 10_000_000;
 
 /// A solvable start: the target with a random plan undone (one draw below `L_j` per button, in
 /// button order).

@@ -196,6 +196,12 @@ fn infeasible(reason: &Infeasible) -> String {
             format!("--strategy {strategy} needs a grid whose buttons are its cells")
         }
         Infeasible::ZeroScramble => "--scramble must be at least 1: a level is not already solved".into(),
+        Infeasible::ScrambleTooLong { scramble, most } if *scramble > modsolve::generate::SCRAMBLE_LIMIT => {
+            format!(
+                "--scramble {scramble} is too long: a scramble has at most {} presses (this template has {most} that undo none of the others)",
+                modsolve::generate::SCRAMBLE_LIMIT
+            )
+        }
         Infeasible::ScrambleTooLong { scramble, most } => format!(
             "--scramble {scramble} cannot be met: this template has at most {most} presses that undo none of the others"
         ),

@@ -680,3 +680,47 @@ fn deny_warnings_levels_pass_the_strict_check() {
         assert_eq!(starts(&levels), starts(&again));
     }
 }
+
+/// The 20×20 torus has 2^32 plans for every solvable start (32 independent quiet patterns), too
+/// many to walk within the node budget: without a scramble no par is proven, so `--par` finds
+/// nothing. A scramble of 4 presses bounds the search, which proves the par; here it is checked
+/// independently that no plan of 3 presses or fewer solves the level (meet in the middle: every
+/// pair of presses against the single presses).
+#[test]
+fn the_scramble_bounds_the_proof_of_the_par() {
+    let scratch = Scratch::new();
+    let torus = "Puzzle(graph: Grid(rows: 20, cols: 20, wrap: true), modulus: 2)";
+    let (code, levels) =
+        generated(scratch.path(), torus, &["--count", "3", "--par", "4..4", "--attempts", "16"]);
+    assert_eq!((code, levels.len()), (Some(1), 0), "without a scramble");
+    let (code, levels) =
+        generated(scratch.path(), torus, &["--count", "3", "--par", "4..4", "--scramble", "4", "--force"]);
+    assert_eq!((code, levels.len()), (Some(0), 3));
+    for (level, puzzle) in &levels {
+        assert_eq!(level["par"], 4);
+        assert_eq!(level["count"], "4294967296");
+        let n = puzzle.button_count();
+        let mask = |cells: &[usize]| -> Vec<u64> {
+            let mut words = vec![0u64; n.div_ceil(64)];
+            for &i in cells {
+                words[i / 64] ^= 1 << (i % 64);
+            }
+            words
+        };
+        let xor = |a: &[u64], b: &[u64]| -> Vec<u64> { a.iter().zip(b).map(|(x, y)| x ^ y).collect() };
+        let presses: Vec<Vec<u64>> =
+            (0..n).map(|j| mask(&puzzle.effects(j).iter().map(|&(i, _)| i).collect::<Vec<_>>())).collect();
+        let lit: Vec<usize> = (0..n).filter(|&i| puzzle.start()[i] != puzzle.target()[i]).collect();
+        let difference = mask(&lit);
+        // Zero presses or one.
+        let mut within_one: HashSet<Vec<u64>> = presses.iter().cloned().collect();
+        within_one.insert(vec![0; n.div_ceil(64)]);
+        for a in 0..n {
+            for b in a..n {
+                let rest = xor(&xor(&difference, &presses[a]), &presses[b]);
+                assert!(!within_one.contains(&rest), "a plan of at most 3 presses: {level}");
+            }
+            assert!(!within_one.contains(&xor(&difference, &presses[a])));
+        }
+    }
+}
