@@ -270,10 +270,6 @@ struct Plan {
     encoding: Encoding,
 }
 
-/// Bytes a hash-set search takes per image element: the set's slot and control byte with its
-/// spare capacity, and the layer lists.
-const HASHED_BYTES: u64 = 40;
-
 /// How the exact search would run, or why it cannot.
 fn exact_plan(
     template: &Puzzle,
@@ -296,18 +292,16 @@ fn exact_plan(
         .map(|l| l.to_u64().unwrap_or(u64::MAX).saturating_sub(1))
         .fold(0u64, u64::saturating_add);
     let limit = options.max_memory.unwrap_or_else(crate::memory::default_limit);
-    let width = if most < u8::MAX as u64 { 1 } else { 2 };
-    let array = states.saturating_mul(width);
+    let [array, hashed] = crate::memory::for_exact_distribution(states, image, most >= u8::MAX as u64);
     // The layer scan reads the whole array once per par: worth it while the array is not much
     // larger than the image.
-    if array <= limit && states / 64 <= image {
+    if crate::memory::within(array.clone(), Some(limit)).is_ok() && states / 64 <= image {
         return Ok(Plan { image, states, most, encoding: Encoding::Array });
     }
-    let hashed = image.saturating_mul(HASHED_BYTES);
-    if hashed <= limit {
+    if crate::memory::within(hashed.clone(), Some(limit)).is_ok() {
         return Ok(Plan { image, states, most, encoding: Encoding::HashSet });
     }
-    Err(NotExact::Memory { needs: array.min(hashed), limit })
+    Err(NotExact::Memory { needs: array.bytes.min(hashed.bytes), limit })
 }
 
 /// A press on a state in mixed radix.

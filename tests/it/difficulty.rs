@@ -210,3 +210,26 @@ fn staged_presses_are_sampled() {
     let DistributionKind::Sampled(shares) = &distribution.kind else { panic!("staged presses searched") };
     assert!(shares.why.to_string().contains("staged presses"), "{}", shares.why);
 }
+
+/// Past the memory limit the exact search is not run (sampled instead, saying why); a deadline
+/// stops the search after whole layers: those counts are exact, and the starts not reached are
+/// counted as such, with no God's number claimed.
+#[test]
+fn memory_and_time_bound_the_exact_search() {
+    let puzzle = load("Puzzle(graph: Grid(rows: 5, cols: 5), modulus: 2)");
+    let options = DistributionOptions { max_memory: Some(8 << 20), samples: 20, ..Default::default() };
+    let distribution = par_distribution(&puzzle, &options).unwrap();
+    let DistributionKind::Sampled(sampled) = &distribution.kind else { panic!("exact in 8 MiB") };
+    assert!(sampled.why.to_string().contains("more than the 8.0 MiB memory limit"), "{}", sampled.why);
+
+    let options = DistributionOptions { deadline: Some(std::time::Instant::now()), ..Default::default() };
+    let distribution = par_distribution(&puzzle, &options).unwrap();
+    let counts = exact(&distribution);
+    assert!(counts.unreached > 0);
+    assert_eq!(counts.counted() + counts.unreached, 1 << 23);
+    assert_eq!(distribution.gods_number(), None);
+    let full = par_distribution(&puzzle, &DistributionOptions::default()).unwrap();
+    for (par, n) in &counts.pars {
+        assert_eq!(exact(&full).pars[par], *n, "par {par}");
+    }
+}
