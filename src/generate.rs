@@ -1,4 +1,4 @@
-//! `modsolve generate`: levels to a spec from a template, and the par distribution of a
+//! `modsolve generate`: levels to a spec from a template, and the sampled par histogram of a
 //! template.
 //!
 //! A level's start is made solvable by construction: a random plan `x` is applied backwards
@@ -6,6 +6,14 @@
 //! how players fare) and the level is kept when it meets the spec and is not the same level as
 //! one kept before — the same start up to the template's symmetries (rotations and reflections
 //! of a grid that leave the moduli and the target unchanged).
+//!
+//! The plan is uniformly random (one draw below `L_j` per button), or with [`Spec::scramble`]
+//! `K` presses, each drawn among the buttons still open (pressed fewer than `L_j − 1` times),
+//! so the plan has exactly `K` presses and the par is at most `K`. When the analysis cannot
+//! prove the par within the node budget, branch and bound runs again with the better of its
+//! plan and the scramble as the bound; a level whose par is still not proven is not kept as
+//! meeting [`Spec::par`]. With [`Spec::deny_warnings`], a level must also pass
+//! [`crate::check::check`] with warnings denied.
 //!
 //! Reproducible: candidate `i` draws from its own generator, ChaCha8 keyed by the seed on
 //! stream `i` ([`candidate_rng`]); candidates are judged in parallel and accepted in index

@@ -27,7 +27,8 @@
 //!
 //! [`check::check_within`] reports what a level designer needs (par, solvable starts, quiet
 //! patterns, macros, how simple player strategies fare), [`generate::generate`] makes levels to
-//! a spec, and [`report`] renders reports as text.
+//! a spec, [`difficulty::par_distribution`] counts the solvable starts at each par (exactly,
+//! or sampled past a limit), and [`report`] renders reports as text.
 //!
 //! # Layers
 //!

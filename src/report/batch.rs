@@ -213,19 +213,18 @@ pub fn distribution_text(file: &str, distribution: &ParDistribution, asked: &Dis
                 "{file}: SAMPLED par distribution of {proven} random solvable starts (not exact: {})",
                 sampled.why
             );
-            let level = sampled.confidence * 100.0;
+            let level = (sampled.confidence * 1e6).round() / 1e4;
             let widest = histogram.pars.values().copied().max().unwrap_or(1).max(1);
             let digits = widest.to_string().len();
             let _ = writeln!(text, "   par | {:>digits$}  share  {level}% interval", "n");
             for (par, share) in &sampled.shares {
                 let bar = "█".repeat((share.samples as u128 * 50).div_ceil(widest as u128) as usize);
+                let interval = format!("[{:.1}%, {:.1}%]", share.low * 100.0, share.high * 100.0);
                 let _ = writeln!(
                     text,
-                    "  {par:>4} | {:>digits$} {:>5.1}%  [{:.1}%, {:.1}%] {bar}",
+                    "  {par:>4} | {:>digits$} {:>5.1}%  {interval:<16} {bar}",
                     share.samples,
                     share.share * 100.0,
-                    share.low * 100.0,
-                    share.high * 100.0
                 );
             }
             let _ = writeln!(
