@@ -308,50 +308,72 @@ fn exact_plan(
 enum Press {
     /// Mod 2 everywhere: XOR with this mask.
     Xor(u64),
-    /// `(place value, modulus, amount)` of each cell it changes.
-    Digits(Vec<(u64, u64, u64)>),
+    /// `(cell, place value, modulus, amount)` of each cell it changes (each cell once).
+    Digits(Vec<(usize, u64, u64, u64)>),
 }
 
-impl Press {
-    #[inline]
-    fn apply(&self, state: u64) -> u64 {
-        match self {
-            Press::Xor(mask) => state ^ mask,
-            Press::Digits(cells) => {
-                let mut s = state;
-                for &(place, m, a) in cells {
-                    let d = s / place % m;
-                    let e = if d + a >= m { d + a - m } else { d + a };
-                    // Wrapping: the true result is a state, below 2^64.
-                    s = s.wrapping_sub(d.wrapping_mul(place)).wrapping_add(e.wrapping_mul(place));
+/// The presses of a puzzle, as edges between states.
+struct Moves {
+    presses: Vec<Press>,
+    /// The moduli, to read a state's digits once for all its presses.
+    moduli: Vec<u64>,
+    digits: Vec<u64>,
+}
+
+impl Moves {
+    fn new(template: &Puzzle) -> Moves {
+        let cells = template.cell_count();
+        let mut places = Vec::with_capacity(cells);
+        let mut place = 1u64;
+        for i in 0..cells {
+            places.push(place);
+            place = place.wrapping_mul(template.moduli[i]);
+        }
+        let binary = cells <= 64 && template.moduli.iter().all(|&m| m == 2);
+        let presses = (0..template.button_count())
+            .map(|j| {
+                let effects = template.effects(j);
+                if binary {
+                    Press::Xor(effects.iter().fold(0u64, |mask, &(i, _)| mask | 1 << i))
+                } else {
+                    Press::Digits(
+                        effects.iter().map(|&(i, a)| (i, places[i], template.moduli[i], a)).collect(),
+                    )
                 }
-                s
+            })
+            // A press that changes nothing adds no edge.
+            .filter(|p| !matches!(p, Press::Xor(0)) && !matches!(p, Press::Digits(d) if d.is_empty()))
+            .collect();
+        let moduli = if binary { Vec::new() } else { template.moduli.to_vec() };
+        Moves { presses, digits: vec![0; moduli.len()], moduli }
+    }
+
+    /// Calls `f` with the state one press of each button leads to from `state`.
+    #[inline]
+    fn from(&mut self, state: u64, mut f: impl FnMut(u64)) {
+        if !self.moduli.is_empty() {
+            let mut rest = state;
+            for (digit, &m) in self.digits.iter_mut().zip(&self.moduli) {
+                *digit = rest % m;
+                rest /= m;
+            }
+        }
+        for press in &self.presses {
+            match press {
+                Press::Xor(mask) => f(state ^ mask),
+                Press::Digits(cells) => {
+                    let mut t = state;
+                    for &(i, place, m, a) in cells {
+                        let d = self.digits[i];
+                        let e = if d >= m - a { d - (m - a) } else { d + a };
+                        // Wrapping: the true result is a state, below 2^64.
+                        t = t.wrapping_sub(d.wrapping_mul(place)).wrapping_add(e.wrapping_mul(place));
+                    }
+                    f(t)
+                }
             }
         }
     }
-}
-
-fn presses(template: &Puzzle) -> Vec<Press> {
-    let cells = template.cell_count();
-    let mut places = Vec::with_capacity(cells);
-    let mut place = 1u64;
-    for i in 0..cells {
-        places.push(place);
-        place = place.wrapping_mul(template.moduli[i]);
-    }
-    let binary = cells <= 64 && template.moduli.iter().all(|&m| m == 2);
-    (0..template.button_count())
-        .map(|j| {
-            let effects = template.effects(j);
-            if binary {
-                Press::Xor(effects.iter().fold(0u64, |mask, &(i, _)| mask | 1 << i))
-            } else {
-                Press::Digits(effects.iter().map(|&(i, a)| (places[i], template.moduli[i], a)).collect())
-            }
-        })
-        // A press that changes nothing adds no edge.
-        .filter(|p| !matches!(p, Press::Xor(0)) && !matches!(p, Press::Digits(d) if d.is_empty()))
-        .collect()
 }
 
 /// How often the deadline is looked at: every this many states expanded.
@@ -361,16 +383,16 @@ const DEADLINE_EVERY: u64 = 1 << 16;
 const SCAN_EVERY: u64 = 1 << 24;
 
 fn breadth_first(template: &Puzzle, plan: &Plan, deadline: Option<Instant>) -> ExactCounts {
-    let presses = presses(template);
+    let mut moves = Moves::new(template);
     let late = || deadline.is_some_and(|d| Instant::now() >= d);
     let mut pars = BTreeMap::new();
     let mut reached = 0u64;
     match plan.encoding {
         Encoding::Array if plan.most < u8::MAX as u64 => {
-            by_array::<u8>(plan.states, &presses, &mut pars, &mut reached, &late)
+            by_array::<u8>(plan.states, &mut moves, &mut pars, &mut reached, &late)
         }
-        Encoding::Array => by_array::<u16>(plan.states, &presses, &mut pars, &mut reached, &late),
-        Encoding::HashSet => by_hash(&presses, &mut pars, &mut reached, &late),
+        Encoding::Array => by_array::<u16>(plan.states, &mut moves, &mut pars, &mut reached, &late),
+        Encoding::HashSet => by_hash(&mut moves, &mut pars, &mut reached, &late),
     }
     ExactCounts { pars, unreached: plan.image - reached, encoding: plan.encoding }
 }
@@ -397,7 +419,7 @@ impl Cell for u16 {
 
 fn by_array<T: Cell>(
     states: u64,
-    presses: &[Press],
+    moves: &mut Moves,
     pars: &mut BTreeMap<u64, u64>,
     reached: &mut u64,
     late: &dyn Fn() -> bool,
@@ -423,13 +445,13 @@ fn by_array<T: Cell>(
                 // This layer is unfinished: it is not counted.
                 return;
             }
-            for press in presses {
-                let t = press.apply(s) as usize;
+            moves.from(s, |t| {
+                let t = t as usize;
                 if dist[t] == T::ZERO {
                     dist[t] = next;
                     found += 1;
                 }
-            }
+            });
         }
         if found == 0 {
             return;
@@ -442,7 +464,7 @@ fn by_array<T: Cell>(
     }
 }
 
-fn by_hash(presses: &[Press], pars: &mut BTreeMap<u64, u64>, reached: &mut u64, late: &dyn Fn() -> bool) {
+fn by_hash(moves: &mut Moves, pars: &mut BTreeMap<u64, u64>, reached: &mut u64, late: &dyn Fn() -> bool) {
     let mut seen: HashSet<u64> = HashSet::from([0]);
     let mut layer = vec![0u64];
     pars.insert(0, 1);
@@ -455,12 +477,11 @@ fn by_hash(presses: &[Press], pars: &mut BTreeMap<u64, u64>, reached: &mut u64, 
             if expanded.is_multiple_of(DEADLINE_EVERY) && late() {
                 return;
             }
-            for press in presses {
-                let t = press.apply(s);
+            moves.from(s, |t| {
                 if seen.insert(t) {
                     next.push(t);
                 }
-            }
+            });
         }
         if next.is_empty() {
             return;
