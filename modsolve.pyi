@@ -46,5 +46,7 @@ def generate(
     strategy: Optional[str] = None,
     attempts: Optional[int] = None,
     max_memory: Size = None,
+    scramble: Optional[int] = None,
+    deny_warnings: bool = False,
 ) -> Dict[str, Any]: ...
 def to_ron(puzzle: Puzzle, *, comment: str = "") -> str: ...

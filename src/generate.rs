@@ -1,4 +1,4 @@
-//! `modsolve generate`: levels to a spec from a template, and the par distribution of a
+//! `modsolve generate`: levels to a spec from a template, and the sampled par histogram of a
 //! template.
 //!
 //! A level's start is made solvable by construction: a random plan `x` is applied backwards
@@ -6,6 +6,14 @@
 //! how players fare) and the level is kept when it meets the spec and is not the same level as
 //! one kept before — the same start up to the template's symmetries (rotations and reflections
 //! of a grid that leave the moduli and the target unchanged).
+//!
+//! The plan is uniformly random (one draw below `L_j` per button), or with [`Spec::scramble`]
+//! `K` presses, each drawn among the buttons still open (pressed fewer than `L_j − 1` times),
+//! so the plan has exactly `K` presses and the par is at most `K`. When the analysis cannot
+//! prove the par within the node budget, branch and bound runs again with the better of its
+//! plan and the scramble as the bound; a level whose par is still not proven is not kept as
+//! meeting [`Spec::par`]. With [`Spec::deny_warnings`], a level must also pass
+//! [`crate::check::check`] with warnings denied.
 //!
 //! Reproducible: candidate `i` draws from its own generator, ChaCha8 keyed by the seed on
 //! stream `i` ([`candidate_rng`]); candidates are judged in parallel and accepted in index
@@ -73,6 +81,11 @@ pub struct Spec {
     pub attempts: usize,
     /// The solver's budget per candidate (nodes only, for reproducibility).
     pub nodes_per_level: u64,
+    /// Make each start from this many random presses (so its par is at most this), instead of
+    /// a uniformly random solvable start.
+    pub scramble: Option<u64>,
+    /// Keep only levels that pass `check` with warnings denied.
+    pub deny_warnings: bool,
 }
 
 impl Spec {
@@ -95,6 +108,9 @@ pub struct Level {
     pub par: u64,
     /// How many plans solve the level.
     pub count: BigUint,
+    /// With a scramble: the presses the start was made with (pressing them from the start
+    /// reaches the target; they add up to the scramble's length).
+    pub scramble: Option<Vec<u64>>,
 }
 
 /// A finished run: how many levels were accepted (each handed over as it was) and how many
@@ -160,6 +176,32 @@ pub enum Infeasible {
         /// Solvable starts other than the target.
         starts: BigUint,
     },
+    /// A scramble of no presses leaves the target.
+    #[error("a scramble must have at least 1 press: a level is not already solved")]
+    ZeroScramble,
+    /// More presses than there are without a press undoing another, or than
+    /// [`SCRAMBLE_LIMIT`].
+    #[error(
+        "a scramble of {scramble} presses cannot be made: this template has at most {most} presses that undo none of the others (and a scramble at most 10000000)"
+    )]
+    ScrambleTooLong {
+        /// The presses asked for.
+        scramble: u64,
+        /// `Σ (L_j − 1)`.
+        most: u128,
+    },
+    /// The lowest par asked for is above the scramble, which bounds every par.
+    #[error(
+        "the par range {low}..{high} cannot be met with a scramble of {scramble} presses: its pars are at most {scramble}"
+    )]
+    ParAboveScramble {
+        /// The lowest par asked for.
+        low: u64,
+        /// The highest.
+        high: u64,
+        /// The presses of the scramble.
+        scramble: u64,
+    },
     /// The strategy cannot be played on this template.
     #[error("the {0} strategy needs a grid whose buttons are its cells")]
     StrategyDoesNotApply(Strategy),
@@ -177,8 +219,22 @@ pub fn impossible(template: &Puzzle, spec: &Spec) -> Result<Option<Infeasible>, 
     let Some(periods) = answer.periods.iter().map(|l| l.to_u64()).collect::<Option<Vec<u64>>>() else {
         return Ok(Some(Infeasible::BeyondWords));
     };
+    let most: u128 = periods.iter().map(|&l| (l - 1) as u128).sum();
+    if let Some(scramble) = spec.scramble {
+        if scramble == 0 {
+            return Ok(Some(Infeasible::ZeroScramble));
+        }
+        if scramble as u128 > most || scramble > SCRAMBLE_LIMIT {
+            return Ok(Some(Infeasible::ScrambleTooLong { scramble, most }));
+        }
+        if let Some((low, high)) = spec.par
+            && low <= high
+            && low > scramble
+        {
+            return Ok(Some(Infeasible::ParAboveScramble { low, high, scramble }));
+        }
+    }
     if let Some((low, high)) = spec.par {
-        let most: u128 = periods.iter().map(|&l| (l - 1) as u128).sum();
         if low > high {
             return Ok(Some(Infeasible::EmptyPar { low, high }));
         }
@@ -206,7 +262,7 @@ pub fn impossible(template: &Puzzle, spec: &Spec) -> Result<Option<Infeasible>, 
     Ok(None)
 }
 
-fn with_start(template: &Puzzle, start: impl Into<CellValues>) -> Puzzle {
+pub(crate) fn with_start(template: &Puzzle, start: impl Into<CellValues>) -> Puzzle {
     let mut p = template.with_start(start).expect("starts are made below the moduli");
     p.intended = None;
     p.max_presses = None;
@@ -235,11 +291,43 @@ fn below(rng: &mut ChaCha8Rng, bound: u64) -> u64 {
     }
 }
 
-/// A solvable start: the target with a random plan undone.
+/// The longest scramble: each press is a draw, so a scramble is bounded like any other work.
+pub const SCRAMBLE_LIMIT: u64 = 10_000_000;
+
+/// A solvable start: the target with a random plan undone (one draw below `L_j` per button, in
+/// button order).
 fn random_start(template: &Puzzle, periods: &[u64], rng: &mut ChaCha8Rng) -> Vec<u64> {
-    let plan: Vec<BigUint> = periods.iter().map(|&l| BigUint::from(below(rng, l))).collect();
+    let plan: Vec<u64> = periods.iter().map(|&l| below(rng, l)).collect();
+    undone(template, &plan)
+}
+
+/// The target with `plan` undone: the start from which `plan` reaches the target.
+fn undone(template: &Puzzle, plan: &[u64]) -> Vec<u64> {
+    let plan: Vec<BigUint> = plan.iter().map(|&x| BigUint::from(x)).collect();
     let pushed = template.apply(&vec![0; template.cell_count()], &plan);
     template.target.iter().zip(&pushed).zip(&template.moduli).map(|((&t, &a), &m)| sub_mod(t, a, m)).collect()
+}
+
+/// A scramble of exactly `presses` presses: each press is one draw below the number of buttons
+/// still open, a button being open while it has been pressed fewer than `L_j − 1` times (so no
+/// press undoes others, and the plan has `presses` presses in all). The open buttons are kept
+/// in a list in button order, and a button that closes is swapped out with the last one.
+/// `None` when fewer presses are open (the spec is refused before, by [`impossible`]).
+fn scramble(periods: &[u64], presses: u64, rng: &mut ChaCha8Rng) -> Option<Vec<u64>> {
+    let mut plan = vec![0u64; periods.len()];
+    let mut open: Vec<usize> = (0..periods.len()).filter(|&j| periods[j] >= 2).collect();
+    for _ in 0..presses {
+        if open.is_empty() {
+            return None;
+        }
+        let k = below(rng, open.len() as u64) as usize;
+        let j = open[k];
+        plan[j] += 1;
+        if plan[j] + 1 == periods[j] {
+            open.swap_remove(k);
+        }
+    }
+    Some(plan)
 }
 
 /// The permutations of cells that map the template onto itself (always the identity): the
@@ -337,11 +425,17 @@ pub fn generate<E: From<InternalError>>(
             .into_par_iter()
             .map(|index| {
                 let mut rng = candidate_rng(spec.seed, index);
-                let start = random_start(template, &periods, &mut rng);
+                let (start, scrambled) = match spec.scramble {
+                    None => (random_start(template, &periods, &mut rng), None),
+                    Some(presses) => match scramble(&periods, presses, &mut rng) {
+                        Some(plan) => (undone(template, &plan), Some(plan)),
+                        None => return Ok(None),
+                    },
+                };
                 if start == template.target {
                     return Ok(None);
                 }
-                judge_candidate(template, start, spec, budget)
+                judge_candidate(template, start, scrambled, spec, budget)
             })
             .collect();
         for level in judged {
@@ -390,6 +484,7 @@ pub fn write_atomically(path: &Path, contents: &[u8], overwrite: bool) -> std::i
 fn judge_candidate(
     template: &Puzzle,
     start: Vec<u64>,
+    scrambled: Option<Vec<u64>>,
     spec: &Spec,
     budget: Budget,
 ) -> Result<Option<Level>, InternalError> {
@@ -399,9 +494,20 @@ fn judge_candidate(
     if spec.unique && !analysis.count.value.is_one() {
         return Ok(None);
     }
-    let Some(par) = fewest.total().to_u64() else { return Ok(None) };
+    // Staged plans count the cut press among the presses started; `intended` lists them.
+    let Some(mut intended) = fewest.presses.iter().map(|x| x.to_u64()).collect::<Option<Vec<u64>>>() else {
+        return Ok(None);
+    };
+    let mut proven = fewest.is_proven();
+    if !proven && let Some(plan) = &scrambled {
+        match prove_within_scramble(&puzzle, &analysis.periods, &intended, plan, budget) {
+            Some(best) => (intended, proven) = (best, true),
+            None => return Ok(None),
+        }
+    }
+    let Ok(par) = u64::try_from(intended.iter().map(|&x| x as u128).sum::<u128>()) else { return Ok(None) };
     if let Some((low, high)) = spec.par
-        && (!fewest.is_proven() || par < low || par > high)
+        && (!proven || par < low || par > high)
     {
         return Ok(None);
     }
@@ -410,13 +516,37 @@ fn judge_candidate(
     {
         return Ok(None);
     }
-    // Staged plans count the cut press among the presses started; `intended` lists them.
-    let Some(intended) = fewest.presses.iter().map(|x| x.to_u64()).collect::<Option<Vec<u64>>>() else {
-        return Ok(None);
-    };
     puzzle.intended = Some(intended);
     puzzle.max_presses = template.max_presses.clone();
-    Ok(Some(Level { puzzle, par, count: analysis.count.value }))
+    if spec.deny_warnings && !crate::check::check(&puzzle, budget)?.passed(true) {
+        return Ok(None);
+    }
+    Ok(Some(Level { puzzle, par, count: analysis.count.value, scramble: scrambled }))
+}
+
+/// The fewest-press plan of a scrambled level whose par the analysis did not prove: branch and
+/// bound with the better of the analysis's plan and the scramble as the bound to beat, and no
+/// button tried past that many presses. `None` when the budget runs out first (or for staged
+/// presses, which the search does not model): the par is then not proven.
+fn prove_within_scramble(
+    puzzle: &Puzzle,
+    periods: &[BigUint],
+    found: &[u64],
+    scrambled: &[u64],
+    budget: Budget,
+) -> Option<Vec<u64>> {
+    use crate::solve::search::{Goal, Objective, search};
+    if puzzle.phases.is_some() {
+        return None;
+    }
+    let total = |x: &[u64]| x.iter().map(|&v| v as u128).sum::<u128>();
+    let best = if total(found) <= total(scrambled) { found } else { scrambled };
+    let bound = u64::try_from(total(best)).ok()?;
+    let highest: Vec<u64> =
+        periods.iter().map(|l| l.to_u64().unwrap_or(u64::MAX).saturating_sub(1).min(bound)).collect();
+    let problem = crate::analysis::search_problem(puzzle, &highest);
+    let outcome = search(&problem, Goal::Best(Objective::Total), budget, Some(Objective::Total.score(best)));
+    outcome.complete.then(|| outcome.plan.unwrap_or_else(|| best.to_vec()))
 }
 
 /// The par distribution of a template's random solvable starts.

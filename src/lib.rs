@@ -28,7 +28,8 @@
 //! [`check::check_within`] reports what a level designer needs (par, solvable starts, quiet
 //! patterns, macros, how simple player strategies fare), [`generate::generate`] makes levels to
 //! a spec, [`hint::hint`] gives a player the next press of a fewest plan (and the plan in order),
-//! and [`report`] renders reports as text.
+//! [`difficulty::par_distribution`] counts the solvable starts at each par (exactly, or
+//! sampled past a limit), and [`report`] renders reports as text.
 //!
 //! # Layers
 //!
@@ -54,6 +55,7 @@ pub(crate) mod algebra;
 pub mod analysis;
 pub mod bounded;
 pub mod check;
+pub mod difficulty;
 pub mod error;
 pub mod format;
 pub mod generate;

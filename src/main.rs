@@ -21,6 +21,7 @@ fn main() -> ExitCode {
         Mode::Solve(request) => cli::solve::run(&request),
         Mode::Check(request) => cli::check::run(&request),
         Mode::Histogram(request) => cli::check::histogram(&request),
+        Mode::Distribution(request) => cli::check::distribution(&request),
         Mode::Generate(request) => cli::generate::run(&request),
         Mode::Hint(request) => cli::hint::run(&request),
         Mode::New(form, modulus) => cli::new(form, modulus),

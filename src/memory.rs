@@ -108,6 +108,27 @@ pub fn for_candidates(template: &Puzzle, threads: usize) -> Estimate {
     }
 }
 
+/// Bytes the exact par distribution's hash-set search takes per solvable start: the set's slot
+/// and control byte with its spare capacity, and the layer lists.
+const HASHED_STATE: u64 = 40;
+
+/// The estimates of the exact par distribution's two encodings ([`crate::difficulty`]): the
+/// distance array over all `states` (a byte a state, two when `wide`: a par can exceed 254), and
+/// the hash set of the `solvable` states reached with the last layer's list.
+pub fn for_exact_distribution(states: u64, solvable: u64, wide: bool) -> [Estimate; 2] {
+    let width = if wide { 2 } else { 1 };
+    [
+        Estimate {
+            bytes: states.saturating_mul(width),
+            largest: format!("a distance array over {states} states"),
+        },
+        Estimate {
+            bytes: solvable.saturating_mul(HASHED_STATE),
+            largest: format!("a hash set of {solvable} solvable starts"),
+        },
+    ]
+}
+
 /// Refuses work whose estimated peak memory is above `limit` (by default [`default_limit`]),
 /// before anything is allocated for it.
 pub fn within(estimate: Estimate, limit: Option<u64>) -> Result<(), crate::error::OverMemory> {

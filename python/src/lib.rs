@@ -141,9 +141,11 @@ fn check(
 /// only; `par`: a (low, high) range of the proven fewest presses; `strategy`: 'sweep',
 /// 'greedy', 'chase' (that player strategy must win) or 'none' (no simple strategy may win);
 /// `attempts`: the most candidates tried (default 2000 a level, from 1000 to 10,000,000).
+/// `scramble`: make each start from that many random presses (its par is at most that);
+/// `deny_warnings`: keep only levels that pass `check` with warnings denied.
 /// A spec that can never be met is a ValueError; found < count when it was too rare.
 #[pyfunction]
-#[pyo3(signature = (template, *, count = 10, seed = 1, unique = false, par = None, strategy = None, attempts = None, max_memory = None))]
+#[pyo3(signature = (template, *, count = 10, seed = 1, unique = false, par = None, strategy = None, attempts = None, max_memory = None, scramble = None, deny_warnings = false))]
 #[allow(clippy::too_many_arguments)]
 fn generate(
     py: Python<'_>,
@@ -155,6 +157,8 @@ fn generate(
     strategy: Option<&str>,
     attempts: Option<usize>,
     max_memory: Option<&Bound<'_, PyAny>>,
+    scramble: Option<u64>,
+    deny_warnings: bool,
 ) -> PyResult<Py<PyAny>> {
     let strategy = match strategy {
         None => None,
@@ -178,6 +182,8 @@ fn generate(
         strategy,
         attempts: attempts.unwrap_or_else(|| Spec::default_attempts(count)),
         nodes_per_level: Spec::DEFAULT_NODES_PER_LEVEL,
+        scramble,
+        deny_warnings,
     };
     let max_memory = memory_limit(max_memory)?;
     let template = read(py, template)?;

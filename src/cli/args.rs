@@ -95,6 +95,17 @@ pub(crate) struct CheckArgs {
     /// Treat each file as a template: sample random solvable starts and chart their par.
     #[arg(long)]
     pub(crate) par_histogram: bool,
+    /// Treat each file as a template: the exact number of solvable starts at each par and the
+    /// largest par (God's number), by breadth-first search when there are at most --exact-limit
+    /// solvable starts; beyond, sampled (--samples) with a confidence interval for each share.
+    #[arg(long, conflicts_with = "par_histogram")]
+    pub(crate) par_distribution: bool,
+    /// --par-distribution: count exactly up to this many solvable starts, sample beyond.
+    #[arg(long, default_value_t = modsolve::difficulty::DEFAULT_EXACT_LIMIT, requires = "par_distribution")]
+    pub(crate) exact_limit: u64,
+    /// --par-distribution: the confidence of the sampled shares' intervals (Wilson), in (0, 1).
+    #[arg(long, default_value_t = 0.95, value_parser = parse_confidence, requires = "par_distribution")]
+    pub(crate) confidence: f64,
     /// Starts sampled by --par-histogram (at most: --budget may stop it sooner, and says so).
     #[arg(long, default_value_t = 1000)]
     pub(crate) samples: usize,
@@ -152,16 +163,33 @@ pub(crate) struct GenerateArgs {
     /// Which simple player strategy must win (sweep, greedy, chase), or none (no strategy may).
     #[arg(long)]
     pub(crate) strategy: Option<String>,
+    /// Make each start from K random presses (no press undoing another), so its par is at most K
+    /// and --par works on large boards; without it a start is a uniformly random solvable one.
+    #[arg(long, value_name = "K")]
+    pub(crate) scramble: Option<u64>,
+    /// Keep only levels that pass `modsolve check --deny warnings` (a simple strategy wins,
+    /// the par is proven, …).
+    #[arg(long)]
+    pub(crate) deny_warnings: bool,
     /// Candidates to try before giving up (default: 2000 per level asked for, at most 10000000).
     #[arg(long)]
     pub(crate) attempts: Option<usize>,
     /// Print {"version", "levels": [{"file", "par", "count", "start", "intended"}, …], "found",
-    /// "tried"} as JSON, a level a line as each is written.
+    /// "tried"} as JSON, a level a line as each is written (with --scramble, each level's
+    /// "scramble" too: the presses it was made with).
     #[arg(long)]
     pub(crate) json: bool,
     /// Overwrite level files already in --out (without it, a run that would is refused).
     #[arg(long)]
     pub(crate) force: bool,
+}
+
+/// A confidence level strictly between 0 and 1.
+pub(crate) fn parse_confidence(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(c) if c > 0.0 && c < 1.0 => Ok(c),
+        _ => Err(format!("`{text}` is not a confidence level: give a number between 0 and 1, e.g. 0.95")),
+    }
 }
 
 /// `A..B` or `A..=B` (inclusive either way), or a single number.

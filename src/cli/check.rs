@@ -6,7 +6,10 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use modsolve::check::{CheckOptions, check_within};
-use modsolve::report::batch::{HistogramAsked, Summary, batch_json, histogram_json, histogram_text};
+use modsolve::report::batch::{
+    DistributionAsked, HistogramAsked, Summary, batch_json, distribution_json, distribution_text,
+    histogram_json, histogram_text,
+};
 use modsolve::report::check::{check_json, check_text};
 use modsolve::report::github::{Level, annotation, check_annotations};
 use modsolve::solve::Budget;
@@ -26,6 +29,8 @@ pub(crate) struct Request {
     pub(crate) deny_warnings: bool,
     pub(crate) samples: usize,
     pub(crate) seed: u64,
+    pub(crate) exact_limit: u64,
+    pub(crate) confidence: f64,
 }
 
 impl From<CheckArgs> for Request {
@@ -39,6 +44,8 @@ impl From<CheckArgs> for Request {
             deny_warnings: args.deny.is_some(),
             samples: args.samples,
             seed: args.seed,
+            exact_limit: args.exact_limit,
+            confidence: args.confidence,
         }
     }
 }
@@ -205,6 +212,44 @@ pub(crate) fn histogram(request: &Request) -> Result<Output, Failure> {
         .map_err(|e| Failure::from(e).in_json(json))?;
         text.push_str(&histogram_text(&loaded.shown, &histogram, &asked));
         objects.push(histogram_json(&loaded.shown, &histogram, &asked));
+    }
+    let body = if json { Body::Json(batch_json(objects, None)) } else { Body::Text(text) };
+    Ok(Output { body, code: 0 })
+}
+
+/// The par distribution of every file taken as a template: exact up to `--exact-limit`
+/// solvable starts, sampled beyond. A time budget bounds the whole run (all files); a node
+/// budget bounds each sample and sets no deadline.
+pub(crate) fn distribution(request: &Request) -> Result<Output, Failure> {
+    let json = request.json;
+    super::stdin_at_most_once(&request.files, json)?;
+    if request.github {
+        let message =
+            "error: --format github prints a check's findings; --par-distribution prints text or JSON\n";
+        return Err(Failure::plain("usage", message, 2, false));
+    }
+    let budget: Budget = request.options.budget;
+    let deadline = budget.time.map(|time| Instant::now() + time);
+    let asked = DistributionAsked {
+        nodes_per_sample: if budget.time.is_some() { 2_000_000 } else { budget.nodes },
+        time: budget.time,
+    };
+    let options = modsolve::difficulty::DistributionOptions {
+        exact_limit: request.exact_limit,
+        samples: request.samples.min(if budget.time.is_some() { usize::MAX } else { UNTIMED_SAMPLES }),
+        seed: request.seed,
+        nodes_per_sample: asked.nodes_per_sample,
+        deadline,
+        max_memory: request.options.max_memory,
+        confidence: request.confidence,
+    };
+    let (mut text, mut objects) = (String::new(), Vec::new());
+    for path in &request.files {
+        let loaded = super::load(path, request.max_input).map_err(|f| f.in_json(json))?;
+        let distribution = modsolve::difficulty::par_distribution(&loaded.puzzle, &options)
+            .map_err(|e| Failure::from(e).in_json(json))?;
+        text.push_str(&distribution_text(&loaded.shown, &distribution, &asked));
+        objects.push(distribution_json(&loaded.shown, &distribution));
     }
     let body = if json { Body::Json(batch_json(objects, None)) } else { Body::Text(text) };
     Ok(Output { body, code: 0 })

@@ -27,6 +27,8 @@ pub(crate) struct Request {
     par: Option<(u64, u64)>,
     strategy: Option<String>,
     attempts: Option<usize>,
+    scramble: Option<u64>,
+    deny_warnings: bool,
     pub(crate) json: bool,
     force: bool,
 }
@@ -44,6 +46,8 @@ impl From<GenerateArgs> for Request {
             par: args.par,
             strategy: args.strategy,
             attempts: args.attempts,
+            scramble: args.scramble,
+            deny_warnings: args.deny_warnings,
             json: args.json,
             force: args.force,
         }
@@ -88,6 +92,8 @@ fn run_inner(request: &Request) -> Result<Output, Failure> {
         strategy,
         attempts: request.attempts.unwrap_or_else(|| Spec::default_attempts(count)),
         nodes_per_level: Spec::DEFAULT_NODES_PER_LEVEL,
+        scramble: request.scramble,
+        deny_warnings: request.deny_warnings,
     };
     if let Some(reason) = impossible(&template, &spec)? {
         return Err(usage(format!("error: {}\n", infeasible(&reason))));
@@ -111,8 +117,12 @@ fn run_inner(request: &Request) -> Result<Output, Failure> {
         |level| {
             let number = lines.written + 1;
             let path = request.out.join(level_name(number));
+            let scrambled = match request.scramble {
+                Some(k) => format!(", scrambled by {k} presses"),
+                None => String::new(),
+            };
             let comment = format!(
-                "Level {number} made by `modsolve generate` from {} (seed {}).\npar {} (proven fewest presses), solutions: {}; `intended` is a fewest-press plan.",
+                "Level {number} made by `modsolve generate` from {} (seed {}{scrambled}).\npar {} (proven fewest presses), solutions: {}; `intended` is a fewest-press plan.",
                 request.template.display(),
                 request.seed,
                 level.par,
@@ -185,6 +195,19 @@ fn infeasible(reason: &Infeasible) -> String {
         Infeasible::StrategyDoesNotApply(strategy) => {
             format!("--strategy {strategy} needs a grid whose buttons are its cells")
         }
+        Infeasible::ZeroScramble => "--scramble must be at least 1: a level is not already solved".into(),
+        Infeasible::ScrambleTooLong { scramble, most } if *scramble > modsolve::generate::SCRAMBLE_LIMIT => {
+            format!(
+                "--scramble {scramble} is too long: a scramble has at most {} presses (this template has {most} that undo none of the others)",
+                modsolve::generate::SCRAMBLE_LIMIT
+            )
+        }
+        Infeasible::ScrambleTooLong { scramble, most } => format!(
+            "--scramble {scramble} cannot be met: this template has at most {most} presses that undo none of the others"
+        ),
+        Infeasible::ParAboveScramble { low, high, scramble } => format!(
+            "--par {low}..{high} cannot be met with --scramble {scramble}: a level scrambled by {scramble} presses has a par of at most {scramble}"
+        ),
         Infeasible::BeyondWords | Infeasible::NothingChanges => reason.to_string(),
     }
 }

@@ -27,6 +27,7 @@ pub(crate) enum Mode {
     Solve(solve::Request),
     Check(check::Request),
     Histogram(check::Request),
+    Distribution(check::Request),
     Generate(generate::Request),
     Hint(hint::Request),
     New(modsolve::scaffold::Form, u64),
@@ -41,7 +42,7 @@ impl Mode {
     pub(crate) fn json(&self) -> bool {
         match self {
             Mode::Solve(request) => request.json,
-            Mode::Check(request) | Mode::Histogram(request) => request.json,
+            Mode::Check(request) | Mode::Histogram(request) | Mode::Distribution(request) => request.json,
             Mode::Generate(request) => request.json,
             Mode::Hint(request) => request.json,
             Mode::New(..) | Mode::Completions(_) | Mode::Man(_) => false,
@@ -63,6 +64,7 @@ pub(crate) fn parse() -> Result<Mode, Failure> {
     Ok(match cli.command {
         Some(Command::Solve(args)) => Mode::Solve(solve_request(args)),
         None => Mode::Solve(solve_request(cli.solve)),
+        Some(Command::Check(args)) if args.par_distribution => Mode::Distribution(check::Request::from(args)),
         Some(Command::Check(args)) if args.par_histogram => Mode::Histogram(check::Request::from(args)),
         Some(Command::Check(args)) => Mode::Check(check::Request::from(args)),
         Some(Command::Generate(args)) => Mode::Generate(generate::Request::from(args)),

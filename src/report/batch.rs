@@ -1,5 +1,6 @@
 //! Reports of many puzzles at once: the summary of a `check` of several files, the par
-//! histogram of a template, and the line `generate` prints for each level it writes.
+//! histogram and the par distribution of a template, and the line `generate` prints for each
+//! level it writes.
 //!
 //! Every JSON document carries [`super::SCHEMA_VERSION`]: one object as it is, several objects
 //! inside `{"version", "files": [...], "summary"}`.
@@ -9,6 +10,7 @@ use std::fmt::Write as _;
 use serde_json::{Value, json};
 
 use super::SCHEMA_VERSION;
+use crate::difficulty::{DistributionKind, ParDistribution};
 use crate::generate::{Histogram, Level};
 
 /// How a batch of checked files fared.
@@ -142,11 +144,165 @@ pub fn level_text(file: &str, level: &Level) -> String {
 
 /// The JSON object of a level written to `file`.
 pub fn level_json(file: &str, level: &Level) -> Value {
-    json!({
+    let mut object = json!({
         "file": file,
         "par": level.par,
         "count": level.count.to_string(),
         "start": level.puzzle.start,
         "intended": level.puzzle.intended,
-    })
+    });
+    if let Some(scramble) = &level.scramble {
+        object["scramble"] = json!(scramble);
+    }
+    object
+}
+
+/// What a par distribution was asked for, for its report.
+#[derive(Clone, Copy, Debug)]
+pub struct DistributionAsked {
+    /// Search nodes each sample had (sampled path).
+    pub nodes_per_sample: u64,
+    /// The time budget, if there was one.
+    pub time: Option<std::time::Duration>,
+}
+
+/// One puzzle's par distribution for people: a bar per par, the total and the God's number;
+/// a sampled distribution says so, with each share's interval.
+pub fn distribution_text(file: &str, distribution: &ParDistribution, asked: &DistributionAsked) -> String {
+    let mut text = String::new();
+    let (states, solvable) = (&distribution.states, &distribution.solvable);
+    match &distribution.kind {
+        DistributionKind::Exact(exact) => {
+            let _ = writeln!(
+                text,
+                "{file}: exact par distribution of {solvable} solvable starts (of {states} start states), by breadth-first search"
+            );
+            let widest = exact.pars.values().copied().max().unwrap_or(1).max(1);
+            let digits = widest.to_string().len();
+            for (par, n) in &exact.pars {
+                let bar = "█".repeat((*n as u128 * 50).div_ceil(widest as u128) as usize);
+                let share = *n as f64 / exact.counted().max(1) as f64 * 100.0;
+                let _ = writeln!(text, "  {par:>4} | {n:>digits$} {share:>5.1}% {bar}");
+            }
+            let _ = writeln!(text, "  total: {} solvable starts", exact.counted() + exact.unreached);
+            match distribution.gods_number() {
+                Some(god) => {
+                    let _ = writeln!(text, "  God's number (the largest par): {god}");
+                }
+                None => {
+                    let time = asked.time.unwrap_or_default();
+                    let _ = writeln!(
+                        text,
+                        "  stopped at the {time:?} budget: {} solvable starts not reached have a par of at least {} (raise --budget for more)",
+                        exact.unreached,
+                        distribution.gods_number_at_least().unwrap_or(0)
+                    );
+                    let _ = writeln!(
+                        text,
+                        "  God's number (the largest par): at least {}",
+                        distribution.gods_number_at_least().unwrap_or(0)
+                    );
+                }
+            }
+        }
+        DistributionKind::Sampled(sampled) => {
+            let histogram = &sampled.histogram;
+            let proven = histogram.taken - histogram.unproven;
+            let _ = writeln!(
+                text,
+                "{file}: SAMPLED par distribution of {proven} random solvable starts (not exact: {})",
+                sampled.why
+            );
+            let level = (sampled.confidence * 1e6).round() / 1e4;
+            let widest = histogram.pars.values().copied().max().unwrap_or(1).max(1);
+            let digits = widest.to_string().len();
+            let _ = writeln!(text, "   par | {:>digits$}  share  {level}% interval", "n");
+            for (par, share) in &sampled.shares {
+                let bar = "█".repeat((share.samples as u128 * 50).div_ceil(widest as u128) as usize);
+                let interval = format!("[{:.1}%, {:.1}%]", share.low * 100.0, share.high * 100.0);
+                let _ = writeln!(
+                    text,
+                    "  {par:>4} | {:>digits$} {:>5.1}%  {interval:<16} {bar}",
+                    share.samples,
+                    share.share * 100.0,
+                );
+            }
+            let _ = writeln!(
+                text,
+                "  total: {solvable} solvable starts (of {states} start states), exact; the shares are sampled"
+            );
+            let _ = writeln!(
+                text,
+                "  a par no sample had has a share below {:.2}% ({level}% confidence)",
+                sampled.unseen_high * 100.0
+            );
+            if let Some(most) = distribution.gods_number_at_least() {
+                let _ = writeln!(
+                    text,
+                    "  God's number (the largest par): at least {most} (the largest par sampled)"
+                );
+            }
+            if histogram.unproven > 0 {
+                let _ = writeln!(
+                    text,
+                    "  {} samples had no proven par within {} search nodes each (left out of the shares)",
+                    histogram.unproven, asked.nodes_per_sample
+                );
+            }
+            if !sampled.complete() {
+                let time = asked.time.unwrap_or_default();
+                let _ = writeln!(
+                    text,
+                    "  stopped at the {time:?} budget: {} of {} samples taken (raise --budget for more)",
+                    histogram.taken, sampled.samples
+                );
+            }
+        }
+    }
+    text
+}
+
+/// One puzzle's par distribution for tools.
+pub fn distribution_json(file: &str, distribution: &ParDistribution) -> Value {
+    let mut object = json!({
+        "file": file,
+        "states": distribution.states.to_string(),
+        "solvable_starts": distribution.solvable.to_string(),
+        "gods_number": distribution.gods_number(),
+        "gods_number_at_least": distribution.gods_number_at_least(),
+    });
+    match &distribution.kind {
+        DistributionKind::Exact(exact) => {
+            object["method"] = "exact".into();
+            object["encoding"] = exact.encoding.code().into();
+            object["complete"] = (exact.unreached == 0).into();
+            object["unreached"] = exact.unreached.into();
+            object["par"] = exact
+                .pars
+                .iter()
+                .map(|(p, n)| (p.to_string(), Value::from(*n)))
+                .collect::<serde_json::Map<_, _>>()
+                .into();
+        }
+        DistributionKind::Sampled(sampled) => {
+            object["method"] = "sampled".into();
+            object["why_sampled"] = sampled.why.to_string().into();
+            object["complete"] = sampled.complete().into();
+            object["samples"] = sampled.samples.into();
+            object["taken"] = sampled.histogram.taken.into();
+            object["unproven"] = sampled.histogram.unproven.into();
+            object["confidence"] = sampled.confidence.into();
+            object["unseen_high"] = sampled.unseen_high.into();
+            object["par"] = sampled
+                .shares
+                .iter()
+                .map(|(p, s)| {
+                    let share = json!({"samples": s.samples, "share": s.share, "low": s.low, "high": s.high});
+                    (p.to_string(), share)
+                })
+                .collect::<serde_json::Map<_, _>>()
+                .into();
+        }
+    }
+    object
 }

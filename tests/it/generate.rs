@@ -174,6 +174,10 @@ fn impossible_specs_exit_2_at_once() {
         // No 3×3 plan needs more than 9 presses.
         ("Puzzle(graph: Grid(rows: 3, cols: 3), modulus: 2)", vec!["--par", "10..12"]),
         ("Puzzle(graph: Grid(rows: 3, cols: 3), modulus: 2)", vec!["--par", "5..2"]),
+        // A scramble of no presses, of more presses than there are, or shorter than the par.
+        ("Puzzle(graph: Grid(rows: 3, cols: 3), modulus: 2)", vec!["--scramble", "0"]),
+        ("Puzzle(graph: Grid(rows: 3, cols: 3), modulus: 2)", vec!["--scramble", "10"]),
+        ("Puzzle(graph: Grid(rows: 3, cols: 3), modulus: 2)", vec!["--scramble", "4", "--par", "5..6"]),
     ] {
         let started = Instant::now();
         let (code, files) = run(&dir, template, &extra);
@@ -548,4 +552,175 @@ fn par_histogram_within_budget_is_complete_and_reproducible() {
     let (_, second, _) = histogram(&dir, &["--samples", "300", "--budget", "2000000"]);
     assert_eq!(first, second);
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Runs `generate` on `template` with `extra` and `--json`: the exit code and each level's
+/// object with its file's puzzle.
+fn generated(
+    dir: &std::path::Path,
+    template: &str,
+    extra: &[&str],
+) -> (Option<i32>, Vec<(serde_json::Value, modsolve::Puzzle)>) {
+    let output = generate_in(dir, template).args(extra).arg("--json").output().unwrap();
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&output.stderr)));
+    let levels = json["levels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|level| {
+            let text = std::fs::read_to_string(level["file"].as_str().unwrap()).unwrap();
+            (level.clone(), parse_puzzle(&text).unwrap())
+        })
+        .collect();
+    (output.status.code(), levels)
+}
+
+fn numbers(value: &serde_json::Value) -> Vec<u64> {
+    value.as_array().unwrap().iter().map(|v| v.as_u64().unwrap()).collect()
+}
+
+/// `--scramble K`: every level's start is K presses from the target (the scramble the JSON
+/// gives has K presses and reaches the target from the level's start, and no press undoes
+/// another) and its proven par is at most K.
+#[test]
+fn scrambled_levels_are_k_presses_from_the_target() {
+    let scratch = Scratch::new();
+    for (template, k) in [
+        ("Puzzle(graph: Grid(rows: 5, cols: 5), modulus: 2)", 16u64),
+        ("Puzzle(graph: Grid(rows: 4, cols: 4), modulus: 3, target: All(1))", 7),
+        ("Puzzle(graph: Path(4), modulus: [7, 8, 7, 6], press: (self: 2, neighbors: 1))", 12),
+    ] {
+        let k_text = k.to_string();
+        let (code, levels) =
+            generated(scratch.path(), template, &["--count", "12", "--scramble", &k_text, "--force"]);
+        assert_eq!(code, Some(0), "{template}");
+        assert_eq!(levels.len(), 12);
+        let mut below = 0;
+        for (level, puzzle) in &levels {
+            let scramble = numbers(&level["scramble"]);
+            assert_eq!(scramble.iter().sum::<u64>(), k, "{template}: {level}");
+            let periods = puzzle.periods();
+            assert!(scramble.iter().zip(&periods).all(|(&x, l)| num_bigint::BigUint::from(x) < *l));
+            let presses: Vec<num_bigint::BigUint> = scramble.iter().map(|&x| x.into()).collect();
+            assert!(puzzle.solves(&presses), "{template}: the scramble does not reach the target");
+            let par = level["par"].as_u64().unwrap();
+            assert!(par <= k, "{template}: par {par} above {k}");
+            assert_eq!(puzzle.intended().unwrap().iter().sum::<u64>(), par);
+            below += usize::from(par < k);
+        }
+        if template.contains("rows: 5") {
+            // God's number of 5×5 Lights Out is 15: a scramble of 16 presses always has a
+            // shorter plan.
+            assert_eq!(below, levels.len(), "5×5 Lights Out");
+        }
+    }
+}
+
+/// `--par` on large boards: uniformly random starts of 20×20 Lights Out and of 7×7 King mod 3
+/// have pars near half their buttons, so a low range is never met; scrambled starts meet it,
+/// each par proven.
+#[test]
+fn scramble_makes_low_pars_on_large_boards() {
+    let scratch = Scratch::new();
+    for (template, scramble, par) in [
+        ("Puzzle(graph: Grid(rows: 20, cols: 20), modulus: 2)", "8", 5..=8u64),
+        ("Puzzle(graph: Grid(rows: 7, cols: 7, neighborhood: King), modulus: 3)", "6", 4..=6),
+    ] {
+        let range = format!("{}..{}", par.start(), par.end());
+        let (code, levels) = generated(
+            scratch.path(),
+            template,
+            &["--count", "5", "--par", &range, "--attempts", "40", "--force"],
+        );
+        assert_eq!((code, levels.len()), (Some(1), 0), "{template}: without a scramble");
+        let (code, levels) = generated(
+            scratch.path(),
+            template,
+            &["--count", "5", "--par", &range, "--scramble", scramble, "--force"],
+        );
+        assert_eq!((code, levels.len()), (Some(0), 5), "{template}");
+        for (level, puzzle) in &levels {
+            let p = level["par"].as_u64().unwrap();
+            assert!(par.contains(&p), "{template}: par {p}");
+            // Proven: the solver says so of the level file.
+            let report = modsolve::analyse(puzzle, &modsolve::Options::default()).unwrap();
+            let fewest = report.fewest.unwrap();
+            assert_eq!(fewest.total(), p.into());
+            assert!(fewest.proof.is_proven());
+        }
+    }
+}
+
+/// `--deny-warnings`: every level passes `modsolve check --deny warnings`, with and without a
+/// scramble, and the same seed gives the same levels.
+#[test]
+fn deny_warnings_levels_pass_the_strict_check() {
+    let scratch = Scratch::new();
+    let six = "Puzzle(graph: Grid(rows: 6, cols: 6), modulus: 2)";
+    for extra in [&["--par", "8..12"][..], &["--scramble", "10"]] {
+        let mut args = vec!["--count", "6", "--deny-warnings", "--force"];
+        args.extend(extra);
+        let (code, levels) = generated(scratch.path(), six, &args);
+        assert_eq!((code, levels.len()), (Some(0), 6), "{extra:?}");
+        let files: Vec<&str> = levels.iter().map(|(level, _)| level["file"].as_str().unwrap()).collect();
+        let output = Command::cargo_bin("modsolve")
+            .unwrap()
+            .args(["check", "--deny", "warnings"])
+            .args(&files)
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&output.stdout);
+        assert_eq!(output.status.code(), Some(0), "{extra:?}: {text}");
+        assert!(text.ends_with("checked 6 files: 6 passed, 0 failed, 0 unreadable; 0 warnings\n"), "{text}");
+        let (_, again) = generated(scratch.path(), six, &args);
+        let starts = |levels: &[(serde_json::Value, modsolve::Puzzle)]| -> Vec<serde_json::Value> {
+            levels.iter().map(|(level, _)| level["start"].clone()).collect()
+        };
+        assert_eq!(starts(&levels), starts(&again));
+    }
+}
+
+/// The 20×20 torus has 2^32 plans for every solvable start (32 independent quiet patterns), too
+/// many to walk within the node budget: without a scramble no par is proven, so `--par` finds
+/// nothing. A scramble of 4 presses bounds the search, which proves the par; here it is checked
+/// independently that no plan of 3 presses or fewer solves the level (meet in the middle: every
+/// pair of presses against the single presses).
+#[test]
+fn the_scramble_bounds_the_proof_of_the_par() {
+    let scratch = Scratch::new();
+    let torus = "Puzzle(graph: Grid(rows: 20, cols: 20, wrap: true), modulus: 2)";
+    let (code, levels) =
+        generated(scratch.path(), torus, &["--count", "3", "--par", "4..4", "--attempts", "16"]);
+    assert_eq!((code, levels.len()), (Some(1), 0), "without a scramble");
+    let (code, levels) =
+        generated(scratch.path(), torus, &["--count", "3", "--par", "4..4", "--scramble", "4", "--force"]);
+    assert_eq!((code, levels.len()), (Some(0), 3));
+    for (level, puzzle) in &levels {
+        assert_eq!(level["par"], 4);
+        assert_eq!(level["count"], "4294967296");
+        let n = puzzle.button_count();
+        let mask = |cells: &[usize]| -> Vec<u64> {
+            let mut words = vec![0u64; n.div_ceil(64)];
+            for &i in cells {
+                words[i / 64] ^= 1 << (i % 64);
+            }
+            words
+        };
+        let xor = |a: &[u64], b: &[u64]| -> Vec<u64> { a.iter().zip(b).map(|(x, y)| x ^ y).collect() };
+        let presses: Vec<Vec<u64>> =
+            (0..n).map(|j| mask(&puzzle.effects(j).iter().map(|&(i, _)| i).collect::<Vec<_>>())).collect();
+        let lit: Vec<usize> = (0..n).filter(|&i| puzzle.start()[i] != puzzle.target()[i]).collect();
+        let difference = mask(&lit);
+        // Zero presses or one.
+        let mut within_one: HashSet<Vec<u64>> = presses.iter().cloned().collect();
+        within_one.insert(vec![0; n.div_ceil(64)]);
+        for a in 0..n {
+            for b in a..n {
+                let rest = xor(&xor(&difference, &presses[a]), &presses[b]);
+                assert!(!within_one.contains(&rest), "a plan of at most 3 presses: {level}");
+            }
+            assert!(!within_one.contains(&xor(&difference, &presses[a])));
+        }
+    }
 }

@@ -175,11 +175,20 @@ fn every_json_document_matches_its_schema() {
     check("check", &["check", &slow, "--json", "--budget", "1ms"], &[0, 1]);
     check("check", &["check", "--par-histogram", "--samples", "20", "--json", &files[0]], &[0]);
     check("check", &["check", "--par-histogram", "--samples", "20", "--json", &files[0], &files[1]], &[0]);
+    check("check", &["check", "--par-distribution", "--json", &files[0]], &[0]);
+    check("check", &["check", "--par-distribution", "--json", &files[0], &files[1]], &[0]);
+    let sampled = ["check", "--par-distribution", "--exact-limit", "10", "--samples", "20", "--json"];
+    check("check", &[&sampled[..], &[files[0].as_str()]].concat(), &[0]);
+    check("check", &[&sampled[..], &[files[0].as_str(), files[1].as_str()]].concat(), &[0]);
     let out = dir.path().join("levels");
     let template = shipped_files().into_iter().find(|p| p.ends_with("lightsout-5x5.ron")).unwrap();
     let template = template.to_str().unwrap();
     let out = out.to_str().unwrap();
     check("generate", &["generate", template, "--out", out, "--count", "3", "--json"], &[0]);
+    let scrambled =
+        ["generate", template, "--out", out, "--count", "3", "--json", "--force", "--scramble", "5"];
+    check("generate", &scrambled, &[0]);
+    check("generate", &[&scrambled[..], &["--deny-warnings"]].concat(), &[0, 1]);
     check(
         "generate",
         &["generate", template, "--out", out, "--count", "9", "--json", "--force", "--attempts", "2"],

@@ -20,6 +20,8 @@
 //! - `shapes`: board shapes (Knight, stencils, per-class presses, masks, Hex, Cube) against
 //!   brute force and against the same puzzles written with explicit edges or buttons, their
 //!   round trips through the file format, and their bad input;
+//! - `difficulty`: the exact par distribution against brute force and known values, and the
+//!   sampled one against the exact shares;
 //! - `limits`: honest outcomes (undecided, exact counts, why a plan is not proven) and budgets
 //!   and memory that bound the command.
 
@@ -28,6 +30,7 @@ mod big;
 mod brute_force;
 mod check;
 mod cli;
+mod difficulty;
 mod fuzz;
 mod generate;
 mod hint;

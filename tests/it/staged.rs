@@ -246,6 +246,8 @@ fn first_level(template: &Puzzle, seed: u64) -> Result<(Vec<u64>, u64, BigUint),
         strategy: None,
         attempts: 50,
         nodes_per_level: 100_000,
+        scramble: None,
+        deny_warnings: false,
     };
     if let Some(reason) = impossible(template, &spec).map_err(|e| e.to_string())? {
         return Err(reason.to_string());

@@ -625,6 +625,36 @@ pub fn library_run(source: &str, seed: u64, known_failures: bool) -> Result<Libr
         Err(InternalError::Unsupported(_)) => tally.unsupported += 1,
         Err(error) => return Err(format!("generate::par_histogram failed: {error}")),
     }
+
+    // The par distribution: exact on small puzzles (its total is the algebra's count of
+    // solvable starts), a few samples beyond.
+    tally.calls += 1;
+    let options = modsolve::difficulty::DistributionOptions {
+        exact_limit: 1 << 12,
+        samples: 3,
+        seed,
+        nodes_per_sample: BUDGET.nodes,
+        deadline: Some(std::time::Instant::now() + std::time::Duration::from_secs(2)),
+        max_memory: Some(64 << 20),
+        confidence: 0.95,
+    };
+    match guarded("difficulty::par_distribution", || {
+        modsolve::difficulty::par_distribution(&puzzle, &options)
+    })? {
+        Ok(distribution) => {
+            if let modsolve::difficulty::DistributionKind::Exact(exact) = &distribution.kind
+                && num_bigint::BigUint::from(exact.counted() + exact.unreached) != distribution.solvable
+            {
+                return Err(format!(
+                    "par_distribution counts {} starts of {}",
+                    exact.counted() + exact.unreached,
+                    distribution.solvable
+                ));
+            }
+        }
+        Err(modsolve::Error::Internal(InternalError::Unsupported(_))) => tally.unsupported += 1,
+        Err(error) => return Err(format!("difficulty::par_distribution failed: {error}")),
+    }
     Ok(tally)
 }
 
@@ -755,12 +785,24 @@ pub fn command_line(known_failures: bool) -> BoxedStrategy<Args> {
         switch("--json"),
         flag("--deny", &["warnings"], &["errors", ""]),
         budget,
-        prop_oneof![2 => Just(false), 1 => Just(true)],
+        prop_oneof![4 => Just(0u8), 2 => Just(1u8), 2 => Just(2u8)],
         flag("--samples", &["0", "1", "3", "10"], &bad_samples),
         flag("--seed", &["0", "1", "7", "18446744073709551615"], &BAD_NUMBERS),
+        flag("--exact-limit", &["0", "1", "100", "18446744073709551615"], &BAD_NUMBERS),
+        flag("--confidence", &["0.5", "0.95", "0.999"], &["0", "1", "1.5", "-0.1", "nan", ""]),
     )
-        .prop_map(|(files, json, deny, budget, histogram, samples, seed)| {
+        .prop_map(|(files, json, deny, budget, mode, samples, seed, exact_limit, confidence)| {
             let mut args = vec!["check".to_string()];
+            let (histogram, distribution) = (mode == 1, mode == 2);
+            if distribution {
+                args.push("--par-distribution".into());
+                if samples.is_empty() {
+                    args.extend(["--samples".to_string(), "5".to_string()]);
+                }
+                for part in [exact_limit, confidence] {
+                    args.extend(part);
+                }
+            }
             if histogram {
                 args.push("--par-histogram".into());
                 // 1000 samples by default: fine, but slow for a fuzz run.
@@ -789,22 +831,26 @@ pub fn command_line(known_failures: bool) -> BoxedStrategy<Args> {
         flag("--strategy", &["sweep", "greedy", "chase", "none"], &["bogus", ""]),
         flag("--attempts", &["0", "1", "50", "500"], &BAD_NUMBERS),
         switch("--json"),
+        flag("--scramble", &["0", "1", "5", "40", "18446744073709551615"], &BAD_NUMBERS),
+        switch("--deny-warnings"),
     )
-        .prop_map(move |(file, out, count, seed, unique, par, strategy, attempts, json)| {
-            let mut args = vec!["generate".to_string(), file];
-            // A huge count with the default attempts (2000 per level) runs without end on a small
-            // template: a known hang, bounded here unless asked for.
-            let huge = count.get(1).is_some_and(|c| c == "18446744073709551615");
-            let attempts = if huge && !known_failures && attempts.is_empty() {
-                vec!["--attempts".to_string(), "100".to_string()]
-            } else {
-                attempts
-            };
-            for part in [out, count, seed, unique, par, strategy, attempts, json] {
-                args.extend(part);
-            }
-            args
-        });
+        .prop_map(
+            move |(file, out, count, seed, unique, par, strategy, attempts, json, scramble, deny)| {
+                let mut args = vec!["generate".to_string(), file];
+                // A huge count with the default attempts (2000 per level) runs without end on a small
+                // template: a known hang, bounded here unless asked for.
+                let huge = count.get(1).is_some_and(|c| c == "18446744073709551615");
+                let attempts = if huge && !known_failures && attempts.is_empty() {
+                    vec!["--attempts".to_string(), "100".to_string()]
+                } else {
+                    attempts
+                };
+                for part in [out, count, seed, unique, par, strategy, attempts, json, scramble, deny] {
+                    args.extend(part);
+                }
+                args
+            },
+        );
     let hint = (
         file(),
         flag(
@@ -973,7 +1019,10 @@ impl CliRun {
         let has = |flag: &str| self.args.iter().any(|a| a == flag);
         let command = self.args.first().map(String::as_str);
         // `check` reports each unreadable file in its report, on stdout, and goes on (exit 2).
-        let per_file_report = command == Some("check") && !has("--par-histogram") && stdout.contains("error");
+        let per_file_report = command == Some("check")
+            && !has("--par-histogram")
+            && !has("--par-distribution")
+            && stdout.contains("error");
         let help = has("--help") || has("--version");
         let json = has("--json") && !help;
         // Bad input says why on stderr; with `--json`, stdout holds the JSON error document.
