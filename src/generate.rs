@@ -16,9 +16,9 @@
 //! [`crate::check::check`] with warnings denied.
 //!
 //! Reproducible: candidate `i` draws from its own generator, ChaCha8 keyed by the seed on
-//! stream `i` ([`candidate_rng`]); candidates are judged in parallel and accepted in index
+//! stream `i` (`candidate_rng`); candidates are judged in parallel and accepted in index
 //! order, and the solver's budget is counted in nodes, not time. ChaCha's output for a key and
-//! a stream is fixed by the algorithm, and the draws below a bound are made here ([`below`]),
+//! a stream is fixed by the algorithm, and the draws below a bound are made here (`below`),
 //! not by a distribution whose algorithm a dependency could change: a seed gives the same
 //! levels from one release to the next, and a test pins the first levels of a seed.
 //!

@@ -123,7 +123,8 @@ pub(crate) struct HintArgs {
     pub(crate) limits: Limits,
     /// The presses already made, in order, by button number from 0 or by label: `3,7,7` or
     /// `"tentacle 1,tentacle 3"`. They are replayed under the puzzle's rule before hinting.
-    #[arg(long, value_name = "BUTTONS", allow_hyphen_values = true)]
+    /// `--state` is the same option: the state the player has reached, given by its presses.
+    #[arg(long, visible_alias = "state", value_name = "BUTTONS", allow_hyphen_values = true)]
     pub(crate) pressed: Option<String>,
     /// List the whole fewest plan in order, with the board after each press (for staged
     /// presses the press cut short by the win comes last).

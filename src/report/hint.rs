@@ -1,5 +1,5 @@
-//! The hint report ([`crate::hint::Hint`]) as text for players (grid boards drawn, the cell to
-//! press marked) and as the `hint --json` document (`schema/hint.schema.json`).
+//! The hint report ([`crate::hint::Hint`]) as text for players (boards drawn as pictures, the
+//! cell to press marked) and as the `hint --json` document (`schema/hint.schema.json`).
 
 use std::fmt::Write as _;
 
@@ -30,21 +30,28 @@ fn marked_cell(puzzle: &Puzzle, press: Option<&Press>) -> Option<usize> {
     press.filter(|_| puzzle.buttons_are_cells()).map(|p| p.button)
 }
 
-/// A board: a picture for grids (the `marked` cell in brackets), else a list of values.
+/// A board: a picture for puzzles drawn as one (grids; boards with holes blank and a hex
+/// board's odd rows shifted half a cell; the `marked` cell in brackets), else a list of values.
 fn board_text(puzzle: &Puzzle, state: &[u64], marked: Option<usize>, indent: &str) -> String {
     let mut out = String::new();
-    match puzzle.topology().grid_shape() {
+    let topology = puzzle.topology();
+    match topology.picture_size() {
         Some((rows, cols)) if puzzle.cell_count() <= PICTURE_CELL_LIMIT => {
             let texts: Vec<String> = state.iter().map(|&v| cell_text(puzzle, v)).collect();
             let width = texts.iter().map(|t| t.chars().count()).max().unwrap_or(1);
+            let shift = " ".repeat(width.div_ceil(2));
             for r in 0..rows {
-                let line: String = (r * cols..(r + 1) * cols)
-                    .map(|i| {
-                        let (open, close) = if marked == Some(i) { ('[', ']') } else { (' ', ' ') };
-                        format!("{open}{:>width$}{close}", texts[i])
+                let line: String = (0..cols)
+                    .map(|c| match topology.cell_at(r, c) {
+                        Some(i) => {
+                            let (open, close) = if marked == Some(i) { ('[', ']') } else { (' ', ' ') };
+                            format!("{open}{:>width$}{close}", texts[i])
+                        }
+                        None => " ".repeat(width + 2),
                     })
                     .collect();
-                let _ = writeln!(out, "{indent}{}", line.trim_end());
+                let half = if topology.is_hex() && r % 2 == 1 { shift.as_str() } else { "" };
+                let _ = writeln!(out, "{indent}{half}{}", line.trim_end());
             }
         }
         _ => {
@@ -59,9 +66,9 @@ fn board_text(puzzle: &Puzzle, state: &[u64], marked: Option<usize>, indent: &st
 fn press_text(puzzle: &Puzzle, press: &Press) -> String {
     let mut text = press.name.clone();
     if puzzle.buttons_are_cells()
-        && let Some((_, cols)) = puzzle.topology().grid_shape()
+        && let Some((row, column)) = puzzle.topology().position(press.button)
     {
-        let _ = write!(text, " (row {}, column {})", press.button / cols, press.button % cols);
+        let _ = write!(text, " (row {row}, column {column})");
     }
     if let Some(k) = press.phases {
         let _ = write!(text, ", stopping after phase {k} of {}: solved", puzzle.phase_count(press.button));
@@ -69,9 +76,9 @@ fn press_text(puzzle: &Puzzle, press: &Press) -> String {
     text
 }
 
-/// Whether the board is drawn as a picture (grids up to [`PICTURE_CELL_LIMIT`] cells).
+/// Whether the board is drawn as a picture (grids and boards up to [`PICTURE_CELL_LIMIT`] cells).
 fn pictured(puzzle: &Puzzle) -> bool {
-    puzzle.topology().grid_shape().is_some() && puzzle.cell_count() <= PICTURE_CELL_LIMIT
+    puzzle.topology().picture_size().is_some() && puzzle.cell_count() <= PICTURE_CELL_LIMIT
 }
 
 /// The hint for people: the position, the next press (marked on the board of a grid), the par,

@@ -311,6 +311,11 @@ fn exit_codes_and_json() {
     let (code, _, stderr) = run(&["hint", "puzzles/merlin.ron", "--pressed", "nine"]);
     assert_eq!(code, 2);
     assert!(stderr.contains("`nine` is not a button number: the puzzle has 9 buttons, 0 to 8"), "{stderr}");
+    // `--state` is `--pressed` by another name.
+    let by_presses = run(&["hint", "puzzles/octopus.ron", "--pressed", "3,1,1", "--steps"]);
+    let by_state = run(&["hint", "puzzles/octopus.ron", "--state", "3,1,1", "--steps"]);
+    assert_eq!(by_state, by_presses);
+    assert!(by_state.1.contains("tentacle"), "{}", by_state.1);
     let (code, _, stderr) = run(&["hint", limited, "--pressed", "1"]);
     assert_eq!(code, 2);
     assert!(stderr.contains("--pressed: `pressed[0]`: button 1 may be pressed at most 0 times"), "{stderr}");
@@ -334,4 +339,56 @@ fn snapshot_of_the_octopus_steps() {
     let (code, stdout, stderr) = run(&["hint", "puzzles/octopus.ron", "--steps"]);
     assert_eq!(code, 0);
     insta::assert_snapshot!("hint-octopus-steps", format!("{stdout}--- stderr\n{stderr}"));
+}
+
+/// Hints on board shapes (hex, a masked grid, knight's moves, the cube): following them reaches
+/// the target in exactly the brute-force par, and the text draws the board as a picture.
+#[test]
+fn hints_on_board_shapes_follow_the_par_and_draw_the_board() {
+    let boards = [
+        (
+            "hex",
+            "Puzzle(graph: Hex(rows: 3, cols: 4), modulus: 2, target: All(1))",
+            "    [.] .  .  .\n      .  .  .  .\n     .",
+        ),
+        (
+            "plus mod 3",
+            "Puzzle(graph: Grid(rows: 5, cols: 5, mask: [\"..#..\", \".###.\", \"#####\", \".###.\", \"..#..\"]), modulus: 3, target: All(1))",
+            "          [.]\n        .  .  .\n     .  .  .  .  .\n        .  .  .\n           .\n",
+        ),
+        (
+            "knight",
+            "Puzzle(graph: Grid(rows: 3, cols: 4, neighborhood: Knight), modulus: 2, start: All(1))",
+            "     #  #  #  #\n    [#] #  #  #\n",
+        ),
+        (
+            "cube",
+            "Puzzle(graph: Cube(2), modulus: 2, start: All(1))",
+            "           #  #\n           # [#]\n     #  #  #  #  #  #  #  #\n",
+        ),
+    ];
+    for (kind, text, drawn) in boards {
+        let puzzle = parse_puzzle(text).unwrap();
+        let (_, fewest) = brute_force(&puzzle);
+        let par = fewest.unwrap_or_else(|| panic!("{kind}: the test's boards are solvable"));
+        let mut pressed = Vec::new();
+        loop {
+            let now = hint(&puzzle, &pressed, &options(false)).unwrap();
+            assert_eq!(
+                now.par(),
+                Some(BigUint::from(par - pressed.len() as u64)),
+                "{kind} after {pressed:?}"
+            );
+            match now.outcome {
+                Outcome::Solved => break,
+                Outcome::Next { press, .. } => pressed.push(press.button),
+                other => panic!("{kind}: {other:?}"),
+            }
+        }
+        assert_eq!(replay(&puzzle, &pressed), puzzle.target().to_vec(), "{kind}");
+        let first = hint(&puzzle, &[], &options(false)).unwrap();
+        let shown = modsolve::report::hint_text(&puzzle, &first);
+        assert!(shown.contains(drawn) && shown.contains("marked [ ] above"), "{kind}:\n{shown}");
+        assert!(!shown.contains("[0, "), "{kind} drawn as a list:\n{shown}");
+    }
 }
