@@ -15,6 +15,8 @@
 //! - `library`: the library's entry point against the command line, and every JSON document
 //!   against its schema in `schema/`;
 //! - `shell`: completions, manual pages, duration budgets, GitHub annotations, standard input;
+//! - `sparse`: sparse elimination against dense elimination on random mixed puzzles of up to
+//!   a few hundred cells, and mixed 300 × 300 boards;
 //! - `limits`: honest outcomes (undecided, exact counts, why a plan is not proven) and budgets
 //!   and memory that bound the command.
 
@@ -32,5 +34,6 @@ mod optimize;
 mod seeds;
 mod shell;
 mod snapshots;
+mod sparse;
 mod staged;
 mod util;
