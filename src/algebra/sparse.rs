@@ -85,6 +85,43 @@ fn mul(a: u64, b: u64, q: u64) -> u64 {
     if q <= 1 << 32 { a * b % q } else { ((a as u128 * b as u128) % q as u128) as u64 }
 }
 
+/// Products mod `q` without a division: a mask for powers of two, Barrett reduction for
+/// `q <= 2^32` (the product fits a `u64`; the quotient estimate is short by at most 2), and
+/// `u128` division otherwise.
+#[derive(Clone, Copy, Debug)]
+struct Ring {
+    q: u64,
+    /// `q - 1` when `q` is a power of two, else 0.
+    mask: u64,
+    /// `⌊(2^64 - 1)/q⌋` when `q <= 2^32`, else 0.
+    barrett: u64,
+}
+
+impl Ring {
+    fn new(q: u64) -> Self {
+        let mask = if q.is_power_of_two() { q - 1 } else { 0 };
+        let barrett = if q <= 1 << 32 { u64::MAX / q } else { 0 };
+        Ring { q, mask, barrett }
+    }
+
+    #[inline]
+    fn mul(self, a: u64, b: u64) -> u64 {
+        if self.mask != 0 {
+            a.wrapping_mul(b) & self.mask
+        } else if self.barrett != 0 {
+            let x = a * b;
+            let estimate = ((x as u128 * self.barrett as u128) >> 64) as u64;
+            let mut r = x - estimate * self.q;
+            while r >= self.q {
+                r -= self.q;
+            }
+            r
+        } else {
+            ((a as u128 * b as u128) % self.q as u128) as u64
+        }
+    }
+}
+
 #[inline]
 fn sub(a: u64, b: u64, q: u64) -> u64 {
     if a >= b { a - b } else { q - (b - a) }
@@ -100,6 +137,7 @@ impl SparseSystem {
     pub fn eliminate(self) -> Result<SparseEchelon, MalformedRow> {
         let (p, e, cols) = (self.p, self.e, self.cols);
         let q = self.modulus();
+        let ring = Ring::new(q);
         let mut consistent = true;
         let mut rows: Vec<SparseRow> = Vec::with_capacity(self.rows.len());
         let mut buckets: Vec<Vec<u32>> = vec![Vec::new(); cols];
@@ -133,7 +171,7 @@ impl SparseSystem {
                 let row = &mut rows[r as usize];
                 // The entry is a multiple of p^v (its valuation is at least v): f·pivot = entry.
                 let f = mul((row.vals[0] / pv) % q, unit_inverse, q);
-                subtract_multiple(row, &pivot_row, f, q, &mut scratch);
+                subtract_multiple(row, &pivot_row, f, ring, &mut scratch);
                 std::mem::swap(row, &mut scratch);
                 match row.cols.first() {
                     Some(&lead) => buckets[lead as usize].push(r),
@@ -182,26 +220,45 @@ fn route(row: SparseRow, rows: &mut Vec<SparseRow>, buckets: &mut [Vec<u32>], co
 }
 
 /// `out = row − f·pivot`, both starting in the same column (which cancels), zeros dropped.
-fn subtract_multiple(row: &SparseRow, pivot: &SparseRow, f: u64, q: u64, out: &mut SparseRow) {
+fn subtract_multiple(row: &SparseRow, pivot: &SparseRow, f: u64, ring: Ring, out: &mut SparseRow) {
+    let q = ring.q;
     out.cols.clear();
     out.vals.clear();
-    out.rhs = sub(row.rhs, mul(f, pivot.rhs, q), q);
-    let (a, b) = ((&row.cols[1..], &row.vals[1..]), (&pivot.cols[1..], &pivot.vals[1..]));
+    out.rhs = sub(row.rhs, ring.mul(f, pivot.rhs), q);
+    let (a_cols, a_vals) = (&row.cols[1..], &row.vals[1..]);
+    let (b_cols, b_vals) = (&pivot.cols[1..], &pivot.vals[1..]);
+    out.cols.reserve(a_cols.len() + b_cols.len());
+    out.vals.reserve(a_cols.len() + b_cols.len());
     let (mut i, mut j) = (0, 0);
-    while i < a.0.len() || j < b.0.len() {
-        let (col, value) = if j == b.0.len() || (i < a.0.len() && a.0[i] < b.0[j]) {
+    while i < a_cols.len() && j < b_cols.len() {
+        let (ca, cb) = (a_cols[i], b_cols[j]);
+        if ca < cb {
+            out.cols.push(ca);
+            out.vals.push(a_vals[i]);
             i += 1;
-            (a.0[i - 1], a.1[i - 1])
-        } else if i == a.0.len() || b.0[j] < a.0[i] {
+        } else if cb < ca {
+            let value = sub(0, ring.mul(f, b_vals[j]), q);
+            if value != 0 {
+                out.cols.push(cb);
+                out.vals.push(value);
+            }
             j += 1;
-            (b.0[j - 1], sub(0, mul(f, b.1[j - 1], q), q))
         } else {
+            let value = sub(a_vals[i], ring.mul(f, b_vals[j]), q);
+            if value != 0 {
+                out.cols.push(ca);
+                out.vals.push(value);
+            }
             i += 1;
             j += 1;
-            (a.0[i - 1], sub(a.1[i - 1], mul(f, b.1[j - 1], q), q))
-        };
+        }
+    }
+    out.cols.extend_from_slice(&a_cols[i..]);
+    out.vals.extend_from_slice(&a_vals[i..]);
+    for (&c, &b) in b_cols[j..].iter().zip(&b_vals[j..]) {
+        let value = sub(0, ring.mul(f, b), q);
         if value != 0 {
-            out.cols.push(col);
+            out.cols.push(c);
             out.vals.push(value);
         }
     }
@@ -355,9 +412,18 @@ mod tests {
     fn agrees_with_dense_elimination_and_enumeration() {
         let mut rng = StdRng::seed_from_u64(5);
         for round in 0..600 {
-            let (p, e) =
-                [(2u64, 1u32), (2, 3), (3, 2), (5, 1), (7, 2), (2, 6), (4_294_967_291, 1), (65_521, 2)]
-                    [round % 8];
+            let (p, e) = [
+                (2u64, 1u32),
+                (2, 3),
+                (3, 2),
+                (5, 1),
+                (7, 2),
+                (2, 6),
+                (4_294_967_291, 1),
+                (65_521, 2),
+                (65_537, 2),
+                (2, 40),
+            ][round % 10];
             let q = p.pow(e);
             let tiny = round % 3 == 0 && q <= 8;
             let (rows, cols) = if tiny {
@@ -418,6 +484,26 @@ mod tests {
                     span = grown;
                 }
                 assert_eq!(span, kernel, "{what}: the generators span the kernel");
+            }
+        }
+    }
+
+    /// The division-free products (mask, Barrett) equal `u128` division at the edges of their
+    /// ranges: operands 0, 1, q − 2, q − 1 and random ones, moduli around 2^32 and 2^64.
+    #[test]
+    fn word_products_equal_wide_products() {
+        let mut rng = StdRng::seed_from_u64(64);
+        for q in
+            [2u64, 3, 4, 7, 65_521, (1 << 32) - 5, 1 << 32, (1 << 32) + 15, 1 << 40, 1 << 63, u64::MAX - 58]
+        {
+            let ring = Ring::new(q);
+            let mut operands = vec![0, 1, q - 2, q - 1];
+            operands.extend((0..200).map(|_| rng.random_range(0..q)));
+            for &a in &operands {
+                for &b in &operands {
+                    let want = ((a as u128 * b as u128) % q as u128) as u64;
+                    assert_eq!(ring.mul(a, b), want, "{a}·{b} mod {q}");
+                }
             }
         }
     }

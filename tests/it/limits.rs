@@ -292,7 +292,7 @@ fn memory_is_estimated_and_bounded() {
     assert!(output.stdout.is_empty());
     let err = String::from_utf8(output.stderr).expect("UTF-8");
     assert!(
-        err.contains("needs about") && err.contains("GiB of memory (general propagation of 100000000 cells"),
+        err.contains("needs about") && err.contains("GiB of memory (sparse elimination of 100000000 cells"),
         "{err}"
     );
     assert!(err.contains("raise --max-memory"), "{err}");
