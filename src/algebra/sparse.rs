@@ -23,7 +23,7 @@
 //! Entries live in sorted sparse rows (`u32` column, `u64` value); a row update is a merge of
 //! two sorted rows. Products are reduced through `u64` for `p^E <= 2^32`, else through `u128`.
 
-use super::arith::{inv_mod, valuation};
+use super::arith::{Ring, inv_mod, valuation};
 
 /// One sparse row: sorted distinct columns with nonzero values mod `p^E`, and a right side.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -83,43 +83,6 @@ pub struct MalformedRow(pub usize);
 #[inline]
 fn mul(a: u64, b: u64, q: u64) -> u64 {
     if q <= 1 << 32 { a * b % q } else { ((a as u128 * b as u128) % q as u128) as u64 }
-}
-
-/// Products mod `q` without a division: a mask for powers of two, Barrett reduction for
-/// `q <= 2^32` (the product fits a `u64`; the quotient estimate is short by at most 2), and
-/// `u128` division otherwise.
-#[derive(Clone, Copy, Debug)]
-struct Ring {
-    q: u64,
-    /// `q - 1` when `q` is a power of two, else 0.
-    mask: u64,
-    /// `⌊(2^64 - 1)/q⌋` when `q <= 2^32`, else 0.
-    barrett: u64,
-}
-
-impl Ring {
-    fn new(q: u64) -> Self {
-        let mask = if q.is_power_of_two() { q - 1 } else { 0 };
-        let barrett = if q <= 1 << 32 { u64::MAX / q } else { 0 };
-        Ring { q, mask, barrett }
-    }
-
-    #[inline]
-    fn mul(self, a: u64, b: u64) -> u64 {
-        if self.mask != 0 {
-            a.wrapping_mul(b) & self.mask
-        } else if self.barrett != 0 {
-            let x = a * b;
-            let estimate = ((x as u128 * self.barrett as u128) >> 64) as u64;
-            let mut r = x - estimate * self.q;
-            while r >= self.q {
-                r -= self.q;
-            }
-            r
-        } else {
-            ((a as u128 * b as u128) % self.q as u128) as u64
-        }
-    }
 }
 
 #[inline]
@@ -484,26 +447,6 @@ mod tests {
                     span = grown;
                 }
                 assert_eq!(span, kernel, "{what}: the generators span the kernel");
-            }
-        }
-    }
-
-    /// The division-free products (mask, Barrett) equal `u128` division at the edges of their
-    /// ranges: operands 0, 1, q − 2, q − 1 and random ones, moduli around 2^32 and 2^64.
-    #[test]
-    fn word_products_equal_wide_products() {
-        let mut rng = StdRng::seed_from_u64(64);
-        for q in
-            [2u64, 3, 4, 7, 65_521, (1 << 32) - 5, 1 << 32, (1 << 32) + 15, 1 << 40, 1 << 63, u64::MAX - 58]
-        {
-            let ring = Ring::new(q);
-            let mut operands = vec![0, 1, q - 2, q - 1];
-            operands.extend((0..200).map(|_| rng.random_range(0..q)));
-            for &a in &operands {
-                for &b in &operands {
-                    let want = ((a as u128 * b as u128) % q as u128) as u64;
-                    assert_eq!(ring.mul(a, b), want, "{a}·{b} mod {q}");
-                }
             }
         }
     }
