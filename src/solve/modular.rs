@@ -15,7 +15,7 @@ use num_bigint::BigUint;
 use num_traits::{One, Zero};
 
 use super::{Answer, Generator, Method, difference};
-use crate::algebra::arith::valuation;
+use crate::algebra::arith::{inv_mod, mul_mod, valuation};
 use crate::algebra::crt;
 use crate::algebra::echelon::{Echelon, PrimePowerSystem};
 use crate::algebra::factor::factorize;
@@ -153,6 +153,10 @@ pub(crate) fn solve_many(puzzle: &Puzzle, differences: &[Vec<u64>]) -> (Answer, 
     (answer, solutions)
 }
 
+/// A button's period `M` (below 2^64) and, for each of its prime powers `q`, the residue that is
+/// 1 modulo `q` and 0 modulo the others: `(M, [(q, e_q)])`.
+type Idempotents = (u64, Vec<(u64, u64)>);
+
 /// The quiet-pattern basis from the generators of every prime (`(p, x_j mod p^(l_j) for each
 /// j, log_p of the order)`), each combined by CRT into `Π Z/L_j` (`period_parts[j]` lists the
 /// prime powers of `L_j`). A basis of k plans holds k × buttons big integers: past
@@ -163,6 +167,23 @@ pub(crate) fn lift_basis(
 ) -> Vec<Generator> {
     let basis_entries = prime_generators.len() as u128 * period_parts.len() as u128;
     let kept = if basis_entries <= super::BASIS_ENTRY_LIMIT { prime_generators.len() } else { 0 };
+    // Per button, when its period fits a u64: the period and each prime power's idempotent
+    // (1 modulo it, 0 modulo the others), so that a residue lifts by one product.
+    let idempotents: Vec<Option<Idempotents>> = if kept == 0 {
+        Vec::new()
+    } else {
+        period_parts
+            .iter()
+            .map(|list| {
+                let m = list.iter().try_fold(1u64, |a, &q| a.checked_mul(q))?;
+                let parts = list
+                    .iter()
+                    .map(|&q| Some((q, mul_mod(m / q, inv_mod((m / q) % q, q)?, m))))
+                    .collect::<Option<Vec<_>>>()?;
+                Some((m, parts))
+            })
+            .collect()
+    };
     prime_generators
         .into_iter()
         .take(kept)
@@ -170,10 +191,20 @@ pub(crate) fn lift_basis(
             let presses = period_parts
                 .iter()
                 .zip(&residues)
-                .map(|(list, &r)| {
-                    let lifted: Vec<(u64, u64)> =
-                        list.iter().map(|&q| (if q % p == 0 { r } else { 0 }, q)).collect();
-                    crt::combine(&lifted)
+                .zip(&idempotents)
+                .map(|((list, &r), words)| match words {
+                    Some((m, parts)) => {
+                        let lifted = parts
+                            .iter()
+                            .find(|&&(q, _)| q % p == 0)
+                            .map_or(0, |&(q, e)| mul_mod(r % q, e, *m));
+                        BigUint::from(lifted)
+                    }
+                    None => {
+                        let lifted: Vec<(u64, u64)> =
+                            list.iter().map(|&q| (if q % p == 0 { r } else { 0 }, q)).collect();
+                        crt::combine(&lifted)
+                    }
                 })
                 .collect();
             Generator { presses, order: BigUint::from(p).pow(order) }
