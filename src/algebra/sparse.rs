@@ -353,7 +353,7 @@ mod tests {
             cs.dedup();
             let mut row = SparseRow::default();
             for c in cs {
-                let a = rng.random_range(1..q) * p.pow(rng.random_range(0..e)) % q;
+                let a = mul(rng.random_range(1..q), p.pow(rng.random_range(0..e)), q);
                 if a != 0 {
                     row.cols.push(c);
                     row.vals.push(a);
