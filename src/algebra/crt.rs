@@ -10,8 +10,32 @@ use num_bigint::BigUint;
 use num_integer::Integer;
 use num_traits::{ToPrimitive, Zero};
 
-/// Combines `(residue, modulus)` pairs with pairwise coprime moduli.
+/// Combines `(residue, modulus)` pairs with pairwise coprime moduli: in machine words when the
+/// product of the moduli fits a `u64` ([`combine_small`]), else on big integers.
 pub fn combine(parts: &[(u64, u64)]) -> BigUint {
+    match combine_small(parts) {
+        Some(x) => BigUint::from(x),
+        None => combine_big(parts),
+    }
+}
+
+/// [`combine`] in machine words: `None` when the product of the moduli passes `u64` (or two
+/// moduli share a factor).
+pub fn combine_small(parts: &[(u64, u64)]) -> Option<u64> {
+    let (mut x, mut m) = (0u64, 1u64);
+    for &(r, q) in parts {
+        let next = m.checked_mul(q)?;
+        let m_inv = inv_mod(m % q, q)?;
+        let t = mul_mod(sub_mod(r % q, x % q, q), m_inv, q);
+        // x < m and t < q, so x + m·t < m·q = next.
+        x += m * t;
+        m = next;
+    }
+    Some(x)
+}
+
+/// [`combine`] on big integers, for any product.
+fn combine_big(parts: &[(u64, u64)]) -> BigUint {
     let mut x = BigUint::zero();
     let mut m = BigUint::from(1u32);
     for &(r, q) in parts {
@@ -75,6 +99,32 @@ mod tests {
         }
         let total: BigUint = parts.iter().map(|&(_, q)| BigUint::from(q)).product();
         assert!(x < total);
+    }
+
+    /// The word path and the big-integer path agree on both sides of 2^64: products just
+    /// below it take words, products just above it big integers, and both give every residue.
+    #[test]
+    fn word_and_big_paths_agree_at_the_edge() {
+        let cases: [&[(u64, u64)]; 5] = [
+            &[(5, 4_294_967_291), (7, 4_294_967_279)],
+            &[(5, 4_294_967_291), (7, 4_294_967_311)],
+            &[(1, 3), (2, 5), (u64::MAX - 59, u64::MAX - 58)],
+            &[(27_719, 27_720), (12, 13), (16, 17)],
+            &[(0, 1 << 63), (2, 3)],
+        ];
+        for parts in cases {
+            let product: BigUint = parts.iter().map(|&(_, q)| BigUint::from(q)).product();
+            let small = combine_small(parts);
+            assert_eq!(small.is_some(), product <= BigUint::from(u64::MAX), "{parts:?}");
+            let big = combine_big(parts);
+            if let Some(x) = small {
+                assert_eq!(BigUint::from(x), big, "{parts:?}");
+            }
+            assert_eq!(combine(parts), big, "{parts:?}");
+            for &(r, q) in parts {
+                assert_eq!((&big % q).to_u64().unwrap(), r % q, "{parts:?}");
+            }
+        }
     }
 
     /// Against enumeration: `solve_linear` finds exactly the `y` below `m` with `a·y ≡ c`, and

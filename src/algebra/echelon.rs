@@ -24,7 +24,7 @@
 
 use rayon::prelude::*;
 
-use super::arith::{inv_mod, mul_mod, sub_mod, valuation};
+use super::arith::{add_mod, inv_mod, mul_mod, neg_mod, sub_mod, valuation};
 use super::gf2::BitMatrix;
 
 /// A dense system over `Z/p^E`, rows × cols, with any number of right-hand sides.
@@ -496,7 +496,86 @@ impl Echelon {
 
     /// Generators of the solutions of `A·x ≡ 0`, each with its additive order as a power of p:
     /// every kernel element is `Σ t_g · g` for exactly one choice of `0 <= t_g < p^(order_g)`.
+    ///
+    /// All generators are back-substituted together: each unknown holds one residue per
+    /// generator, and a pivot row subtracts its multiple of those vectors with reduction delayed
+    /// while the sums stay below 2^64. The result is [`Self::kernel_generators_one_by_one`]'s.
     pub fn kernel_generators(&self) -> Vec<(Vec<u64>, u32)> {
+        let (p, q) = (self.p, self.q);
+        let ring = super::arith::Ring::new(q);
+        let seeded: Vec<usize> = (0..self.rank).filter(|&k| self.pivot_valuations[k] > 0).collect();
+        let count = seeded.len() + self.cols - self.rank;
+        if count == 0 {
+            return Vec::new();
+        }
+        // y[j·count + g]: unknown j (permuted order) of generator g.
+        let mut y = vec![0u64; self.cols * count];
+        for (t, j) in (self.rank..self.cols).enumerate() {
+            y[j * count + seeded.len() + t] = 1 % q;
+        }
+        let mut seed_of = vec![usize::MAX; self.rank];
+        for (g, &k) in seeded.iter().enumerate() {
+            seed_of[k] = g;
+        }
+        // Products are below (q - 1)^2: this many add up without passing 2^64.
+        let square = (q - 1).saturating_mul(q - 1).max(1);
+        let room = if (q - 1).checked_mul(q - 1).is_some() { (u64::MAX - (q - 1)) / square } else { 0 };
+        let mut acc = vec![0u64; count];
+        for k in (0..self.rank).rev() {
+            acc.iter_mut().for_each(|a| *a = 0);
+            let mut pending = 0u64;
+            let (head, tail) = y.split_at_mut((k + 1) * count);
+            for (offset, &a) in self.pivot_rows[k].iter().enumerate().skip(1) {
+                if a == 0 {
+                    continue;
+                }
+                let from = &tail[(offset - 1) * count..offset * count];
+                if room == 0 {
+                    for (s, &v) in acc.iter_mut().zip(from) {
+                        *s = add_mod(*s, ring.mul(a, v), q);
+                    }
+                    continue;
+                }
+                if pending == room {
+                    acc.iter_mut().for_each(|s| *s %= q);
+                    pending = 1;
+                } else {
+                    pending += 1;
+                }
+                for (s, &v) in acc.iter_mut().zip(from) {
+                    *s += a * v;
+                }
+            }
+            let pv = p.pow(self.pivot_valuations[k]);
+            let unit_inverse = self.pivot_unit_inverses[k];
+            let out = &mut head[k * count..];
+            for (g, (x, &s)) in out.iter_mut().zip(&acc).enumerate() {
+                let s = neg_mod(s % q, q);
+                debug_assert_eq!(s % pv, 0, "back substitution met an unsolvable row");
+                *x = ring.mul((s / pv) % q, unit_inverse);
+                if g == seed_of[k] {
+                    *x = ((*x as u128 + p.pow(self.e - self.pivot_valuations[k]) as u128) % q as u128) as u64;
+                }
+            }
+        }
+        let orders =
+            seeded.iter().map(|&k| self.pivot_valuations[k]).chain((self.rank..self.cols).map(|_| self.e));
+        orders
+            .enumerate()
+            .map(|(g, order)| {
+                let mut x = vec![0u64; self.cols];
+                for (k, &col) in self.perm.iter().enumerate() {
+                    x[col] = y[k * count + g];
+                }
+                (x, order)
+            })
+            .collect()
+    }
+
+    /// [`Self::kernel_generators`] one generator at a time by [`Self::back_substitute`]: the
+    /// reference the batched form is tested against.
+    #[cfg(test)]
+    fn kernel_generators_one_by_one(&self) -> Vec<(Vec<u64>, u32)> {
         let mut out = Vec::new();
         for k in 0..self.rank {
             let v = self.pivot_valuations[k];
@@ -536,6 +615,7 @@ impl Echelon {
         free: impl Fn(usize) -> u64,
     ) -> Vec<u64> {
         let q = self.q;
+        let ring = super::arith::Ring::new(q);
         let mut y = vec![0u64; self.cols];
         for (j, yj) in y.iter_mut().enumerate().skip(self.rank) {
             *yj = free(j) % q;
@@ -545,7 +625,7 @@ impl Echelon {
             let mut s = rhs(k);
             for (offset, &a) in row.iter().enumerate().skip(1) {
                 if a != 0 {
-                    s = sub_mod(s, mul_mod(a, y[k + offset], q), q);
+                    s = sub_mod(s, ring.mul(a, y[k + offset]), q);
                 }
             }
             let pv = self.p.pow(self.pivot_valuations[k]);
@@ -727,7 +807,15 @@ mod tests {
                         assert_eq!(got.pivot_rows, want.rows, "{what}: pivot rows");
                         assert_eq!(got.transformed_rhs, want.rhs, "{what}: right sides");
                     }
-                    check_solutions(&s, &s.clone().eliminate(), &format!("q={q} n={n} case={case}"));
+                    let echelon = s.clone().eliminate();
+                    check_solutions(&s, &echelon, &format!("q={q} n={n} case={case}"));
+                    if n <= 129 {
+                        assert_eq!(
+                            echelon.kernel_generators(),
+                            echelon.kernel_generators_one_by_one(),
+                            "q={q} n={n} case={case}: batched kernel generators"
+                        );
+                    }
                 }
             }
         }

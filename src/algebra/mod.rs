@@ -17,3 +17,5 @@ pub mod crt;
 pub mod echelon;
 pub mod factor;
 pub mod gf2;
+pub mod ordering;
+pub mod sparse;

@@ -302,16 +302,20 @@ pub enum Elimination {
     LightChasing,
     /// General propagation: symbolic seeds where a cell's last unknown is not a unit.
     GeneralPropagation,
+    /// Elimination over `Z/p^E` for each prime on sparse rows in a nested-dissection order.
+    Sparse,
 }
 
 impl Elimination {
-    /// A stable name for JSON: `gf2`, `prime-powers`, `light-chasing`, `general-propagation`.
+    /// A stable name for JSON: `gf2`, `prime-powers`, `light-chasing`, `general-propagation`,
+    /// `sparse-prime-powers`.
     pub fn code(self) -> &'static str {
         match self {
             Elimination::Gf2 => "gf2",
             Elimination::PrimePowers => "prime-powers",
             Elimination::LightChasing => "light-chasing",
             Elimination::GeneralPropagation => "general-propagation",
+            Elimination::Sparse => "sparse-prime-powers",
         }
     }
 
@@ -322,6 +326,9 @@ impl Elimination {
             Elimination::PrimePowers => "elimination over Z/p^E for each prime p, then CRT",
             Elimination::LightChasing => "propagation (light chasing)",
             Elimination::GeneralPropagation => "general propagation",
+            Elimination::Sparse => {
+                "sparse elimination over Z/p^E for each prime p (nested dissection), then CRT"
+            }
         }
     }
 }
@@ -392,6 +399,7 @@ impl SolveReport {
         let elimination = analysis.method.map(|method| match method {
             Method::Gf2 => Elimination::Gf2,
             Method::Modular | Method::Auto => Elimination::PrimePowers,
+            Method::Sparse => Elimination::Sparse,
             Method::Propagation if crate::solve::light_chase::applies(puzzle) => Elimination::LightChasing,
             Method::Propagation => Elimination::GeneralPropagation,
         });

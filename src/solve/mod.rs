@@ -5,8 +5,11 @@
 //! `start + A·x ≡ target` cell by cell, `A[i][j]` being what button `j` adds to cell `i`.
 //! Plans are counted in `Π_j Z/L_j`, `L_j` the period of button `j`.
 //!
-//! Dispatch: when every modulus is 2 the bit-packed GF(2) path (`gf2`) runs; otherwise the
-//! general per-prime path (`modular`). Both sit behind [`solve_with`] and tests force each on
+//! Dispatch: big grids with one modulus take light chasing, sparse one-modulus puzzles general
+//! propagation when its seeds are few; when every modulus is 2 the bit-packed GF(2) path
+//! (`gf2`) runs; other puzzles whose buttons are their cells take sparse elimination
+//! (`sparse`) from [`SPARSE_FROM_CELLS`] cells on, or when dense elimination would not fit;
+//! otherwise the general per-prime path (`modular`). Both sit behind [`solve_with`] and tests force each on
 //! the same inputs. Every plan is simulated on the puzzle before it is returned.
 
 pub(crate) mod gf2;
@@ -15,6 +18,7 @@ pub(crate) mod modular;
 pub(crate) mod optimize;
 pub(crate) mod propagation;
 pub(crate) mod search;
+pub(crate) mod sparse;
 
 pub use optimize::{NotSearched, Partial, Plan, Proof, SEARCH_BUTTON_LIMIT};
 pub use search::{Budget, Objective, Score};
@@ -38,6 +42,9 @@ pub enum Method {
     /// Light chasing on grids (one modulus, unit neighbour weight), else general propagation
     /// (any puzzle with one modulus); otherwise falls back to `Modular`.
     Propagation,
+    /// The `Modular` method on sparse rows in a nested-dissection order, for puzzles whose
+    /// buttons are their cells (any moduli); otherwise falls back to `Modular`.
+    Sparse,
 }
 
 /// The exact answer for one puzzle.
@@ -104,6 +111,18 @@ pub(crate) fn dense_fits(puzzle: &Puzzle) -> bool {
     entries <= limit
 }
 
+/// From this many cells on, a puzzle whose buttons are its cells and whose moduli are not all 2
+/// takes sparse elimination instead of dense.
+pub const SPARSE_FROM_CELLS: usize = 256;
+
+/// Whether [`solve`] takes sparse elimination for this puzzle (after light chasing and
+/// propagation, when they do not apply).
+pub(crate) fn takes_sparse(puzzle: &Puzzle) -> bool {
+    let all_mod_two = puzzle.moduli.iter().all(|&m| m == 2);
+    sparse::applies(puzzle)
+        && (!dense_fits(puzzle) || (!all_mod_two && puzzle.cell_count() >= SPARSE_FROM_CELLS))
+}
+
 /// Solves with the fastest applicable method.
 pub fn solve(puzzle: &Puzzle) -> Result<Answer, InternalError> {
     solve_with(puzzle, Method::Auto)
@@ -122,17 +141,21 @@ pub fn solve_with(puzzle: &Puzzle, method: Method) -> Result<Answer, InternalErr
         let general = || propagation::solve(puzzle, method == Method::Propagation || !dense_fits);
         match light_chase::solve(puzzle).or_else(general) {
             Some(answer) => answer,
+            None if method == Method::Auto && takes_sparse(puzzle) => sparse::solve(puzzle)?,
             None if dense_fits => modular::solve(puzzle),
             None => {
                 return Err(InternalError::Unsupported(format!(
                     "{} cells × {} buttons is too large for dense elimination (about {} GiB), and \
-                     propagation does not apply (it needs one modulus and unit weights) or needs too many symbolic seeds",
+                     neither propagation (it needs one modulus and unit weights, and few symbolic seeds) nor sparse \
+                     elimination (it needs the buttons to be the cells) applies",
                     puzzle.cell_count(),
                     puzzle.button_count(),
                     entries * if all_mod_two { 1 } else { 64 } / 8 / (1 << 30)
                 )));
             }
         }
+    } else if method == Method::Sparse && sparse::applies(puzzle) {
+        sparse::solve(puzzle)?
     } else if !dense_fits {
         return Err(InternalError::Unsupported(format!(
             "{} cells × {} buttons is too large for dense elimination, which the {method:?} method needs",
@@ -144,6 +167,7 @@ pub fn solve_with(puzzle: &Puzzle, method: Method) -> Result<Answer, InternalErr
             // Other sparse puzzles: general propagation when its seeds are few.
             Method::Auto if let Some(answer) = propagation::solve(puzzle, false) => answer,
             Method::Auto | Method::Gf2 if all_mod_two => gf2::solve(puzzle),
+            Method::Auto if takes_sparse(puzzle) => sparse::solve(puzzle)?,
             _ => modular::solve(puzzle),
         }
     };

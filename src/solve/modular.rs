@@ -15,22 +15,22 @@ use num_bigint::BigUint;
 use num_traits::{One, Zero};
 
 use super::{Answer, Generator, Method, difference};
-use crate::algebra::arith::valuation;
+use crate::algebra::arith::{inv_mod, mul_mod, valuation};
 use crate::algebra::crt;
 use crate::algebra::echelon::{Echelon, PrimePowerSystem};
 use crate::algebra::factor::factorize;
 use crate::model::{CellValues, Puzzle};
 
 /// The exponent of every prime in every cell's modulus.
-struct PrimeSplit {
+pub(crate) struct PrimeSplit {
     /// Each prime with its largest exponent `E` over the cells.
-    primes: BTreeMap<u64, u32>,
+    pub(crate) primes: BTreeMap<u64, u32>,
     /// Factorisations of the cells' moduli, by cell.
     cell_factors: Vec<Vec<(u64, u32)>>,
 }
 
 impl PrimeSplit {
-    fn new(moduli: &CellValues) -> Self {
+    pub(crate) fn new(moduli: &CellValues) -> Self {
         let mut cache: HashMap<u64, Vec<(u64, u32)>> = HashMap::new();
         let mut primes = BTreeMap::new();
         let cell_factors: Vec<_> =
@@ -44,7 +44,7 @@ impl PrimeSplit {
         PrimeSplit { primes, cell_factors }
     }
 
-    fn exponent(&self, cell: usize, p: u64) -> u32 {
+    pub(crate) fn exponent(&self, cell: usize, p: u64) -> u32 {
         self.cell_factors[cell].iter().find(|&&(q, _)| q == p).map_or(0, |&(_, e)| e)
     }
 }
@@ -140,25 +140,7 @@ pub(crate) fn solve_many(puzzle: &Puzzle, differences: &[Vec<u64>]) -> (Answer, 
         .zip(&solvable)
         .map(|(parts, &ok)| ok.then(|| parts.iter().map(|list| crt::combine(list)).collect::<Vec<_>>()))
         .collect();
-    // A basis of k plans holds k × buttons big integers: past the limit it is left out.
-    let basis_entries = prime_generators.len() as u128 * period_parts.len() as u128;
-    let kept = if basis_entries <= super::BASIS_ENTRY_LIMIT { prime_generators.len() } else { 0 };
-    let quiet_basis = prime_generators
-        .into_iter()
-        .take(kept)
-        .map(|(p, residues, order)| {
-            let presses = period_parts
-                .iter()
-                .zip(&residues)
-                .map(|(list, &r)| {
-                    let lifted: Vec<(u64, u64)> =
-                        list.iter().map(|&q| (if q % p == 0 { r } else { 0 }, q)).collect();
-                    crt::combine(&lifted)
-                })
-                .collect();
-            Generator { presses, order: BigUint::from(p).pow(order) }
-        })
-        .collect();
+    let quiet_basis = lift_basis(prime_generators, &period_parts);
     let answer = Answer {
         periods,
         presses: None,
@@ -171,6 +153,65 @@ pub(crate) fn solve_many(puzzle: &Puzzle, differences: &[Vec<u64>]) -> (Answer, 
     (answer, solutions)
 }
 
+/// A button's period `M` (below 2^64) and, for each of its prime powers `q`, the residue that is
+/// 1 modulo `q` and 0 modulo the others: `(M, [(q, e_q)])`.
+type Idempotents = (u64, Vec<(u64, u64)>);
+
+/// The quiet-pattern basis from the generators of every prime (`(p, x_j mod p^(l_j) for each
+/// j, log_p of the order)`), each combined by CRT into `Π Z/L_j` (`period_parts[j]` lists the
+/// prime powers of `L_j`). A basis of k plans holds k × buttons big integers: past
+/// [`super::BASIS_ENTRY_LIMIT`] it is left out (empty).
+pub(crate) fn lift_basis(
+    prime_generators: Vec<(u64, Vec<u64>, u32)>,
+    period_parts: &[Vec<u64>],
+) -> Vec<Generator> {
+    let basis_entries = prime_generators.len() as u128 * period_parts.len() as u128;
+    let kept = if basis_entries <= super::BASIS_ENTRY_LIMIT { prime_generators.len() } else { 0 };
+    // Per button, when its period fits a u64: the period and each prime power's idempotent
+    // (1 modulo it, 0 modulo the others), so that a residue lifts by one product.
+    let idempotents: Vec<Option<Idempotents>> = if kept == 0 {
+        Vec::new()
+    } else {
+        period_parts
+            .iter()
+            .map(|list| {
+                let m = list.iter().try_fold(1u64, |a, &q| a.checked_mul(q))?;
+                let parts = list
+                    .iter()
+                    .map(|&q| Some((q, mul_mod(m / q, inv_mod((m / q) % q, q)?, m))))
+                    .collect::<Option<Vec<_>>>()?;
+                Some((m, parts))
+            })
+            .collect()
+    };
+    prime_generators
+        .into_iter()
+        .take(kept)
+        .map(|(p, residues, order)| {
+            let presses = period_parts
+                .iter()
+                .zip(&residues)
+                .zip(&idempotents)
+                .map(|((list, &r), words)| match words {
+                    Some((m, parts)) => {
+                        let lifted = parts
+                            .iter()
+                            .find(|&&(q, _)| q % p == 0)
+                            .map_or(0, |&(q, e)| mul_mod(r % q, e, *m));
+                        BigUint::from(lifted)
+                    }
+                    None => {
+                        let lifted: Vec<(u64, u64)> =
+                            list.iter().map(|&q| (if q % p == 0 { r } else { 0 }, q)).collect();
+                        crt::combine(&lifted)
+                    }
+                })
+                .collect();
+            Generator { presses, order: BigUint::from(p).pow(order) }
+        })
+        .collect()
+}
+
 /// A basis of the quiet patterns at one prime, in period space: each generator as residues
 /// `x_j mod p^(l_j)` with `log_p` of its order.
 ///
@@ -180,7 +221,17 @@ pub(crate) fn solve_many(puzzle: &Puzzle, differences: &[Vec<u64>]) -> (Answer, 
 /// coefficients (see [`crate::algebra::echelon::Echelon::row_basis`]).
 fn period_basis(echelon: &Echelon, period_exponents: &[u32]) -> Vec<(Vec<u64>, u32)> {
     let (p, e_max) = echelon.modulus_parts();
-    let generators = echelon.kernel_generators();
+    period_basis_of(p, e_max, &echelon.kernel_generators(), period_exponents)
+}
+
+/// [`period_basis`] from any generators of the kernel mod `p^E` (vectors over the columns
+/// whose period exponents are given).
+pub(crate) fn period_basis_of(
+    p: u64,
+    e_max: u32,
+    generators: &[(Vec<u64>, u32)],
+    period_exponents: &[u32],
+) -> Vec<(Vec<u64>, u32)> {
     let cols = period_exponents.len();
     let mut matrix = vec![0u64; generators.len() * cols];
     for (r, (v, _)) in generators.iter().enumerate() {

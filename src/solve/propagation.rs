@@ -128,6 +128,8 @@ pub(crate) fn solve(puzzle: &Puzzle, force: bool) -> Option<Answer> {
     if n > 1 << 25 || puzzle.cell_count() > 1 << 25 {
         return None;
     }
+    // One modulus, checked before the effects are built.
+    puzzle.moduli.uniform()?;
     let effects: Vec<Vec<(usize, u64)>> = (0..n).map(|j| puzzle.effects(j)).collect();
     let m = modulus(puzzle, &effects)?;
     // Unforced, it must pay: at least 400 unknowns and at most one seed in eight.

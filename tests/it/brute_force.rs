@@ -11,7 +11,8 @@
 //!   in -15..=15 (0, negatives, a cell listed twice) or graph buttons on paths, cycles, grids
 //!   (wrapped, King) and random graphs. Every press vector in `Π [0, L_j)` is simulated (at most
 //!   200,000 of them) to count plans and quiet patterns. `solve`, and `solve_with` for every
-//!   method (`Modular` always, `Gf2` on mod-2 puzzles, `Propagation` on graph puzzles), must give
+//!   method (`Modular` always, `Gf2` on mod-2 puzzles, `Propagation` and `Sparse` on graph
+//!   puzzles), must give
 //!   the same periods, count and kernel size, a plan below its periods that reaches the target,
 //!   and a quiet basis whose generators are quiet, have the stated orders and span exactly the
 //!   kernel.
@@ -326,6 +327,9 @@ fn check_small(p: &Puzzle, limit: u64) -> Truth {
             "Propagation",
             solve_with(p, Method::Propagation).unwrap_or_else(|e| panic!("Propagation: {e} on {p:?}")),
         ));
+        let answer = solve_with(p, Method::Sparse).unwrap_or_else(|e| panic!("Sparse: {e} on {p:?}"));
+        assert_eq!(answer.method, Method::Sparse, "{p:?}");
+        runs.push(("Sparse", answer));
     }
     for (name, answer) in &runs {
         let what = format!(
@@ -883,7 +887,11 @@ fn large_weight(rng: &mut StdRng, factors: &[(u64, u32)]) -> i64 {
 
 /// Runs `solve` and `Modular` on a large puzzle and checks both against the expected values.
 fn check_large(p: &Puzzle, columns: &[Vec<u64>], periods: &[BigUint], count: &BigUint, kernel: &BigUint) {
-    for (name, answer) in [("solve", solve(p)), ("Modular", solve_with(p, Method::Modular))] {
+    let sparse =
+        matches!(p.buttons(), Buttons::Graph { .. }).then(|| ("Sparse", solve_with(p, Method::Sparse)));
+    for (name, answer) in
+        [("solve", solve(p)), ("Modular", solve_with(p, Method::Modular))].into_iter().chain(sparse)
+    {
         let answer = answer.unwrap_or_else(|e| panic!("{name} failed ({e}) on {p:?}"));
         let what = format!("{name} on {p:?}\n  expected count {count}, kernel {kernel}, periods {periods:?}");
         check_common(p, columns, periods, &answer, &what);
@@ -1193,7 +1201,7 @@ proptest! {
     #[test]
     fn plans_reach_the_target_and_count_is_zero_iff_unsolvable(p in arbitrary_puzzle()) {
         let columns = columns(&p);
-        for method in [Method::Auto, Method::Modular] {
+        for method in [Method::Auto, Method::Modular, Method::Sparse] {
             let answer = solve_with(&p, method);
             prop_assert!(answer.is_ok(), "{:?}: {:?}", method, answer);
             let answer = answer.unwrap();

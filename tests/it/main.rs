@@ -22,6 +22,8 @@
 //!   round trips through the file format, and their bad input;
 //! - `difficulty`: the exact par distribution against brute force and known values, and the
 //!   sampled one against the exact shares;
+//! - `sparse`: sparse elimination against dense elimination on random mixed puzzles of up to
+//!   a few hundred cells, and mixed 300 × 300 boards;
 //! - `limits`: honest outcomes (undecided, exact counts, why a plan is not proven) and budgets
 //!   and memory that bound the command.
 
@@ -42,5 +44,6 @@ mod seeds;
 mod shapes;
 mod shell;
 mod snapshots;
+mod sparse;
 mod staged;
 mod util;
