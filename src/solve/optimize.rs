@@ -245,13 +245,23 @@ fn enumerate(
     let mut digits = vec![0u64; generators.len()];
     let mut best: Option<(Score, Vec<u64>)> = None;
     let mut count = 0u64;
+    // Kept as the plan changes, so a step costs the generator's support, not the buttons:
+    // the total, the buttons pressed, and the buttons over their limit.
+    let over = |j: usize, v: u64| limits.is_some_and(|l| v > l[j]);
+    let mut total: u128 = x.iter().map(|&v| v as u128).sum();
+    let mut pressed = x.iter().filter(|&&v| v != 0).count() as u128;
+    let mut violations = (0..x.len()).filter(|&j| over(j, x[j])).count();
     loop {
         if !meter.tick() {
             return (None, 0);
         }
-        if within(&x, limits) {
+        if violations == 0 {
             count += 1;
-            let score = objective.score(&x);
+            let score = match objective {
+                Objective::Total => (total, 0),
+                Objective::Buttons => (pressed, total),
+                Objective::Max => objective.score(&x),
+            };
             if best.as_ref().is_none_or(|(b, _)| score < *b) {
                 best = Some((score, x.clone()));
             }
@@ -263,7 +273,14 @@ fn enumerate(
                 return (best.map(|(_, x)| x), count);
             }
             for &(j, v) in &sparse[k] {
-                x[j] = ((x[j] as u128 + v as u128) % periods[j] as u128) as u64;
+                // x[j] + v mod L_j, both below L_j < 2^64.
+                let (old, period) = (x[j], periods[j]);
+                let (sum, wrapped) = old.overflowing_add(v);
+                let new = if wrapped || sum >= period { sum.wrapping_sub(period) } else { sum };
+                x[j] = new;
+                total = total - old as u128 + new as u128;
+                pressed = pressed + u128::from(new != 0) - u128::from(old != 0);
+                violations = violations + usize::from(over(j, new)) - usize::from(over(j, old));
             }
             digits[k] += 1;
             if digits[k] < generators[k].1 {

@@ -483,3 +483,24 @@ fn mod2_best_plans_equal_enumeration_of_large_solution_sets() {
 fn within_limits(presses: &[BigUint], forbidden: &[bool]) -> bool {
     presses.iter().zip(forbidden).all(|(x, &f)| !f || *x == BigUint::ZERO)
 }
+
+/// The fewest presses that light an n×n board, n = 1..=54, as published in OEIS A075464
+/// ("minimal number of nontrivial switch flippings needed to solve the all-ones lights out
+/// problem on an n X n square"), every one proven: n = 39 has 2^32 plans and n = 47 2^30.
+#[test]
+fn lights_out_fewest_presses_equal_oeis_a075464_up_to_54() {
+    const A075464: [u32; 54] = [
+        1, 4, 5, 4, 15, 28, 33, 40, 25, 44, 55, 72, 105, 56, 117, 104, 147, 188, 141, 224, 245, 276, 231,
+        270, 353, 356, 405, 416, 345, 376, 553, 428, 469, 520, 563, 600, 761, 772, 561, 696, 891, 940, 953,
+        772, 1069, 1188, 971, 1096, 1165, 1220, 1317, 1256, 1487, 1400,
+    ];
+    for (n, &expected) in (1..).zip(&A075464) {
+        let source = format!("Puzzle(graph: Grid(rows: {n}, cols: {n}), modulus: 2, target: All(1))");
+        let puzzle = parse_puzzle(&source).unwrap();
+        let options = Options { budget: Budget { nodes: u64::MAX, time: None }, ..Options::default() };
+        let fewest = analyze(&puzzle, &options).unwrap().fewest.expect("solvable");
+        assert!(fewest.is_proven(), "{n}×{n}");
+        assert_eq!(fewest.total(), BigUint::from(expected), "{n}×{n}");
+        assert!(puzzle.solves(&fewest.presses), "{n}×{n}");
+    }
+}
