@@ -4,7 +4,7 @@
 //! 5.5 million press vectors; every n×n Lights Out board up to 20×20 by light chasing; boards
 //! to 30×30 (square, random starts, rectangles) against a first-row walk over the quiet
 //! patterns; mod-2 puzzles with up to 2^20 plans and press limits against an enumeration of
-//! their solution sets.
+//! their solution sets; mod p and mixed sets of up to 2^21 plans made by copying buttons.
 
 use modsolve::analysis::{Analysis, Engine, Options, analyze};
 use modsolve::model::Puzzle;
@@ -503,4 +503,108 @@ fn lights_out_fewest_presses_equal_oeis_a075464_up_to_54() {
         assert_eq!(fewest.total(), BigUint::from(expected), "{n}×{n}");
         assert!(puzzle.solves(&fewest.presses), "{n}×{n}");
     }
+}
+
+/// Mod p and mixed moduli with solution sets up to about 2^20 plans, known by construction: a
+/// small puzzle solved by brute force here, then buttons copied (a copy has the same effect, so
+/// only each group's total press count matters, modulo the button's period). The count is the
+/// small puzzle's times `L^copies` per button, and every objective's best follows from the small
+/// puzzle's plans: a group that must add up to `z` costs `z` presses on one button, its largest
+/// press is at least `ceil(z / (copies + 1))`, and it presses one button when `z != 0`.
+#[test]
+fn copied_buttons_give_large_mod_p_and_mixed_sets_with_known_best_plans() {
+    use rand::RngExt;
+    let mut rng = StdRng::seed_from_u64(1515);
+    let mut largest = 0u64;
+    for case in 0..60 {
+        let cells = rng.random_range(1..=3usize);
+        let buttons = rng.random_range(1..=3usize);
+        let moduli: Vec<u64> = if case % 2 == 0 {
+            vec![[3, 5, 7][case / 2 % 3]; cells]
+        } else {
+            (0..cells).map(|_| rng.random_range(2..=6)).collect()
+        };
+        let effects: Vec<Vec<(usize, u64)>> = (0..buttons)
+            .map(|_| {
+                (0..cells)
+                    .filter_map(|i| Some((i, rng.random_range(0..moduli[i]))).filter(|&(_, a)| a != 0))
+                    .collect()
+            })
+            .collect();
+        let start: Vec<u64> = moduli.iter().map(|&m| rng.random_range(0..m)).collect();
+        let periods: Vec<u64> = effects
+            .iter()
+            .map(|e| (1u64..).find(|&l| e.iter().all(|&(i, a)| (l * a) % moduli[i] == 0)).unwrap())
+            .collect();
+        // The small puzzle's plans, by brute force.
+        let mut plans: Vec<Vec<u64>> = Vec::new();
+        odometer(&periods, |x| {
+            let mut state = start.clone();
+            for (j, e) in effects.iter().enumerate() {
+                for &(i, a) in e {
+                    state[i] = (state[i] + a * x[j]) % moduli[i];
+                }
+            }
+            if state.iter().all(|&v| v == 0) {
+                plans.push(x.to_vec());
+            }
+        });
+        let copies: Vec<u64> = (0..buttons).map(|_| rng.random_range(0..=3)).collect();
+        let size: u64 = periods.iter().zip(&copies).map(|(&l, &d)| l.pow(d as u32)).product();
+        if size > 1 << 21 {
+            continue;
+        }
+        let count = plans.len() as u64 * size;
+        largest = largest.max(count);
+        let best = |objective: Objective| {
+            plans
+                .iter()
+                .map(|z| {
+                    let total: u128 = z.iter().map(|&v| v as u128).sum();
+                    match objective {
+                        Objective::Total => (total, 0),
+                        Objective::Max => (
+                            z.iter().zip(&copies).map(|(&v, &d)| v.div_ceil(d + 1)).max().unwrap_or(0)
+                                as u128,
+                            total,
+                        ),
+                        Objective::Buttons => (z.iter().filter(|&&v| v != 0).count() as u128, total),
+                    }
+                })
+                .min()
+        };
+        // The puzzle with copies: button j, then its copies, in order.
+        let mut listed = Vec::new();
+        for (j, e) in effects.iter().enumerate() {
+            for _ in 0..=copies[j] {
+                listed.push(format!(
+                    "[{}]",
+                    e.iter().map(|&(i, a)| format!("({i}, {a})")).collect::<Vec<_>>().join(", ")
+                ));
+            }
+        }
+        let join = |v: &[u64]| v.iter().map(u64::to_string).collect::<Vec<_>>().join(", ");
+        let source = format!(
+            "Puzzle(graph: Cells({cells}), modulus: [{}], buttons: [{}], start: [{}])",
+            join(&moduli),
+            listed.join(", "),
+            join(&start)
+        );
+        let puzzle = parse_puzzle(&source).unwrap();
+        for objective in OBJECTIVES {
+            let analysis = analyze(&puzzle, &options(Engine::Auto, objective)).unwrap();
+            assert_eq!(analysis.count.value, BigUint::from(count), "{objective:?} {source}");
+            let plan = analysis.shown();
+            assert_eq!(
+                plan.map(|p| objective.score(&to_u64(&p.presses))),
+                best(objective),
+                "{objective:?} {source}"
+            );
+            if let Some(plan) = plan {
+                assert!(plan.is_proven(), "{objective:?} {source}");
+                assert!(puzzle.solves(&plan.presses), "{source}");
+            }
+        }
+    }
+    assert!(largest >= 1 << 16, "the largest solution set had {largest} plans");
 }
