@@ -233,7 +233,9 @@ pub(crate) fn min_weight(coset: &Coset, symmetries: &[Vec<usize>], budget: Budge
     let span = Span::new(&basis);
     let group: Vec<&Vec<usize>> = symmetries
         .iter()
-        .filter(|perm| perm.len() == n && perm.iter().enumerate().any(|(p, &q)| p != q))
+        .filter(|perm| {
+            perm.len() == n && perm.iter().all(|&q| q < n) && perm.iter().enumerate().any(|(p, &q)| p != q)
+        })
         .filter(|perm| {
             let moved = permuted(&coset.x0, perm);
             span.coordinates(&xor(&moved, &coset.x0)).is_some()
