@@ -296,8 +296,10 @@ fn by_algebra(puzzle: &Puzzle, options: &Options, started: Instant) -> Result<An
     };
     let Some(x0) = &answer.presses else { return Ok(analysis) };
     let budget = || options.budget.since(started);
-    let explore_for =
-        |objective| explore(&answer, |highest| search_problem(puzzle, highest), limits, objective, budget());
+    let symmetries = crate::generate::symmetries(puzzle);
+    let explore_for = |objective| {
+        explore(&answer, |highest| search_problem(puzzle, highest), limits, objective, budget(), &symmetries)
+    };
     // When the set cannot be walked, the algebra's plan stands: best only if it is the only one.
     let standing = |objective, why| {
         let proof = if answer.count.is_one() { Proof::Proven } else { Proof::NotSearched(why) };
@@ -565,7 +567,7 @@ fn by_stages(puzzle: &Puzzle, options: &Options, started: Instant) -> Result<Ana
                 p
             };
             let (mut presses, case_proof) =
-                match explore(&coset, problem, None, objective, options.budget.since(started)) {
+                match explore(&coset, problem, None, objective, options.budget.since(started), &[]) {
                     Ok(found) => match found.best {
                         Some(plan) => (plan.presses, plan.proof),
                         None => (z.clone(), Proof::BudgetRanOut),

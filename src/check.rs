@@ -289,7 +289,7 @@ fn shorten_macros(
             problem.rhs[cell] = 1;
             problem
         };
-        if let Ok(found) = explore(&coset, search, None, Objective::Total, budget)
+        if let Ok(found) = explore(&coset, search, None, Objective::Total, budget, &[])
             && let Some(best) = found.best
             && best.is_proven()
         {

@@ -14,6 +14,7 @@
 
 pub(crate) mod gf2;
 pub(crate) mod light_chase;
+pub(crate) mod minweight;
 pub(crate) mod modular;
 pub(crate) mod optimize;
 pub(crate) mod propagation;

@@ -1,15 +1,18 @@
 //! Best plans over the solution set the algebra found: `x0 + Σ t_g·g (mod L)`, one particular
 //! plan plus the quiet patterns.
 //!
-//! When the set is within the budget it is enumerated whole (for mod 2 in Gray-code order: one
-//! XOR of packed words and one popcount per plan), which proves the best plan and gives the exact
-//! number of plans within press limits. Otherwise branch and bound runs in the search solver
-//! ([`super::search`]) from the best plan known, and the answer is proven only if it finishes.
+//! Mod 2 sets of up to 2^62 plans go to [`super::minweight`] (a Gray-code walk with a
+//! Walsh–Hadamard bound, on every core), press limits of 0 becoming linear constraints. Other
+//! sets within the budget are enumerated whole in mixed radix, which proves the best plan and
+//! gives the exact number of plans within press limits. Otherwise branch and bound runs in the
+//! search solver ([`super::search`]) from the best plan known, and the answer is proven only if
+//! it finishes.
 
 use num_bigint::BigUint;
 use num_traits::ToPrimitive;
 
 use super::Answer;
+use super::minweight::{self, Coset, pack};
 use super::search::{Budget, Goal, Meter, Objective, Score, SearchProblem, search};
 
 /// Branch and bound is not tried on puzzles with more buttons than this.
@@ -140,6 +143,8 @@ fn within(x: &[u64], limits: Option<&[u64]>) -> bool {
 }
 
 /// Explores the solution set of a solvable `answer` for `objective`, respecting press limits.
+/// `symmetries` are permutations of the buttons that may map the set onto itself (each is
+/// checked before it is used; the mod-2 walk skips the images of what it has walked).
 /// Returns `Err` with the reason when the set cannot be walked (press counts beyond 64 bits, or
 /// no basis); the algebra's plan then stands alone.
 pub(crate) fn explore(
@@ -148,6 +153,7 @@ pub(crate) fn explore(
     limits: Option<&[u64]>,
     objective: Objective,
     budget: Budget,
+    symmetries: &[Vec<usize>],
 ) -> Result<Exploration, NotSearched> {
     let started = std::time::Instant::now();
     let words = |list: &[BigUint]| list.iter().map(|x| x.to_u64()).collect::<Option<Vec<u64>>>();
@@ -167,14 +173,16 @@ pub(crate) fn explore(
     let limits_bind = limits.is_some_and(|l| l.iter().zip(&periods).any(|(&k, &p)| k < p.saturating_sub(1)));
     let limits = if limits_bind { limits } else { None };
 
+    // Mod 2: the minimum-weight walk, exact up to 2^62 plans (press limits of 0 are linear
+    // constraints; any other limit does not bind).
+    if periods.iter().all(|&l| l <= 2)
+        && let Some(found) = explore_binary(answer, &x0, &generators, limits, objective, budget, symmetries)
+    {
+        return Ok(found);
+    }
     if answer.kernel_size <= BigUint::from(budget.nodes) {
         let mut meter = Meter::new(budget);
-        let binary = periods.iter().all(|&l| l <= 2) && objective != Objective::Max && limits.is_none();
-        let found = if binary {
-            enumerate_binary(&x0, &generators, &mut meter)
-        } else {
-            enumerate(&x0, &generators, &periods, limits, objective, &mut meter)
-        };
+        let found = enumerate(&x0, &generators, &periods, limits, objective, &mut meter);
         if !meter.exhausted {
             let (best, count) = found;
             return Ok(Exploration {
@@ -237,13 +245,23 @@ fn enumerate(
     let mut digits = vec![0u64; generators.len()];
     let mut best: Option<(Score, Vec<u64>)> = None;
     let mut count = 0u64;
+    // Kept as the plan changes, so a step costs the generator's support, not the buttons:
+    // the total, the buttons pressed, and the buttons over their limit.
+    let over = |j: usize, v: u64| limits.is_some_and(|l| v > l[j]);
+    let mut total: u128 = x.iter().map(|&v| v as u128).sum();
+    let mut pressed = x.iter().filter(|&&v| v != 0).count() as u128;
+    let mut violations = (0..x.len()).filter(|&j| over(j, x[j])).count();
     loop {
         if !meter.tick() {
             return (None, 0);
         }
-        if within(&x, limits) {
+        if violations == 0 {
             count += 1;
-            let score = objective.score(&x);
+            let score = match objective {
+                Objective::Total => (total, 0),
+                Objective::Buttons => (pressed, total),
+                Objective::Max => objective.score(&x),
+            };
             if best.as_ref().is_none_or(|(b, _)| score < *b) {
                 best = Some((score, x.clone()));
             }
@@ -255,7 +273,14 @@ fn enumerate(
                 return (best.map(|(_, x)| x), count);
             }
             for &(j, v) in &sparse[k] {
-                x[j] = ((x[j] as u128 + v as u128) % periods[j] as u128) as u64;
+                // x[j] + v mod L_j, both below L_j < 2^64.
+                let (old, period) = (x[j], periods[j]);
+                let (sum, wrapped) = old.overflowing_add(v);
+                let new = if wrapped || sum >= period { sum.wrapping_sub(period) } else { sum };
+                x[j] = new;
+                total = total - old as u128 + new as u128;
+                pressed = pressed + u128::from(new != 0) - u128::from(old != 0);
+                violations = violations + usize::from(over(j, new)) - usize::from(over(j, old));
             }
             digits[k] += 1;
             if digits[k] < generators[k].1 {
@@ -267,46 +292,39 @@ fn enumerate(
     }
 }
 
-/// The mod-2 case without limits: Gray-code order over packed words, one XOR and one popcount
-/// per plan. Total presses and distinct buttons coincide here.
-fn enumerate_binary(
+/// The mod-2 set through [`minweight`]: every objective's best plan is a least-weight one
+/// (presses are 0 or 1, so the largest press is 1 unless the zero plan solves, and the buttons
+/// pressed are the presses). `None` when the set is too large to walk (more than 2^62 plans).
+fn explore_binary(
+    answer: &Answer,
     x0: &[u64],
     generators: &[(Vec<u64>, u64)],
-    meter: &mut Meter,
-) -> (Option<Vec<u64>>, u64) {
+    limits: Option<&[u64]>,
+    objective: Objective,
+    budget: Budget,
+    symmetries: &[Vec<usize>],
+) -> Option<Exploration> {
     let n = x0.len();
-    let words = n.div_ceil(64).max(1);
-    let pack = |v: &[u64]| {
-        let mut w = vec![0u64; words];
-        for (j, &bit) in v.iter().enumerate() {
-            w[j / 64] |= (bit & 1) << (j % 64);
-        }
-        w
+    let coset = Coset {
+        bits: n,
+        x0: pack(x0.iter().map(|&v| v & 1 == 1)),
+        basis: generators.iter().map(|(g, _)| pack(g.iter().map(|&v| v & 1 == 1))).collect(),
+    }
+    .independent();
+    let zeros: Vec<usize> = limits.map_or_else(Vec::new, |l| (0..n).filter(|&j| l[j] == 0).collect());
+    let Some(coset) = coset.restricted(&zeros) else {
+        return Some(Exploration { best: None, count_within_limits: Some(BigUint::ZERO), nodes: 0 });
     };
-    let gens: Vec<Vec<u64>> = generators.iter().map(|(g, _)| pack(g)).collect();
-    let mut x = pack(x0);
-    let popcount = |w: &[u64]| w.iter().map(|v| v.count_ones()).sum::<u32>();
-    let mut best = x.clone();
-    let mut best_pop = popcount(&x);
-    let k = gens.len();
-    if k >= 64 {
-        meter.exhausted = true;
-        return (None, 0);
+    if coset.dimension() > minweight::MAX_DIMENSION {
+        return None;
     }
-    for i in 1u64..(1u64 << k) {
-        if !meter.tick() {
-            return (None, 0);
-        }
-        let g = &gens[i.trailing_zeros() as usize];
-        for (a, b) in x.iter_mut().zip(g) {
-            *a ^= b;
-        }
-        let pop = popcount(&x);
-        if pop < best_pop {
-            best_pop = pop;
-            best.copy_from_slice(&x);
-        }
-    }
-    let unpacked = (0..n).map(|j| best[j / 64] >> (j % 64) & 1).collect();
-    (Some(unpacked), 1u64 << k)
+    let found = minweight::min_weight(&coset, symmetries, budget);
+    let presses: Vec<u64> = (0..n).map(|j| u64::from(minweight::bit(&found.best, j))).collect();
+    let proof = if found.complete { Proof::Proven } else { Proof::BudgetRanOut };
+    let count = if limits.is_some() { BigUint::from(1u8) << coset.dimension() } else { answer.count.clone() };
+    Some(Exploration {
+        best: Some(plan(&presses, objective, proof)),
+        count_within_limits: Some(count),
+        nodes: found.nodes,
+    })
 }

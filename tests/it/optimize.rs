@@ -1,7 +1,10 @@
 //! Best plans and the search solver, against exhaustive enumeration: on random small puzzles
 //! (with and without press limits) the search and the algebra agree on solvability and count,
 //! and the fewest-press, smallest-max and fewest-buttons plans equal brute force; the octopus's
-//! 5.5 million press vectors; every n×n Lights Out board up to 20×20 by light chasing.
+//! 5.5 million press vectors; every n×n Lights Out board up to 20×20 by light chasing; boards
+//! to 30×30 (square, random starts, rectangles) against a first-row walk over the quiet
+//! patterns; mod-2 puzzles with up to 2^20 plans and press limits against an enumeration of
+//! their solution sets; mod p and mixed sets of up to 2^21 plans made by copying buttons.
 
 use modsolve::analysis::{Analysis, Engine, Options, analyze};
 use modsolve::model::Puzzle;
@@ -203,4 +206,405 @@ fn search_agrees_with_algebra_on_shipped_puzzles() {
         seen += 1;
     }
     assert!(seen >= 10);
+}
+
+/// A board's plans by light chasing, computed here: every press is an affine form in the first
+/// row's presses (`(mask, constant)`, bit `c` of the mask for first-row button `c`), and the
+/// last row's cells give the equations the first row must meet.
+struct Chase {
+    rows: usize,
+    cols: usize,
+    /// Per cell, row-major: the press as an affine form of the first row.
+    forms: Vec<(u64, bool)>,
+    /// The last row's equations `mask · y = constant`.
+    equations: Vec<(u64, bool)>,
+}
+
+fn chase(rows: usize, cols: usize, difference: &[bool]) -> Chase {
+    assert!(cols <= 64);
+    let mut forms = vec![(0u64, false); rows * cols];
+    for (c, form) in forms.iter_mut().enumerate().take(cols) {
+        *form = (1 << c, false);
+    }
+    // Cell (r, c) ends right: d + own + left + right + up + down = 0, so down is fixed.
+    let around = |forms: &[(u64, bool)], r: usize, c: usize| {
+        let mut sum = (0u64, difference[r * cols + c]);
+        let mut add = |(m, k): (u64, bool)| {
+            sum.0 ^= m;
+            sum.1 ^= k;
+        };
+        add(forms[r * cols + c]);
+        if c > 0 {
+            add(forms[r * cols + c - 1]);
+        }
+        if c + 1 < cols {
+            add(forms[r * cols + c + 1]);
+        }
+        if r > 0 {
+            add(forms[(r - 1) * cols + c]);
+        }
+        sum
+    };
+    for r in 0..rows - 1 {
+        for c in 0..cols {
+            forms[(r + 1) * cols + c] = around(&forms, r, c);
+        }
+    }
+    let equations = (0..cols).map(|c| around(&forms, rows - 1, c)).collect();
+    Chase { rows, cols, forms, equations }
+}
+
+/// The fewest presses over every first row that meets the last row's equations: the equations
+/// solved by elimination here, then each solution's board walked in Gray-code order over the
+/// kernel. `None` when there is no plan.
+fn fewest_by_first_rows(rows: usize, cols: usize, difference: &[bool]) -> Option<u32> {
+    let chase = chase(rows, cols, difference);
+    // Reduce `mask · y = constant` (equation: mask, constant) to echelon form.
+    let mut pivots: Vec<(usize, u64, bool)> = Vec::new();
+    for &(mut mask, mut constant) in &chase.equations {
+        for &(p, m, k) in &pivots {
+            if mask >> p & 1 == 1 {
+                mask ^= m;
+                constant ^= k;
+            }
+        }
+        if mask == 0 {
+            if constant {
+                return None;
+            }
+            continue;
+        }
+        let p = mask.trailing_zeros() as usize;
+        for entry in &mut pivots {
+            if entry.1 >> p & 1 == 1 {
+                entry.1 ^= mask;
+                entry.2 ^= constant;
+            }
+        }
+        pivots.push((p, mask, constant));
+    }
+    // Equations read `mask · y = constant`, where the forms' constants are on the mask's side:
+    // the press is `mask · y + k`, the equation `mask · y + k = 0`, so y's pivot bits are `k`.
+    let is_pivot = |c: usize| pivots.iter().any(|&(p, _, _)| p == c);
+    let y0: u64 = pivots.iter().filter(|&&(_, _, k)| k).fold(0, |acc, &(p, _, _)| acc | 1 << p);
+    let kernel: Vec<u64> = (0..chase.cols)
+        .filter(|&c| !is_pivot(c))
+        .map(|f| {
+            pivots
+                .iter()
+                .filter(|&&(_, m, _)| m >> f & 1 == 1)
+                .fold(1u64 << f, |acc, &(p, _, _)| acc | 1 << p)
+        })
+        .collect();
+    // Each board as one bit per cell, rows packed into words.
+    let board = |y: u64, with_constant: bool| -> Vec<u64> {
+        let mut words = vec![0u64; (chase.rows * chase.cols).div_ceil(64)];
+        for (i, &(m, k)) in chase.forms.iter().enumerate() {
+            if ((m & y).count_ones() & 1 == 1) ^ (k && with_constant) {
+                words[i / 64] |= 1 << (i % 64);
+            }
+        }
+        words
+    };
+    let mut x = board(y0, true);
+    let generators: Vec<Vec<u64>> = kernel.iter().map(|&v| board(v, false)).collect();
+    let weight = |x: &[u64]| x.iter().map(|w| w.count_ones()).sum::<u32>();
+    let mut best = weight(&x);
+    for step in 1u64..1 << generators.len() {
+        for (a, b) in x.iter_mut().zip(&generators[step.trailing_zeros() as usize]) {
+            *a ^= b;
+        }
+        best = best.min(weight(&x));
+    }
+    Some(best)
+}
+
+fn grid_source(rows: usize, cols: usize, difference: &[bool]) -> String {
+    let picture: Vec<String> = (0..rows)
+        .map(|r| (0..cols).map(|c| if difference[r * cols + c] { '#' } else { '.' }).collect())
+        .collect();
+    format!("Puzzle(graph: Grid(rows: {rows}, cols: {cols}), modulus: 2, target: Rows({picture:?}))")
+}
+
+/// Square boards to 30×30 (all off to all on: symmetric under the board's rotations), random
+/// starts on boards with many quiet patterns (no symmetry), and rectangles: proven fewest
+/// presses equal to the first-row walk above.
+#[test]
+fn lights_out_fewest_presses_up_to_30x30_equal_a_first_row_walk() {
+    let mut rng = StdRng::seed_from_u64(39);
+    let mut boards: Vec<(usize, usize, Vec<bool>)> = (1..=30).map(|n| (n, n, vec![true; n * n])).collect();
+    for (rows, cols) in
+        [(19, 19), (23, 23), (29, 29), (30, 30), (24, 24), (9, 14), (14, 9), (16, 30), (30, 17)]
+    {
+        use rand::RngExt;
+        boards.push((rows, cols, (0..rows * cols).map(|_| rng.random_bool(0.5)).collect()));
+        boards.push((rows, cols, vec![true; rows * cols]));
+    }
+    let mut quiet_dimensions = Vec::new();
+    for (rows, cols, difference) in boards {
+        let width = rows.min(cols);
+        let expected = fewest_by_first_rows(rows, cols, &difference);
+        let puzzle = parse_puzzle(&grid_source(rows, cols, &difference)).unwrap();
+        let analysis = analyze(&puzzle, &options(Engine::Auto, Objective::Total)).unwrap();
+        let what = format!("{rows}×{cols} {}", grid_source(rows, cols, &difference));
+        match expected {
+            None => assert!(analysis.fewest.is_none(), "{what}"),
+            Some(fewest) => {
+                let plan = analysis.fewest.expect("solvable");
+                assert!(plan.is_proven(), "{what}");
+                assert_eq!(plan.total(), BigUint::from(fewest), "{what}");
+                assert!(puzzle.solves(&plan.presses), "{what}");
+            }
+        }
+        quiet_dimensions.push((width, analysis.quiet_patterns.unwrap().bits()));
+    }
+    // The walk had real work: 30×30 has 2^20 plans, 19×19 2^16.
+    assert!(quiet_dimensions.contains(&(30, 20)), "{quiet_dimensions:?}");
+    assert!(quiet_dimensions.contains(&(19, 16)), "{quiet_dimensions:?}");
+}
+
+/// Random mod-2 puzzles with up to 2^20 plans, with and without press limits of 0, against an
+/// enumeration of the whole solution set computed here (its own elimination and Gray-code
+/// walk): the count within the limits and every objective's best score.
+#[test]
+fn mod2_best_plans_equal_enumeration_of_large_solution_sets() {
+    use rand::RngExt;
+    let mut rng = StdRng::seed_from_u64(2020);
+    let mut largest = 0;
+    for case in 0..120 {
+        let cells = rng.random_range(1..=30usize);
+        let buttons = rng.random_range(1..=40usize);
+        let density = [0.1, 0.3, 0.5][case % 3];
+        let effects: Vec<u64> = (0..buttons)
+            .map(|j| {
+                (0..cells).filter(|_| rng.random_bool(density)).fold(1 << (j % cells), |a, i| a | 1 << i)
+            })
+            .collect();
+        let difference: u64 = (0..cells).filter(|_| rng.random_bool(0.5)).fold(0, |a, i| a | 1 << i);
+        let limited: Vec<bool> = (0..buttons).map(|_| case % 2 == 1 && rng.random_bool(0.2)).collect();
+        // The solution set here: columns as buttons, elimination on [A | d] by cells.
+        let mut rows: Vec<(u64, bool)> = (0..cells)
+            .map(|i| {
+                let mask = (0..buttons).filter(|&j| effects[j] >> i & 1 == 1).fold(0u64, |a, j| a | 1 << j);
+                (mask, difference >> i & 1 == 1)
+            })
+            .collect();
+        let mut pivots: Vec<(usize, u64, bool)> = Vec::new();
+        let mut consistent = true;
+        for (mut mask, mut constant) in rows.drain(..) {
+            for &(p, m, k) in &pivots {
+                if mask >> p & 1 == 1 {
+                    mask ^= m;
+                    constant ^= k;
+                }
+            }
+            if mask == 0 {
+                consistent &= !constant;
+                continue;
+            }
+            let p = mask.trailing_zeros() as usize;
+            for entry in &mut pivots {
+                if entry.1 >> p & 1 == 1 {
+                    entry.1 ^= mask;
+                    entry.2 ^= constant;
+                }
+            }
+            pivots.push((p, mask, constant));
+        }
+        let free: Vec<usize> = (0..buttons).filter(|&j| pivots.iter().all(|&(p, _, _)| p != j)).collect();
+        if free.len() > 20 {
+            continue;
+        }
+        largest = largest.max(free.len());
+        let x0: u64 = pivots.iter().filter(|&&(_, _, k)| k).fold(0, |a, &(p, _, _)| a | 1 << p);
+        let kernel: Vec<u64> = free
+            .iter()
+            .map(|&f| {
+                pivots
+                    .iter()
+                    .filter(|&&(_, m, _)| m >> f & 1 == 1)
+                    .fold(1u64 << f, |a, &(p, _, _)| a | 1 << p)
+            })
+            .collect();
+        let forbidden: u64 = (0..buttons).filter(|&j| limited[j]).fold(0, |a, j| a | 1 << j);
+        let (mut count, mut best) = (0u64, None::<u32>);
+        if consistent {
+            let mut x = x0;
+            for step in 0u64..1 << kernel.len() {
+                if step > 0 {
+                    x ^= kernel[step.trailing_zeros() as usize];
+                }
+                if x & forbidden == 0 {
+                    count += 1;
+                    best = Some(best.map_or(x.count_ones(), |b| b.min(x.count_ones())));
+                }
+            }
+        }
+        let list = |f: &dyn Fn(usize) -> String| (0..buttons).map(f).collect::<Vec<_>>().join(", ");
+        let source = format!(
+            "Puzzle(graph: Cells({cells}), modulus: 2, buttons: [{}], target: [{}]{})",
+            list(&|j| format!(
+                "[{}]",
+                (0..cells)
+                    .filter(|&i| effects[j] >> i & 1 == 1)
+                    .map(|i| format!("({i}, 1)"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )),
+            (0..cells).map(|i| (difference >> i & 1).to_string()).collect::<Vec<_>>().join(", "),
+            if forbidden != 0 {
+                format!(", max_presses: [{}]", list(&|j| u8::from(!limited[j]).to_string()))
+            } else {
+                String::new()
+            }
+        );
+        let puzzle = parse_puzzle(&source).unwrap();
+        for objective in OBJECTIVES {
+            let analysis = analyze(&puzzle, &options(Engine::Auto, objective)).unwrap();
+            assert_eq!(analysis.count.value, BigUint::from(count), "{objective:?} {source}");
+            assert!(analysis.count.exact, "{source}");
+            let expected = best.map(|b| objective.score(&(0..b).map(|_| 1u64).collect::<Vec<_>>()));
+            let plan = analysis.shown();
+            assert_eq!(
+                plan.map(|p| objective.score(&to_u64(&p.presses))),
+                expected,
+                "{objective:?} {source}"
+            );
+            if let Some(plan) = plan {
+                assert!(plan.is_proven(), "{source}");
+                assert!(puzzle.solves(&plan.presses), "{source}");
+                assert!(within_limits(&plan.presses, &limited), "{source}");
+            }
+        }
+    }
+    assert!(largest >= 15, "the largest solution set had 2^{largest} plans");
+}
+
+fn within_limits(presses: &[BigUint], forbidden: &[bool]) -> bool {
+    presses.iter().zip(forbidden).all(|(x, &f)| !f || *x == BigUint::ZERO)
+}
+
+/// The fewest presses that light an n×n board, n = 1..=54, as published in OEIS A075464
+/// ("minimal number of nontrivial switch flippings needed to solve the all-ones lights out
+/// problem on an n X n square"), every one proven: n = 39 has 2^32 plans and n = 47 2^30.
+#[test]
+fn lights_out_fewest_presses_equal_oeis_a075464_up_to_54() {
+    const A075464: [u32; 54] = [
+        1, 4, 5, 4, 15, 28, 33, 40, 25, 44, 55, 72, 105, 56, 117, 104, 147, 188, 141, 224, 245, 276, 231,
+        270, 353, 356, 405, 416, 345, 376, 553, 428, 469, 520, 563, 600, 761, 772, 561, 696, 891, 940, 953,
+        772, 1069, 1188, 971, 1096, 1165, 1220, 1317, 1256, 1487, 1400,
+    ];
+    for (n, &expected) in (1..).zip(&A075464) {
+        let source = format!("Puzzle(graph: Grid(rows: {n}, cols: {n}), modulus: 2, target: All(1))");
+        let puzzle = parse_puzzle(&source).unwrap();
+        let options = Options { budget: Budget { nodes: u64::MAX, time: None }, ..Options::default() };
+        let fewest = analyze(&puzzle, &options).unwrap().fewest.expect("solvable");
+        assert!(fewest.is_proven(), "{n}×{n}");
+        assert_eq!(fewest.total(), BigUint::from(expected), "{n}×{n}");
+        assert!(puzzle.solves(&fewest.presses), "{n}×{n}");
+    }
+}
+
+/// Mod p and mixed moduli with solution sets up to about 2^20 plans, known by construction: a
+/// small puzzle solved by brute force here, then buttons copied (a copy has the same effect, so
+/// only each group's total press count matters, modulo the button's period). The count is the
+/// small puzzle's times `L^copies` per button, and every objective's best follows from the small
+/// puzzle's plans: a group that must add up to `z` costs `z` presses on one button, its largest
+/// press is at least `ceil(z / (copies + 1))`, and it presses one button when `z != 0`.
+#[test]
+fn copied_buttons_give_large_mod_p_and_mixed_sets_with_known_best_plans() {
+    use rand::RngExt;
+    let mut rng = StdRng::seed_from_u64(1515);
+    let mut largest = 0u64;
+    for case in 0..60 {
+        let cells = rng.random_range(1..=3usize);
+        let buttons = rng.random_range(1..=3usize);
+        let moduli: Vec<u64> = if case % 2 == 0 {
+            vec![[3, 5, 7][case / 2 % 3]; cells]
+        } else {
+            (0..cells).map(|_| rng.random_range(2..=6)).collect()
+        };
+        let effects: Vec<Vec<(usize, u64)>> = (0..buttons)
+            .map(|_| {
+                (0..cells)
+                    .filter_map(|i| Some((i, rng.random_range(0..moduli[i]))).filter(|&(_, a)| a != 0))
+                    .collect()
+            })
+            .collect();
+        let start: Vec<u64> = moduli.iter().map(|&m| rng.random_range(0..m)).collect();
+        let periods: Vec<u64> = effects
+            .iter()
+            .map(|e| (1u64..).find(|&l| e.iter().all(|&(i, a)| (l * a) % moduli[i] == 0)).unwrap())
+            .collect();
+        // The small puzzle's plans, by brute force.
+        let mut plans: Vec<Vec<u64>> = Vec::new();
+        odometer(&periods, |x| {
+            let mut state = start.clone();
+            for (j, e) in effects.iter().enumerate() {
+                for &(i, a) in e {
+                    state[i] = (state[i] + a * x[j]) % moduli[i];
+                }
+            }
+            if state.iter().all(|&v| v == 0) {
+                plans.push(x.to_vec());
+            }
+        });
+        let copies: Vec<u64> = (0..buttons).map(|_| rng.random_range(0..=3)).collect();
+        let size: u64 = periods.iter().zip(&copies).map(|(&l, &d)| l.pow(d as u32)).product();
+        if size > 1 << 21 {
+            continue;
+        }
+        let count = plans.len() as u64 * size;
+        largest = largest.max(count);
+        let best = |objective: Objective| {
+            plans
+                .iter()
+                .map(|z| {
+                    let total: u128 = z.iter().map(|&v| v as u128).sum();
+                    match objective {
+                        Objective::Total => (total, 0),
+                        Objective::Max => (
+                            z.iter().zip(&copies).map(|(&v, &d)| v.div_ceil(d + 1)).max().unwrap_or(0)
+                                as u128,
+                            total,
+                        ),
+                        Objective::Buttons => (z.iter().filter(|&&v| v != 0).count() as u128, total),
+                    }
+                })
+                .min()
+        };
+        // The puzzle with copies: button j, then its copies, in order.
+        let mut listed = Vec::new();
+        for (j, e) in effects.iter().enumerate() {
+            for _ in 0..=copies[j] {
+                listed.push(format!(
+                    "[{}]",
+                    e.iter().map(|&(i, a)| format!("({i}, {a})")).collect::<Vec<_>>().join(", ")
+                ));
+            }
+        }
+        let join = |v: &[u64]| v.iter().map(u64::to_string).collect::<Vec<_>>().join(", ");
+        let source = format!(
+            "Puzzle(graph: Cells({cells}), modulus: [{}], buttons: [{}], start: [{}])",
+            join(&moduli),
+            listed.join(", "),
+            join(&start)
+        );
+        let puzzle = parse_puzzle(&source).unwrap();
+        for objective in OBJECTIVES {
+            let analysis = analyze(&puzzle, &options(Engine::Auto, objective)).unwrap();
+            assert_eq!(analysis.count.value, BigUint::from(count), "{objective:?} {source}");
+            let plan = analysis.shown();
+            assert_eq!(
+                plan.map(|p| objective.score(&to_u64(&p.presses))),
+                best(objective),
+                "{objective:?} {source}"
+            );
+            if let Some(plan) = plan {
+                assert!(plan.is_proven(), "{objective:?} {source}");
+                assert!(puzzle.solves(&plan.presses), "{source}");
+            }
+        }
+    }
+    assert!(largest >= 1 << 16, "the largest solution set had {largest} plans");
 }

@@ -1,0 +1,770 @@
+//! Fewest presses over a mod-2 solution set: the minimum weight of an affine subspace
+//! `x0 + span(g_1, …, g_k)` of GF(2)^n, exact, for `k` up to 62.
+//!
+//! Defining identity: the weight of `x0 + Σ t_i·g_i` is the number of its 1 bits; the answer is
+//! a vector of least weight over all `2^k` choices of `t`, and it is *proven* when every choice
+//! was either visited or ruled out by a lower bound.
+//!
+//! How: the basis is split into `b` *inner* generators and `a = k − b` *outer* ones. Positions
+//! are grouped by their *inner column* `c(p) ∈ GF(2)^b` (bit `i` of `c(p)` is bit `p` of inner
+//! generator `i`), and reordered so that each group is a contiguous run of bits. For a fixed
+//! outer combination `y`, let `A_c` be the number of 1 bits of `y` in group `c` and `s_c` the
+//! group's size. Adding the inner combination `t` flips exactly the groups with `⟨c, t⟩ = 1`, so
+//!
+//! `weight(y + inner(t)) = Σ_c A_c + Σ_c e_c·[⟨c, t⟩ = 1]`, with `e_c = s_c − 2·A_c`,
+//!
+//! which for all `2^b` values of `t` at once is `Σ A + (Σ e − H(e)(t)) / 2`, `H` the
+//! Walsh–Hadamard transform (`b·2^b` additions). Before transforming, the bound
+//! `A_0 + Σ_{c ≠ 0} min(A_c, s_c − A_c)` (every group on its better side; group 0 never flips)
+//! rules out the whole block of `2^b` plans when it exceeds the best weight known. The outer
+//! combinations are walked in Gray-code order (one XOR of packed words per step, then one
+//! masked popcount per run of a group), split by their top bits into chunks that run on every
+//! core (rayon) and share the best weight known through an atomic, so a good plan found by one
+//! core prunes the others at once. A greedy descent over the basis gives the first bound.
+//!
+//! Ties are broken the same way on every run (least weight, then first chunk, first step, least
+//! `t`), so the plan does not depend on the number of threads, unless a budget cut the walk.
+
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::time::Instant;
+
+use rayon::prelude::*;
+
+use super::search::Budget;
+
+/// The largest dimension walked: `2^62` plans.
+pub(crate) const MAX_DIMENSION: usize = 62;
+
+/// An affine subspace of GF(2)^bits: `x0 + span(basis)`, vectors packed 64 bits per word (bit `j`
+/// is bit `j % 64` of word `j / 64`; bits past `bits` are 0).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Coset {
+    pub bits: usize,
+    pub x0: Vec<u64>,
+    pub basis: Vec<Vec<u64>>,
+}
+
+/// What [`min_weight`] found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct MinWeight {
+    /// A vector of the set with the least weight found (packed like the coset's).
+    pub best: Vec<u64>,
+    pub weight: u32,
+    /// Whether every vector of the set was visited or ruled out (the weight is the minimum).
+    pub complete: bool,
+    /// Blocks of `2^b` plans walked or ruled out.
+    pub nodes: u64,
+}
+
+/// Packs 0/1 values into words.
+pub(crate) fn pack(values: impl ExactSizeIterator<Item = bool>) -> Vec<u64> {
+    let mut out = vec![0u64; values.len().div_ceil(64)];
+    for (j, bit) in values.enumerate() {
+        out[j / 64] |= u64::from(bit) << (j % 64);
+    }
+    out
+}
+
+/// Whether bit `j` of a packed vector is 1.
+#[inline]
+pub(crate) fn bit(v: &[u64], j: usize) -> bool {
+    v[j / 64] >> (j % 64) & 1 == 1
+}
+
+#[inline]
+fn weight(v: &[u64]) -> u32 {
+    v.iter().map(|w| w.count_ones()).sum()
+}
+
+#[inline]
+fn xor_into(dst: &mut [u64], src: &[u64]) {
+    for (a, b) in dst.iter_mut().zip(src) {
+        *a ^= b;
+    }
+}
+
+fn xor(a: &[u64], b: &[u64]) -> Vec<u64> {
+    a.iter().zip(b).map(|(x, y)| x ^ y).collect()
+}
+
+impl Coset {
+    /// The number of vectors of the set is `2^dimension()` once the basis is independent (see
+    /// [`Coset::independent`]).
+    pub(crate) fn dimension(&self) -> usize {
+        self.basis.len()
+    }
+
+    /// The same set with an independent basis (dependent vectors dropped).
+    pub(crate) fn independent(mut self) -> Coset {
+        let mut kept: Vec<Vec<u64>> = Vec::with_capacity(self.basis.len());
+        let mut pivots: Vec<usize> = Vec::new();
+        for mut v in std::mem::take(&mut self.basis) {
+            for (k, &p) in kept.iter().zip(&pivots) {
+                if bit(&v, p) {
+                    xor_into(&mut v, k);
+                }
+            }
+            if let Some(p) = first_one(&v) {
+                // Keep the kept vectors reduced at the new pivot.
+                for k in &mut kept {
+                    if bit(k, p) {
+                        xor_into(k, &v);
+                    }
+                }
+                kept.push(v);
+                pivots.push(p);
+            }
+        }
+        self.basis = kept;
+        self
+    }
+
+    /// The subset with bit `j` equal to 0 for every `j` in `zeros`, or `None` when it is empty.
+    pub(crate) fn restricted(mut self, zeros: &[usize]) -> Option<Coset> {
+        for &j in zeros {
+            match self.basis.iter().position(|g| bit(g, j)) {
+                Some(i) => {
+                    let pivot = self.basis.swap_remove(i);
+                    for g in &mut self.basis {
+                        if bit(g, j) {
+                            xor_into(g, &pivot);
+                        }
+                    }
+                    if bit(&self.x0, j) {
+                        xor_into(&mut self.x0, &pivot);
+                    }
+                }
+                None if bit(&self.x0, j) => return None,
+                None => {}
+            }
+        }
+        Some(self)
+    }
+}
+
+fn first_one(v: &[u64]) -> Option<usize> {
+    v.iter().enumerate().find(|&(_, w)| *w != 0).map(|(k, w)| k * 64 + w.trailing_zeros() as usize)
+}
+
+/// Lowers the basis vectors' weights: a vector is replaced by its sum with another while that
+/// is lighter (the span is unchanged).
+fn lighten(basis: &mut [Vec<u64>]) {
+    for _ in 0..8 {
+        let mut changed = false;
+        for i in 0..basis.len() {
+            for j in 0..basis.len() {
+                if i != j {
+                    let sum = xor(&basis[i], &basis[j]);
+                    if weight(&sum) < weight(&basis[i]) {
+                        basis[i] = sum;
+                        changed = true;
+                    }
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+}
+
+/// Greedy descent from `x0`: add a basis vector, or a pair, while that lowers the weight.
+fn descend(x0: &[u64], basis: &[Vec<u64>]) -> Vec<u64> {
+    let mut x = x0.to_vec();
+    let mut w = weight(&x);
+    loop {
+        let mut improved = false;
+        for g in basis {
+            let y = xor(&x, g);
+            let wy = weight(&y);
+            if wy < w {
+                (x, w, improved) = (y, wy, true);
+            }
+        }
+        if !improved {
+            'pairs: for i in 0..basis.len() {
+                for j in i + 1..basis.len() {
+                    let y: Vec<u64> =
+                        x.iter().zip(&basis[i]).zip(&basis[j]).map(|((a, b), c)| a ^ b ^ c).collect();
+                    let wy = weight(&y);
+                    if wy < w {
+                        (x, w, improved) = (y, wy, true);
+                        break 'pairs;
+                    }
+                }
+            }
+        }
+        if !improved {
+            return x;
+        }
+    }
+}
+
+/// The inner dimension: groups of about 16 positions or more, so that the bound bites.
+fn inner_dimension(bits: usize, k: usize) -> usize {
+    let mut b = 0;
+    while b < 8 && b < k && (bits >> (b + 1)) >= 12 {
+        b += 1;
+    }
+    b
+}
+
+/// The least-weight vector of `coset` (whose basis must be independent and at most
+/// [`MAX_DIMENSION`] long), within the budget: its node count bounds the outer blocks walked and
+/// its time the wall clock.
+///
+/// `symmetries` are permutations of the positions (`perm[p]` is where position `p` goes) that
+/// may map the set onto itself, such as a square board's rotations; each is checked, and the
+/// ones that do let the walk skip every outer block but the first of its orbit.
+pub(crate) fn min_weight(coset: &Coset, symmetries: &[Vec<usize>], budget: Budget) -> MinWeight {
+    let started = Instant::now();
+    let mut basis = coset.basis.clone();
+    lighten(&mut basis);
+    let first = descend(&coset.x0, &basis);
+    let first_weight = weight(&first);
+    let k = basis.len();
+    if k == 0 || k > MAX_DIMENSION {
+        return MinWeight { best: first, weight: first_weight, complete: k == 0, nodes: 0 };
+    }
+    let n = coset.bits;
+    let b = inner_dimension(n, k);
+    // The lightest generators are inner: more positions in group 0, whose bits never flip.
+    basis.sort_by_key(|g| weight(g));
+    let span = Span::new(&basis);
+    let group: Vec<&Vec<usize>> = symmetries
+        .iter()
+        .filter(|perm| {
+            perm.len() == n && perm.iter().all(|&q| q < n) && perm.iter().enumerate().any(|(p, &q)| p != q)
+        })
+        .filter(|perm| {
+            let moved = permuted(&coset.x0, perm);
+            span.coordinates(&xor(&moved, &coset.x0)).is_some()
+                && basis.iter().all(|g| span.coordinates(&permuted(g, perm)).is_some())
+        })
+        .collect();
+    // With symmetries the inner subspace must be mapped onto itself: spans of whole orbits.
+    let invariant = if group.is_empty() { None } else { invariant_subspace(&basis, &group, b) };
+    let (inner, outer): (Vec<Vec<u64>>, Vec<Vec<u64>>) = match &invariant {
+        Some(inner) => {
+            let mut chosen = Span::new(inner);
+            let mut outer = Vec::new();
+            for g in &basis {
+                if chosen.coordinates(g).is_none() {
+                    chosen = Span::new(&[chosen.vectors.clone(), vec![g.clone()]].concat());
+                    outer.push(g.clone());
+                }
+            }
+            (inner.clone(), outer)
+        }
+        None => (basis[..b].to_vec(), basis[b..].to_vec()),
+    };
+    let b = inner.len();
+    // Each symmetry on the outer coordinates: o ↦ shift ^ Σ_{i ∈ o} columns[i] (mod the inner span).
+    let actions: Vec<Action> = match invariant {
+        None => Vec::new(),
+        Some(_) => {
+            let all = Span::new(&[outer.clone(), inner.clone()].concat());
+            let outer_part = |v: &[u64]| all.coordinates(v).map(|c| c & ((1u64 << outer.len()) - 1));
+            group
+                .iter()
+                .filter_map(|perm| {
+                    let shift = outer_part(&xor(&permuted(&coset.x0, perm), &coset.x0))?;
+                    let columns =
+                        outer.iter().map(|h| outer_part(&permuted(h, perm))).collect::<Option<Vec<u64>>>()?;
+                    Some(Action { shift, columns })
+                })
+                .collect()
+        }
+    };
+    let inner = &inner[..];
+    let outer = &outer[..];
+    let column =
+        |p: usize| inner.iter().enumerate().fold(0usize, |c, (i, g)| c | usize::from(bit(g, p)) << i);
+    let columns: Vec<usize> = (0..n).map(column).collect();
+    let mut size = vec![0u32; 1 << b];
+    for &c in &columns {
+        size[c] += 1;
+    }
+    // A group of one position adds nothing to the bound (min(A, 1 − A) = 0): those go last and
+    // are read only when a block is walked.
+    let single = |c: usize| c != 0 && size[c] == 1;
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by_key(|&p| (single(columns[p]), columns[p]));
+    let permute = |v: &[u64]| pack(order.iter().map(|&p| bit(v, p)));
+    let mut groups = Vec::new();
+    let mut singles = Vec::new();
+    let mut start = 0usize;
+    for c in (0..1usize << b).filter(|&c| size[c] > 0 && !single(c)) {
+        start += size[c] as usize;
+        // The prefix popcount up to the group's end: whole words below `word`, then `mask`.
+        let (word, mask) = if start.is_multiple_of(64) {
+            (start / 64 - 1, u64::MAX)
+        } else {
+            (start / 64, (1u64 << (start % 64)) - 1)
+        };
+        groups.push(Group { column: c, size: size[c], word, mask });
+    }
+    for (position, &p) in order.iter().enumerate().skip(start) {
+        singles.push((columns[p], position));
+    }
+    let layout = Layout {
+        x0: permute(&coset.x0),
+        outer: outer.iter().map(|g| permute(g)).collect(),
+        groups,
+        singles,
+        b,
+        actions,
+    };
+    let a = outer.len();
+    let top = a.min(8);
+    let low = a - top;
+    let shared = Shared {
+        best: AtomicU32::new(first_weight),
+        stop: AtomicBool::new(false),
+        nodes: AtomicU64::new(0),
+        budget,
+        started,
+    };
+    let found: Vec<Option<Candidate>> =
+        (0..1u64 << top).into_par_iter().map(|chunk| walk_chunk(&layout, &shared, chunk, low)).collect();
+    let complete = !shared.stop.load(Ordering::Relaxed);
+    let nodes = shared.nodes.load(Ordering::Relaxed);
+    let best = found.into_iter().flatten().min_by_key(|c| (c.weight, c.chunk, c.step, c.t));
+    match best {
+        Some(c) if c.weight <= first_weight => {
+            let mut x = coset.x0.clone();
+            let gray = c.step ^ (c.step >> 1);
+            for (i, g) in outer.iter().enumerate() {
+                let on = if i < low { gray >> i & 1 } else { c.chunk >> (i - low) & 1 };
+                if on == 1 {
+                    xor_into(&mut x, g);
+                }
+            }
+            for (i, g) in inner.iter().enumerate() {
+                if c.t >> i & 1 == 1 {
+                    xor_into(&mut x, g);
+                }
+            }
+            MinWeight { weight: weight(&x), best: x, complete, nodes }
+        }
+        _ => MinWeight { best: first, weight: first_weight, complete, nodes },
+    }
+}
+
+/// The walk's data in the reordered positions.
+struct Layout {
+    x0: Vec<u64>,
+    outer: Vec<Vec<u64>>,
+    /// The groups of two positions or more, and group 0, in position order.
+    groups: Vec<Group>,
+    /// `(column, position)` of the groups of one position.
+    singles: Vec<(usize, usize)>,
+    b: usize,
+    /// The symmetries on the outer coordinates; a block is walked only when no image is smaller.
+    actions: Vec<Action>,
+}
+
+/// A symmetry acting on outer combinations `o` (bit `i` for outer generator `i`):
+/// `o ↦ shift ^ Σ_{i ∈ o} columns[i]`, up to the inner span.
+struct Action {
+    shift: u64,
+    columns: Vec<u64>,
+}
+
+/// `v` with position `p` moved to `perm[p]`.
+fn permuted(v: &[u64], perm: &[usize]) -> Vec<u64> {
+    let mut out = vec![0u64; v.len()];
+    for (p, &q) in perm.iter().enumerate() {
+        if bit(v, p) {
+            out[q / 64] |= 1 << (q % 64);
+        }
+    }
+    out
+}
+
+/// Coordinates in a basis: the basis in echelon form, each row with the combination of the
+/// original vectors it is (bit `i` for vector `i`).
+struct Span {
+    vectors: Vec<Vec<u64>>,
+    rows: Vec<(usize, Vec<u64>, u64)>,
+}
+
+impl Span {
+    fn new(vectors: &[Vec<u64>]) -> Span {
+        let mut rows: Vec<(usize, Vec<u64>, u64)> = Vec::new();
+        for (i, v) in vectors.iter().enumerate() {
+            let (mut v, mut combination) = (v.clone(), 1u64 << i);
+            for (p, row, c) in &rows {
+                if bit(&v, *p) {
+                    xor_into(&mut v, row);
+                    combination ^= c;
+                }
+            }
+            if let Some(p) = first_one(&v) {
+                for (_, row, c) in &mut rows {
+                    if bit(row, p) {
+                        xor_into(row, &v);
+                        *c ^= combination;
+                    }
+                }
+                rows.push((p, v, combination));
+            }
+        }
+        Span { vectors: vectors.to_vec(), rows }
+    }
+
+    /// The combination of the vectors that gives `v`, or `None` when `v` is not in the span.
+    fn coordinates(&self, v: &[u64]) -> Option<u64> {
+        let mut v = v.to_vec();
+        let mut combination = 0u64;
+        for (p, row, c) in &self.rows {
+            if bit(&v, *p) {
+                xor_into(&mut v, row);
+                combination ^= c;
+            }
+        }
+        v.iter().all(|&w| w == 0).then_some(combination)
+    }
+}
+
+/// A subspace of dimension close to `b` that every symmetry maps onto itself, built from the
+/// spans of orbits; `None` when none of at least `b − 2` dimensions is found.
+fn invariant_subspace(basis: &[Vec<u64>], group: &[&Vec<usize>], b: usize) -> Option<Vec<Vec<u64>>> {
+    let mut chosen: Vec<Vec<u64>> = Vec::new();
+    let orbit = |v: &Vec<u64>| -> Vec<Vec<u64>> {
+        let mut out = vec![v.clone()];
+        out.extend(group.iter().map(|perm| permuted(v, perm)));
+        out
+    };
+    // Orbit sums first (fixed vectors: one dimension each), then sums with one image, then the
+    // vectors themselves.
+    let mut candidates: Vec<Vec<u64>> = Vec::new();
+    for g in basis {
+        let images = orbit(g);
+        let mut sum = vec![0u64; g.len()];
+        for image in &images {
+            xor_into(&mut sum, image);
+        }
+        candidates.push(sum);
+    }
+    for g in basis {
+        for perm in group {
+            candidates.push(xor(g, &permuted(g, perm)));
+        }
+    }
+    candidates.extend(basis.iter().cloned());
+    for v in candidates {
+        if chosen.len() >= b {
+            break;
+        }
+        let mut trial = chosen.clone();
+        trial.extend(orbit(&v));
+        let independent = Coset { bits: 0, x0: Vec::new(), basis: trial }.independent().basis;
+        if independent.len() <= b && independent.len() > chosen.len() {
+            chosen = independent;
+        }
+    }
+    (chosen.len() + 2 >= b && !chosen.is_empty()).then_some(chosen)
+}
+
+/// The positions of one inner column, a contiguous run ending where `mask` ends in `word`.
+#[derive(Clone, Copy)]
+struct Group {
+    column: usize,
+    size: u32,
+    word: usize,
+    mask: u64,
+}
+
+struct Shared {
+    best: AtomicU32,
+    stop: AtomicBool,
+    nodes: AtomicU64,
+    budget: Budget,
+    started: Instant,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Candidate {
+    weight: u32,
+    chunk: u64,
+    step: u64,
+    t: usize,
+}
+
+/// Walks the outer combinations whose top bits are `chunk`, in Gray-code order over the `low`
+/// bits below; the best block it finds at or below the shared bound.
+fn walk_chunk(layout: &Layout, shared: &Shared, chunk: u64, low: usize) -> Option<Candidate> {
+    const CHECK: u64 = 1 << 12;
+    let mut x = layout.x0.clone();
+    for (i, g) in layout.outer.iter().enumerate().skip(low) {
+        if chunk >> (i - low) & 1 == 1 {
+            xor_into(&mut x, g);
+        }
+    }
+    let mut ones = vec![0u32; layout.groups.len()];
+    let mut prefix = vec![0u32; x.len()];
+    let mut signed = vec![0i32; 1 << layout.b];
+    let mut found: Option<Candidate> = None;
+    let steps = 1u64 << low;
+    // The images of the current outer combination under each symmetry.
+    let mut o = chunk << low;
+    let mut images: Vec<u64> = layout
+        .actions
+        .iter()
+        .map(|a| (0..a.columns.len()).filter(|&i| o >> i & 1 == 1).fold(a.shift, |acc, i| acc ^ a.columns[i]))
+        .collect();
+    for step in 0..steps {
+        if step % CHECK == 0 {
+            if shared.stop.load(Ordering::Relaxed) {
+                return found;
+            }
+            let done = shared.nodes.fetch_add(CHECK.min(steps), Ordering::Relaxed);
+            if done >= shared.budget.nodes || shared.budget.expired(shared.started) {
+                shared.stop.store(true, Ordering::Relaxed);
+                return found;
+            }
+        }
+        if step > 0 {
+            let i = step.trailing_zeros() as usize;
+            xor_into(&mut x, &layout.outer[i]);
+            o ^= 1 << i;
+            for (image, action) in images.iter_mut().zip(&layout.actions) {
+                *image ^= action.columns[i];
+            }
+        }
+        // The block's orbit has the same least weight: only its smallest member is walked.
+        if images.iter().any(|&image| image < o) {
+            continue;
+        }
+        let best = shared.best.load(Ordering::Relaxed);
+        // The bound, group by group, given up as soon as it passes the best weight known.
+        let mut running = 0u32;
+        for (p, &w) in prefix.iter_mut().zip(&x) {
+            *p = running;
+            running += w.count_ones();
+        }
+        let mut bound = 0u32;
+        let mut ruled_out = false;
+        let mut before = 0u32;
+        for (g, a) in layout.groups.iter().zip(ones.iter_mut()) {
+            let upto = prefix[g.word] + (x[g.word] & g.mask).count_ones();
+            *a = upto - before;
+            before = upto;
+            bound += if g.column == 0 { *a } else { (*a).min(g.size - *a) };
+            if bound > best {
+                ruled_out = true;
+                break;
+            }
+        }
+        if ruled_out {
+            continue;
+        }
+        // Every inner combination: weight(t) = Σ A + (Σ e − H(e)(t)) / 2.
+        signed.fill(0);
+        let mut total_ones = 0i64;
+        let mut total_e = 0i64;
+        for (g, &a) in layout.groups.iter().zip(&ones) {
+            let e = g.size as i32 - 2 * a as i32;
+            signed[g.column] = e;
+            total_ones += i64::from(a);
+            total_e += i64::from(e);
+        }
+        for &(c, position) in &layout.singles {
+            let a = i32::from(bit(&x, position));
+            signed[c] = 1 - 2 * a;
+            total_ones += i64::from(a);
+            total_e += i64::from(1 - 2 * a);
+        }
+        walsh_hadamard(&mut signed, layout.b);
+        let Some((t, &h)) = signed.iter().enumerate().max_by_key(|&(t, &h)| (h, std::cmp::Reverse(t))) else {
+            continue;
+        };
+        let w = (total_ones + (total_e - i64::from(h)) / 2) as u32;
+        if w <= best && found.is_none_or(|f| w < f.weight) {
+            found = Some(Candidate { weight: w, chunk, step, t });
+            shared.best.fetch_min(w, Ordering::Relaxed);
+        }
+    }
+    found
+}
+
+/// The Walsh–Hadamard transform in place: `v[t] ← Σ_c v[c]·(−1)^⟨c, t⟩`.
+fn walsh_hadamard(v: &mut [i32], b: usize) {
+    for level in 0..b {
+        let half = 1usize << level;
+        for block in v.chunks_exact_mut(half * 2) {
+            let (lo, hi) = block.split_at_mut(half);
+            for (x, y) in lo.iter_mut().zip(hi.iter_mut()) {
+                let (a, c) = (*x, *y);
+                *x = a + c;
+                *y = a - c;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::rngs::StdRng;
+    use rand::{RngExt, SeedableRng};
+
+    fn random_vector(rng: &mut StdRng, bits: usize, density: f64) -> Vec<u64> {
+        pack((0..bits).map(|_| rng.random_bool(density)))
+    }
+
+    /// Every vector of the set, by plain enumeration.
+    fn brute_minimum(coset: &Coset) -> u32 {
+        let k = coset.basis.len();
+        (0..1u64 << k)
+            .map(|t| {
+                let mut x = coset.x0.clone();
+                for (i, g) in coset.basis.iter().enumerate() {
+                    if t >> i & 1 == 1 {
+                        xor_into(&mut x, g);
+                    }
+                }
+                weight(&x)
+            })
+            .min()
+            .unwrap()
+    }
+
+    fn in_span(coset: &Coset, v: &[u64]) -> bool {
+        let mut target = xor(v, &coset.x0);
+        let reduced = coset.clone().independent();
+        for g in &reduced.basis {
+            let p = first_one(g).unwrap();
+            if bit(&target, p) {
+                xor_into(&mut target, g);
+            }
+        }
+        target.iter().all(|&w| w == 0)
+    }
+
+    /// Random sets of dimension up to 16 and lengths from 1 to 700 bits, sparse and dense
+    /// bases, with dependent vectors: the walk's minimum equals plain enumeration, and the
+    /// vector it returns lies in the set.
+    #[test]
+    fn equals_enumeration_on_random_sets() {
+        let mut rng = StdRng::seed_from_u64(15);
+        for case in 0..300 {
+            let bits = [1, 5, 63, 64, 65, 130, 300, 700][case % 8];
+            let k = rng.random_range(0..=16usize);
+            let density = [0.5, 0.1, 0.02][case % 3];
+            let mut basis: Vec<Vec<u64>> = (0..k).map(|_| random_vector(&mut rng, bits, density)).collect();
+            if k > 2 && case % 5 == 0 {
+                basis.push(xor(&basis[0], &basis[1]));
+            }
+            let coset = Coset { bits, x0: random_vector(&mut rng, bits, 0.5), basis }.independent();
+            let expected = brute_minimum(&coset);
+            let found = min_weight(&coset, &[], Budget { nodes: u64::MAX, time: None });
+            assert!(found.complete, "case {case}");
+            assert_eq!(found.weight, expected, "case {case}: {bits} bits, dimension {}", coset.dimension());
+            assert_eq!(weight(&found.best), expected, "case {case}");
+            assert!(in_span(&coset, &found.best), "case {case}");
+        }
+    }
+
+    /// Restricting to zero bits equals filtering the enumeration.
+    #[test]
+    fn restriction_equals_filtering() {
+        let mut rng = StdRng::seed_from_u64(16);
+        for case in 0..200 {
+            let bits = [6, 40, 100][case % 3];
+            let k = rng.random_range(0..=10usize);
+            let basis = (0..k).map(|_| random_vector(&mut rng, bits, 0.3)).collect();
+            let coset = Coset { bits, x0: random_vector(&mut rng, bits, 0.3), basis }.independent();
+            let zeros: Vec<usize> = (0..rng.random_range(0..4)).map(|_| rng.random_range(0..bits)).collect();
+            let mut expected: Option<u32> = None;
+            let mut count = 0u64;
+            for t in 0..1u64 << coset.dimension() {
+                let mut x = coset.x0.clone();
+                for (i, g) in coset.basis.iter().enumerate() {
+                    if t >> i & 1 == 1 {
+                        xor_into(&mut x, g);
+                    }
+                }
+                if zeros.iter().all(|&j| !bit(&x, j)) {
+                    count += 1;
+                    expected = Some(expected.map_or(weight(&x), |e| e.min(weight(&x))));
+                }
+            }
+            match coset.restricted(&zeros) {
+                None => assert_eq!(count, 0, "case {case}"),
+                Some(r) => {
+                    assert_eq!(1u64 << r.dimension(), count, "case {case}");
+                    let found = min_weight(&r, &[], Budget { nodes: u64::MAX, time: None });
+                    assert_eq!(Some(found.weight), expected, "case {case}");
+                    assert!(zeros.iter().all(|&j| !bit(&found.best, j)), "case {case}");
+                }
+            }
+        }
+    }
+
+    /// Sets mapped onto themselves by reversing the positions, and by a rotation of four blocks:
+    /// the walk that skips images finds the minimum of plain enumeration; a permutation that
+    /// does not map the set onto itself is ignored, not trusted.
+    #[test]
+    fn symmetries_skip_images_without_losing_the_minimum() {
+        let mut rng = StdRng::seed_from_u64(17);
+        for case in 0..120 {
+            let bits = [40, 64, 200, 400][case % 4];
+            let reverse: Vec<usize> = (0..bits).rev().collect();
+            let quarter = bits / 4;
+            let rotate: Vec<usize> =
+                (0..bits).map(|p| if p < 4 * quarter { (p + quarter) % (4 * quarter) } else { p }).collect();
+            let rotations = [
+                rotate.clone(),
+                permuted_perm(&rotate, &rotate),
+                permuted_perm(&rotate, &permuted_perm(&rotate, &rotate)),
+            ];
+            let perms: Vec<Vec<usize>> = if case % 2 == 0 { vec![reverse] } else { rotations.to_vec() };
+            let mut basis = Vec::new();
+            for _ in 0..rng.random_range(1..=4) {
+                let v = random_vector(&mut rng, bits, 0.2);
+                basis.push(v.clone());
+                for perm in &perms {
+                    basis.push(permuted(&v, perm));
+                }
+            }
+            // A fixed x0 (its orbit sum) keeps the set invariant.
+            let mut x0 = random_vector(&mut rng, bits, 0.3);
+            let images: Vec<Vec<u64>> = perms.iter().map(|perm| permuted(&x0, perm)).collect();
+            for image in &images {
+                xor_into(&mut x0, image);
+            }
+            let coset = Coset { bits, x0, basis }.independent();
+            if coset.dimension() > 16 {
+                continue;
+            }
+            let expected = brute_minimum(&coset);
+            let budget = Budget { nodes: u64::MAX, time: None };
+            let with = min_weight(&coset, &perms, budget);
+            assert_eq!(with.weight, expected, "case {case}");
+            assert!(in_span(&coset, &with.best), "case {case}");
+            // A shift by one position maps nothing here onto itself.
+            let shift: Vec<usize> = (0..bits).map(|p| (p + 1) % bits).collect();
+            let wrong = min_weight(&coset, &[shift], budget);
+            assert_eq!(wrong.weight, expected, "case {case}");
+        }
+    }
+
+    fn permuted_perm(a: &[usize], b: &[usize]) -> Vec<usize> {
+        (0..a.len()).map(|p| b[a[p]]).collect()
+    }
+
+    /// The transform against its definition.
+    #[test]
+    fn walsh_hadamard_matches_definition() {
+        let v: Vec<i32> = vec![3, -1, 4, 1, -5, 9, 2, -6];
+        let mut h = v.clone();
+        walsh_hadamard(&mut h, 3);
+        for (t, &ht) in h.iter().enumerate() {
+            let direct: i32 =
+                v.iter().enumerate().map(|(c, &x)| if (c & t).count_ones() % 2 == 0 { x } else { -x }).sum();
+            assert_eq!(ht, direct, "t = {t}");
+        }
+    }
+}
