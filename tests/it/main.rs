@@ -22,6 +22,8 @@
 //!   round trips through the file format, and their bad input;
 //! - `difficulty`: the exact par distribution against brute force and known values, and the
 //!   sampled one against the exact shares;
+//! - `serve`: `modsolve serve` over HTTP: every endpoint against the library, path traversal,
+//!   oversize bodies, budgets, SVG like `--svg`, and a load test (500 requests, 50 clients);
 //! - `limits`: honest outcomes (undecided, exact counts, why a plan is not proven) and budgets
 //!   and memory that bound the command.
 
@@ -39,6 +41,7 @@ mod library;
 mod limits;
 mod optimize;
 mod seeds;
+mod serve;
 mod shapes;
 mod shell;
 mod snapshots;
