@@ -103,11 +103,16 @@ async function analyse(request, started = performance.now()) {
   } catch (e) {
     if (seq !== app.seq) return;
     showError(e, request.source);
+    // What is drawn and said is of the last good text: shown as stale until the text is fixed.
+    document.body.classList.add('stale');
+    $('facts').innerHTML = '';
+    $('findings').innerHTML = '';
     return;
   }
   if (seq !== app.seq) return;
   const answered = performance.now();
   $('error').hidden = true;
+  document.body.classList.remove('stale');
   app.board = doc.board;
   app.solve = doc.solve;
   app.source = doc.source;
@@ -123,12 +128,17 @@ async function analyse(request, started = performance.now()) {
   app.lastAnalysisMs = ms;
   status(`analysed in ${ms.toFixed(0)} ms`);
   document.body.dataset.analysed = String(seq);
-  checkNow(seq);
+  // The check (macros, strategies: a few hundred milliseconds on a big board) waits for the
+  // edits to pause, so it never holds up the next edit's analysis.
+  $('findings').innerHTML = '<li class="muted">checking…</li>';
+  clearTimeout(app.checkTimer);
+  app.checkTimer = setTimeout(() => checkNow(seq), 300);
 }
 
 async function checkNow(seq) {
   app.check = null;
   const findings = $('findings');
+  if (seq !== app.seq) return;
   if (app.board.cells > 250000) {
     findings.innerHTML = '<li class="muted">check is left out for boards this big</li>';
     return;

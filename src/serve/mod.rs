@@ -10,7 +10,7 @@
 //! 409 for a file that exists, 413 for a body over the limit, 503 when the budget ran out.
 //!
 //! Safety: files are read and written only inside the served directory (paths are
-//! canonicalised and their prefix checked, [`paths`]); request bodies are limited
+//! canonicalised and their prefix checked, in `paths.rs`); request bodies are limited
 //! ([`Config::max_body`]); every solve runs under a time budget and a memory limit, off the
 //! async threads (`spawn_blocking`), at most [`Config::jobs`] at a time.
 
