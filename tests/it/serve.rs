@@ -526,3 +526,59 @@ fn serve_load_test_500_requests_from_50_clients() {
     );
     assert!(after < before + 128 * 1024, "memory grew from {before} KiB to {after} KiB");
 }
+
+/// A random request body: a puzzle text cut or changed at random places, fields of the wrong
+/// type, junk.
+fn random_body(rng: &mut StdRng) -> String {
+    let mut source = random_source(rng);
+    match rng.random_range(0..6) {
+        0 => source.truncate(rng.random_range(0..source.len())),
+        1 => {
+            let at = rng.random_range(0..source.len());
+            if source.is_char_boundary(at) {
+                source.insert(at, ['(', ')', ',', '9', '-', '[', 'x'][rng.random_range(0..7)]);
+            }
+        }
+        _ => {}
+    }
+    let pressed: Vec<i64> = (0..rng.random_range(0..6)).map(|_| rng.random_range(-2..12)).collect();
+    match rng.random_range(0..8) {
+        0 => json!({"source": source, "pressed": pressed}).to_string(),
+        1 => json!({"source": source, "start": pressed}).to_string(),
+        2 => json!({"source": source, "moduli": pressed}).to_string(),
+        3 => json!({"source": source, "count": rng.random_range(0..4), "par": [rng.random_range(0..4), rng.random_range(0..8)]}).to_string(),
+        4 => json!({"source": 7, "pressed": "x"}).to_string(),
+        5 => {
+            let path = ["../", "a.ron", "/x.ron", "", "a/b.ron"][rng.random_range(0..5)];
+            json!({"path": path, "source": source}).to_string()
+        }
+        6 => "[1, 2".to_string(),
+        _ => json!({"source": source}).to_string(),
+    }
+}
+
+#[test]
+fn serve_answers_random_bad_requests_without_crashing() {
+    let server = Server::start(&["--budget", "1s"]);
+    let mut rng = StdRng::seed_from_u64(1414);
+    let endpoints = [
+        "api/analyse",
+        "api/check",
+        "api/hint",
+        "api/state",
+        "api/generate",
+        "api/histogram",
+        "api/save",
+        "api/svg",
+    ];
+    for _ in 0..300 {
+        let endpoint = endpoints[rng.random_range(0..endpoints.len())];
+        let (status, body) = server.post_raw(endpoint, "application/json", random_body(&mut rng));
+        assert!([200, 400, 403, 404, 409, 413, 503].contains(&status), "{endpoint}: {status} {body}");
+        if status != 200 {
+            validate("error", &body);
+        }
+    }
+    let (status, _, _) = server.get("api/palette");
+    assert_eq!(status, 200, "the server still answers");
+}
