@@ -65,6 +65,8 @@ pub mod memory;
 pub mod model;
 pub mod report;
 pub mod scaffold;
+#[cfg(feature = "serve")]
+pub mod serve;
 pub mod solve;
 pub mod strategy;
 pub mod values;

@@ -24,6 +24,8 @@ fn main() -> ExitCode {
         Mode::Distribution(request) => cli::check::distribution(&request),
         Mode::Generate(request) => cli::generate::run(&request),
         Mode::Hint(request) => cli::hint::run(&request),
+        #[cfg(feature = "serve")]
+        Mode::Serve(request) => cli::serve::run(request),
         Mode::New(form, modulus) => cli::new(form, modulus),
         Mode::Completions(shell) => Ok(cli::completions(shell)),
         Mode::Man(subcommand) => cli::man(subcommand.as_deref()),

@@ -50,6 +50,10 @@ pub(crate) enum Command {
     /// board after each press. Exit 0 hint given (or already solved), 1 not solvable from
     /// there, 2 bad input, 3 undecided.
     Hint(HintArgs),
+    /// The playground: a local web page to draw, solve, play and generate puzzles, on the level
+    /// files of DIR (read and saved there only). Prints its URL on the first line.
+    #[cfg(feature = "serve")]
+    Serve(ServeArgs),
     /// Make levels to a spec from a template puzzle file (its start is ignored): solvable by
     /// construction, checked by the solver, no two alike up to rotation and reflection.
     Generate(GenerateArgs),
@@ -137,6 +141,36 @@ pub(crate) struct HintArgs {
     /// bounds the search for the fewest plan.
     #[arg(long, value_parser = parse_budget, default_value = "10s")]
     pub(crate) budget: Budget,
+}
+
+#[cfg(feature = "serve")]
+#[derive(Args, Debug)]
+pub(crate) struct ServeArgs {
+    /// The directory of level files to list, open and save into.
+    #[arg(default_value = ".", value_hint = ValueHint::DirPath)]
+    pub(crate) dir: PathBuf,
+    /// The port to listen on; 0 picks a free one.
+    #[arg(long, default_value_t = 8117)]
+    pub(crate) port: u16,
+    /// The address to listen on. Anything but loopback lets other machines read and write DIR.
+    #[arg(long, default_value = "127.0.0.1")]
+    pub(crate) host: std::net::IpAddr,
+    /// The time each solve, check or hint may take (generation: four times this).
+    #[arg(long, value_parser = parse_duration, default_value = "5s")]
+    pub(crate) budget: std::time::Duration,
+    /// Refuse request bodies larger than this: 16MiB, 500k (decimal), or bytes.
+    #[arg(long, value_name = "SIZE", value_parser = modsolve::input::parse_size, default_value = "16MiB")]
+    pub(crate) max_body: u64,
+    /// Refuse work whose estimated peak memory is above this: 4GiB, 500MiB, or bytes.
+    #[arg(long, value_name = "SIZE", value_parser = modsolve::input::parse_size, default_value = "2GiB")]
+    pub(crate) max_memory: u64,
+}
+
+/// A time in humantime's forms (`5s`, `1.5s`, `250ms`).
+#[cfg(feature = "serve")]
+pub(crate) fn parse_duration(text: &str) -> Result<std::time::Duration, String> {
+    humantime::parse_duration(text.trim())
+        .map_err(|e| format!("`{text}` is not a time ({e}): give one like 5s or 250ms"))
 }
 
 #[derive(Args, Debug)]
@@ -273,6 +307,10 @@ pub(crate) struct SolveArgs {
     /// Draw the plan even for boards of more than 4096 cells.
     #[arg(long)]
     pub(crate) picture: bool,
+    /// Also write the board with its fewest plan as an SVG picture to this file (the
+    /// playground's look).
+    #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath)]
+    pub(crate) svg: Option<PathBuf>,
     /// Say on stderr which method solved the puzzle, its symbolic seeds, and the time of each phase.
     #[arg(long, short)]
     pub(crate) verbose: bool,

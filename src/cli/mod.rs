@@ -10,6 +10,8 @@ pub(crate) mod check;
 pub(crate) mod generate;
 pub(crate) mod hint;
 mod output;
+#[cfg(feature = "serve")]
+pub(crate) mod serve;
 pub(crate) mod solve;
 
 use std::path::{Path, PathBuf};
@@ -30,6 +32,8 @@ pub(crate) enum Mode {
     Distribution(check::Request),
     Generate(generate::Request),
     Hint(hint::Request),
+    #[cfg(feature = "serve")]
+    Serve(serve::Request),
     New(modsolve::scaffold::Form, u64),
     /// A shell completion script.
     Completions(clap_complete::Shell),
@@ -45,6 +49,8 @@ impl Mode {
             Mode::Check(request) | Mode::Histogram(request) | Mode::Distribution(request) => request.json,
             Mode::Generate(request) => request.json,
             Mode::Hint(request) => request.json,
+            #[cfg(feature = "serve")]
+            Mode::Serve(_) => false,
             Mode::New(..) | Mode::Completions(_) | Mode::Man(_) => false,
         }
     }
@@ -69,6 +75,8 @@ pub(crate) fn parse() -> Result<Mode, Failure> {
         Some(Command::Check(args)) => Mode::Check(check::Request::from(args)),
         Some(Command::Generate(args)) => Mode::Generate(generate::Request::from(args)),
         Some(Command::Hint(args)) => Mode::Hint(hint::Request::from(args)),
+        #[cfg(feature = "serve")]
+        Some(Command::Serve(args)) => Mode::Serve(serve::Request::from(args)),
         Some(Command::New(args)) => {
             use modsolve::scaffold::Form;
             let form = match args.form {
@@ -159,6 +167,7 @@ fn solve_request(args: args::SolveArgs) -> solve::Request {
         options,
         json: args.json,
         picture: args.picture,
+        svg: args.svg,
         verbose: args.verbose,
     }
 }

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use modsolve::SolveReport;
 use modsolve::error::Position;
-use modsolve::report::{PICTURE_CELL_LIMIT, SCHEMA_VERSION};
+use modsolve::report::PICTURE_CELL_LIMIT;
 
 /// What a run hands back to print.
 pub(crate) struct Output {
@@ -133,17 +133,7 @@ impl Failure {
     /// The JSON error document: `{"version", "error": {"kind", "message", "file", "line",
     /// "column"}}`; the message is the first line without its `error: `.
     pub(crate) fn to_json(&self) -> serde_json::Value {
-        let message = self.headline();
-        serde_json::json!({
-            "version": SCHEMA_VERSION,
-            "error": {
-                "kind": self.kind,
-                "message": message,
-                "file": self.file,
-                "line": self.position.map(|p| p.line),
-                "column": self.position.map(|p| p.column),
-            }
-        })
+        modsolve::report::error_json(self.kind, self.headline(), self.file.as_deref(), self.position)
     }
 
     /// Prints the message on standard error (and the JSON document on standard output with

@@ -17,6 +17,8 @@ pub(crate) struct Request {
     pub(crate) options: Options,
     pub(crate) json: bool,
     pub(crate) picture: bool,
+    /// `--svg FILE`: the board with its fewest plan, written atomically.
+    pub(crate) svg: Option<PathBuf>,
     pub(crate) verbose: bool,
 }
 
@@ -62,6 +64,10 @@ pub(crate) fn run(request: &Request) -> Result<Output, Failure> {
     }
     let report = report.map_err(|e| Failure::from(e).in_json(json))?;
     timer.done(&method_line(&report));
+    if let Some(svg) = &request.svg {
+        write_svg(svg, &puzzle, &report).map_err(|f| f.in_json(json))?;
+        timer.done(&format!("wrote {}", svg.display()));
+    }
     let code = match report.solvable {
         Some(true) => 0,
         Some(false) => 1,
@@ -74,6 +80,15 @@ pub(crate) fn run(request: &Request) -> Result<Output, Failure> {
     };
     timer.done(if json { "report ready (JSON is written as it is printed)" } else { "wrote the report" });
     Ok(Output { body, code })
+}
+
+/// `--svg FILE`: the board at its start with the fewest plan (when there is one), written all or
+/// nothing; a failure exits 2.
+fn write_svg(path: &std::path::Path, puzzle: &modsolve::Puzzle, report: &SolveReport) -> Result<(), Failure> {
+    let plan = report.fewest.as_ref().map(|p| p.presses.to_big());
+    let text = modsolve::report::svg::board_svg(puzzle, &puzzle.start().to_vec(), plan.as_deref());
+    modsolve::generate::write_atomically(path, text.as_bytes(), true)
+        .map_err(|e| Failure::plain("io", format!("error: cannot write {}: {e}\n", path.display()), 2, false))
 }
 
 /// The method line of `--verbose`.

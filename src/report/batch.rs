@@ -52,7 +52,8 @@ impl Summary {
         )
     }
 
-    fn json(&self) -> Value {
+    /// The summary as the `summary` object of a batch document.
+    pub fn json(&self) -> Value {
         json!({
             "passed": self.passed,
             "failed": self.failed,

@@ -9,6 +9,7 @@ pub mod check;
 pub mod github;
 mod hint;
 mod solve;
+pub mod svg;
 
 pub use hint::{hint_json, hint_text};
 pub use solve::{Elimination, ListingReport, Numbers, PlanReport, SCHEMA_VERSION, SolveReport, write_json};
@@ -218,6 +219,26 @@ pub fn solve_text(puzzle: &Puzzle, report: &SolveReport, picture: bool) -> Strin
         };
     }
     out
+}
+
+/// The JSON error document of the command line's `--json` and of the playground's server:
+/// `{"version", "error": {"kind", "message", "file", "line", "column"}}` (`schema/error.schema.json`).
+pub fn error_json(
+    kind: &str,
+    message: &str,
+    file: Option<&str>,
+    position: Option<crate::error::Position>,
+) -> Value {
+    serde_json::json!({
+        "version": SCHEMA_VERSION,
+        "error": {
+            "kind": kind,
+            "message": message,
+            "file": file,
+            "line": position.map(|p| p.line),
+            "column": position.map(|p| p.column),
+        }
+    })
 }
 
 /// The most characters of a source line an error shows; longer lines are cut around the caret.

@@ -24,6 +24,8 @@
 //!   sampled one against the exact shares;
 //! - `sparse`: sparse elimination against dense elimination on random mixed puzzles of up to
 //!   a few hundred cells, and mixed 300 × 300 boards;
+//! - `serve`: `modsolve serve` over HTTP: every endpoint against the library, path traversal,
+//!   oversize bodies, budgets, SVG like `--svg`, and a load test (500 requests, 50 clients);
 //! - `limits`: honest outcomes (undecided, exact counts, why a plan is not proven) and budgets
 //!   and memory that bound the command.
 
@@ -41,6 +43,7 @@ mod library;
 mod limits;
 mod optimize;
 mod seeds;
+mod serve;
 mod shapes;
 mod shell;
 mod snapshots;

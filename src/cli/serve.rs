@@ -1,0 +1,60 @@
+//! `modsolve serve [DIR]`: the playground's server ([`modsolve::serve`]) on the address asked
+//! for; its URL is the first line on standard output.
+
+use std::io::Write;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use super::args::ServeArgs;
+use super::output::{Failure, Output};
+
+/// The server, as the command line asks for it.
+pub(crate) struct Request {
+    dir: PathBuf,
+    addr: SocketAddr,
+    budget: Duration,
+    max_body: u64,
+    max_memory: u64,
+}
+
+impl From<ServeArgs> for Request {
+    fn from(args: ServeArgs) -> Self {
+        Request {
+            dir: args.dir,
+            addr: SocketAddr::new(args.host, args.port),
+            budget: args.budget,
+            max_body: args.max_body,
+            max_memory: args.max_memory,
+        }
+    }
+}
+
+/// Serves until the process is stopped; exit 2 when DIR is not a directory or the address
+/// cannot be bound.
+pub(crate) fn run(request: Request) -> Result<Output, Failure> {
+    if !request.dir.is_dir() {
+        let message = format!("error: {} is not a directory\n", request.dir.display());
+        return Err(Failure::plain("usage", message, 2, false));
+    }
+    if !request.addr.ip().is_loopback() {
+        eprintln!(
+            "warning: listening on {}: other machines can reach the playground and read and write the files of {}",
+            request.addr.ip(),
+            request.dir.display()
+        );
+    }
+    let mut config = modsolve::serve::Config::new(&request.dir);
+    config.budget = request.budget;
+    config.max_body = usize::try_from(request.max_body).unwrap_or(usize::MAX);
+    config.max_memory = Some(request.max_memory);
+    let dir = request.dir.display().to_string();
+    modsolve::serve::run(config, request.addr, |addr| {
+        let mut out = std::io::stdout().lock();
+        let _ = writeln!(out, "http://{addr}/");
+        let _ = out.flush();
+        eprintln!("modsolve serve: the playground on {dir}; stop it with Ctrl-C");
+    })
+    .map_err(|e| Failure::plain("io", format!("error: cannot serve on {}: {e}\n", request.addr), 2, false))?;
+    Ok(Output { body: super::output::Body::Text(String::new()), code: 0 })
+}

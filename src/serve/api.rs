@@ -1,0 +1,668 @@
+//! The endpoints. Puzzle endpoints take JSON bodies with the puzzle's RON text in `source` (and
+//! an optional `file`, the name errors and reports give it).
+//!
+//! | endpoint | takes | answers |
+//! | --- | --- | --- |
+//! | `GET /` (and `/app.js`, `/board.js`, `/style.css`) | | the page |
+//! | `GET /api/palette` | | the board colours ([`crate::report::svg::PALETTE`]) |
+//! | `GET /api/files` | | the `check --json` document of every `.ron` file in the directory |
+//! | `GET /api/file?path=P` | | the file's RON text |
+//! | `POST /api/analyse` | `source`, optional `start`, `target`, `moduli` | `{"version", "file", "source", "board", "solve"}`: the board to draw and the `--json` solve document |
+//! | `POST /api/check` | `source` | the `check --json` document |
+//! | `POST /api/hint` | `source`, `pressed` | the `hint --json` document |
+//! | `POST /api/state` | `source`, `pressed` | `{"version", "pressed", "state", "solved"}`: the board after the presses |
+//! | `POST /api/generate` | `source`, `count`, `seed`, `unique`, `par`, `strategy`, `scramble`, `attempts` | the `generate --json` document, each level with its RON `source` |
+//! | `POST /api/histogram` | `source`, `samples`, `seed` | the `check --par-histogram --json` document |
+//! | `POST /api/save` | `path`, `source`, `overwrite` | `{"version", "saved"}` once the file is written |
+//! | `GET /api/svg?path=P`, `POST /api/svg` | a file, or `source` and `pressed` | the board with its fewest plan as SVG |
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use axum::Json;
+use axum::body::Body;
+use axum::extract::rejection::{JsonRejection, QueryRejection};
+use axum::extract::{Query, State};
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use num_bigint::BigUint;
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use super::{ApiError, Shared, paths};
+use crate::Puzzle;
+use crate::check::CheckOptions;
+use crate::generate::{Spec, StrategyRequirement};
+use crate::hint::HintOptions;
+use crate::report::SCHEMA_VERSION;
+use crate::solve::Budget;
+
+type Shared_ = State<Arc<Shared>>;
+
+/// The routes, before the body limit is layered on.
+pub(crate) fn routes(shared: Arc<Shared>) -> axum::Router {
+    axum::Router::new()
+        .route("/", get(|| async { page("text/html; charset=utf-8", include_str!("../../web/index.html")) }))
+        .route(
+            "/app.js",
+            get(|| async { page("text/javascript; charset=utf-8", include_str!("../../web/app.js")) }),
+        )
+        .route(
+            "/board.js",
+            get(|| async { page("text/javascript; charset=utf-8", include_str!("../../web/board.js")) }),
+        )
+        .route(
+            "/style.css",
+            get(|| async { page("text/css; charset=utf-8", include_str!("../../web/style.css")) }),
+        )
+        .route("/favicon.ico", get(|| async { StatusCode::NO_CONTENT }))
+        .route("/api/palette", get(palette))
+        .route("/api/files", get(files))
+        .route("/api/file", get(file))
+        .route("/api/analyse", post(analyse))
+        .route("/api/check", post(check))
+        .route("/api/hint", post(hint))
+        .route("/api/state", post(state))
+        .route("/api/generate", post(generate))
+        .route("/api/histogram", post(histogram))
+        .route("/api/save", post(save))
+        .route("/api/svg", get(svg_of_file).post(svg_of_source))
+        .fallback(|| async { ApiError::new(StatusCode::NOT_FOUND, "not-found", "no such page or endpoint") })
+        .with_state(shared)
+}
+
+fn page(content_type: &'static str, text: &'static str) -> Response {
+    ([(header::CONTENT_TYPE, content_type), (header::CACHE_CONTROL, "no-cache")], text).into_response()
+}
+
+fn json_response(status: StatusCode, bytes: Vec<u8>) -> Response {
+    (status, [(header::CONTENT_TYPE, "application/json")], Body::from(bytes)).into_response()
+}
+
+/// A JSON body, or the error document: 413 over the body limit, 415 without a JSON content
+/// type, 400 otherwise.
+fn body<T>(body: Result<Json<T>, JsonRejection>) -> Result<T, ApiError> {
+    body.map(|Json(t)| t).map_err(|rejection| {
+        // A body that is JSON but not of the endpoint's shape is a bad request too (axum says 422).
+        let status = match rejection.status() {
+            StatusCode::UNPROCESSABLE_ENTITY => StatusCode::BAD_REQUEST,
+            status => status,
+        };
+        let kind = if status == StatusCode::PAYLOAD_TOO_LARGE { "too-large" } else { "usage" };
+        ApiError::new(status, kind, rejection.body_text())
+    })
+}
+
+fn query<T>(query: Result<Query<T>, QueryRejection>) -> Result<T, ApiError> {
+    query.map(|Query(t)| t).map_err(|rejection| ApiError::bad_request(rejection.body_text()))
+}
+
+/// Runs `work` on tokio's blocking threads, at most [`super::Config::jobs`] at a time. A panic
+/// in it is a 500, never a crash.
+async fn blocking<T: Send + 'static>(
+    shared: &Shared,
+    work: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    let _permit = shared.jobs.acquire().await.map_err(|_| ApiError::internal("the server is stopping"))?;
+    tokio::task::spawn_blocking(work)
+        .await
+        .map_err(|e| ApiError::internal(format!("the work stopped: {e}")))?
+}
+
+/// The puzzle of a request's RON text, or the error with its line and column.
+fn parse(source: &str, file: &str) -> Result<Puzzle, ApiError> {
+    crate::parse_puzzle(source).map_err(|e| {
+        let mut error = ApiError::from(crate::Error::Input(e));
+        error.file = Some(file.to_string());
+        error
+    })
+}
+
+fn options(shared: &Shared) -> crate::Options {
+    crate::Options {
+        budget: Budget { time: Some(shared.config.budget), ..Budget::default() },
+        max_memory: shared.config.max_memory,
+        ..crate::Options::default()
+    }
+}
+
+fn check_options(shared: &Shared) -> CheckOptions {
+    CheckOptions {
+        budget: Budget { time: Some(shared.config.budget), ..Budget::default() },
+        max_memory: shared.config.max_memory,
+    }
+}
+
+fn default_file() -> String {
+    "playground.ron".into()
+}
+
+async fn palette() -> Json<Value> {
+    Json(json!({
+        "version": SCHEMA_VERSION,
+        "palette": crate::report::svg::PALETTE,
+        "text_cell_limit": crate::report::svg::TEXT_CELL_LIMIT,
+    }))
+}
+
+/// `GET /api/files`: every `.ron` file of the directory checked, as `check --json` prints it
+/// for several files.
+async fn files(State(shared): Shared_) -> Result<Json<Value>, ApiError> {
+    let worker = Arc::clone(&shared);
+    blocking(&shared, move || {
+        let names = paths::level_files(&worker.dir)
+            .map_err(|e| ApiError::internal(format!("cannot list the directory: {e}")))?;
+        let options = check_options(&worker);
+        let results = crate::bounded::in_parallel(&names, |name| check_file(&worker, name, &options));
+        let mut summary = crate::report::batch::Summary::default();
+        let mut objects = Vec::new();
+        for (object, verdict) in results {
+            match verdict {
+                Verdict::Passed(warnings) => {
+                    summary.passed += 1;
+                    summary.warnings += warnings;
+                }
+                Verdict::Failed(warnings) => {
+                    summary.failed += 1;
+                    summary.warnings += warnings;
+                }
+                Verdict::Unreadable => summary.unreadable += 1,
+            }
+            objects.push(object);
+        }
+        Ok(Json(json!({"version": SCHEMA_VERSION, "files": objects, "summary": summary.json()})))
+    })
+    .await
+}
+
+enum Verdict {
+    Passed(usize),
+    Failed(usize),
+    Unreadable,
+}
+
+/// One file's object in the `check --json` batch, as the command line makes it.
+fn check_file(shared: &Shared, name: &str, options: &CheckOptions) -> (Value, Verdict) {
+    let unreadable = |kind: &str, message: String, position: Option<crate::error::Position>| {
+        let object = json!({
+            "kind": kind, "file": name, "line": position.map(|p| p.line),
+            "column": position.map(|p| p.column), "error": message,
+        });
+        (object, Verdict::Unreadable)
+    };
+    let source = match paths::existing(&shared.dir, name).ok().and_then(|path| {
+        crate::input::read_source(&path, shared.config.max_body as u64).map_err(|e| e.to_string()).ok()
+    }) {
+        Some(source) => source,
+        None => return unreadable("io", format!("cannot read {name}"), None),
+    };
+    let puzzle = match crate::parse_puzzle(&source) {
+        Ok(puzzle) => puzzle,
+        Err(e) => return unreadable("input", e.to_string(), e.position),
+    };
+    match crate::check::check_within(&puzzle, options) {
+        Ok(report) => {
+            let warnings = report.warning_count();
+            let object = crate::report::check::check_json(name, &puzzle, &report, false);
+            let verdict =
+                if report.passed(false) { Verdict::Passed(warnings) } else { Verdict::Failed(warnings) };
+            (object, verdict)
+        }
+        Err(crate::Error::BudgetRanOut) => (
+            json!({"file": name, "error": "the budget ran out before the check finished", "undecided": true}),
+            Verdict::Failed(0),
+        ),
+        Err(e) => (json!({"file": name, "error": e.to_string()}), Verdict::Failed(0)),
+    }
+}
+
+#[derive(Deserialize)]
+struct PathQuery {
+    path: String,
+}
+
+/// `GET /api/file?path=P`: the RON text of a file in the directory.
+async fn file(
+    State(shared): Shared_,
+    q: Result<Query<PathQuery>, QueryRejection>,
+) -> Result<Response, ApiError> {
+    let relative = query(q)?.path;
+    let path = paths::existing(&shared.dir, &relative)?;
+    let source = crate::input::read_source(&path, shared.config.max_body as u64)
+        .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, "io", e.to_string()).with_file(&relative))?;
+    Ok(([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], source).into_response())
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AnalyseRequest {
+    source: String,
+    #[serde(default = "default_file")]
+    file: String,
+    start: Option<Vec<u64>>,
+    target: Option<Vec<u64>>,
+    moduli: Option<Vec<u64>>,
+}
+
+/// The puzzle with the editor's changes: new moduli (start and target reduced by them, the
+/// intended plan and press limits dropped), then a new start and target. Returns the puzzle
+/// and its RON text (the request's own text when nothing changed).
+fn edited(request: &AnalyseRequest) -> Result<(Puzzle, String), ApiError> {
+    let mut puzzle = parse(&request.source, &request.file)?;
+    let mut source = None;
+    let invalid = |e: crate::InputError| ApiError::from(crate::Error::Input(e));
+    if let Some(moduli) = &request.moduli {
+        if moduli.len() != puzzle.cell_count() {
+            return Err(ApiError::bad_request(format!(
+                "`moduli` has {} values for {} cells",
+                moduli.len(),
+                puzzle.cell_count()
+            )));
+        }
+        let reduce = |values: Vec<u64>| -> Vec<u64> {
+            values.iter().zip(moduli).map(|(&v, &m)| if m == 0 { v } else { v % m }).collect()
+        };
+        puzzle = puzzle.with_start(reduce(puzzle.start().to_vec())).map_err(invalid)?;
+        puzzle = puzzle.with_target(reduce(puzzle.target().to_vec())).map_err(invalid)?;
+        let list: Vec<String> = moduli.iter().map(u64::to_string).collect();
+        let text: String = crate::format::to_ron(&puzzle, "")
+            .lines()
+            .filter(|line| !line.starts_with("    intended:") && !line.starts_with("    max_presses:"))
+            .map(|line| {
+                if line.starts_with("    modulus:") {
+                    format!("    modulus: [{}],\n", list.join(", "))
+                } else {
+                    format!("{line}\n")
+                }
+            })
+            .collect();
+        puzzle = parse(&text, &request.file)?;
+        source = Some(text);
+    }
+    if let Some(start) = &request.start {
+        check_length("start", start, &puzzle)?;
+        puzzle = puzzle.with_start(start.clone()).map_err(invalid)?;
+    }
+    if let Some(target) = &request.target {
+        check_length("target", target, &puzzle)?;
+        puzzle = puzzle.with_target(target.clone()).map_err(invalid)?;
+    }
+    if request.start.is_some() || request.target.is_some() {
+        source = Some(crate::format::to_ron(&puzzle, ""));
+    }
+    Ok((puzzle, source.unwrap_or_else(|| request.source.clone())))
+}
+
+fn check_length(field: &str, values: &[u64], puzzle: &Puzzle) -> Result<(), ApiError> {
+    if values.len() != puzzle.cell_count() {
+        return Err(ApiError::bad_request(format!(
+            "`{field}` has {} values for {} cells",
+            values.len(),
+            puzzle.cell_count()
+        )));
+    }
+    Ok(())
+}
+
+/// What the page needs to draw a puzzle.
+fn board_json(puzzle: &Puzzle) -> Value {
+    let buttons_are_cells = puzzle.buttons_are_cells();
+    json!({
+        "name": puzzle.name(),
+        "cells": puzzle.cell_count(),
+        "buttons": puzzle.button_count(),
+        "buttons_are_cells": buttons_are_cells,
+        "staged": puzzle.phases().is_some(),
+        "layout": crate::report::svg::layout(puzzle),
+        "moduli": puzzle.moduli(),
+        "start": puzzle.start(),
+        "target": puzzle.target(),
+        "labels": puzzle.labels(),
+        "button_names": (!buttons_are_cells).then(|| (0..puzzle.button_count()).map(|j| puzzle.button_name(j)).collect::<Vec<_>>()),
+    })
+}
+
+/// `POST /api/analyse`: the board and the solve document, written without building the plan as
+/// JSON values (a big board's plan streams straight into the response).
+async fn analyse(
+    State(shared): Shared_,
+    request: Result<Json<AnalyseRequest>, JsonRejection>,
+) -> Result<Response, ApiError> {
+    let request = body(request)?;
+    let worker = Arc::clone(&shared);
+    blocking(&shared, move || {
+        let (puzzle, source) = edited(&request)?;
+        let report = crate::analyse(&puzzle, &options(&worker))?;
+        let head = json!({
+            "version": SCHEMA_VERSION,
+            "file": request.file,
+            "source": source,
+            "board": board_json(&puzzle),
+        });
+        let mut bytes = serde_json::to_vec(&head).map_err(|e| ApiError::internal(e.to_string()))?;
+        bytes.pop(); // the closing brace
+        bytes.extend_from_slice(br#","solve":"#);
+        crate::report::write_json(&report, &mut bytes).map_err(|e| ApiError::internal(e.to_string()))?;
+        bytes.push(b'}');
+        Ok(json_response(StatusCode::OK, bytes))
+    })
+    .await
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SourceRequest {
+    source: String,
+    #[serde(default = "default_file")]
+    file: String,
+}
+
+/// `POST /api/check`: the `check --json` document of one puzzle.
+async fn check(
+    State(shared): Shared_,
+    request: Result<Json<SourceRequest>, JsonRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let request = body(request)?;
+    let worker = Arc::clone(&shared);
+    blocking(&shared, move || {
+        let puzzle = parse(&request.source, &request.file)?;
+        let report = crate::check::check_within(&puzzle, &check_options(&worker))?;
+        let object = crate::report::check::check_json(&request.file, &puzzle, &report, false);
+        Ok(Json(crate::report::batch::batch_json(vec![object], None)))
+    })
+    .await
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PressedRequest {
+    source: String,
+    #[serde(default = "default_file")]
+    file: String,
+    #[serde(default)]
+    pressed: Vec<usize>,
+    #[serde(default)]
+    steps: bool,
+}
+
+/// The most presses a request may replay.
+const PRESSED_LIMIT: usize = 1_000_000;
+
+fn check_pressed(pressed: &[usize], puzzle: &Puzzle) -> Result<(), ApiError> {
+    if pressed.len() > PRESSED_LIMIT {
+        return Err(ApiError::bad_request(format!("more than {PRESSED_LIMIT} presses")));
+    }
+    if let Some(&j) = pressed.iter().find(|&&j| j >= puzzle.button_count()) {
+        return Err(ApiError::bad_request(format!(
+            "`pressed` names button {j}, but the puzzle has {} buttons (0 to {})",
+            puzzle.button_count(),
+            puzzle.button_count().saturating_sub(1)
+        )));
+    }
+    Ok(())
+}
+
+/// `POST /api/hint`: the `hint --json` document.
+async fn hint(
+    State(shared): Shared_,
+    request: Result<Json<PressedRequest>, JsonRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let request = body(request)?;
+    let worker = Arc::clone(&shared);
+    blocking(&shared, move || {
+        let puzzle = parse(&request.source, &request.file)?;
+        check_pressed(&request.pressed, &puzzle)?;
+        let options = HintOptions { analysis: options(&worker), steps: request.steps };
+        let hint = crate::hint::hint(&puzzle, &request.pressed, &options)?;
+        Ok(Json(crate::report::hint_json(&puzzle, &hint)))
+    })
+    .await
+}
+
+/// `POST /api/state`: the board after the presses, replayed under the puzzle's rule.
+async fn state(
+    State(shared): Shared_,
+    request: Result<Json<PressedRequest>, JsonRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let request = body(request)?;
+    blocking(&shared, move || {
+        let puzzle = parse(&request.source, &request.file)?;
+        check_pressed(&request.pressed, &puzzle)?;
+        let position = crate::hint::position(&puzzle, &request.pressed)
+            .map_err(|e| ApiError::from(crate::Error::Input(e)))?;
+        let state = position.start().to_vec();
+        let solved = state == puzzle.target().to_vec();
+        Ok(Json(
+            json!({"version": SCHEMA_VERSION, "pressed": request.pressed, "state": state, "solved": solved}),
+        ))
+    })
+    .await
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GenerateRequest {
+    source: String,
+    #[serde(default = "default_file")]
+    file: String,
+    count: usize,
+    #[serde(default = "one")]
+    seed: u64,
+    #[serde(default)]
+    unique: bool,
+    par: Option<(u64, u64)>,
+    strategy: Option<String>,
+    scramble: Option<u64>,
+    attempts: Option<usize>,
+    #[serde(default)]
+    deny_warnings: bool,
+}
+
+fn one() -> u64 {
+    1
+}
+
+/// The most levels one request makes, and the most candidates it tries.
+const GENERATE_LIMIT: usize = 100;
+const ATTEMPT_LIMIT: usize = 200_000;
+
+/// `POST /api/generate`: the `generate --json` document, each level with its RON text (nothing
+/// is written: `/api/save` keeps the chosen ones). The levels are named `level-0001.ron`, … as
+/// the command line names them.
+async fn generate(
+    State(shared): Shared_,
+    request: Result<Json<GenerateRequest>, JsonRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let request = body(request)?;
+    if request.count == 0 || request.count > GENERATE_LIMIT {
+        return Err(ApiError::bad_request(format!("`count` must be 1 to {GENERATE_LIMIT}")));
+    }
+    let strategy = match request.strategy.as_deref() {
+        None | Some("") | Some("any") => None,
+        Some("none") => Some(StrategyRequirement::None),
+        Some(name) => Some(StrategyRequirement::Wins(name.parse().map_err(|_| {
+            ApiError::bad_request(format!("`{name}` is not a strategy: use sweep, greedy, chase or none"))
+        })?)),
+    };
+    let spec = Spec {
+        count: request.count,
+        seed: request.seed,
+        unique: request.unique,
+        par: request.par,
+        strategy,
+        attempts: request
+            .attempts
+            .unwrap_or_else(|| Spec::default_attempts(request.count))
+            .min(ATTEMPT_LIMIT),
+        nodes_per_level: Spec::DEFAULT_NODES_PER_LEVEL,
+        scramble: request.scramble,
+        deny_warnings: request.deny_warnings,
+    };
+    let worker = Arc::clone(&shared);
+    blocking(&shared, move || {
+        let template = parse(&request.source, &request.file)?;
+        let estimate = crate::memory::for_candidates(&template, rayon::current_num_threads());
+        crate::memory::within(estimate, worker.config.max_memory).map_err(|e| ApiError::from(crate::Error::from(e)))?;
+        if let Some(reason) = crate::generate::impossible(&template, &spec)? {
+            return Err(ApiError::bad_request(reason.to_string()));
+        }
+        let budget = Budget { time: Some(worker.config.budget * 4), ..Budget::default() };
+        let file = request.file.clone();
+        let run = move || {
+            let mut levels = Vec::new();
+            let batch = crate::generate::generate::<crate::InternalError>(&template, &spec, &|_, _| {}, |level| {
+                let name = format!("level-{:04}.ron", levels.len() + 1);
+                let comment = format!(
+                    "Level {} made in the playground from {file} (seed {}).\npar {} (proven fewest presses), solutions: {}; `intended` is a fewest-press plan.",
+                    levels.len() + 1,
+                    spec.seed,
+                    level.par,
+                    level.count
+                );
+                let mut object = crate::report::batch::level_json(&name, &level);
+                object["source"] = Value::from(crate::format::to_ron(&level.puzzle, &comment));
+                levels.push(object);
+                Ok(())
+            });
+            batch.map(|batch| (levels, batch))
+        };
+        let (levels, batch) = match crate::bounded::within(budget, run) {
+            Ok(result) => result?,
+            Err(crate::bounded::Abandoned::TimeRanOut) => return Err(ApiError::from(crate::Error::BudgetRanOut)),
+            Err(crate::bounded::Abandoned::Stopped) => return Err(ApiError::internal("the generator stopped")),
+        };
+        Ok(Json(json!({"version": SCHEMA_VERSION, "levels": levels, "found": batch.found, "tried": batch.tried})))
+    })
+    .await
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct HistogramRequest {
+    source: String,
+    #[serde(default = "default_file")]
+    file: String,
+    #[serde(default = "default_samples")]
+    samples: usize,
+    #[serde(default = "one")]
+    seed: u64,
+}
+
+fn default_samples() -> usize {
+    200
+}
+
+/// `POST /api/histogram`: the par of random solvable starts, as `check --par-histogram --json`.
+async fn histogram(
+    State(shared): Shared_,
+    request: Result<Json<HistogramRequest>, JsonRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let request = body(request)?;
+    let samples = request.samples.min(100_000);
+    let worker = Arc::clone(&shared);
+    blocking(&shared, move || {
+        let template = parse(&request.source, &request.file)?;
+        let deadline = Instant::now() + worker.config.budget;
+        let nodes = 200_000;
+        let histogram = crate::generate::par_histogram_within(
+            &template,
+            samples,
+            request.seed,
+            nodes,
+            Some(deadline),
+            worker.config.max_memory,
+        )?;
+        let asked = crate::report::batch::HistogramAsked {
+            samples,
+            nodes_per_sample: nodes,
+            time: Some(worker.config.budget),
+        };
+        let object = crate::report::batch::histogram_json(&request.file, &histogram, &asked);
+        Ok(Json(crate::report::batch::batch_json(vec![object], None)))
+    })
+    .await
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SaveRequest {
+    path: String,
+    source: String,
+    #[serde(default)]
+    overwrite: bool,
+}
+
+/// `POST /api/save`: a valid puzzle written (atomically) into the directory.
+async fn save(
+    State(shared): Shared_,
+    request: Result<Json<SaveRequest>, JsonRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let request = body(request)?;
+    let target = paths::writable(&shared.dir, &request.path)?;
+    blocking(&shared, move || {
+        parse(&request.source, &request.path)?;
+        crate::generate::write_atomically(&target, request.source.as_bytes(), request.overwrite).map_err(
+            |e| {
+                if e.kind() == std::io::ErrorKind::AlreadyExists {
+                    ApiError::new(
+                        StatusCode::CONFLICT,
+                        "exists",
+                        format!("`{}` exists (save with overwrite to replace it)", request.path),
+                    )
+                    .with_file(&request.path)
+                } else {
+                    ApiError::new(
+                        StatusCode::INTERNAL_SERVER_ERROR,
+                        "io",
+                        format!("cannot write `{}`: {e}", request.path),
+                    )
+                }
+            },
+        )?;
+        Ok(Json(json!({"version": SCHEMA_VERSION, "saved": request.path})))
+    })
+    .await
+}
+
+/// The board at the position the presses reach, with the fewest plan from there.
+fn svg(shared: &Shared, puzzle: &Puzzle, pressed: &[usize]) -> Result<Response, ApiError> {
+    check_pressed(pressed, puzzle)?;
+    let position =
+        crate::hint::position(puzzle, pressed).map_err(|e| ApiError::from(crate::Error::Input(e)))?;
+    let report = crate::analyse(&position, &options(shared))?;
+    let plan: Option<Vec<BigUint>> = report.fewest.as_ref().map(|p| p.presses.to_big());
+    let text = crate::report::svg::board_svg(&position, &position.start().to_vec(), plan.as_deref());
+    Ok(([(header::CONTENT_TYPE, "image/svg+xml")], text).into_response())
+}
+
+/// `GET /api/svg?path=P`: a file's board with its fewest plan.
+async fn svg_of_file(
+    State(shared): Shared_,
+    q: Result<Query<PathQuery>, QueryRejection>,
+) -> Result<Response, ApiError> {
+    let relative = query(q)?.path;
+    let path = paths::existing(&shared.dir, &relative)?;
+    let worker = Arc::clone(&shared);
+    blocking(&shared, move || {
+        let source = crate::input::read_source(&path, worker.config.max_body as u64)
+            .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, "io", e.to_string()).with_file(&relative))?;
+        let puzzle = parse(&source, &relative)?;
+        svg(&worker, &puzzle, &[])
+    })
+    .await
+}
+
+/// `POST /api/svg`: the board of a RON text after the presses, with the fewest plan from there.
+async fn svg_of_source(
+    State(shared): Shared_,
+    request: Result<Json<PressedRequest>, JsonRejection>,
+) -> Result<Response, ApiError> {
+    let request = body(request)?;
+    let worker = Arc::clone(&shared);
+    blocking(&shared, move || {
+        let puzzle = parse(&request.source, &request.file)?;
+        svg(&worker, &puzzle, &request.pressed)
+    })
+    .await
+}

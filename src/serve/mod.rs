@@ -1,0 +1,180 @@
+//! `modsolve serve`: the designer's playground, a local web server (axum on tokio) with a page
+//! to draw, solve and play puzzles, and a JSON API that speaks the command line's documents.
+//!
+//! The page (`web/`: HTML, CSS and ES modules) is embedded in the binary. Every endpoint that
+//! works on a puzzle reads RON text as `modsolve FILE` does ([`crate::parse_puzzle`]) and
+//! answers with the library's report functions, so its JSON is the `--json` document of the
+//! matching command (see [`api`] for the list). Failures are the command line's JSON error
+//! document ([`crate::report::error_json`]) with an HTTP status: 400 for a bad request or a
+//! puzzle error (with its line and column), 403 for a path outside the served directory, 404,
+//! 409 for a file that exists, 413 for a body over the limit, 503 when the budget ran out.
+//!
+//! Safety: files are read and written only inside the served directory (paths are
+//! canonicalised and their prefix checked, in `paths.rs`); request bodies are limited
+//! ([`Config::max_body`]); every solve runs under a time budget and a memory limit, off the
+//! async threads (`spawn_blocking`), at most [`Config::jobs`] at a time.
+
+pub mod api;
+mod paths;
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+
+use crate::error::Position;
+
+/// How the server runs.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// The directory whose level files are listed, opened and written.
+    pub dir: PathBuf,
+    /// The time one solve, check, hint or generation may take.
+    pub budget: Duration,
+    /// The largest request body, in bytes.
+    pub max_body: usize,
+    /// Refuse work whose estimated memory is above this (`None`: half of this machine's).
+    pub max_memory: Option<u64>,
+    /// How many solves run at once; further requests wait their turn.
+    pub jobs: usize,
+}
+
+impl Config {
+    /// The defaults for a directory: 5 s a solve, 16 MiB bodies, 2 GiB a solve, two solves a
+    /// core at once.
+    pub fn new(dir: impl Into<PathBuf>) -> Self {
+        Config {
+            dir: dir.into(),
+            budget: Duration::from_secs(5),
+            max_body: 16 << 20,
+            max_memory: Some(2 << 30),
+            jobs: std::thread::available_parallelism().map_or(2, |n| n.get() * 2),
+        }
+    }
+}
+
+/// What every handler shares.
+pub(crate) struct Shared {
+    /// The served directory, canonical.
+    pub(crate) dir: PathBuf,
+    pub(crate) config: Config,
+    pub(crate) jobs: tokio::sync::Semaphore,
+}
+
+/// A failed request: an HTTP status and the command line's JSON error document.
+#[derive(Debug)]
+pub struct ApiError {
+    status: StatusCode,
+    kind: &'static str,
+    message: String,
+    file: Option<String>,
+    position: Option<Position>,
+}
+
+impl ApiError {
+    fn new(status: StatusCode, kind: &'static str, message: impl Into<String>) -> Self {
+        ApiError { status, kind, message: message.into(), file: None, position: None }
+    }
+
+    /// 400: the request is not what the endpoint takes.
+    pub(crate) fn bad_request(message: impl Into<String>) -> Self {
+        ApiError::new(StatusCode::BAD_REQUEST, "usage", message)
+    }
+
+    /// 403: the path leaves the served directory.
+    pub(crate) fn forbidden(path: &str) -> Self {
+        ApiError::new(StatusCode::FORBIDDEN, "forbidden", format!("`{path}` is outside the served directory"))
+            .with_file(path)
+    }
+
+    /// 404: no such file in the served directory.
+    pub(crate) fn not_found(path: &str) -> Self {
+        ApiError::new(
+            StatusCode::NOT_FOUND,
+            "not-found",
+            format!("`{path}`: no such file in the served directory"),
+        )
+        .with_file(path)
+    }
+
+    /// 500: a bug.
+    pub(crate) fn internal(message: impl Into<String>) -> Self {
+        ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", message)
+    }
+
+    fn with_file(mut self, file: &str) -> Self {
+        self.file = Some(file.to_string());
+        self
+    }
+
+    /// The HTTP status.
+    pub fn status(&self) -> StatusCode {
+        self.status
+    }
+}
+
+impl From<crate::Error> for ApiError {
+    fn from(e: crate::Error) -> Self {
+        use crate::{Error, InternalError};
+        let message = e.to_string();
+        match e {
+            Error::Input(e) => {
+                ApiError { position: e.position, ..ApiError::new(StatusCode::BAD_REQUEST, "input", message) }
+            }
+            Error::OverMemory(_) => ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "memory", message),
+            Error::BudgetRanOut => ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "budget", message),
+            Error::Internal(InternalError::Unsupported(_)) => {
+                ApiError::new(StatusCode::BAD_REQUEST, "unsupported", message)
+            }
+            Error::Internal(_) => ApiError::internal(message),
+        }
+    }
+}
+
+impl From<crate::InternalError> for ApiError {
+    fn from(e: crate::InternalError) -> Self {
+        ApiError::from(crate::Error::from(e))
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let document =
+            crate::report::error_json(self.kind, &self.message, self.file.as_deref(), self.position);
+        (self.status, axum::Json(document)).into_response()
+    }
+}
+
+/// The router of the page and the API over `config.dir` (which must be a directory).
+pub fn router(config: Config) -> std::io::Result<axum::Router> {
+    let dir = config.dir.canonicalize()?;
+    if !dir.is_dir() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::NotADirectory,
+            format!("{} is not a directory", dir.display()),
+        ));
+    }
+    let jobs = tokio::sync::Semaphore::new(config.jobs.max(1));
+    let max_body = config.max_body;
+    let shared = Arc::new(Shared { dir, config, jobs });
+    Ok(api::routes(shared).layer(axum::extract::DefaultBodyLimit::max(max_body)))
+}
+
+/// Serves the playground on `addr` until the process ends; `ready` is told the address bound
+/// (a port of 0 picks a free one) before the first request is taken.
+pub fn run(config: Config, addr: SocketAddr, ready: impl FnOnce(SocketAddr)) -> std::io::Result<()> {
+    let app = router(config)?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .max_blocking_threads(64)
+        .enable_io()
+        .build()?;
+    runtime.block_on(async move {
+        let listener = tokio::net::TcpListener::bind(addr).await?;
+        ready(listener.local_addr()?);
+        axum::serve(listener, app).await
+    })
+}

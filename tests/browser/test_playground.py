@@ -1,0 +1,213 @@
+"""The playground in real headless Chromium: `modsolve serve` on a scratch copy of puzzles/,
+driven by Playwright the way a designer uses it. Each journey saves a screenshot; the page load
+and edit-to-analysis figures are measured and printed.
+
+Run with `bash .ci/browser` (which installs Chromium and Playwright and builds the binary), or
+directly with MODSOLVE_BIN, MODSOLVE_CHROMIUM and MODSOLVE_SCREENSHOTS set.
+"""
+
+import os
+import shutil
+import statistics
+import subprocess
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect, sync_playwright
+
+ROOT = Path(__file__).resolve().parents[2]
+BIN = os.environ.get("MODSOLVE_BIN", str(ROOT / "target" / "release" / "modsolve"))
+CHROMIUM = os.environ.get("MODSOLVE_CHROMIUM", "/usr/bin/chromium")
+SHOTS = Path(os.environ.get("MODSOLVE_SCREENSHOTS", str(ROOT / "docs" / "screenshots")))
+
+BROKEN = """// A level with a mistake: cell 1 counts modulo 2, so 2 is not a value it can hold.
+Puzzle(
+    graph: Path(3),
+    modulus: 2,
+    start: [1, 2, 0],
+)
+"""
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("levels")
+    for path in (ROOT / "puzzles").glob("*.ron"):
+        shutil.copy(path, folder / path.name)
+    (folder / "broken.ron").write_text(BROKEN)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def server(folder):
+    process = subprocess.Popen(
+        [BIN, "serve", str(folder), "--port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    url = process.stdout.readline().strip()
+    assert url.startswith("http://127.0.0.1:"), url
+    yield url
+    process.terminate()
+    process.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser, server):
+    page = browser.new_page(viewport={"width": 1400, "height": 900})
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server)
+    page.wait_for_selector("body[data-ready='1']")
+    yield page
+    page.close()
+    assert not errors, errors
+
+
+def shot(page, name):
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"))
+
+
+def open_level(page, name):
+    before = page.evaluate("window.playground.seq")
+    page.click(f"#files li[data-file='{name}']")
+    page.wait_for_function(f"document.body.dataset.analysed > {before}")
+
+
+def click_cell(page, cell):
+    point = page.evaluate(f"window.playground.cellCentre({cell})")
+    page.mouse.click(point["x"], point["y"])
+
+
+def test_load_to_interactive_board(browser, server):
+    figures = []
+    for _ in range(5):
+        page = browser.new_page(viewport={"width": 1400, "height": 900})
+        page.goto(server)
+        page.wait_for_selector("body[data-ready='1']")
+        figures.append(page.evaluate("window.playground.timings.interactive"))
+        page.close()
+    median = statistics.median(figures)
+    print(f"\nFIGURE page load to interactive board: median {median:.0f} ms over 5 loads (all: {', '.join(f'{f:.0f}' for f in figures)})")
+    assert median < 1000
+
+
+def test_octopus_shows_par_18(page):
+    open_level(page, "octopus.ron")
+    expect(page.locator("dd[data-fact='par']")).to_have_text("18 (proven)")
+    expect(page.locator("#files li[data-file='octopus.ron'] .verdict")).to_have_text("warnings")
+    page.wait_for_selector("body[data-checked]")
+    expect(page.locator("#findings")).to_contain_text("no-simple-strategy")
+    shot(page, "octopus")
+
+
+def test_an_edit_changes_the_analysis(page):
+    open_level(page, "octopus.ron")
+    before = page.evaluate("window.playground.seq")
+    click_cell(page, 0)  # start of tentacle 1: 2 -> 3
+    page.wait_for_function(f"document.body.dataset.analysed > {before}")
+    assert page.evaluate("window.playground.board.start") == [3, 4, 5, 3]
+    expect(page.locator("dd[data-fact='par']")).not_to_have_text("18 (proven)")
+    assert "start: [3, 4, 5, 3]" in page.input_value("#source")
+    shot(page, "edit")
+
+
+def test_edit_of_a_20x20_board_to_its_analysis(page):
+    page.fill("#template input[name=rows]", "20")
+    page.fill("#template input[name=cols]", "20")
+    before = page.evaluate("window.playground.seq")
+    page.click("#template button[type=submit]")
+    page.wait_for_function(f"document.body.dataset.analysed > {before}")
+    figures = []
+    for k in range(12):
+        before = page.evaluate("window.playground.seq")
+        click_cell(page, 21 * k)
+        page.wait_for_function(f"document.body.dataset.analysed > {before}")
+        figures.append(page.evaluate("window.playground.lastAnalysisMs"))
+    median = statistics.median(figures[2:])
+    print(f"\nFIGURE 20x20 edit to new analysis: median {median:.1f} ms over 10 edits (all: {', '.join(f'{f:.0f}' for f in figures)})")
+    shot(page, "board-20x20")
+    assert median < 50
+
+
+def test_play_the_fewest_plan_and_win(page):
+    open_level(page, "octopus.ron")
+    plan = page.evaluate("window.playground.solve.fewest.presses")
+    assert plan == [1, 3, 13, 1]
+    page.click("#modes button[data-mode=play]")
+    moves = 0
+    for cell, count in enumerate(plan):
+        for _ in range(count):
+            click_cell(page, cell)
+            moves += 1
+            page.wait_for_selector(f"body[data-moves='{moves}']")
+    expect(page.locator("#win")).to_be_visible()
+    expect(page.locator("#win")).to_contain_text("in 18 moves (par 18")
+    shot(page, "win")
+
+
+def test_a_hint_marks_a_press_of_a_fewest_plan(page):
+    open_level(page, "octopus.ron")
+    page.click("#modes button[data-mode=play]")
+    click_cell(page, 0)
+    page.wait_for_selector("body[data-moves='1']")
+    page.click("#hint")
+    expect(page.locator("#hint-text")).to_contain_text("press tentacle")
+    expect(page.locator("#hint-text")).to_contain_text("17 to go")
+    assert page.evaluate("window.playground.hint") in [0, 1, 2, 3]
+    shot(page, "hint")
+
+
+def test_generate_five_levels_and_save_them(page, folder):
+    open_level(page, "lightsout-3x3.ron")
+    page.click("#modes button[data-mode=generate]")
+    page.fill("#spec input[name=count]", "5")
+    page.fill("#spec input[name=par_low]", "3")
+    page.fill("#spec input[name=par_high]", "6")
+    page.click("#spec button[type=submit]")
+    page.wait_for_selector("body[data-generated='5']")
+    expect(page.locator("#levels .level")).to_have_count(5)
+    page.wait_for_selector("body[data-histogram]")
+    page.fill("#level-prefix", "made")
+    page.click("#save-levels")
+    page.wait_for_selector("body[data-saved='5']")
+    for k in range(1, 6):
+        assert (folder / f"made-{k:04}.ron").exists()
+    expect(page.locator("#files li[data-file='made-0001.ron']")).to_have_count(1)
+    shot(page, "generate")
+
+
+def test_a_file_with_an_error_shows_its_line(page):
+    before = page.evaluate("window.playground.seq")
+    page.click("#files li[data-file='broken.ron']")
+    page.wait_for_function(f"document.body.dataset.error >= {before + 1}")
+    error = page.locator("#error")
+    expect(error).to_be_visible()
+    expect(error).to_contain_text("broken.ron:5:16")
+    expect(error).to_contain_text("5 |     start: [1, 2, 0],")
+    assert page.get_attribute("#error", "data-line") == "5"
+    expect(page.locator("#files li[data-file='broken.ron'] .verdict")).to_have_text("fail")
+    shot(page, "error")
+
+
+def test_a_1000x1000_board_is_drawn_soon_after_its_solve(page):
+    page.fill("#template input[name=rows]", "1000")
+    page.fill("#template input[name=cols]", "1000")
+    before = page.evaluate("window.playground.seq")
+    page.click("#template button[type=submit]")
+    page.wait_for_function(f"document.body.dataset.analysed > {before}", timeout=60000)
+    figures = page.evaluate("window.playground.bigTimings")
+    print(f"\nFIGURE 1000x1000 board: solve answered in {figures['answer']:.0f} ms, drawn {figures['drawn']:.0f} ms after the answer arrived")
+    assert page.evaluate("window.playground.board.cells") == 1_000_000
+    shot(page, "board-1000x1000")
+    assert figures["drawn"] < 2000

@@ -1,0 +1,584 @@
+//! `modsolve serve`: the binary started on port 0 over a scratch copy of `puzzles/`, every
+//! endpoint asked good and bad requests through a real HTTP client, each answer compared with
+//! the library's own and its JSON with its schema; path traversal, oversize bodies, budgets,
+//! and a load test (500 requests from 50 clients, none lost, memory bounded).
+
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use modsolve::check::{CheckOptions, check_within};
+use modsolve::hint::{HintOptions, hint, position};
+use modsolve::{Options, analyse, parse_puzzle};
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+use serde_json::{Value, json};
+
+use crate::util::{Scratch, modsolve, shipped_files};
+
+/// A running server over a scratch copy of `puzzles/`; stopped when dropped.
+struct Server {
+    child: Child,
+    url: String,
+    dir: Scratch,
+    agent: ureq::Agent,
+}
+
+impl Server {
+    fn start(extra: &[&str]) -> Server {
+        let dir = Scratch::new();
+        for file in shipped_files() {
+            std::fs::copy(&file, dir.path().join(file.file_name().unwrap())).unwrap();
+        }
+        let mut child = Command::new(assert_cmd::cargo::cargo_bin("modsolve"))
+            .arg("serve")
+            .arg(dir.path())
+            .args(["--port", "0"])
+            .args(extra)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("modsolve serve starts");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+        let url = line.trim().to_string();
+        assert!(url.starts_with("http://127.0.0.1:") && url.ends_with('/'), "{url}");
+        let agent = ureq::Agent::config_builder().http_status_as_error(false).build().into();
+        Server { child, url, dir, agent }
+    }
+
+    /// GET: the status, the content type and the body.
+    fn get(&self, path: &str) -> (u16, String, String) {
+        let mut response = self.agent.get(format!("{}{path}", self.url)).call().expect("an answer");
+        let status = response.status().as_u16();
+        let kind = content_type(&response);
+        (status, kind, response.body_mut().read_to_string().unwrap())
+    }
+
+    /// POST of a JSON value: the status and the body as JSON (or as a string when it is not).
+    fn post(&self, path: &str, body: &Value) -> (u16, Value) {
+        self.post_raw(path, "application/json", body.to_string())
+    }
+
+    fn post_raw(&self, path: &str, content_type_: &str, body: String) -> (u16, Value) {
+        let mut response = self
+            .agent
+            .post(format!("{}{path}", self.url))
+            .header("content-type", content_type_)
+            .send(body)
+            .expect("an answer");
+        let status = response.status().as_u16();
+        let text = response.body_mut().with_config().limit(64 << 20).read_to_string().unwrap();
+        (status, serde_json::from_str(&text).unwrap_or(Value::String(text)))
+    }
+
+    fn rss_kib(&self) -> u64 {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).unwrap();
+        let line = status.lines().find(|l| l.starts_with("VmRSS:")).unwrap();
+        line.split_whitespace().nth(1).unwrap().parse().unwrap()
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn content_type<B>(response: &ureq::http::Response<B>) -> String {
+    response.headers().get("content-type").map(|v| v.to_str().unwrap().to_string()).unwrap_or_default()
+}
+
+fn validate(name: &str, document: &Value) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("schema").join(format!("{name}.schema.json"));
+    let schema: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let validator = jsonschema::validator_for(&schema).unwrap();
+    let errors: Vec<String> =
+        validator.iter_errors(document).map(|e| format!("{e} at {}", e.instance_path())).collect();
+    assert!(errors.is_empty(), "not a valid {name} document:\n{}\n{document:#}", errors.join("\n"));
+}
+
+/// An error document of this kind (valid against the error schema).
+fn assert_error(answer: &(u16, Value), status: u16, kind: &str) {
+    assert_eq!(answer.0, status, "{}", answer.1);
+    validate("error", &answer.1);
+    assert_eq!(answer.1["error"]["kind"], kind, "{}", answer.1);
+}
+
+fn octopus_source() -> String {
+    std::fs::read_to_string(crate::util::shipped_path("octopus.ron")).unwrap()
+}
+
+/// The library's solve document of a puzzle, as `--json` prints it.
+fn library_solve(source: &str, options: &Options) -> Value {
+    let puzzle = parse_puzzle(source).unwrap();
+    serde_json::to_value(analyse(&puzzle, options).unwrap()).unwrap()
+}
+
+fn served_options() -> Options {
+    Options {
+        budget: modsolve::Budget { time: Some(Duration::from_secs(5)), ..modsolve::Budget::default() },
+        ..Options::default()
+    }
+}
+
+#[test]
+fn serve_prints_its_url_and_serves_the_page() {
+    let server = Server::start(&[]);
+    let (status, kind, page) = server.get("");
+    assert_eq!(status, 200);
+    assert!(kind.starts_with("text/html"), "{kind}");
+    assert!(page.contains("modsolve") && page.contains("/app.js"), "{page}");
+    for (path, kind_) in
+        [("app.js", "text/javascript"), ("board.js", "text/javascript"), ("style.css", "text/css")]
+    {
+        let (status, kind, body) = server.get(path);
+        assert_eq!((status, kind.starts_with(kind_)), (200, true), "{path}: {kind}");
+        assert!(!body.is_empty());
+    }
+    let (status, _, body) = server.get("api/palette");
+    assert_eq!(status, 200);
+    let palette: Value = serde_json::from_str(&body).unwrap();
+    validate("palette", &palette);
+    assert_eq!(palette["palette"]["press"], modsolve::report::svg::PALETTE.press);
+    let (status, _, body) = server.get("no/such/page");
+    assert_error(&(status, serde_json::from_str(&body).unwrap()), 404, "not-found");
+}
+
+#[test]
+fn serve_refuses_a_missing_directory_and_warns_off_loopback() {
+    let dir = Scratch::new();
+    modsolve().args(["serve", "--port", "0"]).arg(dir.path().join("missing")).assert().code(2);
+    let mut child = Command::new(assert_cmd::cargo::cargo_bin("modsolve"))
+        .arg("serve")
+        .arg(dir.path())
+        .args(["--port", "0", "--host", "0.0.0.0"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    let mut warning = String::new();
+    BufReader::new(child.stderr.take().unwrap()).read_line(&mut warning).unwrap();
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(line.starts_with("http://0.0.0.0:"), "{line}");
+    assert!(warning.starts_with("warning: listening on 0.0.0.0"), "{warning}");
+}
+
+#[test]
+fn serve_lists_the_folder_with_each_files_check() {
+    let server = Server::start(&[]);
+    server
+        .dir
+        .file("broken.ron", "Puzzle(\n    graph: Path(3),\n    modulus: 2,\n    start: [1, 2, 0],\n)\n");
+    server.dir.file("notes.txt", "not a level");
+    let (status, _, body) = server.get("api/files");
+    assert_eq!(status, 200);
+    let doc: Value = serde_json::from_str(&body).unwrap();
+    validate("check", &doc);
+    let files = doc["files"].as_array().unwrap();
+    assert_eq!(files.len(), shipped_files().len() + 1, "{doc:#}");
+    let octopus = files.iter().find(|f| f["file"] == "octopus.ron").unwrap();
+    let puzzle = parse_puzzle(&octopus_source()).unwrap();
+    let options = CheckOptions {
+        budget: modsolve::Budget { time: Some(Duration::from_secs(5)), ..modsolve::Budget::default() },
+        max_memory: None,
+    };
+    let report = check_within(&puzzle, &options).unwrap();
+    assert_eq!(*octopus, modsolve::report::check::check_json("octopus.ron", &puzzle, &report, false));
+    assert_eq!(octopus["par"], 18);
+    let broken = files.iter().find(|f| f["file"] == "broken.ron").unwrap();
+    assert_eq!(
+        (broken["kind"].as_str(), broken["line"].as_u64(), broken["column"].as_u64()),
+        (Some("input"), Some(4), Some(16))
+    );
+    assert_eq!(doc["summary"]["unreadable"], 1);
+}
+
+#[test]
+fn serve_reads_files_only_inside_its_folder() {
+    let server = Server::start(&[]);
+    let (status, kind, text) = server.get("api/file?path=octopus.ron");
+    assert_eq!((status, kind.starts_with("text/plain")), (200, true));
+    assert_eq!(text, octopus_source());
+    let outside = Scratch::new();
+    let secret = outside.file("secret.ron", "Puzzle(graph: Path(1), modulus: 2)");
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink(&secret, server.dir.path().join("link.ron")).unwrap();
+        std::os::unix::fs::symlink(outside.path(), server.dir.path().join("out")).unwrap();
+    }
+    let forbidden = [
+        "../secret.ron".to_string(),
+        "..%2Fsecret.ron".into(),
+        "sub/../../secret.ron".into(),
+        urlencode(secret.to_str().unwrap()),
+        "%2Fetc%2Fpasswd".into(),
+        "link.ron".into(),
+        "out%2Fsecret.ron".into(),
+    ];
+    for path in &forbidden {
+        let (status, _, body) = server.get(&format!("api/file?path={path}"));
+        assert_error(&(status, serde_json::from_str(&body).unwrap()), 403, "forbidden");
+        let (status, _, body) = server.get(&format!("api/svg?path={path}"));
+        assert_eq!(status, 403, "{path}: {body}");
+    }
+    let (status, _, body) = server.get("api/file?path=missing.ron");
+    assert_error(&(status, serde_json::from_str(&body).unwrap()), 404, "not-found");
+    let (status, _, _) = server.get("api/file");
+    assert_eq!(status, 400);
+    // The folder listing does not follow the link out.
+    let (_, _, body) = server.get("api/files");
+    assert!(!body.contains("link.ron"), "{body}");
+}
+
+fn urlencode(text: &str) -> String {
+    text.bytes()
+        .map(|b| {
+            if b.is_ascii_alphanumeric() || b == b'.' || b == b'-' {
+                (b as char).to_string()
+            } else {
+                format!("%{b:02X}")
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn serve_analyses_like_the_library() {
+    let server = Server::start(&[]);
+    let source = octopus_source();
+    let answer = server.post("api/analyse", &json!({"source": source, "file": "octopus.ron"}));
+    assert_eq!(answer.0, 200, "{}", answer.1);
+    let doc = answer.1;
+    validate("analyse", &doc);
+    validate("solve", &doc["solve"]);
+    assert_eq!(doc["source"], source);
+    assert_eq!(doc["solve"], library_solve(&source, &served_options()));
+    assert_eq!(doc["solve"]["fewest"]["total_presses"], 18);
+    assert_eq!(doc["board"]["start"], json!([2, 4, 5, 3]));
+    assert_eq!(doc["board"]["layout"], json!({"rows": 1, "cols": 4, "hex": false, "positions": null}));
+    // An edit of the start: the new text, and its analysis.
+    let answer = server.post("api/analyse", &json!({"source": source, "start": [0, 4, 5, 3]}));
+    assert_eq!(answer.0, 200, "{}", answer.1);
+    let edited = answer.1["source"].as_str().unwrap().to_string();
+    let puzzle = parse_puzzle(&edited).unwrap();
+    assert_eq!(puzzle.start().to_vec(), vec![0, 4, 5, 3]);
+    assert_eq!(answer.1["solve"], library_solve(&edited, &served_options()));
+    // Moduli: start and target reduced by them.
+    let answer = server.post("api/analyse", &json!({"source": source, "moduli": [5, 8, 7, 6]}));
+    assert_eq!(answer.0, 200, "{}", answer.1);
+    let puzzle = parse_puzzle(answer.1["source"].as_str().unwrap()).unwrap();
+    assert_eq!((puzzle.moduli().to_vec(), puzzle.start().to_vec()), (vec![5, 8, 7, 6], vec![2, 4, 5, 3]));
+    // A hex board carries its picture places.
+    let hex = std::fs::read_to_string(crate::util::shipped_path("merlin-classes.ron")).unwrap();
+    let answer = server.post("api/analyse", &json!({"source": hex}));
+    assert_eq!(answer.0, 200, "{}", answer.1);
+    validate("analyse", &answer.1);
+    // Bad requests: a puzzle error at its line and column, as the command line says it.
+    let bad = "Puzzle(\n    graph: Path(3),\n    modulus: 2,\n    start: [1, 2, 0],\n)\n";
+    let answer = server.post("api/analyse", &json!({"source": bad, "file": "bad.ron"}));
+    assert_error(&answer, 400, "input");
+    let expected = parse_puzzle(bad).unwrap_err();
+    assert_eq!(answer.1["error"]["message"], expected.to_string());
+    assert_eq!(
+        (answer.1["error"]["line"].as_u64(), answer.1["error"]["column"].as_u64()),
+        (Some(4), Some(16))
+    );
+    assert_eq!(answer.1["error"]["file"], "bad.ron");
+    let answer =
+        server.post("api/analyse", &json!({"source": "Puzzle(graph: Path(2), modulus: 2, nonsense: 1)"}));
+    assert_error(&answer, 400, "input");
+    assert_error(&server.post("api/analyse", &json!({"source": source, "start": [1, 2]})), 400, "usage");
+    assert_error(
+        &server.post("api/analyse", &json!({"source": source, "start": [9, 0, 0, 0]})),
+        400,
+        "input",
+    );
+    assert_error(&server.post("api/analyse", &json!({"source": source, "colour": "red"})), 400, "usage");
+    assert_error(&server.post("api/analyse", &json!({"text": source})), 400, "usage");
+    assert_error(&server.post_raw("api/analyse", "application/json", "{not json".into()), 400, "usage");
+    assert_error(
+        &server.post_raw("api/analyse", "text/plain", json!({"source": source}).to_string()),
+        415,
+        "usage",
+    );
+    let (status, _, _) = server.get("api/analyse");
+    assert_eq!(status, 405);
+}
+
+#[test]
+fn serve_checks_hints_and_replays_like_the_library() {
+    let server = Server::start(&[]);
+    let source = octopus_source();
+    let puzzle = parse_puzzle(&source).unwrap();
+    let answer = server.post("api/check", &json!({"source": source, "file": "octopus.ron"}));
+    assert_eq!(answer.0, 200, "{}", answer.1);
+    validate("check", &answer.1);
+    assert_eq!(answer.1["par"], 18);
+    assert_eq!(answer.1["passed"], true);
+
+    let answer = server.post("api/hint", &json!({"source": source, "pressed": [0]}));
+    assert_eq!(answer.0, 200, "{}", answer.1);
+    validate("hint", &answer.1);
+    let options = HintOptions { analysis: served_options(), steps: false };
+    let expected = modsolve::report::hint_json(&puzzle, &hint(&puzzle, &[0], &options).unwrap());
+    assert_eq!(answer.1, expected);
+    assert_eq!(answer.1["par"], 17);
+
+    let answer = server.post("api/state", &json!({"source": source, "pressed": [1, 2, 2]}));
+    assert_eq!(answer.0, 200, "{}", answer.1);
+    validate("state", &answer.1);
+    assert_eq!(answer.1["state"], json!(position(&puzzle, &[1, 2, 2]).unwrap().start().to_vec()));
+    assert_eq!(answer.1["solved"], false);
+    // The fewest plan, pressed: solved.
+    let plan: Vec<usize> =
+        [(0, 1), (1, 3), (2, 13), (3, 1)].iter().flat_map(|&(j, n)| std::iter::repeat_n(j, n)).collect();
+    let answer = server.post("api/state", &json!({"source": source, "pressed": plan}));
+    assert_eq!((answer.1["solved"].as_bool(), answer.1["state"].clone()), (Some(true), json!([0, 0, 0, 0])));
+    let answer = server.post("api/hint", &json!({"source": source, "pressed": plan}));
+    assert_eq!(answer.1["solved"], true);
+
+    assert_error(&server.post("api/state", &json!({"source": source, "pressed": [4]})), 400, "usage");
+    assert_error(&server.post("api/hint", &json!({"source": source, "pressed": [-1]})), 400, "usage");
+    assert_error(&server.post("api/check", &json!({"source": "Puzzle("})), 400, "input");
+}
+
+#[test]
+fn serve_generates_levels_and_saves_them_inside_its_folder() {
+    let server = Server::start(&[]);
+    let template = std::fs::read_to_string(crate::util::shipped_path("lightsout-3x3.ron")).unwrap();
+    let spec = json!({"source": template, "count": 5, "seed": 7, "par": [2, 6]});
+    let answer = server.post("api/generate", &spec);
+    assert_eq!(answer.0, 200, "{}", answer.1);
+    validate("generate", &answer.1);
+    let levels = answer.1["levels"].as_array().unwrap();
+    assert_eq!((levels.len(), answer.1["found"].as_u64()), (5, Some(5)));
+    for level in levels {
+        let text = level["source"].as_str().unwrap();
+        let solve = library_solve(text, &served_options());
+        assert_eq!(solve["fewest"]["total_presses"], level["par"]);
+        assert_eq!(solve["fewest"]["proven"], true);
+        let par = level["par"].as_u64().unwrap();
+        assert!((2..=6).contains(&par));
+    }
+    // The same spec gives the same levels (as `generate` with the same seed).
+    assert_eq!(server.post("api/generate", &spec).1["levels"], answer.1["levels"]);
+
+    for (k, level) in levels.iter().enumerate() {
+        let path = format!("gen-{k}.ron");
+        let saved = server.post("api/save", &json!({"path": path, "source": level["source"]}));
+        assert_eq!(saved.0, 200, "{}", saved.1);
+        validate("save", &saved.1);
+        assert_eq!(
+            std::fs::read_to_string(server.dir.path().join(&path)).unwrap(),
+            level["source"].as_str().unwrap()
+        );
+    }
+    let source = levels[0]["source"].clone();
+    assert_error(&server.post("api/save", &json!({"path": "gen-0.ron", "source": source})), 409, "exists");
+    let again = server.post("api/save", &json!({"path": "gen-0.ron", "source": source, "overwrite": true}));
+    assert_eq!(again.0, 200);
+    let outside = Scratch::new();
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(outside.path(), server.dir.path().join("out")).unwrap();
+    for path in ["../escape.ron", "/tmp/escape.ron", "out/escape.ron", "a/../../escape.ron"] {
+        assert_error(&server.post("api/save", &json!({"path": path, "source": source})), 403, "forbidden");
+    }
+    assert!(std::fs::read_dir(outside.path()).unwrap().next().is_none(), "nothing written outside");
+    assert_error(&server.post("api/save", &json!({"path": "x.txt", "source": source})), 400, "usage");
+    assert_error(
+        &server.post("api/save", &json!({"path": "missing/x.ron", "source": source})),
+        404,
+        "not-found",
+    );
+    assert_error(
+        &server.post("api/save", &json!({"path": "bad.ron", "source": "Puzzle(graph: Path(2), modulus: 1)"})),
+        400,
+        "input",
+    );
+    assert!(!server.dir.path().join("bad.ron").exists());
+
+    let answer = server.post("api/histogram", &json!({"source": template, "samples": 50}));
+    assert_eq!(answer.0, 200, "{}", answer.1);
+    assert_eq!(answer.1["taken"], 50);
+    assert_error(&server.post("api/generate", &json!({"source": template, "count": 0})), 400, "usage");
+    assert_error(
+        &server.post("api/generate", &json!({"source": template, "count": 2, "strategy": "luck"})),
+        400,
+        "usage",
+    );
+    assert_error(
+        &server.post("api/generate", &json!({"source": template, "count": 2, "par": [40, 50]})),
+        400,
+        "usage",
+    );
+}
+
+#[test]
+fn serve_draws_svg_like_the_command_line() {
+    let server = Server::start(&[]);
+    let (status, kind, svg) = server.get("api/svg?path=octopus.ron");
+    assert_eq!((status, kind.as_str()), (200, "image/svg+xml"));
+    let puzzle = parse_puzzle(&octopus_source()).unwrap();
+    let plan: Vec<num_bigint::BigUint> = [1u32, 3, 13, 1].iter().map(|&x| x.into()).collect();
+    assert_eq!(svg, modsolve::report::svg::board_svg(&puzzle, &puzzle.start().to_vec(), Some(&plan)));
+    let out = Scratch::new();
+    let file = out.path().join("plan.svg");
+    modsolve().arg(crate::util::shipped_path("octopus.ron")).arg("--svg").arg(&file).assert().code(0);
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), svg);
+    let answer = server.post("api/svg", &json!({"source": octopus_source(), "pressed": [0]}));
+    assert_eq!(answer.0, 200);
+    assert!(answer.1.as_str().unwrap().starts_with("<svg"));
+    modsolve()
+        .arg(crate::util::shipped_path("octopus.ron"))
+        .arg("--svg")
+        .arg(out.path().join("no/such/dir.svg"))
+        .assert()
+        .code(2);
+}
+
+#[test]
+fn serve_refuses_oversize_bodies_and_bounds_each_solve() {
+    let server = Server::start(&["--max-body", "2000", "--budget", "300ms"]);
+    let big = json!({"source": format!("Puzzle(graph: Path(2), modulus: 2) //{}", "x".repeat(4000))});
+    for endpoint in
+        ["api/analyse", "api/check", "api/hint", "api/state", "api/generate", "api/save", "api/svg"]
+    {
+        assert_error(&server.post(endpoint, &big), 413, "too-large");
+    }
+    // A search the budget cuts short: the answer comes within the budget's bound, undecided or
+    // unproven, and the server goes on answering.
+    let hard = "Puzzle(graph: Grid(rows: 9, cols: 9, wrap: true), modulus: 6, start: All(1), target: All(0))";
+    let started = Instant::now();
+    let answer = server.post("api/analyse", &json!({"source": hard}));
+    assert!(started.elapsed() < Duration::from_secs(3), "{:?}", started.elapsed());
+    assert!(answer.0 == 200 || answer.0 == 503, "{}", answer.1);
+    let small =
+        server.post("api/analyse", &json!({"source": "Puzzle(graph: Path(2), modulus: 2, start: [1, 1])"}));
+    assert_eq!(small.0, 200);
+}
+
+/// A random small puzzle as RON text: a path, cycle or grid, random moduli and start.
+fn random_source(rng: &mut StdRng) -> String {
+    let graph = match rng.random_range(0..3) {
+        0 => format!("Path({})", rng.random_range(2..=8)),
+        1 => format!("Cycle({})", rng.random_range(3..=8)),
+        _ => format!("Grid(rows: {}, cols: {})", rng.random_range(2..=4), rng.random_range(2..=4)),
+    };
+    let cells: usize = match graph.as_str() {
+        g if g.starts_with("Grid") => {
+            let digits: Vec<usize> = g.chars().filter_map(|c| c.to_digit(10)).map(|d| d as usize).collect();
+            digits[0] * digits[1]
+        }
+        g => g.chars().filter_map(|c| c.to_digit(10)).fold(0, |a, d| a * 10 + d as usize),
+    };
+    let modulus = rng.random_range(2..=5u64);
+    let start: Vec<String> = (0..cells).map(|_| rng.random_range(0..modulus).to_string()).collect();
+    format!("Puzzle(graph: {graph}, modulus: {modulus}, start: [{}])", start.join(", "))
+}
+
+#[test]
+fn serve_load_test_500_requests_from_50_clients() {
+    let server = Server::start(&[]);
+    let mut rng = StdRng::seed_from_u64(14);
+    let sources: Vec<String> = (0..500).map(|_| random_source(&mut rng)).collect();
+    // Warm up, then measure the resident memory before and after the load.
+    for source in sources.iter().take(20) {
+        assert_eq!(server.post("api/analyse", &json!({"source": source})).0, 200);
+    }
+    let before = server.rss_kib();
+    let started = Instant::now();
+    let answers: Vec<(usize, u16, Value)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..50)
+            .map(|client| {
+                let (server, sources) = (&server, &sources);
+                scope.spawn(move || {
+                    (client..sources.len())
+                        .step_by(50)
+                        .map(|k| {
+                            let (status, body) = server.post("api/analyse", &json!({"source": sources[k]}));
+                            (k, status, body)
+                        })
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        workers.into_iter().flat_map(|w| w.join().unwrap()).collect()
+    });
+    let elapsed = started.elapsed();
+    let after = server.rss_kib();
+    assert_eq!(answers.len(), 500, "no request lost");
+    for (k, status, body) in &answers {
+        assert_eq!(*status, 200, "{body}");
+        assert_eq!(body["solve"], library_solve(&sources[*k], &served_options()), "{}", sources[*k]);
+    }
+    eprintln!(
+        "load test: 500 requests from 50 clients in {:.2} s ({:.0} requests/s); server RSS {} MiB before, {} MiB after",
+        elapsed.as_secs_f64(),
+        500.0 / elapsed.as_secs_f64(),
+        before / 1024,
+        after / 1024
+    );
+    assert!(after < before + 128 * 1024, "memory grew from {before} KiB to {after} KiB");
+}
+
+/// A random request body: a puzzle text cut or changed at random places, fields of the wrong
+/// type, junk.
+fn random_body(rng: &mut StdRng) -> String {
+    let mut source = random_source(rng);
+    match rng.random_range(0..6) {
+        0 => source.truncate(rng.random_range(0..source.len())),
+        1 => {
+            let at = rng.random_range(0..source.len());
+            if source.is_char_boundary(at) {
+                source.insert(at, ['(', ')', ',', '9', '-', '[', 'x'][rng.random_range(0..7)]);
+            }
+        }
+        _ => {}
+    }
+    let pressed: Vec<i64> = (0..rng.random_range(0..6)).map(|_| rng.random_range(-2..12)).collect();
+    match rng.random_range(0..8) {
+        0 => json!({"source": source, "pressed": pressed}).to_string(),
+        1 => json!({"source": source, "start": pressed}).to_string(),
+        2 => json!({"source": source, "moduli": pressed}).to_string(),
+        3 => json!({"source": source, "count": rng.random_range(0..4), "par": [rng.random_range(0..4), rng.random_range(0..8)]}).to_string(),
+        4 => json!({"source": 7, "pressed": "x"}).to_string(),
+        5 => {
+            let path = ["../", "a.ron", "/x.ron", "", "a/b.ron"][rng.random_range(0..5)];
+            json!({"path": path, "source": source}).to_string()
+        }
+        6 => "[1, 2".to_string(),
+        _ => json!({"source": source}).to_string(),
+    }
+}
+
+#[test]
+fn serve_answers_random_bad_requests_without_crashing() {
+    let server = Server::start(&["--budget", "1s"]);
+    let mut rng = StdRng::seed_from_u64(1414);
+    let endpoints = [
+        "api/analyse",
+        "api/check",
+        "api/hint",
+        "api/state",
+        "api/generate",
+        "api/histogram",
+        "api/save",
+        "api/svg",
+    ];
+    for _ in 0..300 {
+        let endpoint = endpoints[rng.random_range(0..endpoints.len())];
+        let (status, body) = server.post_raw(endpoint, "application/json", random_body(&mut rng));
+        assert!([200, 400, 403, 404, 409, 413, 503].contains(&status), "{endpoint}: {status} {body}");
+        if status != 200 {
+            validate("error", &body);
+        }
+    }
+    let (status, _, _) = server.get("api/palette");
+    assert_eq!(status, 200, "the server still answers");
+}

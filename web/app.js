@@ -1,0 +1,548 @@
+// The playground's page: levels of the served folder, the board editor with live analysis,
+// play mode with hints, and level generation. Every answer comes from the server's JSON API,
+// which speaks the same documents as `modsolve ... --json`.
+
+import { draw, cellAt, setPalette, place } from './board.js';
+
+const $ = (id) => document.getElementById(id);
+
+const app = {
+  mode: 'edit',
+  file: 'new.ron',
+  source: '',
+  board: null,      // the board document of /api/analyse
+  solve: null,      // the solve document
+  check: null,      // the check document
+  pressed: [],      // play mode: buttons pressed so far
+  state: null,      // play mode: the board after them
+  hint: null,       // play mode: the hinted button
+  seq: 0,           // the newest analysis asked for; older answers are dropped
+  timings: { load: null, edits: [] },
+  levels: [],
+};
+window.playground = app;
+
+async function api(path, body) {
+  const init = body === undefined ? {} : {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  };
+  const response = await fetch(path, init);
+  const type = response.headers.get('content-type') || '';
+  const data = type.includes('json') ? await response.json() : await response.text();
+  if (!response.ok) {
+    const error = new Error(data.error ? data.error.message : String(data));
+    error.document = data;
+    error.status = response.status;
+    throw error;
+  }
+  return data;
+}
+
+function status(text) {
+  $('status').textContent = text;
+}
+
+// ---- levels of the folder ------------------------------------------------------------------
+
+function verdict(object) {
+  if (object.kind || object.undecided || object.error) return 'fail';
+  if (!object.passed) return 'fail';
+  return object.warnings && object.warnings.length ? 'warnings' : 'pass';
+}
+
+async function listFiles() {
+  const list = $('files');
+  try {
+    const doc = await api('/api/files');
+    list.innerHTML = '';
+    if (!doc.files.length) list.innerHTML = '<li class="muted">no .ron files</li>';
+    for (const object of doc.files) {
+      const li = document.createElement('li');
+      const v = verdict(object);
+      li.dataset.file = object.file;
+      li.dataset.verdict = v;
+      li.innerHTML = `<span></span><span class="verdict ${v}">${v}</span>`;
+      li.firstChild.textContent = object.file;
+      li.title = object.error || (object.warnings || []).map((w) => w.message).join('\n');
+      li.addEventListener('click', () => openFile(object.file));
+      list.appendChild(li);
+    }
+  } catch (e) {
+    list.innerHTML = `<li class="muted">cannot list: ${e.message}</li>`;
+  }
+}
+
+async function openFile(name) {
+  status(`opening ${name}…`);
+  const source = await api(`/api/file?path=${encodeURIComponent(name)}`);
+  for (const li of $('files').children) li.classList.toggle('open', li.dataset.file === name);
+  $('save-name').value = name;
+  await load(source, name);
+}
+
+// ---- analysis ------------------------------------------------------------------------------
+
+async function load(source, file) {
+  app.file = file;
+  $('file-name').textContent = file;
+  app.source = source;
+  $('source').value = source;
+  resetPlay();
+  await analyse({ source, file });
+}
+
+// Asks for the analysis of `request` (source plus any edits); newer requests win.
+async function analyse(request, started = performance.now()) {
+  const seq = ++app.seq;
+  status('analysing…');
+  let doc;
+  try {
+    doc = await api('/api/analyse', request);
+  } catch (e) {
+    if (seq !== app.seq) return;
+    showError(e, request.source);
+    // What is drawn and said is of the last good text: shown as stale until the text is fixed.
+    document.body.classList.add('stale');
+    $('facts').innerHTML = '';
+    $('findings').innerHTML = '';
+    return;
+  }
+  if (seq !== app.seq) return;
+  const answered = performance.now();
+  $('error').hidden = true;
+  document.body.classList.remove('stale');
+  app.board = doc.board;
+  app.solve = doc.solve;
+  app.source = doc.source;
+  if ($('source').value !== doc.source) $('source').value = doc.source;
+  if (app.mode === 'play') {
+    resetPlay();
+  }
+  render();
+  showFacts();
+  const ms = performance.now() - started;
+  app.bigTimings = { answer: answered - started, drawn: performance.now() - answered };
+  app.timings.edits.push(ms);
+  app.lastAnalysisMs = ms;
+  status(`analysed in ${ms.toFixed(0)} ms`);
+  document.body.dataset.analysed = String(seq);
+  // The check (macros, strategies: a few hundred milliseconds on a big board) waits for the
+  // edits to pause, so it never holds up the next edit's analysis.
+  $('findings').innerHTML = '<li class="muted">checking…</li>';
+  clearTimeout(app.checkTimer);
+  app.checkTimer = setTimeout(() => checkNow(seq), 300);
+}
+
+async function checkNow(seq) {
+  app.check = null;
+  const findings = $('findings');
+  if (seq !== app.seq) return;
+  if (app.board.cells > 250000) {
+    findings.innerHTML = '<li class="muted">check is left out for boards this big</li>';
+    return;
+  }
+  findings.innerHTML = '<li class="muted">checking…</li>';
+  try {
+    const doc = await api('/api/check', { source: app.source, file: app.file });
+    if (seq !== app.seq) return;
+    app.check = doc;
+    findings.innerHTML = '';
+    const row = (cls, text) => {
+      const li = document.createElement('li');
+      li.className = cls;
+      li.textContent = text;
+      findings.appendChild(li);
+    };
+    row(doc.passed ? 'pass' : 'error', doc.passed ? 'check: pass' : 'check: fail');
+    for (const w of doc.warnings) row(w.severity, `${w.code}: ${w.message}`);
+    if (!doc.warnings.length) row('muted', 'no findings');
+    document.body.dataset.checked = String(seq);
+  } catch (e) {
+    if (seq !== app.seq) return;
+    findings.innerHTML = '';
+    const li = document.createElement('li');
+    li.className = 'error';
+    li.textContent = `check: ${e.message}`;
+    findings.appendChild(li);
+  }
+}
+
+// The error as the command line shows it: the message, `--> file:line:column`, the line and a caret.
+function showError(e, source) {
+  const box = $('error');
+  const err = e.document && e.document.error;
+  let text = `error: ${e.message}`;
+  if (err && err.line) {
+    const line = (source || '').split('\n')[err.line - 1] || '';
+    const number = String(err.line);
+    const pad = ' '.repeat(number.length);
+    text += `\n --> ${err.file || app.file}:${err.line}:${err.column}\n${pad} |\n${number} | ${line}\n${pad} | ${' '.repeat(Math.max(0, err.column - 1))}^`;
+  } else if (err && err.file) {
+    text += `\n --> ${err.file}`;
+  }
+  box.textContent = text;
+  box.hidden = false;
+  box.dataset.line = err && err.line ? err.line : '';
+  box.dataset.column = err && err.column ? err.column : '';
+  status('error');
+  document.body.dataset.error = String(app.seq);
+}
+
+function showFacts() {
+  const s = app.solve, facts = $('facts');
+  const fewest = s.fewest;
+  const rows = [
+    ['puzzle', `${s.name || app.file} — ${s.cells} cells, ${s.buttons} buttons`],
+    ['solvable', s.solvable === null ? 'undecided' : s.solvable ? 'yes' : 'no'],
+    ['plans', s.count === null ? '—' : `${s.count}${s.count_exact ? '' : '+'}`],
+    ['par', fewest ? `${fewest.total_presses} ${fewest.proven ? '(proven)' : `(not proven: ${fewest.proof})`}` : '—'],
+    ['quiet patterns', s.quiet_patterns === null ? '—' : s.quiet_patterns],
+    ['method', `${s.method}${s.elimination ? ' / ' + s.elimination : ''}`],
+  ];
+  if (s.undecided) rows.push(['undecided', s.undecided]);
+  facts.innerHTML = '';
+  for (const [k, v] of rows) {
+    const dt = document.createElement('dt');
+    dt.textContent = k;
+    const dd = document.createElement('dd');
+    dd.textContent = v;
+    dd.dataset.fact = k;
+    facts.append(dt, dd);
+  }
+  $('par-note').textContent = fewest ? `par ${fewest.total_presses}` : '';
+}
+
+// ---- drawing -------------------------------------------------------------------------------
+
+function boardSpace() {
+  const wrap = $('board-wrap');
+  return { maxWidth: Math.max(200, wrap.clientWidth - 4), maxHeight: Math.max(240, window.innerHeight - 220) };
+}
+
+function render() {
+  const board = app.board;
+  if (!board) return;
+  const play = app.mode === 'play';
+  const state = play ? app.state || board.start : board.start;
+  const showPlan = !play && $('show-plan').checked && app.solve && app.solve.fewest;
+  const plan = showPlan ? app.solve.fewest.presses : null;
+  const hintCell = play && app.hint !== null && board.buttons_are_cells ? app.hint : null;
+  draw($('board'), board, state, { plan, hint: hintCell, ...boardSpace() });
+  const buttons = $('buttons');
+  buttons.innerHTML = '';
+  if (!board.buttons_are_cells) {
+    const names = board.button_names || [];
+    names.forEach((name, j) => {
+      const b = document.createElement('button');
+      const count = plan ? Number(plan[j]) : 0;
+      b.textContent = count ? `${name} ×${count}` : name;
+      b.dataset.button = j;
+      b.disabled = !play;
+      if (play && app.hint === j) b.classList.add('hinted');
+      b.addEventListener('click', () => press(j));
+      buttons.appendChild(b);
+    });
+  }
+  document.body.dataset.cells = String(board.cells);
+}
+
+// ---- editing -------------------------------------------------------------------------------
+
+function field() {
+  return document.querySelector('input[name=field]:checked').value;
+}
+
+function edit(cell) {
+  const board = app.board;
+  const which = field();
+  const started = performance.now();
+  if (which === 'moduli') {
+    const moduli = board.moduli.slice();
+    const m = moduli[cell];
+    moduli[cell] = m >= 9 ? 2 : m + 1;
+    analyse({ source: app.source, file: app.file, moduli }, started);
+    return;
+  }
+  const values = board[which].slice();
+  values[cell] = (values[cell] + 1) % board.moduli[cell];
+  board[which] = values;
+  analyse({ source: app.source, file: app.file, [which]: values }, started);
+}
+
+$('board').addEventListener('click', (event) => {
+  if (!app.board) return;
+  const rect = event.target.getBoundingClientRect();
+  const cell = cellAt($('board'), app.board, event.clientX - rect.left, event.clientY - rect.top);
+  if (cell === null) return;
+  if (app.mode === 'edit') edit(cell);
+  else if (app.mode === 'play' && app.board.buttons_are_cells) press(cell);
+});
+
+let typing = null;
+$('source').addEventListener('input', () => {
+  clearTimeout(typing);
+  typing = setTimeout(() => {
+    resetPlay();
+    analyse({ source: $('source').value, file: app.file });
+  }, 250);
+});
+$('show-plan').addEventListener('change', render);
+
+// ---- play ----------------------------------------------------------------------------------
+
+function resetPlay() {
+  app.pressed = [];
+  app.state = null;
+  app.hint = null;
+  $('hint-text').textContent = '';
+  $('win').hidden = true;
+  $('moves').textContent = 'moves 0';
+}
+
+async function replay() {
+  const doc = await api('/api/state', { source: app.source, file: app.file, pressed: app.pressed });
+  app.state = doc.state;
+  $('moves').textContent = `moves ${app.pressed.length}`;
+  const par = app.solve && app.solve.fewest ? app.solve.fewest.total_presses : null;
+  $('win').hidden = !doc.solved;
+  if (doc.solved) {
+    $('win-text').textContent = par === null ? `in ${app.pressed.length} moves`
+      : `in ${app.pressed.length} moves (par ${par}${app.pressed.length <= par ? ' — perfect!' : ''})`;
+  }
+  render();
+  document.body.dataset.moves = String(app.pressed.length);
+  document.body.dataset.solved = String(doc.solved);
+}
+
+async function press(button) {
+  if (!$('win').hidden) return;
+  app.pressed.push(button);
+  app.hint = null;
+  $('hint-text').textContent = '';
+  await replay();
+}
+
+$('undo').addEventListener('click', async () => {
+  app.pressed.pop();
+  app.hint = null;
+  await replay();
+});
+$('reset').addEventListener('click', async () => {
+  resetPlay();
+  await replay();
+});
+$('hint').addEventListener('click', async () => {
+  $('hint-text').textContent = 'thinking…';
+  try {
+    const doc = await api('/api/hint', { source: app.source, file: app.file, pressed: app.pressed });
+    if (doc.solved) {
+      $('hint-text').textContent = 'already solved';
+    } else if (doc.next) {
+      app.hint = doc.next.button;
+      $('hint-text').textContent = `press ${doc.next.name} (${doc.par} to go${doc.par_proven ? '' : ', not proven fewest'})`;
+    } else if (doc.solvable === false) {
+      $('hint-text').textContent = 'no plan solves it from here';
+    } else {
+      $('hint-text').textContent = `undecided: ${doc.undecided}`;
+    }
+    document.body.dataset.hint = app.hint === null ? '' : String(app.hint);
+    render();
+  } catch (e) {
+    $('hint-text').textContent = e.message;
+  }
+});
+
+// ---- modes ---------------------------------------------------------------------------------
+
+function setMode(mode) {
+  app.mode = mode;
+  for (const b of document.querySelectorAll('#modes button')) b.classList.toggle('active', b.dataset.mode === mode);
+  $('edit-tools').hidden = mode !== 'edit';
+  $('play-tools').hidden = mode !== 'play';
+  $('generate').hidden = mode !== 'generate';
+  resetPlay();
+  if (mode === 'play' && app.board) replay();
+  render();
+}
+for (const b of document.querySelectorAll('#modes button')) b.addEventListener('click', () => setMode(b.dataset.mode));
+
+// ---- new puzzles, files --------------------------------------------------------------------
+
+function templateSource(form) {
+  const f = new FormData(form);
+  const rows = Number(f.get('rows')), cols = Number(f.get('cols'));
+  const wrap = f.get('wrap') ? ', wrap: true' : '';
+  const hood = f.get('neighborhood') === 'Cross' ? '' : `, neighborhood: ${f.get('neighborhood')}`;
+  return `// A new ${rows}×${cols} puzzle made in the playground.
+Puzzle(
+    name: "New ${rows}x${cols}",
+    graph: Grid(rows: ${rows}, cols: ${cols}${wrap}${hood}),
+    modulus: ${Number(f.get('modulus'))},
+    start: All(1),
+    target: All(0),
+)
+`;
+}
+
+$('template').addEventListener('submit', (event) => {
+  event.preventDefault();
+  const f = new FormData(event.target);
+  const name = `grid-${f.get('rows')}x${f.get('cols')}.ron`;
+  $('save-name').value = name;
+  load(templateSource(event.target), name);
+});
+
+$('upload').addEventListener('change', async (event) => {
+  const file = event.target.files[0];
+  if (!file) return;
+  $('save-name').value = file.name;
+  await load(await file.text(), file.name);
+});
+
+$('download').addEventListener('click', () => {
+  const blob = new Blob([$('source').value], { type: 'text/plain' });
+  const a = document.createElement('a');
+  a.href = URL.createObjectURL(blob);
+  a.download = $('save-name').value || app.file;
+  a.click();
+  URL.revokeObjectURL(a.href);
+});
+
+$('save').addEventListener('click', async () => {
+  const path = $('save-name').value.trim();
+  try {
+    await api('/api/save', { path, source: $('source').value, overwrite: $('overwrite').checked });
+    status(`saved ${path}`);
+    listFiles();
+  } catch (e) {
+    status(`cannot save: ${e.message}`);
+  }
+});
+$('refresh').addEventListener('click', listFiles);
+
+// ---- generate ------------------------------------------------------------------------------
+
+$('spec').addEventListener('submit', async (event) => {
+  event.preventDefault();
+  const f = new FormData(event.target);
+  const low = f.get('par_low'), high = f.get('par_high');
+  const spec = {
+    source: app.source,
+    file: app.file,
+    count: Number(f.get('count')),
+    seed: Number(f.get('seed')),
+    unique: Boolean(f.get('unique')),
+  };
+  if (low || high) spec.par = [Number(low || 1), Number(high || low)];
+  if (f.get('strategy')) spec.strategy = f.get('strategy');
+  const out = $('levels');
+  out.innerHTML = '<span class="muted">generating…</span>';
+  $('save-levels').disabled = true;
+  try {
+    const doc = await api('/api/generate', spec);
+    app.levels = doc.levels;
+    out.innerHTML = '';
+    if (!doc.levels.length) out.innerHTML = `<span class="muted">no level met the spec in ${doc.tried} candidates</span>`;
+    doc.levels.forEach((level, k) => out.appendChild(thumbnail(level, k)));
+    status(`${doc.found} levels from ${doc.tried} candidates`);
+    $('save-levels').disabled = !doc.levels.length;
+    document.body.dataset.generated = String(doc.found);
+  } catch (e) {
+    out.innerHTML = '';
+    out.textContent = e.message;
+  }
+  histogram();
+});
+
+function thumbnail(level, k) {
+  const box = document.createElement('div');
+  box.className = 'level';
+  const canvas = document.createElement('canvas');
+  const board = { ...app.board, start: level.start };
+  draw(canvas, board, level.start, { maxWidth: 120, maxHeight: 120 });
+  const label = document.createElement('label');
+  label.innerHTML = `<input type="checkbox" checked data-level="${k}"> par ${level.par} · ${level.count} plan${level.count === '1' ? '' : 's'}`;
+  canvas.title = 'open this level';
+  canvas.addEventListener('click', () => { setMode('edit'); load(level.source, level.file); });
+  box.append(canvas, label);
+  return box;
+}
+
+$('save-levels').addEventListener('click', async () => {
+  const prefix = $('level-prefix').value.trim() || 'level';
+  const chosen = [...document.querySelectorAll('#levels input[data-level]')].filter((c) => c.checked);
+  let saved = 0;
+  for (const c of chosen) {
+    const level = app.levels[Number(c.dataset.level)];
+    const path = `${prefix}-${String(Number(c.dataset.level) + 1).padStart(4, '0')}.ron`;
+    try {
+      await api('/api/save', { path, source: level.source, overwrite: $('overwrite').checked });
+      saved++;
+    } catch (e) {
+      status(`cannot save ${path}: ${e.message}`);
+    }
+  }
+  if (saved === chosen.length) status(`saved ${saved} levels`);
+  document.body.dataset.saved = String(saved);
+  listFiles();
+});
+
+async function histogram() {
+  const canvas = $('histogram');
+  const ctx = canvas.getContext('2d');
+  ctx.clearRect(0, 0, canvas.width, canvas.height);
+  try {
+    const doc = await api('/api/histogram', { source: app.source, file: app.file, samples: 200 });
+    const entries = Object.entries(doc.par).map(([p, n]) => [Number(p), n]).sort((a, b) => a[0] - b[0]);
+    if (!entries.length) return;
+    const most = Math.max(...entries.map((e) => e[1]));
+    const w = canvas.width / entries.length;
+    ctx.font = '11px system-ui, sans-serif';
+    ctx.textAlign = 'center';
+    entries.forEach(([p, n], k) => {
+      const h = (canvas.height - 30) * n / most;
+      ctx.fillStyle = '#2563eb';
+      ctx.fillRect(k * w + 2, canvas.height - 16 - h, w - 4, h);
+      ctx.fillStyle = '#e2e8f0';
+      ctx.fillText(String(p), k * w + w / 2, canvas.height - 4);
+      ctx.fillText(String(n), k * w + w / 2, canvas.height - 20 - h);
+    });
+    document.body.dataset.histogram = String(entries.length);
+  } catch (e) {
+    ctx.fillStyle = '#e2e8f0';
+    ctx.fillText(e.message, 10, 20);
+  }
+}
+
+// ---- start ---------------------------------------------------------------------------------
+
+async function start() {
+  const t0 = performance.now();
+  const doc = await api('/api/palette');
+  setPalette(doc.palette, doc.text_cell_limit);
+  const wanted = new URLSearchParams(location.search).get('file');
+  listFiles();
+  if (wanted) {
+    await openFile(wanted);
+  } else {
+    const form = $('template');
+    await load(templateSource(form), 'grid-5x5.ron');
+  }
+  app.timings.load = performance.now() - t0;
+  // Since navigation started: the page loaded, the board drawn and taking clicks.
+  app.timings.interactive = performance.now();
+  document.body.dataset.ready = '1';
+}
+window.addEventListener('resize', render);
+
+// The centre of cell `i` on the screen (for tests and tools driving the page).
+app.cellCentre = (i) => {
+  const canvas = $('board'), g = canvas._geometry;
+  const [r, c] = place(app.board, i);
+  const rect = canvas.getBoundingClientRect();
+  const shift = g.hex && r % 2 === 1 ? g.size / 2 : 0;
+  return { x: rect.left + g.margin + c * g.size + shift + g.size / 2 - 2, y: rect.top + g.margin + r * g.size + g.size / 2 - 2 };
+};
+start();
