@@ -364,7 +364,7 @@ fn hints_on_board_shapes_follow_the_par_and_draw_the_board() {
         (
             "cube",
             "Puzzle(graph: Cube(2), modulus: 2, start: All(1))",
-            "           #  #\n           # [#]\n     #  #  #  #  #  #  #  #\n",
+            "\n     #  #  #  #  #  #  #  #\n     #  #  #  #  #  #  #  #\n           #  #\n",
         ),
     ];
     for (kind, text, drawn) in boards {
