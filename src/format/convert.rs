@@ -87,20 +87,37 @@ impl PuzzleFile<'_> {
     }
 }
 
+/// A count of cells (`field` says where): at least 1, at most [`MAX_CELLS`].
+fn need_cells(field: &str, n: usize) -> Result<(), InputError> {
+    if n == 0 {
+        Err(InputError::invalid(field, "is 0; a puzzle needs at least one cell"))
+    } else if n > MAX_CELLS {
+        Err(InputError::invalid(field, format!("{n} cells is more than the {MAX_CELLS} modsolve handles")))
+    } else {
+        Ok(())
+    }
+}
+
+/// A picture's size (`rows × cols`, each at least 1, at most [`MAX_CELLS`] cells in all) and
+/// its mask, if any: what `Grid` and `Hex` share.
+fn read_picture_size(
+    rows: usize,
+    cols: usize,
+    mask: Option<Vec<String>>,
+) -> Result<Option<Vec<bool>>, InputError> {
+    need_cells("graph.rows", rows)?;
+    need_cells("graph.cols", cols)?;
+    if rows.checked_mul(cols).is_none_or(|n| n > MAX_CELLS) {
+        return Err(InputError::invalid(
+            "graph",
+            format!("{rows}×{cols} is more than the {MAX_CELLS} cells modsolve handles"),
+        ));
+    }
+    mask.map(|m| read_mask(&m, rows, cols)).transpose()
+}
+
 impl GraphSpec {
     fn into_topology(self) -> Result<Topology, InputError> {
-        let need_cells = |field: &str, n: usize| {
-            if n == 0 {
-                Err(InputError::invalid(field, "is 0; a puzzle needs at least one cell"))
-            } else if n > MAX_CELLS {
-                Err(InputError::invalid(
-                    field,
-                    format!("{n} cells is more than the {MAX_CELLS} modsolve handles"),
-                ))
-            } else {
-                Ok(())
-            }
-        };
         Ok(match self {
             GraphSpec::Path(n) => {
                 need_cells("graph", n)?;
@@ -115,15 +132,7 @@ impl GraphSpec {
                 Topology::Cells(n)
             }
             GraphSpec::Grid { rows, cols, wrap, neighborhood, mask } => {
-                need_cells("graph.rows", rows)?;
-                need_cells("graph.cols", cols)?;
-                if rows.checked_mul(cols).is_none_or(|n| n > MAX_CELLS) {
-                    return Err(InputError::invalid(
-                        "graph",
-                        format!("{rows}×{cols} is more than the {MAX_CELLS} cells modsolve handles"),
-                    ));
-                }
-                let mask = mask.map(|m| read_mask(&m, rows, cols)).transpose()?;
+                let mask = read_picture_size(rows, cols, mask)?;
                 let press = match neighborhood {
                     NeighborhoodSpec::Cross if mask.is_none() => {
                         return Ok(Topology::Grid { rows, cols, wrap, neighborhood: Neighborhood::Cross });
@@ -149,15 +158,7 @@ impl GraphSpec {
                 Topology::Board(Board::grid(rows, cols, wrap, press, mask)?)
             }
             GraphSpec::Hex { rows, cols, mask } => {
-                need_cells("graph.rows", rows)?;
-                need_cells("graph.cols", cols)?;
-                if rows.checked_mul(cols).is_none_or(|n| n > MAX_CELLS) {
-                    return Err(InputError::invalid(
-                        "graph",
-                        format!("{rows}×{cols} is more than the {MAX_CELLS} cells modsolve handles"),
-                    ));
-                }
-                let mask = mask.map(|m| read_mask(&m, rows, cols)).transpose()?;
+                let mask = read_picture_size(rows, cols, mask)?;
                 Topology::Board(Board::hex(rows, cols, mask)?)
             }
             GraphSpec::Cube(n) => Topology::Board(Board::cube(n)?),
