@@ -20,7 +20,7 @@ use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use serde_json::Value;
 
-use crate::staged::brute_force;
+use crate::staged::{brute_force, small_staged};
 use crate::util::{Scratch, Shape, modsolve, random_puzzle, shipped, shipped_files};
 
 /// Node budgets only, so that every run does the same work.
@@ -96,17 +96,7 @@ fn random_puzzles(seed: u64, count: usize) -> Vec<(&'static str, Puzzle)> {
                 builder.build().unwrap()
             }
             "mixed moduli" => random_puzzle(&mut rng, &Shape { moduli: 2..=7, ..Shape::default() }),
-            _ => random_puzzle(
-                &mut rng,
-                &Shape {
-                    cells: 1..=3,
-                    buttons: 1..=3,
-                    moduli: 2..=6,
-                    amounts: -3..=3,
-                    phases: 2..=3,
-                    ..Shape::default()
-                },
-            ),
+            _ => random_puzzle(&mut rng, &small_staged()),
         };
         if plans(&puzzle) > 70_000 {
             continue;

@@ -57,23 +57,18 @@ pub(crate) fn brute_force(p: &Puzzle) -> (u64, Option<u64>) {
     (count, fewest)
 }
 
+/// Small random staged puzzles: up to 3 cells and 3 buttons, 2 or 3 phases a press, few
+/// enough plans to enumerate.
+pub(crate) fn small_staged() -> Shape {
+    Shape { cells: 1..=3, buttons: 1..=3, moduli: 2..=6, amounts: -3..=3, phases: 2..=3, ..Shape::default() }
+}
 #[test]
 fn staged_plans_equal_sequential_brute_force() {
     let mut rng = StdRng::seed_from_u64(77);
     let options = Options { budget: Budget { nodes: 10_000_000, time: None }, ..Options::default() };
     let mut tested = 0;
     while tested < 1000 {
-        let puzzle = random_puzzle(
-            &mut rng,
-            &Shape {
-                cells: 1..=3,
-                buttons: 1..=3,
-                moduli: 2..=6,
-                amounts: -3..=3,
-                phases: 2..=3,
-                ..Shape::default()
-            },
-        );
+        let puzzle = random_puzzle(&mut rng, &small_staged());
         let size: u64 = puzzle.periods().iter().map(|l| u64::try_from(l).unwrap()).product();
         if size > 3000 {
             continue;
