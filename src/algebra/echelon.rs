@@ -150,7 +150,17 @@ impl PrimePowerSystem {
 
     /// The pivot of step `k`: the entry of lowest valuation in rows and columns `k..`, the
     /// first one in column-major order, as `(v, row, col)`; `entry(r, c)` must be reduced.
-    fn find_pivot(&self, k: usize, entry: impl Fn(usize, usize) -> u64) -> Option<(u32, usize, usize)> {
+    ///
+    /// `floor` is the valuation of the previous pivot. The lowest valuation of the remaining
+    /// submatrix never decreases from step to step (every update adds multiples of entries of
+    /// at least that valuation), so the first entry of valuation `floor` is the answer: the whole
+    /// submatrix is scanned only when the valuation goes up, at most `E` times in all.
+    fn find_pivot(
+        &self,
+        k: usize,
+        floor: u32,
+        entry: impl Fn(usize, usize) -> u64,
+    ) -> Option<(u32, usize, usize)> {
         let p = self.p;
         let mut best: Option<(u32, usize, usize)> = None;
         for c in k..self.cols {
@@ -160,7 +170,7 @@ impl PrimePowerSystem {
                     let v = if p == 2 { x.trailing_zeros() } else { valuation(x, p) };
                     if best.is_none_or(|(bv, _, _)| v < bv) {
                         best = Some((v, r, c));
-                        if v == 0 {
+                        if v <= floor {
                             return best;
                         }
                     }
@@ -182,7 +192,8 @@ impl PrimePowerSystem {
         while k < rows.min(cols) {
             // Lowest valuation over the remaining submatrix; a unit ends the search.
             let a = &self.matrix;
-            let Some((v, pr, pc)) = self.find_pivot(k, |r, c| a[r * cols + c]) else { break };
+            let floor = pivot_valuations.last().copied().unwrap_or(0);
+            let Some((v, pr, pc)) = self.find_pivot(k, floor, |r, c| a[r * cols + c]) else { break };
             let a = &mut self.matrix;
             swap_rows(a, cols, pr, k);
             for b in &mut self.rhs {
@@ -248,7 +259,8 @@ impl PrimePowerSystem {
         let mut pivot_tail: Vec<T::Narrow> = Vec::with_capacity(cols);
         let mut k = 0;
         while k < rows.min(cols) {
-            let found = self.find_pivot(k, |r, c| a[r * cols + c].to_u64() % q);
+            let floor = pivot_valuations.last().copied().unwrap_or(0);
+            let found = self.find_pivot(k, floor, |r, c| a[r * cols + c].to_u64() % q);
             let Some((v, pr, pc)) = found else { break };
             swap_rows(&mut a, cols, pr, k);
             for b in &mut self.rhs {
@@ -380,6 +392,9 @@ impl PrimePowerSystem {
 
 /// Rows per parallel task in a row update.
 const ROWS_PER_TASK: usize = 16;
+/// Kernel generators back-substituted together (one task of [`Echelon::kernel_generators`]).
+const KERNEL_BLOCK: usize = 64;
+
 /// Below this many entries a row update runs on one thread.
 const PARALLEL_MIN_ENTRIES: usize = 1 << 16;
 
@@ -407,6 +422,7 @@ trait Lane: Copy + Send + Sync {
     fn from_u64(x: u64) -> Self;
     fn to_u64(self) -> u64;
     fn narrow(x: u64) -> Self::Narrow;
+    fn widen(x: Self::Narrow) -> u64;
     /// `row += g·pivot` entrywise, without reduction (`g < q`, pivot entries `< q`).
     fn add_multiple(row: &mut [Self], pivot: &[Self::Narrow], g: u64);
 }
@@ -424,6 +440,9 @@ macro_rules! same_width_lane {
             }
             fn narrow(x: u64) -> $t {
                 x as $t
+            }
+            fn widen(x: $t) -> u64 {
+                x as u64
             }
             fn add_multiple(row: &mut [$t], pivot: &[$t], g: u64) {
                 let g = g as $t;
@@ -448,6 +467,9 @@ impl Lane for u64 {
     }
     fn narrow(x: u64) -> u32 {
         x as u32
+    }
+    fn widen(x: u32) -> u64 {
+        x as u64
     }
     fn add_multiple(row: &mut [u64], pivot: &[u32], g: u64) {
         // Both factors below 2^32: one 32×32→64-bit multiply per lane.
@@ -497,79 +519,138 @@ impl Echelon {
     /// Generators of the solutions of `A·x ≡ 0`, each with its additive order as a power of p:
     /// every kernel element is `Σ t_g · g` for exactly one choice of `0 <= t_g < p^(order_g)`.
     ///
-    /// All generators are back-substituted together: each unknown holds one residue per
-    /// generator, and a pivot row subtracts its multiple of those vectors with reduction delayed
-    /// while the sums stay below 2^64. The result is [`Self::kernel_generators_one_by_one`]'s.
+    /// Generators are back-substituted in blocks of [`KERNEL_BLOCK`], the blocks in parallel:
+    /// each unknown holds one residue per generator of the block, and a pivot row adds its
+    /// multiple of those vectors in the narrowest lanes that hold a few products (as in
+    /// [`Accumulator`]), reduced only before they could overflow. The result is
+    /// [`Self::kernel_generators_one_by_one`]'s.
     pub fn kernel_generators(&self) -> Vec<(Vec<u64>, u32)> {
-        let (p, q) = (self.p, self.q);
-        let ring = super::arith::Ring::new(q);
         let seeded: Vec<usize> = (0..self.rank).filter(|&k| self.pivot_valuations[k] > 0).collect();
         let count = seeded.len() + self.cols - self.rank;
         if count == 0 {
             return Vec::new();
         }
-        // y[j·count + g]: unknown j (permuted order) of generator g.
-        let mut y = vec![0u64; self.cols * count];
-        for (t, j) in (self.rank..self.cols).enumerate() {
-            y[j * count + seeded.len() + t] = 1 % q;
-        }
         let mut seed_of = vec![usize::MAX; self.rank];
         for (g, &k) in seeded.iter().enumerate() {
             seed_of[k] = g;
         }
-        // Products are below (q - 1)^2: this many add up without passing 2^64.
-        let square = (q - 1).saturating_mul(q - 1).max(1);
-        let room = if (q - 1).checked_mul(q - 1).is_some() { (u64::MAX - (q - 1)) / square } else { 0 };
-        let mut acc = vec![0u64; count];
-        for k in (0..self.rank).rev() {
-            acc.iter_mut().for_each(|a| *a = 0);
-            let mut pending = 0u64;
-            let (head, tail) = y.split_at_mut((k + 1) * count);
-            for (offset, &a) in self.pivot_rows[k].iter().enumerate().skip(1) {
-                if a == 0 {
-                    continue;
+        let blocks: Vec<(usize, usize)> =
+            (0..count).step_by(KERNEL_BLOCK).map(|first| (first, KERNEL_BLOCK.min(count - first))).collect();
+        let solve = |&(first, width): &(usize, usize)| -> Vec<u64> {
+            match Accumulator::for_modulus(self.q) {
+                Accumulator::Bits | Accumulator::Lazy16 => {
+                    self.kernel_block::<u16>(first, width, seeded.len(), &seed_of)
                 }
-                let from = &tail[(offset - 1) * count..offset * count];
-                if room == 0 {
-                    for (s, &v) in acc.iter_mut().zip(from) {
-                        *s = add_mod(*s, ring.mul(a, v), q);
-                    }
-                    continue;
-                }
-                if pending == room {
-                    acc.iter_mut().for_each(|s| *s %= q);
-                    pending = 1;
-                } else {
-                    pending += 1;
-                }
-                for (s, &v) in acc.iter_mut().zip(from) {
-                    *s += a * v;
+                Accumulator::Lazy32 => self.kernel_block::<u32>(first, width, seeded.len(), &seed_of),
+                Accumulator::Lazy64 => self.kernel_block::<u64>(first, width, seeded.len(), &seed_of),
+                Accumulator::Auto | Accumulator::Wide => {
+                    self.kernel_block_wide(first, width, seeded.len(), &seed_of)
                 }
             }
-            let pv = p.pow(self.pivot_valuations[k]);
-            let unit_inverse = self.pivot_unit_inverses[k];
-            let out = &mut head[k * count..];
-            for (g, (x, &s)) in out.iter_mut().zip(&acc).enumerate() {
-                let s = neg_mod(s % q, q);
-                debug_assert_eq!(s % pv, 0, "back substitution met an unsolvable row");
-                *x = ring.mul((s / pv) % q, unit_inverse);
-                if g == seed_of[k] {
-                    *x = ((*x as u128 + p.pow(self.e - self.pivot_valuations[k]) as u128) % q as u128) as u64;
-                }
-            }
-        }
+        };
+        let solved: Vec<Vec<u64>> = if count * self.rank * self.cols >= PARALLEL_MIN_ENTRIES {
+            blocks.par_iter().map(solve).collect()
+        } else {
+            blocks.iter().map(solve).collect()
+        };
         let orders =
             seeded.iter().map(|&k| self.pivot_valuations[k]).chain((self.rank..self.cols).map(|_| self.e));
         orders
             .enumerate()
             .map(|(g, order)| {
+                let (block, width) = (&solved[g / KERNEL_BLOCK], blocks[g / KERNEL_BLOCK].1);
+                let local = g % KERNEL_BLOCK;
                 let mut x = vec![0u64; self.cols];
                 for (k, &col) in self.perm.iter().enumerate() {
-                    x[col] = y[k * count + g];
+                    x[col] = block[k * width + local];
                 }
                 (x, order)
             })
             .collect()
+    }
+
+    /// Generators `first..first + width` (the `seeds` seeded ones first, then one per free
+    /// column) in permuted order: `y[j·width + g]` is unknown `j` of generator `first + g`.
+    /// Sums are kept in lanes of `T` and reduced only before they could overflow.
+    fn kernel_block<T: Lane>(&self, first: usize, width: usize, seeds: usize, seed_of: &[usize]) -> Vec<u64> {
+        let (p, q) = (self.p, self.q);
+        let ring = super::arith::Ring::new(q);
+        let mut y: Vec<T::Narrow> = vec![T::narrow(0); self.cols * width];
+        for g in first..first + width {
+            if g >= seeds {
+                y[(self.rank + g - seeds) * width + g - first] = T::narrow(1 % q);
+            }
+        }
+        // Sums stay below `q + pending·(q - 1)^2`; reduce before that could pass `T::MAX`.
+        let most_pending = (T::MAX - (q - 1)) / ((q - 1) * (q - 1)).max(1);
+        let mut acc: Vec<T> = vec![T::from_u64(0); width];
+        for k in (0..self.rank).rev() {
+            acc.iter_mut().for_each(|a| *a = T::from_u64(0));
+            let mut pending = 0u64;
+            let (head, tail) = y.split_at_mut((k + 1) * width);
+            for (offset, &a) in self.pivot_rows[k].iter().enumerate().skip(1) {
+                if a == 0 {
+                    continue;
+                }
+                if pending == most_pending {
+                    acc.iter_mut().for_each(|s| *s = T::from_u64(s.to_u64() % q));
+                    pending = 1;
+                } else {
+                    pending += 1;
+                }
+                T::add_multiple(&mut acc, &tail[(offset - 1) * width..offset * width], a);
+            }
+            let pv = p.pow(self.pivot_valuations[k]);
+            let unit_inverse = self.pivot_unit_inverses[k];
+            let seed = seed_of[k].checked_sub(first).filter(|&g| g < width);
+            for (g, (x, s)) in head[k * width..].iter_mut().zip(&acc).enumerate() {
+                let s = neg_mod(s.to_u64() % q, q);
+                debug_assert_eq!(s % pv, 0, "back substitution met an unsolvable row");
+                let mut value = ring.mul((s / pv) % q, unit_inverse);
+                if seed == Some(g) {
+                    value = (value + p.pow(self.e - self.pivot_valuations[k])) % q;
+                }
+                *x = T::narrow(value);
+            }
+        }
+        y.into_iter().map(|x| T::widen(x)).collect()
+    }
+
+    /// [`Self::kernel_block`] for `q` above `2^32`: every product reduced through `u128`.
+    fn kernel_block_wide(&self, first: usize, width: usize, seeds: usize, seed_of: &[usize]) -> Vec<u64> {
+        let (p, q) = (self.p, self.q);
+        let ring = super::arith::Ring::new(q);
+        let mut y = vec![0u64; self.cols * width];
+        for g in first..first + width {
+            if g >= seeds {
+                y[(self.rank + g - seeds) * width + g - first] = 1 % q;
+            }
+        }
+        let mut acc = vec![0u64; width];
+        for k in (0..self.rank).rev() {
+            acc.iter_mut().for_each(|a| *a = 0);
+            let (head, tail) = y.split_at_mut((k + 1) * width);
+            for (offset, &a) in self.pivot_rows[k].iter().enumerate().skip(1) {
+                if a != 0 {
+                    let from = &tail[(offset - 1) * width..offset * width];
+                    for (s, &v) in acc.iter_mut().zip(from) {
+                        *s = add_mod(*s, ring.mul(a, v), q);
+                    }
+                }
+            }
+            let pv = p.pow(self.pivot_valuations[k]);
+            let unit_inverse = self.pivot_unit_inverses[k];
+            let seed = seed_of[k].checked_sub(first).filter(|&g| g < width);
+            for (g, (x, &s)) in head[k * width..].iter_mut().zip(&acc).enumerate() {
+                let s = neg_mod(s, q);
+                debug_assert_eq!(s % pv, 0, "back substitution met an unsolvable row");
+                *x = ring.mul((s / pv) % q, unit_inverse);
+                if seed == Some(g) {
+                    *x = ((*x as u128 + p.pow(self.e - self.pivot_valuations[k]) as u128) % q as u128) as u64;
+                }
+            }
+        }
+        y
     }
 
     /// [`Self::kernel_generators`] one generator at a time by [`Self::back_substitute`]: the

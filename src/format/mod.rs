@@ -18,6 +18,7 @@
 //! fault to give its line and column.
 
 mod convert;
+mod fast;
 mod file;
 mod locate;
 mod shape;
@@ -43,8 +44,14 @@ fn ron_options() -> ron::Options {
 
 /// Reads and validates a puzzle from RON text.
 pub fn parse_puzzle(source: &str) -> Result<Puzzle, InputError> {
-    let file: PuzzleFile = ron_options().from_str(source).map_err(|e| syntax_error(&e))?;
-    file.into_puzzle(source).map_err(|mut e| {
+    // A long `buttons` list is read by the fast reader, the rest of the file by ron.
+    let (fast_buttons, rest) = fast::split_buttons(source).unzip();
+    let text = rest.as_deref().unwrap_or(source);
+    let mut file: PuzzleFile = ron_options().from_str(text).map_err(|e| syntax_error(&e))?;
+    if fast_buttons.is_some() {
+        file.buttons = fast_buttons;
+    }
+    file.into_puzzle(text).map_err(|mut e| {
         if let InputErrorKind::Invalid { field, .. } = &e.kind {
             // `center` may be written `centre`.
             e.position = locate_field(source, field)

@@ -13,6 +13,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use num_bigint::BigUint;
 use num_traits::{One, Zero};
+use rayon::prelude::*;
 
 use super::{Answer, Generator, Method, difference};
 use crate::algebra::arith::{inv_mod, mul_mod, valuation};
@@ -162,7 +163,7 @@ type Idempotents = (u64, Vec<(u64, u64)>);
 /// prime powers of `L_j`). A basis of k plans holds k × buttons big integers: past
 /// [`super::BASIS_ENTRY_LIMIT`] it is left out (empty).
 pub(crate) fn lift_basis(
-    prime_generators: Vec<(u64, Vec<u64>, u32)>,
+    mut prime_generators: Vec<(u64, Vec<u64>, u32)>,
     period_parts: &[Vec<u64>],
 ) -> Vec<Generator> {
     let basis_entries = prime_generators.len() as u128 * period_parts.len() as u128;
@@ -184,32 +185,32 @@ pub(crate) fn lift_basis(
             })
             .collect()
     };
-    prime_generators
-        .into_iter()
-        .take(kept)
-        .map(|(p, residues, order)| {
-            let presses = period_parts
-                .iter()
-                .zip(&residues)
-                .zip(&idempotents)
-                .map(|((list, &r), words)| match words {
-                    Some((m, parts)) => {
-                        let lifted = parts
-                            .iter()
-                            .find(|&&(q, _)| q % p == 0)
-                            .map_or(0, |&(q, e)| mul_mod(r % q, e, *m));
-                        BigUint::from(lifted)
-                    }
-                    None => {
-                        let lifted: Vec<(u64, u64)> =
-                            list.iter().map(|&q| (if q % p == 0 { r } else { 0 }, q)).collect();
-                        crt::combine(&lifted)
-                    }
-                })
-                .collect();
-            Generator { presses, order: BigUint::from(p).pow(order) }
-        })
-        .collect()
+    let lift = |(p, residues, order): (u64, Vec<u64>, u32)| -> Generator {
+        let presses = period_parts
+            .iter()
+            .zip(&residues)
+            .zip(&idempotents)
+            .map(|((list, &r), words)| match words {
+                Some((m, parts)) => {
+                    let lifted =
+                        parts.iter().find(|&&(q, _)| q % p == 0).map_or(0, |&(q, e)| mul_mod(r % q, e, *m));
+                    BigUint::from(lifted)
+                }
+                None => {
+                    let lifted: Vec<(u64, u64)> =
+                        list.iter().map(|&q| (if q % p == 0 { r } else { 0 }, q)).collect();
+                    crt::combine(&lifted)
+                }
+            })
+            .collect();
+        Generator { presses, order: BigUint::from(p).pow(order) }
+    };
+    prime_generators.truncate(kept);
+    if basis_entries >= 1 << 14 {
+        prime_generators.into_par_iter().map(lift).collect()
+    } else {
+        prime_generators.into_iter().map(lift).collect()
+    }
 }
 
 /// A basis of the quiet patterns at one prime, in period space: each generator as residues
@@ -224,6 +225,9 @@ fn period_basis(echelon: &Echelon, period_exponents: &[u32]) -> Vec<(Vec<u64>, u
     period_basis_of(p, e_max, &echelon.kernel_generators(), period_exponents)
 }
 
+/// Past this many entries (generators × buttons) a quiet basis at one prime is not reduced.
+const REDUCED_BASIS_ENTRIES: usize = 1 << 18;
+
 /// [`period_basis`] from any generators of the kernel mod `p^E` (vectors over the columns
 /// whose period exponents are given).
 pub(crate) fn period_basis_of(
@@ -232,6 +236,15 @@ pub(crate) fn period_basis_of(
     generators: &[(Vec<u64>, u32)],
     period_exponents: &[u32],
 ) -> Vec<(Vec<u64>, u32)> {
+    // When every button's period holds all of p^E, the generators are already in period space
+    // with unique coefficients (see `Echelon::kernel_generators`). The second elimination
+    // below also reduces them (sparser plans, easier to read in a report): worth it unless it
+    // would cost as much as the first.
+    if generators.len() * period_exponents.len() > REDUCED_BASIS_ENTRIES
+        && period_exponents.iter().all(|&l| l == e_max)
+    {
+        return generators.to_vec();
+    }
     let cols = period_exponents.len();
     let mut matrix = vec![0u64; generators.len() * cols];
     for (r, (v, _)) in generators.iter().enumerate() {

@@ -13,7 +13,7 @@ use num_traits::ToPrimitive;
 
 use super::Answer;
 use super::minweight::{self, Coset, pack};
-use super::search::{Budget, Goal, Meter, Objective, Score, SearchProblem, search};
+use super::search::{Budget, Goal, Meter, Objective, Score, SearchOutcome, SearchProblem, search};
 
 /// Branch and bound is not tried on puzzles with more buttons than this.
 pub const SEARCH_BUTTON_LIMIT: usize = 20_000;
@@ -211,9 +211,13 @@ pub(crate) fn explore(
         Some(l) => periods.iter().zip(l).map(|(&p, &k)| (p - 1).min(k)).collect(),
         None => periods.iter().map(|&p| p - 1).collect(),
     };
-    let problem = search_problem(&highest);
     let start = within(&x0, limits).then(|| objective.score(&x0));
-    let outcome = search(&problem, Goal::Best(objective), budget.since(started), start);
+    let outcome = if budget.nodes == 0 {
+        // Nothing may be searched: the particular plan stands, its proof "the budget ran out".
+        SearchOutcome::default()
+    } else {
+        search(&search_problem(&highest), Goal::Best(objective), budget.since(started), start)
+    };
     let best = outcome.plan.or_else(|| start.map(|_| x0.clone()));
     let proof = if outcome.complete { Proof::Proven } else { Proof::BudgetRanOut };
     Ok(Exploration {
