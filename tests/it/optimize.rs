@@ -209,39 +209,39 @@ fn search_agrees_with_algebra_on_shipped_puzzles() {
 }
 
 /// A board's plans by light chasing, computed here: every press is an affine form in the first
-/// row's presses (`(mask, constant)`, bit `c` of the mask for first-row button `c`), and the
-/// last row's cells give the equations the first row must meet.
+/// row's presses (`(mask, constant)`, bit `c` of the mask for first-row button `c`, the mask
+/// one word per 64 columns), and the last row's cells give the equations the first row must meet.
 struct Chase {
     rows: usize,
     cols: usize,
     /// Per cell, row-major: the press as an affine form of the first row.
-    forms: Vec<(u64, bool)>,
+    forms: Vec<(Vec<u64>, bool)>,
     /// The last row's equations `mask · y = constant`.
-    equations: Vec<(u64, bool)>,
+    equations: Vec<(Vec<u64>, bool)>,
 }
 
 fn chase(rows: usize, cols: usize, difference: &[bool]) -> Chase {
-    assert!(cols <= 64);
-    let mut forms = vec![(0u64, false); rows * cols];
+    let words = cols.div_ceil(64);
+    let mut forms = vec![(vec![0u64; words], false); rows * cols];
     for (c, form) in forms.iter_mut().enumerate().take(cols) {
-        *form = (1 << c, false);
+        form.0[c / 64] = 1 << (c % 64);
     }
     // Cell (r, c) ends right: d + own + left + right + up + down = 0, so down is fixed.
-    let around = |forms: &[(u64, bool)], r: usize, c: usize| {
-        let mut sum = (0u64, difference[r * cols + c]);
-        let mut add = |(m, k): (u64, bool)| {
-            sum.0 ^= m;
+    let around = |forms: &[(Vec<u64>, bool)], r: usize, c: usize| {
+        let mut sum = (vec![0u64; words], difference[r * cols + c]);
+        let mut add = |(m, k): &(Vec<u64>, bool)| {
+            sum.0.iter_mut().zip(m).for_each(|(a, b)| *a ^= b);
             sum.1 ^= k;
         };
-        add(forms[r * cols + c]);
+        add(&forms[r * cols + c]);
         if c > 0 {
-            add(forms[r * cols + c - 1]);
+            add(&forms[r * cols + c - 1]);
         }
         if c + 1 < cols {
-            add(forms[r * cols + c + 1]);
+            add(&forms[r * cols + c + 1]);
         }
         if r > 0 {
-            add(forms[(r - 1) * cols + c]);
+            add(&forms[(r - 1) * cols + c]);
         }
         sum
     };
@@ -254,30 +254,39 @@ fn chase(rows: usize, cols: usize, difference: &[bool]) -> Chase {
     Chase { rows, cols, forms, equations }
 }
 
+fn bit_of(mask: &[u64], c: usize) -> bool {
+    mask[c / 64] >> (c % 64) & 1 == 1
+}
+
+fn xor_with(a: &mut [u64], b: &[u64]) {
+    a.iter_mut().zip(b).for_each(|(x, y)| *x ^= y);
+}
+
 /// The fewest presses over every first row that meets the last row's equations: the equations
 /// solved by elimination here, then each solution's board walked in Gray-code order over the
 /// kernel. `None` when there is no plan.
 fn fewest_by_first_rows(rows: usize, cols: usize, difference: &[bool]) -> Option<u32> {
     let chase = chase(rows, cols, difference);
-    // Reduce `mask · y = constant` (equation: mask, constant) to echelon form.
-    let mut pivots: Vec<(usize, u64, bool)> = Vec::new();
-    for &(mut mask, mut constant) in &chase.equations {
-        for &(p, m, k) in &pivots {
-            if mask >> p & 1 == 1 {
-                mask ^= m;
+    let words = cols.div_ceil(64);
+    // Reduce `mask · y = constant` (equation: mask, constant) to reduced echelon form.
+    let mut pivots: Vec<(usize, Vec<u64>, bool)> = Vec::new();
+    for (mask, constant) in &chase.equations {
+        let (mut mask, mut constant) = (mask.clone(), *constant);
+        for (p, m, k) in &pivots {
+            if bit_of(&mask, *p) {
+                xor_with(&mut mask, m);
                 constant ^= k;
             }
         }
-        if mask == 0 {
+        let Some(p) = (0..cols).find(|&c| bit_of(&mask, c)) else {
             if constant {
                 return None;
             }
             continue;
-        }
-        let p = mask.trailing_zeros() as usize;
+        };
         for entry in &mut pivots {
-            if entry.1 >> p & 1 == 1 {
-                entry.1 ^= mask;
+            if bit_of(&entry.1, p) {
+                xor_with(&mut entry.1, &mask);
                 entry.2 ^= constant;
             }
         }
@@ -286,34 +295,46 @@ fn fewest_by_first_rows(rows: usize, cols: usize, difference: &[bool]) -> Option
     // Equations read `mask · y = constant`, where the forms' constants are on the mask's side:
     // the press is `mask · y + k`, the equation `mask · y + k = 0`, so y's pivot bits are `k`.
     let is_pivot = |c: usize| pivots.iter().any(|&(p, _, _)| p == c);
-    let y0: u64 = pivots.iter().filter(|&&(_, _, k)| k).fold(0, |acc, &(p, _, _)| acc | 1 << p);
-    let kernel: Vec<u64> = (0..chase.cols)
+    let single = |c: usize| {
+        let mut v = vec![0u64; words];
+        v[c / 64] |= 1 << (c % 64);
+        v
+    };
+    let mut y0 = vec![0u64; words];
+    for (p, _, k) in &pivots {
+        if *k {
+            xor_with(&mut y0, &single(*p));
+        }
+    }
+    let kernel: Vec<Vec<u64>> = (0..chase.cols)
         .filter(|&c| !is_pivot(c))
         .map(|f| {
-            pivots
-                .iter()
-                .filter(|&&(_, m, _)| m >> f & 1 == 1)
-                .fold(1u64 << f, |acc, &(p, _, _)| acc | 1 << p)
+            let mut v = single(f);
+            for (p, m, _) in &pivots {
+                if bit_of(m, f) {
+                    xor_with(&mut v, &single(*p));
+                }
+            }
+            v
         })
         .collect();
     // Each board as one bit per cell, rows packed into words.
-    let board = |y: u64, with_constant: bool| -> Vec<u64> {
-        let mut words = vec![0u64; (chase.rows * chase.cols).div_ceil(64)];
-        for (i, &(m, k)) in chase.forms.iter().enumerate() {
-            if ((m & y).count_ones() & 1 == 1) ^ (k && with_constant) {
-                words[i / 64] |= 1 << (i % 64);
+    let board = |y: &[u64], with_constant: bool| -> Vec<u64> {
+        let mut out = vec![0u64; (chase.rows * chase.cols).div_ceil(64)];
+        for (i, (m, k)) in chase.forms.iter().enumerate() {
+            let parity = m.iter().zip(y).map(|(a, b)| (a & b).count_ones()).sum::<u32>() & 1 == 1;
+            if parity ^ (*k && with_constant) {
+                out[i / 64] |= 1 << (i % 64);
             }
         }
-        words
+        out
     };
-    let mut x = board(y0, true);
-    let generators: Vec<Vec<u64>> = kernel.iter().map(|&v| board(v, false)).collect();
+    let mut x = board(&y0, true);
+    let generators: Vec<Vec<u64>> = kernel.iter().map(|v| board(v, false)).collect();
     let weight = |x: &[u64]| x.iter().map(|w| w.count_ones()).sum::<u32>();
     let mut best = weight(&x);
     for step in 1u64..1 << generators.len() {
-        for (a, b) in x.iter_mut().zip(&generators[step.trailing_zeros() as usize]) {
-            *a ^= b;
-        }
+        xor_with(&mut x, &generators[step.trailing_zeros() as usize]);
         best = best.min(weight(&x));
     }
     Some(best)
@@ -501,6 +522,47 @@ fn lights_out_fewest_presses_equal_oeis_a075464_up_to_54() {
         let fewest = analyze(&puzzle, &options).unwrap().fewest.expect("solvable");
         assert!(fewest.is_proven(), "{n}×{n}");
         assert_eq!(fewest.total(), BigUint::from(expected), "{n}×{n}");
+        assert!(puzzle.solves(&fewest.presses), "{n}×{n}");
+    }
+}
+
+/// The first terms past OEIS A075464 (which ends at n = 78): n×n boards for n = 80..=100 whose
+/// quiet patterns are at most 2^20 (n = 79 and 95 have 2^64 and 2^62 and are left out), the
+/// proven fewest presses equal to the first-row walk above (an independent computation: its
+/// own light chasing and elimination, then every plan of the set in Gray-code order).
+#[test]
+fn lights_out_fewest_presses_past_the_published_table_equal_a_first_row_walk() {
+    const BEYOND: [(usize, u32); 20] = [
+        (80, 3264),
+        (81, 3349),
+        (82, 3588),
+        (83, 3363),
+        (84, 3360),
+        (85, 3561),
+        (86, 3756),
+        (87, 4037),
+        (88, 3648),
+        (89, 3669),
+        (90, 3876),
+        (91, 4433),
+        (92, 4042),
+        (93, 4653),
+        (94, 4438),
+        (96, 4784),
+        (97, 4945),
+        (98, 4488),
+        (99, 4653),
+        (100, 5320),
+    ];
+    for (n, recorded) in BEYOND {
+        let walked = fewest_by_first_rows(n, n, &vec![true; n * n]).expect("solvable");
+        let source = format!("Puzzle(graph: Grid(rows: {n}, cols: {n}), modulus: 2, target: All(1))");
+        let puzzle = parse_puzzle(&source).unwrap();
+        let options = Options { budget: Budget { nodes: u64::MAX, time: None }, ..Options::default() };
+        let fewest = analyze(&puzzle, &options).unwrap().fewest.expect("solvable");
+        assert!(fewest.is_proven(), "{n}×{n}");
+        assert_eq!(fewest.total(), BigUint::from(walked), "{n}×{n}");
+        assert_eq!(walked, recorded, "{n}×{n}");
         assert!(puzzle.solves(&fewest.presses), "{n}×{n}");
     }
 }
