@@ -137,10 +137,15 @@ impl PrimePowerSystem {
     pub fn eliminate_with(self, storage: Accumulator) -> Echelon {
         let q = self.modulus();
         assert!(storage.supports(q), "{storage:?} cannot eliminate mod {q}");
+        let small = self.rows.saturating_mul(self.cols) < PARALLEL_MIN_ENTRIES;
         match storage {
             Accumulator::Auto => self.eliminate_with(Accumulator::for_modulus(q)),
             Accumulator::Bits => self.eliminate_bits(),
-            // On a worker thread of the pool, each step's parallel row update is cheap to start.
+            // On a worker thread of the pool, each step's parallel row update is cheap to start;
+            // a system too small for any parallel step does not start the pool.
+            Accumulator::Lazy16 if small => self.eliminate_lazy::<u16>(),
+            Accumulator::Lazy32 if small => self.eliminate_lazy::<u32>(),
+            Accumulator::Lazy64 if small => self.eliminate_lazy::<u64>(),
             Accumulator::Lazy16 => rayon::scope(|_| self.eliminate_lazy::<u16>()),
             Accumulator::Lazy32 => rayon::scope(|_| self.eliminate_lazy::<u32>()),
             Accumulator::Lazy64 => rayon::scope(|_| self.eliminate_lazy::<u64>()),

@@ -38,7 +38,7 @@ pub(super) fn split_buttons(source: &str) -> Option<(Buttons, String)> {
         }
         None => &list[2.min(list.len())..],
     };
-    replacement.extend(std::iter::repeat_n(' ', last_line.chars().count()));
+    replacement.push_str(&" ".repeat(last_line.chars().count()));
     let mut rest = String::with_capacity(source.len() - list.len() + replacement.len());
     rest.push_str(&source[..start]);
     rest.push_str(&replacement);
