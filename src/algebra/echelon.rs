@@ -195,7 +195,7 @@ impl PrimePowerSystem {
         let p = self.p;
         let mut k = 0;
         while k < rows.min(cols) {
-            // Lowest valuation over the remaining submatrix; a unit ends the search.
+            // Lowest valuation over the remaining submatrix; the previous pivot's ends the search.
             let a = &self.matrix;
             let floor = pivot_valuations.last().copied().unwrap_or(0);
             let Some((v, pr, pc)) = self.find_pivot(k, floor, |r, c| a[r * cols + c]) else { break };

@@ -9,7 +9,7 @@
 //! `ron` reads the original text, so every error is still `ron`'s, at its place. The puzzle read
 //! either way is the same; `tests` check that on random files.
 
-use super::locate::{skip_string, skip_trivia};
+use super::locate::{find_top_level_value, skip_trivia};
 
 /// The explicit buttons as written.
 pub(super) type Buttons = Vec<Vec<(usize, i64)>>;
@@ -44,51 +44,6 @@ pub(super) fn split_buttons(source: &str) -> Option<(Buttons, String)> {
     rest.push_str(&replacement);
     rest.push_str(&source[end..]);
     Some((buttons, rest))
-}
-
-/// The byte offset of the value of `key` in the outermost struct (`Puzzle(… key: value …)`),
-/// skipping strings, comments and nested brackets.
-fn find_top_level_value(bytes: &[u8], key: &[u8]) -> Option<usize> {
-    let mut depth = 0usize;
-    let mut i = 0usize;
-    while i < bytes.len() {
-        let next = skip_trivia(bytes, i);
-        if next != i {
-            i = next;
-            continue;
-        }
-        if let Some(next) = skip_string(bytes, i) {
-            i = next;
-            continue;
-        }
-        match bytes[i] {
-            b'(' | b'[' | b'{' => depth += 1,
-            b')' | b']' | b'}' => depth = depth.checked_sub(1)?,
-            c if depth == 1 && (c.is_ascii_alphabetic() || c == b'_') => {
-                let begin = i;
-                while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
-                    i += 1;
-                }
-                if &bytes[begin..i] == key {
-                    let colon = skip_trivia(bytes, i);
-                    if bytes.get(colon) == Some(&b':') {
-                        return Some(skip_trivia(bytes, colon + 1));
-                    }
-                }
-                continue;
-            }
-            c if c.is_ascii_alphanumeric() || c == b'_' => {
-                // The rest of a name or number (`r` of a raw string is handled above).
-                while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
-                    i += 1;
-                }
-                continue;
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    None
 }
 
 /// A cursor over the list; every method returns `None` at anything outside the plain form.

@@ -36,6 +36,60 @@ pub(super) fn locate_field(source: &str, field: &str) -> Option<Position> {
     Some(position_of(source, at))
 }
 
+/// The byte offset of the value of `key` in the outermost struct (`Puzzle(… key: value …)`),
+/// walking its fields (strings, comments and nested brackets skipped); `None` when the key is
+/// not there or the text stops being a plain struct before it.
+pub(super) fn find_top_level_value(bytes: &[u8], key: &[u8]) -> Option<usize> {
+    let mut at = outer_open(bytes)? + 1;
+    loop {
+        let name = skip_trivia(bytes, at);
+        let (mut name, mut end) = (name, skip_ident(bytes, name));
+        if &bytes[name..end] == b"r" && bytes.get(end) == Some(&b'#') {
+            (name, end) = (end + 1, skip_ident(bytes, end + 1));
+        }
+        let colon = skip_trivia(bytes, end);
+        if name == end || bytes.get(colon) != Some(&b':') {
+            return None;
+        }
+        let value = skip_trivia(bytes, colon + 1);
+        if &bytes[name..end] == key {
+            return Some(value);
+        }
+        let (_, delimiter) = scan_value(bytes, value);
+        if bytes.get(delimiter) != Some(&b',') {
+            return None;
+        }
+        at = delimiter + 1;
+    }
+}
+
+/// The outermost struct's opening parenthesis: the text is `Name(…)` or `(…)`.
+fn outer_open(bytes: &[u8]) -> Option<usize> {
+    let name = skip_trivia(bytes, 0);
+    let open = skip_trivia(bytes, skip_ident(bytes, name));
+    (bytes.get(open) == Some(&b'(')).then_some(open)
+}
+
+/// The end of the value that starts at `start` (exclusive, before any trailing whitespace or
+/// comment).
+pub(super) fn value_end(bytes: &[u8], start: usize) -> usize {
+    scan_value(bytes, start).0
+}
+
+/// The outermost struct's closing parenthesis, and the end of the last token before it (a
+/// field's value or its trailing comma); `None` when the text is not `Name(…)` or `(…)`.
+pub(super) fn outer_close(bytes: &[u8]) -> Option<(usize, usize)> {
+    let mut at = outer_open(bytes)? + 1;
+    loop {
+        let (last, delimiter) = scan_value(bytes, at);
+        match bytes.get(delimiter)? {
+            b',' => at = delimiter + 1,
+            b')' => return Some((last, delimiter)),
+            _ => return None,
+        }
+    }
+}
+
 /// The byte offset of the first `key` followed by `:`, outside strings and comments.
 pub(super) fn find_key(bytes: &[u8], key: &str) -> Option<usize> {
     let mut i = 0usize;
@@ -145,23 +199,36 @@ pub(super) fn is_ident_byte(b: u8) -> bool {
 }
 
 /// Past one value starting at `i`: up to a `,` or a closing bracket at depth 0.
-pub(super) fn skip_value(bytes: &[u8], mut i: usize) -> usize {
-    let mut depth = 0usize;
+pub(super) fn skip_value(bytes: &[u8], i: usize) -> usize {
+    scan_value(bytes, i).1
+}
+
+/// One value starting at `i`: the end of its last token, and the `,` or closing bracket at
+/// depth 0 that ends it (or the end of the text).
+fn scan_value(bytes: &[u8], mut i: usize) -> (usize, usize) {
+    let (mut depth, mut last) = (0usize, i);
     while i < bytes.len() {
-        if let Some(next) = skip_ignored(bytes, i) {
+        let next = skip_trivia(bytes, i);
+        if next != i {
             i = next;
+            continue;
+        }
+        if let Some(next) = skip_string(bytes, i) {
+            i = next;
+            last = i;
             continue;
         }
         match bytes[i] {
             b'(' | b'[' | b'{' => depth += 1,
-            b')' | b']' | b'}' if depth == 0 => return i,
+            b')' | b']' | b'}' if depth == 0 => return (last, i),
             b')' | b']' | b'}' => depth -= 1,
-            b',' if depth == 0 => return i,
+            b',' if depth == 0 => return (last, i),
             _ => {}
         }
         i += 1;
+        last = i;
     }
-    i
+    (last, i)
 }
 
 /// Element `k` of the value at `at`: of a list or tuple, the `k`-th item; of a string, the

@@ -68,6 +68,30 @@ pub fn locate(source: &str, field: &str) -> Option<Position> {
     locate_field(source, field)
 }
 
+/// The text of a top-level field's value as written (`start`, `modulus`, …); `None` when the
+/// file does not write that field.
+pub fn field_text<'a>(source: &'a str, key: &str) -> Option<&'a str> {
+    let bytes = source.as_bytes();
+    let start = find_top_level_value(bytes, key.as_bytes())?;
+    Some(&source[start..value_end(bytes, start)])
+}
+
+/// `source` with the top-level field `key` set to `value` (RON text): the value replaced where
+/// it is written, or the field added after the last one. Comments, the order of the fields and
+/// every other field stay as written. `None` when the text is not a struct `Name(…)` or `(…)`.
+/// Editors use it to change one field of a designer's file; the result still needs reading.
+pub fn with_field(source: &str, key: &str, value: &str) -> Option<String> {
+    let bytes = source.as_bytes();
+    if let Some(start) = find_top_level_value(bytes, key.as_bytes()) {
+        let end = value_end(bytes, start);
+        return Some(format!("{}{value}{}", &source[..start], &source[end..]));
+    }
+    let (last, _) = outer_close(bytes)?;
+    let before = &source[..last];
+    let comma = if before.ends_with([',', '(']) { "" } else { "," };
+    Some(format!("{before}{comma}\n    {key}: {value},{}", &source[last..]))
+}
+
 /// What a struct or enum is called in messages: the field that holds it, or its own name.
 fn user_name(outer: &Option<String>) -> &str {
     match outer.as_deref() {
@@ -116,6 +140,30 @@ mod tests {
     use super::*;
 
     /// Writing a puzzle and reading it back gives the same puzzle, for every shipped file.
+    /// One field set in place: replaced where written (comments and the other fields kept,
+    /// values of every shape), or added when absent; the result reads as the puzzle expected.
+    #[test]
+    fn a_field_is_set_in_place() {
+        let source = "// A level.\nPuzzle(\n    name: \"a, b (c)\", // the name\n    graph: Path(3),\n    modulus: 3,\n    start: Rows([\"1.2\"]) /* kept */ ,\n    intended: [1, 0, 2],\n)\n";
+        assert_eq!(field_text(source, "start"), Some("Rows([\"1.2\"])"));
+        assert_eq!(field_text(source, "target"), None);
+        let edited = with_field(source, "start", "[2, 2, 2]").expect("a struct");
+        assert!(
+            edited.contains("start: [2, 2, 2] /* kept */ ,") && edited.contains("// the name"),
+            "{edited}"
+        );
+        let edited = with_field(&edited, "target", "All(1)").expect("a struct");
+        assert!(edited.ends_with("intended: [1, 0, 2],\n    target: All(1),\n)\n"), "{edited}");
+        let puzzle = parse_puzzle(&edited).expect("valid");
+        assert_eq!((puzzle.start().to_vec(), puzzle.target().to_vec()), (vec![2, 2, 2], vec![1, 1, 1]));
+        assert_eq!(puzzle.name(), Some("a, b (c)"));
+        // Without a trailing comma, and in an unnamed struct.
+        let bare = with_field("(graph: Path(2), modulus: 2)", "start", "[1, 0]").expect("a struct");
+        assert_eq!(bare, "(graph: Path(2), modulus: 2,\n    start: [1, 0],)");
+        assert_eq!(parse_puzzle(&bare).expect("valid").start().to_vec(), vec![1, 0]);
+        assert_eq!(with_field("[1, 2]", "start", "[0]"), None);
+    }
+
     #[test]
     fn round_trip_of_shipped_puzzles() {
         let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/puzzles");

@@ -245,9 +245,12 @@ struct AnalyseRequest {
     moduli: Option<Vec<u64>>,
 }
 
-/// The puzzle with the editor's changes: new moduli (start and target reduced by them, the
-/// intended plan and press limits dropped), then a new start and target. Returns the puzzle
-/// and its RON text (the request's own text when nothing changed).
+/// The puzzle with the editor's changes: new moduli (start and target reduced by them), then a
+/// new start and target. Returns the puzzle and its RON text (the request's own text when
+/// nothing changed). Only the changed fields of the designer's text are rewritten, so comments,
+/// the name, the intended plan and press limits stay; when that text does not read (an intended
+/// plan or a press limit the new moduli rule out), the whole puzzle is written anew without
+/// those two fields.
 fn edited(request: &AnalyseRequest) -> Result<(Puzzle, String), ApiError> {
     let mut puzzle = parse(&request.source, &request.file)?;
     let mut source = None;
@@ -266,18 +269,30 @@ fn edited(request: &AnalyseRequest) -> Result<(Puzzle, String), ApiError> {
         puzzle = puzzle.with_start(reduce(puzzle.start().to_vec())).map_err(invalid)?;
         puzzle = puzzle.with_target(reduce(puzzle.target().to_vec())).map_err(invalid)?;
         let list: Vec<String> = moduli.iter().map(u64::to_string).collect();
-        let text: String = crate::format::to_ron(&puzzle, "")
-            .lines()
-            .filter(|line| !line.starts_with("    intended:") && !line.starts_with("    max_presses:"))
-            .map(|line| {
-                if line.starts_with("    modulus:") {
-                    format!("    modulus: [{}],\n", list.join(", "))
-                } else {
-                    format!("{line}\n")
-                }
-            })
-            .collect();
-        puzzle = parse(&text, &request.file)?;
+        let list = format!("[{}]", list.join(", "));
+        let in_place = crate::format::with_field(&request.source, "modulus", &list)
+            .and_then(|text| with_state(&text, &puzzle))
+            .and_then(|text| Some((parse(&text, &request.file).ok()?, text)));
+        let (again, text) = match in_place {
+            Some(done) => done,
+            None => {
+                let text: String = crate::format::to_ron(&puzzle, "")
+                    .lines()
+                    .filter(|line| {
+                        !line.starts_with("    intended:") && !line.starts_with("    max_presses:")
+                    })
+                    .map(|line| {
+                        if line.starts_with("    modulus:") {
+                            format!("    modulus: {list},\n")
+                        } else {
+                            format!("{line}\n")
+                        }
+                    })
+                    .collect();
+                (parse(&text, &request.file)?, text)
+            }
+        };
+        puzzle = again;
         source = Some(text);
     }
     if let Some(start) = &request.start {
@@ -289,9 +304,20 @@ fn edited(request: &AnalyseRequest) -> Result<(Puzzle, String), ApiError> {
         puzzle = puzzle.with_target(target.clone()).map_err(invalid)?;
     }
     if request.start.is_some() || request.target.is_some() {
-        source = Some(crate::format::to_ron(&puzzle, ""));
+        let text = source.as_deref().unwrap_or(&request.source);
+        let in_place =
+            with_state(text, &puzzle).filter(|text| parse(text, &request.file).is_ok_and(|p| p == puzzle));
+        source = Some(in_place.unwrap_or_else(|| crate::format::to_ron(&puzzle, "")));
     }
     Ok((puzzle, source.unwrap_or_else(|| request.source.clone())))
+}
+
+/// `text` with its `start` and `target` set to the puzzle's, written as the library writes
+/// them (pictures on boards).
+fn with_state(text: &str, puzzle: &Puzzle) -> Option<String> {
+    let written = crate::format::to_ron(puzzle, "");
+    let text = crate::format::with_field(text, "start", crate::format::field_text(&written, "start")?)?;
+    crate::format::with_field(&text, "target", crate::format::field_text(&written, "target")?)
 }
 
 fn check_length(field: &str, values: &[u64], puzzle: &Puzzle) -> Result<(), ApiError> {

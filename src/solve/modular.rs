@@ -220,12 +220,25 @@ pub(crate) fn lift_basis(
 /// periods loses uniqueness, so the reduced vectors are embedded back into `Z/p^E` (coordinate
 /// `j` scaled by `p^(E - l_j)`) and eliminated once more, which gives a basis with unique
 /// coefficients (see [`crate::algebra::echelon::Echelon::row_basis`]).
+///
+/// When every button's period holds all of `p^E` nothing is lost: the echelon's generators
+/// already have unique coefficients and their true orders (lowest-valuation pivots come in
+/// increasing valuation), and the second elimination only reduces them (sparser plans, easier to
+/// read in a report). Past [`REDUCED_BASIS_ENTRIES`] that reduction, which would cost about as
+/// much as the first elimination, is skipped. (Not so for other generators, such as the sparse
+/// path's Howell form, whose pivots are not in that order.)
 fn period_basis(echelon: &Echelon, period_exponents: &[u32]) -> Vec<(Vec<u64>, u32)> {
     let (p, e_max) = echelon.modulus_parts();
-    period_basis_of(p, e_max, &echelon.kernel_generators(), period_exponents)
+    let generators = echelon.kernel_generators();
+    if generators.len() * period_exponents.len() > REDUCED_BASIS_ENTRIES
+        && period_exponents.iter().all(|&l| l == e_max)
+    {
+        return generators;
+    }
+    period_basis_of(p, e_max, &generators, period_exponents)
 }
 
-/// Past this many entries (generators × buttons) a quiet basis at one prime is not reduced.
+/// Past this many entries (generators × buttons) a dense quiet basis at one prime is not reduced.
 const REDUCED_BASIS_ENTRIES: usize = 1 << 18;
 
 /// [`period_basis`] from any generators of the kernel mod `p^E` (vectors over the columns
@@ -236,15 +249,6 @@ pub(crate) fn period_basis_of(
     generators: &[(Vec<u64>, u32)],
     period_exponents: &[u32],
 ) -> Vec<(Vec<u64>, u32)> {
-    // When every button's period holds all of p^E, the generators are already in period space
-    // with unique coefficients (see `Echelon::kernel_generators`). The second elimination
-    // below also reduces them (sparser plans, easier to read in a report): worth it unless it
-    // would cost as much as the first.
-    if generators.len() * period_exponents.len() > REDUCED_BASIS_ENTRIES
-        && period_exponents.iter().all(|&l| l == e_max)
-    {
-        return generators.to_vec();
-    }
     let cols = period_exponents.len();
     let mut matrix = vec![0u64; generators.len() * cols];
     for (r, (v, _)) in generators.iter().enumerate() {

@@ -322,9 +322,15 @@ fn explore_binary(
     if coset.dimension() > minweight::MAX_DIMENSION {
         return None;
     }
-    // A node is a block of plans here: with a time, the time alone bounds the walk (a cap in
-    // blocks would stop it at an arbitrary point well before its time).
-    let budget = if budget.time.is_some() { Budget { nodes: u64::MAX, ..budget } } else { budget };
+    // A node is a block of plans here: with a time and the default node cap, the time alone
+    // bounds the walk (the cap, made for single nodes, would stop it at an arbitrary point well
+    // before its time). A node count a caller chose stays.
+    let default_cap = Budget::default().nodes;
+    let budget = if budget.time.is_some() && budget.nodes == default_cap {
+        Budget { nodes: u64::MAX, ..budget }
+    } else {
+        budget
+    };
     let found = minweight::min_weight(&coset, symmetries, budget);
     let presses: Vec<u64> = (0..n).map(|j| u64::from(minweight::bit(&found.best, j))).collect();
     let proof = if found.complete { Proof::Proven } else { Proof::BudgetRanOut };

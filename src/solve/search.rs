@@ -171,10 +171,6 @@ pub(crate) fn search(
     budget: Budget,
     initial_best: Option<Score>,
 ) -> SearchOutcome {
-    // A budget with no nodes (or no time) left visits nothing: skip the set-up too.
-    if budget.nodes == 0 || budget.time.is_some_and(|t| t.is_zero()) {
-        return SearchOutcome { score: initial_best, ..SearchOutcome::default() };
-    }
     let (order, closing) = button_order(problem);
     let mut walk = Walk {
         problem,
@@ -220,10 +216,11 @@ fn button_order(problem: &SearchProblem) -> (Vec<usize>, Vec<Vec<usize>>) {
     let mut order = Vec::with_capacity(n);
     let mut closing = Vec::with_capacity(n);
     // The greedy choice below costs buttons × entries; past a few thousand buttons, or on
-    // dense systems (where no cell closes before the last button anyway), take them in order
-    // (row-major on grids, which closes each row as the next is assigned).
+    // dense systems (entries above a quarter of buttons × cells, where cells close only near
+    // the last button anyway), take them in order (row-major on grids, which closes each row as
+    // the next is assigned).
     let entries: usize = problem.effects.iter().map(Vec::len).sum();
-    if n > 2000 || n.saturating_mul(entries) > 20_000_000 {
+    if n > 2000 || entries > n.saturating_mul(cells) / 4 {
         for (j, effect) in problem.effects.iter().enumerate() {
             order.push(j);
             let mut closed = Vec::new();

@@ -9,7 +9,8 @@
 //! prime). Columns are numbered in the nested-dissection order of the puzzle's graph
 //! ([`crate::algebra::ordering`]) and eliminated into a Howell form
 //! ([`crate::algebra::sparse`]); the count at `p` is `p^(Σ v_k + E·(n_p − r) − Σ_j (E − l_j))`.
-//! Counts, the plan and the quiet basis equal the dense path's (tests compare them); the basis
+//! Counts, the plan and the quiet basis equal the dense path's (tests compare them; the dense
+//! path leaves a large basis unreduced, so there the two bases span the same set); the basis
 //! is left out when it would pass [`super::BASIS_ENTRY_LIMIT`] entries or its work limit.
 //!
 //! Cost: the fill-in of the order. On a `k × k` grid the separators have at most `k` cells,

@@ -274,6 +274,28 @@ fn serve_analyses_like_the_library() {
     assert_eq!(answer.0, 200, "{}", answer.1);
     let puzzle = parse_puzzle(answer.1["source"].as_str().unwrap()).unwrap();
     assert_eq!((puzzle.moduli().to_vec(), puzzle.start().to_vec()), (vec![5, 8, 7, 6], vec![2, 4, 5, 3]));
+    // Edits rewrite only the fields they change: the designer's comments, intended plan and
+    // press limits stay (the whole text is written anew only when they no longer read).
+    let annotated =
+        source.replace("    labels:", "    intended: [9, 8, 3, 9],\n    max_presses: All(9),\n    labels:");
+    for edit in
+        [json!({"start": [0, 4, 5, 3]}), json!({"moduli": [5, 8, 7, 6]}), json!({"target": [1, 1, 1, 1]})]
+    {
+        let mut body = edit.clone();
+        body["source"] = Value::from(annotated.clone());
+        let answer = server.post("api/analyse", &body);
+        assert_eq!(answer.0, 200, "{}", answer.1);
+        let text = answer.1["source"].as_str().unwrap();
+        let kept = annotated
+            .lines()
+            .filter(|l| !l.contains("start:") && !l.contains("target:") && !l.contains("modulus:"));
+        for line in kept {
+            assert!(text.contains(line), "{edit}: lost {line:?} in\n{text}");
+        }
+        let puzzle = parse_puzzle(text).unwrap();
+        assert_eq!(puzzle.intended(), Some(&[9u64, 8, 3, 9][..]), "{edit}");
+        assert_eq!(answer.1["solve"], library_solve(text, &served_options()));
+    }
     // A hex board carries its picture places.
     let hex = std::fs::read_to_string(crate::util::shipped_path("merlin-classes.ron")).unwrap();
     let answer = server.post("api/analyse", &json!({"source": hex}));

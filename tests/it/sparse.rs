@@ -209,3 +209,36 @@ fn mixed_board_300x300() {
         assert!(answer.kernel_size > BigUint::one(), "self {self_weight}: mixed boards have quiet patterns");
     }
 }
+
+/// Dense systems whose kernel is too large for the reducing second elimination (the echelon's
+/// generators are kept as they are): every generator is quiet with its stated order, and the
+/// orders multiply to the kernel size; moduli from {3, 9} and from {2, 4, 8}.
+#[test]
+fn large_dense_kernels_keep_their_true_orders() {
+    let mut rng = StdRng::seed_from_u64(1818);
+    for choices in [[3u64, 9, 9], [2, 4, 8]] {
+        let (cells, buttons) = (100, 600);
+        let moduli: Vec<u64> = (0..cells).map(|_| choices[rng.random_range(0..3)]).collect();
+        let list: Vec<String> = (0..buttons)
+            .map(|_| {
+                let pairs: Vec<String> =
+                    (0..cells).map(|i| format!("({i}, {})", rng.random_range(0..moduli[i]))).collect();
+                format!("[{}]", pairs.join(", "))
+            })
+            .collect();
+        let source = format!(
+            "Puzzle(graph: Cells({cells}), modulus: {moduli:?}, buttons: [{}], start: All(1))",
+            list.join(", ")
+        );
+        let puzzle = modsolve::parse_puzzle(&source).expect("valid");
+        let answer = solve_with(&puzzle, Method::Modular).expect("verified");
+        let what = format!("moduli {choices:?}");
+        // Past the reduction's threshold: 2^18 entries at one prime.
+        assert!(
+            answer.quiet_basis.len() * buttons > 1 << 18,
+            "{what}: {} generators",
+            answer.quiet_basis.len()
+        );
+        check(&puzzle, &answer, &what);
+    }
+}
