@@ -302,85 +302,101 @@ fn replay_gf2_rows(f: &Frame, d: Difference, y: &[u64], mut visit: impl FnMut(us
 type LastRow = (Option<Vec<u64>>, Vec<(Vec<u64>, u64)>, Vec<(u64, u64)>);
 
 fn last_row_gf2(f: &Frame, d: Difference) -> LastRow {
+    use rayon::prelude::*;
     let w = f.width;
     let words = (w + 1).div_ceil(64);
-    let constant = w;
-    let mut prev = vec![0u64; w * words];
-    let mut cur = vec![0u64; w * words];
-    for c in 0..w {
-        cur[c * words + c / 64] |= 1 << (c % 64);
-    }
-    let self_bit = f.self_weight & 1 == 1;
-    let mut d_row = vec![0u64; w.div_ceil(64)];
-    for r in 0..f.height - 1 {
-        d.row_bits(f, r, &mut d_row);
-        // In place: prev becomes the next row, then the two swap roles. Press (r + 1, c)
-        // involves only the symbols within distance r + 1 of c (a band that fills the row after
-        // W / 2 rows), so only the words of that band and the constant's word are touched.
-        let reach = r + 1;
-        let constant_word = constant / 64;
-        for c in 0..w {
-            let (lo, hi) = if reach >= w {
-                (0, words)
-            } else {
-                (c.saturating_sub(reach) / 64, (c + reach).min(w - 1) / 64 + 1)
-            };
-            let spans = [(lo, hi), (constant_word, constant_word + 1)];
-            let span_count = if constant_word >= hi { 2 } else { 1 };
-            for &(a, b) in &spans[..span_count] {
-                let dst = &mut prev[c * words + a..c * words + b];
-                let row = |k: usize| &cur[k * words + a..k * words + b];
-                if c > 0 && c + 1 < w && self_bit {
-                    // The common case, fused into one pass over the words.
-                    xor3_into(dst, row(c - 1), row(c), row(c + 1));
-                } else {
-                    if c > 0 {
-                        xor_into(dst, row(c - 1));
-                    }
-                    if c + 1 < w {
-                        xor_into(dst, row(c + 1));
-                    }
-                    if self_bit {
-                        xor_into(dst, row(c));
-                    }
-                }
-            }
-            if d_row[c / 64] >> (c % 64) & 1 == 1 {
-                prev[c * words + constant_word] ^= 1 << (constant % 64);
-            }
-        }
-        std::mem::swap(&mut prev, &mut cur);
-    }
-    // The last row's equations: s·cur[c] + cur[c−1] + cur[c+1] + prev[c] + d = 0.
-    let r = f.height - 1;
+    // Word k of every form (symbols 64k..64k + 63, and the constant at bit W) evolves on its
+    // own: one word per cell of a row, a stencil over contiguous memory that stays in cache,
+    // the words shared among the cores.
+    let columns: Vec<Vec<u64>> = (0..words).into_par_iter().map(|k| chase_word(f, d, k)).collect();
     let mut system = BitMatrix::zeros(w, w + 1);
     for c in 0..w {
-        let mut form = prev[c * words..(c + 1) * words].to_vec();
-        for (k, v) in form.iter_mut().enumerate() {
-            if c > 0 {
-                *v ^= cur[(c - 1) * words + k];
-            }
-            if c + 1 < w {
-                *v ^= cur[(c + 1) * words + k];
-            }
-            if self_bit {
-                *v ^= cur[c * words + k];
-            }
-        }
-        if d.at(f.cell(r, c)) & 1 == 1 {
-            form[constant / 64] ^= 1 << (constant % 64);
-        }
-        for bit in 0..=w {
-            if form[bit / 64] >> (bit % 64) & 1 == 1 {
-                system.flip(c, bit);
-            }
+        for (dst, column) in system.row_mut(c).iter_mut().zip(&columns) {
+            *dst = column[c];
         }
     }
+    drop(columns);
     let out = solve_bits(system);
     let nullity = (w - out.rank) as u64;
     let y = out.solution.map(|bits| bits.into_iter().map(u64::from).collect());
     let kernel = out.kernel_basis.into_iter().map(|v| (v.into_iter().map(u64::from).collect(), 2)).collect();
     (y, kernel, vec![(2, nullity)])
+}
+
+/// Word `k` of the last row's equations, one word per cell of the row: the chase of the
+/// symbols `64k..64k + 63` (and, in the constant's word, of the constant) down the frame.
+///
+/// Press `(r + 1, c)` is `s·x[r][c] + x[r][c − 1] + x[r][c + 1] + x[r − 1][c] + d[r][c]` (mod 2
+/// every weight is 1 or 0). It involves only the symbols within distance `r + 1` of `c`, so only
+/// that band of cells is touched in the first rows; the constant's word is the whole row.
+fn chase_word(f: &Frame, d: Difference, k: usize) -> Vec<u64> {
+    let w = f.width;
+    let constant = w;
+    let is_constant = k == constant / 64;
+    let constant_bit = 1u64 << (constant % 64);
+    let self_bit = f.self_weight & 1 == 1;
+    let (mut prev, mut cur) = (vec![0u64; w], vec![0u64; w]);
+    let first = 64 * k;
+    let last = (first + 63).min(w.saturating_sub(1));
+    for (c, x) in cur.iter_mut().enumerate().take(last + 1).skip(first) {
+        *x = 1 << (c % 64);
+    }
+    let mut d_row = vec![0u64; if is_constant { w.div_ceil(64) } else { 0 }];
+    for r in 0..f.height - 1 {
+        let (a, b) = if is_constant || first >= w {
+            (0, w)
+        } else {
+            (first.saturating_sub(r + 1), (last + r + 1).min(w - 1) + 1)
+        };
+        step(&mut prev, &cur, a, b, self_bit);
+        if is_constant {
+            d.row_bits(f, r, &mut d_row);
+            for (c, x) in prev.iter_mut().enumerate() {
+                if d_row[c / 64] >> (c % 64) & 1 == 1 {
+                    *x ^= constant_bit;
+                }
+            }
+        }
+        std::mem::swap(&mut prev, &mut cur);
+    }
+    // The last row's equations: s·cur[c] + cur[c−1] + cur[c+1] + prev[c] + d = 0.
+    step(&mut prev, &cur, 0, w, self_bit);
+    if is_constant {
+        let r = f.height - 1;
+        for (c, x) in prev.iter_mut().enumerate() {
+            if d.at(f.cell(r, c)) & 1 == 1 {
+                *x ^= constant_bit;
+            }
+        }
+    }
+    prev
+}
+
+/// `next[c] = prev[c] + s·cur[c] + cur[c − 1] + cur[c + 1]` for `c` in `a..b`, in place of
+/// `prev` (`cur` has at least 2 cells).
+fn step(prev: &mut [u64], cur: &[u64], a: usize, b: usize, self_bit: bool) {
+    let w = cur.len();
+    let own = |c: usize| if self_bit { cur[c] } else { 0 };
+    if a == 0 {
+        prev[0] ^= own(0) ^ cur[1];
+    }
+    if b == w {
+        prev[w - 1] ^= own(w - 1) ^ cur[w - 2];
+    }
+    let (lo, hi) = (a.max(1), b.min(w - 1));
+    if lo >= hi {
+        return;
+    }
+    let dst = &mut prev[lo..hi];
+    let n = dst.len();
+    let (left, mid, right) = (&cur[lo - 1..lo - 1 + n], &cur[lo..lo + n], &cur[lo + 1..lo + 1 + n]);
+    if self_bit {
+        xor3_into(dst, left, mid, right);
+    } else {
+        for i in 0..n {
+            dst[i] ^= left[i] ^ right[i];
+        }
+    }
 }
 
 /// `dst ^= a ^ b ^ c`, word by word in one pass (the loop vectorises).
@@ -390,14 +406,6 @@ fn xor3_into(dst: &mut [u64], a: &[u64], b: &[u64], c: &[u64]) {
     let (a, b, c) = (&a[..n], &b[..n], &c[..n]);
     for k in 0..n {
         dst[k] ^= a[k] ^ b[k] ^ c[k];
-    }
-}
-
-/// `dst ^= src`, word by word (the loop vectorises).
-#[inline]
-fn xor_into(dst: &mut [u64], src: &[u64]) {
-    for (a, b) in dst.iter_mut().zip(src) {
-        *a ^= b;
     }
 }
 
