@@ -17,7 +17,7 @@ use num_traits::{One, Zero};
 
 use super::{Answer, Generator, Method};
 use crate::algebra::arith::inv_mod;
-use crate::algebra::gf2::{BitMatrix, solve as solve_bits};
+use crate::algebra::gf2::{BitMatrix, Elimination, echelonize, solve as solve_bits};
 use crate::model::{Buttons, Neighborhood, Puzzle, Topology};
 
 use super::BASIS_ENTRY_LIMIT;
@@ -80,7 +80,7 @@ pub(crate) fn applies(puzzle: &Puzzle) -> bool {
 pub(crate) fn solve(puzzle: &Puzzle) -> Option<Answer> {
     let f = frame(puzzle)?;
     let d = Difference::of(puzzle);
-    let (first_row, kernel, count_exponent) = last_row(&f, d);
+    let (first_row, kernel, count_exponent) = last_row(&f, d, true);
     let cells = puzzle.cell_count();
     let kernel_size = kernel_size(f.modulus, &count_exponent);
     let presses = first_row.map(|y| replay(&f, d, &y).into_iter().map(BigUint::from).collect::<Vec<_>>());
@@ -157,9 +157,10 @@ impl<'p> Difference<'p> {
     }
 }
 
-/// Propagates to the last row and solves its system, bit-packed for mod 2.
-fn last_row(f: &Frame, d: Difference) -> LastRow {
-    if f.modulus == 2 { last_row_gf2(f, d) } else { last_row_general(f, d) }
+/// Propagates to the last row and solves its system, bit-packed for mod 2. Mod 2 gives the
+/// kernel basis only when `kernel` asks for it (the compact path counts the plans without it).
+fn last_row(f: &Frame, d: Difference, kernel: bool) -> LastRow {
+    if f.modulus == 2 { last_row_gf2(f, d, kernel) } else { last_row_general(f, d) }
 }
 
 /// `Π p^e` over the prime powers of the last-row system's count.
@@ -301,7 +302,7 @@ fn replay_gf2_rows(f: &Frame, d: Difference, y: &[u64], mut visit: impl FnMut(us
 /// and `[(2, nullity)]`.
 type LastRow = (Option<Vec<u64>>, Vec<(Vec<u64>, u64)>, Vec<(u64, u64)>);
 
-fn last_row_gf2(f: &Frame, d: Difference) -> LastRow {
+fn last_row_gf2(f: &Frame, d: Difference, kernel: bool) -> LastRow {
     use rayon::prelude::*;
     let w = f.width;
     let words = (w + 1).div_ceil(64);
@@ -316,6 +317,20 @@ fn last_row_gf2(f: &Frame, d: Difference) -> LastRow {
         }
     }
     drop(columns);
+    if !kernel {
+        // The solution and the rank only: no kernel vectors (up to W of W entries each).
+        let pivots = echelonize(&mut system, w, Elimination::Auto);
+        let rank = pivots.len();
+        let consistent = (rank..w).all(|r| !system.get(r, w));
+        let y = consistent.then(|| {
+            let mut y = vec![0u64; w];
+            for (row, &c) in pivots.iter().enumerate() {
+                y[c] = u64::from(system.get(row, w));
+            }
+            y
+        });
+        return (y, Vec::new(), vec![(2, (w - rank) as u64)]);
+    }
     let out = solve_bits(system);
     let nullity = (w - out.rank) as u64;
     let y = out.solution.map(|bits| bits.into_iter().map(u64::from).collect());
@@ -571,7 +586,7 @@ pub(crate) struct CompactAnswer {
 pub(crate) fn solve_compact(puzzle: &Puzzle) -> Option<Result<CompactAnswer, crate::error::InternalError>> {
     let f = frame(puzzle)?;
     let d = Difference::of(puzzle);
-    let (first_row, _, count_exponent) = last_row(&f, d);
+    let (first_row, _, count_exponent) = last_row(&f, d, false);
     let presses = first_row.map(|y| {
         if f.modulus == 2 {
             CompactPlan::Bits { words: replay_gf2_packed(&f, d, &y), len: f.height * f.width }
