@@ -152,7 +152,15 @@ impl<'p> Difference<'p> {
         }
         out.fill(0);
         for c in 0..f.width {
-            out[c / 64] |= (self.at(f.cell(r, c)) & 1) << (c % 64);
+            // Mod 2 the difference is the XOR of the two bits, without a division.
+            let bit = match *self {
+                Difference::PerCell { puzzle, .. } => {
+                    let cell = f.cell(r, c);
+                    (puzzle.target[cell] ^ puzzle.start[cell]) & 1
+                }
+                Difference::Uniform(d) => d & 1,
+            };
+            out[c / 64] |= bit << (c % 64);
         }
     }
 }
