@@ -44,13 +44,13 @@ fn entries(puzzle: &Puzzle) -> u64 {
     }
 }
 
-/// The estimate for solving: `compact` when a big grid takes light chasing in compact form (one
-/// 32-bit press count per cell, no big integers).
+/// The estimate for solving: `compact` when a big grid takes light chasing in compact form (a
+/// bit per cell mod 2, one 32-bit press count per cell otherwise, no big integers).
 pub fn for_solve(puzzle: &Puzzle, compact: bool) -> Estimate {
     let (cells, buttons) = (puzzle.cell_count() as u64, puzzle.button_count() as u64);
     if compact {
         return Estimate {
-            bytes: 8 * cells,
+            bytes: compact_bytes(puzzle),
             largest: format!("light chasing in compact form on {cells} cells"),
         };
     }
@@ -84,6 +84,27 @@ pub fn for_solve(puzzle: &Puzzle, compact: bool) -> Estimate {
         format!("the quiet-pattern basis of {buttons} buttons")
     };
     Estimate { bytes: answer + basis + bytes, largest }
+}
+
+/// Light chasing in compact form (`crate::solve::light_chase`) on a grid whose shorter side is
+/// `W`, plus 4 MiB for the output's buffers and small vectors.
+///
+/// Mod 2: the chased words of the forms (`W` words for each of the `⌈(W + 1) / 64⌉` words of a
+/// form), the last row's `W × (W + 1)` bit matrix built from them, two rows of the chase per
+/// thread and the plan at one bit per cell: about 100 MiB for 16000 × 16000. Other moduli: two
+/// rows of forms of `W + 1` residues, the last row's `W × W` system and the elimination's copies
+/// of it (counted as three), and one `u32` per cell.
+fn compact_bytes(puzzle: &Puzzle) -> u64 {
+    let cells = puzzle.cell_count() as u64;
+    let w = puzzle.topology.grid_shape().map_or(cells, |(r, c)| r.min(c) as u64);
+    let buffers = 4 << 20;
+    if puzzle.moduli.uniform() == Some(2) {
+        let words = (w + 1).div_ceil(64);
+        let threads = rayon::current_num_threads() as u64;
+        2 * 8 * w * words + 16 * w * threads + cells / 8 + buffers
+    } else {
+        16 * w * (w + 1) + 24 * w * w + 4 * cells + buffers
+    }
 }
 
 /// Sparse elimination (`crate::solve::sparse`): the press matrix by cell and the graph, the
@@ -189,7 +210,8 @@ mod tests {
     }
 
     /// Small puzzles estimate little; a 10,000 × 10,000 torus (no light chasing, a big integer
-    /// per button) estimates gigabytes; a huge grid in compact form, 8 bytes a cell; a mixed
+    /// per button) estimates gigabytes; a huge grid in compact form, a bit a cell and its last
+    /// row's system mod 2 (a 16000 × 16000 board well under 1 GiB), more mod 3; a mixed
     /// 1000 × 1000 grid (sparse elimination) between 256 MiB and 2 GiB.
     #[test]
     fn estimates_grow_with_the_work() {
@@ -201,7 +223,13 @@ mod tests {
         assert!(estimate.bytes > 16 << 30, "{estimate:?}");
         assert!(estimate.largest.contains("sparse elimination"), "{estimate:?}");
         let grid = puzzle("Puzzle(graph: Grid(rows: 8000, cols: 8000), modulus: 2)");
-        assert_eq!(for_solve(&grid, true).bytes, 8 * 64_000_000);
+        let estimate = for_solve(&grid, true).bytes;
+        assert!(estimate > 8_000_000 && estimate < 64 << 20, "{estimate}");
+        let huge = puzzle("Puzzle(graph: Grid(rows: 16000, cols: 16000), modulus: 2, target: All(1))");
+        let estimate = for_solve(&huge, true).bytes;
+        assert!(estimate > 32_000_000 && estimate < 256 << 20, "{estimate}");
+        let mod_three = puzzle("Puzzle(graph: Grid(rows: 2000, cols: 2000), modulus: 3)");
+        assert!(for_solve(&mod_three, true).bytes > 8 * 4_000_000);
         // Mixed moduli on a 1000 × 1000 grid: sparse elimination, well under 2 GiB.
         let moduli: Vec<String> = (0..1_000_000).map(|i| (2 + i % 11).to_string()).collect();
         let mixed =

@@ -88,7 +88,6 @@ impl BitMatrix {
         &self.data[r * self.words..(r + 1) * self.words]
     }
 
-    #[cfg(test)]
     /// Row `r` as mutable words. Bits past the last column must be left 0 (the solvers clear
     /// them before they start).
     pub(crate) fn row_mut(&mut self, r: usize) -> &mut [u64] {

@@ -27,7 +27,15 @@ impl Output {
     /// Writes the output and gives the exit code. A closed pipe (`modsolve big.ron --json |
     /// head`) is not an error; a full disk must not pass for a complete answer (exit 2).
     pub(crate) fn print(self) -> ExitCode {
-        let mut stdout = std::io::BufWriter::with_capacity(1 << 20, std::io::stdout().lock());
+        let lock = std::io::stdout().lock();
+        // A big board's JSON (hundreds of megabytes on one line) goes straight to the standard
+        // output's file descriptor, past the line buffering that scans every byte for newlines.
+        let big = matches!(&self.body, Body::Solve(report) if report.buttons > PICTURE_CELL_LIMIT);
+        let target: Box<dyn Write + '_> = match unbuffered_stdout().filter(|_| big) {
+            Some(file) => Box::new(file),
+            None => Box::new(lock),
+        };
+        let mut stdout = std::io::BufWriter::with_capacity(1 << 20, target);
         let written = match &self.body {
             Body::Text(text) => stdout.write_all(text.as_bytes()),
             // Pretty for people; one line when millions of presses would be megabytes of spaces.
@@ -52,6 +60,20 @@ impl Output {
             }
         }
     }
+}
+
+/// A handle on the standard output's file descriptor (a duplicate), without the standard
+/// library's line buffering; `None` where there is none to duplicate.
+#[cfg(unix)]
+fn unbuffered_stdout() -> Option<std::fs::File> {
+    use std::os::fd::AsFd;
+    std::io::stdout().as_fd().try_clone_to_owned().ok().map(std::fs::File::from)
+}
+
+/// Elsewhere the standard output is written through the standard library.
+#[cfg(not(unix))]
+fn unbuffered_stdout() -> Option<std::fs::File> {
+    None
 }
 
 /// What went wrong, decided once.

@@ -32,8 +32,9 @@ use locate::*;
 use shape::*;
 pub use write::to_ron;
 
-/// The most cells a puzzle may have (a 10,000 × 10,000 board).
-pub const MAX_CELLS: usize = 100_000_000;
+/// The most cells a puzzle may have: 2^28, a 16,384 × 16,384 board (big Lights Out boards are
+/// solved a bit per cell; the memory estimates refuse the work other puzzles of that size need).
+pub const MAX_CELLS: usize = 1 << 28;
 
 /// The most cells of an `Edges` graph (2^25): each has a neighbour list.
 pub const MAX_EDGES_CELLS: usize = 1 << 25;

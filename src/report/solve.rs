@@ -13,7 +13,7 @@ use serde::ser::{Serialize, SerializeSeq, Serializer};
 use crate::analysis::{Analysis, Cut, Engine, Listing};
 use crate::model::Puzzle;
 use crate::solve::Method;
-use crate::solve::light_chase::CompactAnswer;
+use crate::solve::light_chase::{CompactAnswer, CompactPlan};
 use crate::solve::optimize::{Partial, Plan, Proof};
 use crate::solve::search::Objective;
 
@@ -29,6 +29,14 @@ pub enum Numbers {
     Big(Vec<BigUint>),
     /// 32-bit counts (light chasing in compact form on big boards).
     Small(Vec<u32>),
+    /// `len` numbers that are 0 or 1, 64 to a word: number `j` is bit `j % 64` of word `j / 64`
+    /// (mod 2 plans of big boards, bit-packed end to end).
+    Bits {
+        /// The bits; those past `len` are 0.
+        words: Vec<u64>,
+        /// How many numbers there are.
+        len: usize,
+    },
     /// `len` copies of one value (the periods of a big board with one modulus).
     Repeated {
         /// The value.
@@ -44,7 +52,7 @@ impl Numbers {
         match self {
             Numbers::Big(v) => v.len(),
             Numbers::Small(v) => v.len(),
-            Numbers::Repeated { len, .. } => *len,
+            Numbers::Bits { len, .. } | Numbers::Repeated { len, .. } => *len,
         }
     }
 
@@ -58,6 +66,7 @@ impl Numbers {
         match self {
             Numbers::Big(v) => v[j].clone(),
             Numbers::Small(v) => BigUint::from(v[j]),
+            Numbers::Bits { words, .. } => BigUint::from(bit(words, j)),
             Numbers::Repeated { value, .. } => BigUint::from(*value),
         }
     }
@@ -75,6 +84,9 @@ impl Numbers {
         match self {
             Numbers::Big(v) => v.iter().sum(),
             Numbers::Small(v) => BigUint::from(v.iter().map(|&x| x as u64).sum::<u64>()),
+            Numbers::Bits { words, .. } => {
+                BigUint::from(words.iter().map(|w| u64::from(w.count_ones())).sum::<u64>())
+            }
             Numbers::Repeated { value, len } => BigUint::from(*value) * BigUint::from(*len),
         }
     }
@@ -84,6 +96,7 @@ impl Numbers {
         match self {
             Numbers::Big(v) => v.iter().max().cloned().unwrap_or_default(),
             Numbers::Small(v) => BigUint::from(v.iter().copied().max().unwrap_or(0)),
+            Numbers::Bits { words, .. } => BigUint::from(u32::from(words.iter().any(|&w| w != 0))),
             Numbers::Repeated { value, len } => BigUint::from(if *len > 0 { *value } else { 0 }),
         }
     }
@@ -93,6 +106,7 @@ impl Numbers {
         match self {
             Numbers::Big(v) => v.iter().filter(|x| !x.is_zero()).count(),
             Numbers::Small(v) => v.iter().filter(|&&x| x != 0).count(),
+            Numbers::Bits { words, .. } => words.iter().map(|w| w.count_ones() as usize).sum(),
             Numbers::Repeated { value, len } => {
                 if *value == 0 {
                     0
@@ -102,6 +116,12 @@ impl Numbers {
             }
         }
     }
+}
+
+/// Bit `j % 64` of word `j / 64`, as 0 or 1 (0 past the words).
+#[inline]
+fn bit(words: &[u64], j: usize) -> u32 {
+    words.get(j / 64).map_or(0, |w| (w >> (j % 64) & 1) as u32)
 }
 
 /// A big integer as a JSON number when it fits in 64 bits, else as a decimal string.
@@ -136,6 +156,7 @@ impl Serialize for Numbers {
         match self {
             Numbers::Big(v) => BigList(v).serialize(s),
             Numbers::Small(v) => v.serialize(s),
+            Numbers::Bits { words, len } => s.collect_seq((0..*len).map(|j| bit(words, j))),
             Numbers::Repeated { value, len } => {
                 let mut seq = s.serialize_seq(Some(*len))?;
                 (0..*len).try_for_each(|_| seq.serialize_element(value))?;
@@ -185,38 +206,107 @@ pub fn write_json(report: &SolveReport, mut out: impl std::io::Write) -> std::io
     out.write_all(rest)
 }
 
-/// `[x0,x1,…]`, built in 64 KiB pieces (one digit and a comma per number for small moduli).
+/// The size of the pieces [`write_list`] writes.
+const PIECE: usize = 1 << 16;
+
+/// `"b0,b1,…,b7,"` for each byte: its eight bits, lowest first, as JSON digits and commas.
+static BYTE_DIGITS: [[u8; 16]; 256] = {
+    let mut table = [[0u8; 16]; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        let mut k = 0;
+        while k < 8 {
+            table[byte][2 * k] = b'0' + ((byte >> k) & 1) as u8;
+            table[byte][2 * k + 1] = b',';
+            k += 1;
+        }
+        byte += 1;
+    }
+    table
+};
+
+/// `[x0,x1,…]`, built in 64 KiB pieces: bits 64 at a time from a table of bytes' digits, a
+/// repeated number from one precomputed piece, other numbers one by one (one digit and a comma
+/// for small ones).
 fn write_list(out: &mut impl std::io::Write, list: &Numbers) -> std::io::Result<()> {
-    const PIECE: usize = 1 << 16;
-    let mut buf: Vec<u8> = Vec::with_capacity(PIECE + 64);
-    let repeated = match list {
-        Numbers::Repeated { value, .. } => value.to_string(),
-        _ => String::new(),
-    };
+    if list.is_empty() {
+        return out.write_all(b"[]");
+    }
+    let mut buf: Vec<u8> = Vec::with_capacity(PIECE + 256);
     buf.push(b'[');
-    for j in 0..list.len() {
-        if j > 0 {
-            buf.push(b',');
-        }
-        match list {
-            Numbers::Small(v) if v[j] < 10 => buf.push(b'0' + v[j] as u8),
-            Numbers::Small(v) => push_decimal(&mut buf, u64::from(v[j])),
-            Numbers::Repeated { .. } => buf.extend_from_slice(repeated.as_bytes()),
-            Numbers::Big(v) => match v[j].to_u64() {
-                Some(x) => push_decimal(&mut buf, x),
-                None => {
-                    buf.push(b'"');
-                    buf.extend_from_slice(v[j].to_string().as_bytes());
-                    buf.push(b'"');
-                }
-            },
-        }
-        if buf.len() >= PIECE {
+    match list {
+        Numbers::Repeated { value, len } => {
+            // `len − 1` copies of "v," from one piece, then "v]".
+            let item = format!("{value},");
+            let per_piece = (PIECE / item.len()).max(1);
+            let piece = item.repeat(per_piece);
             out.write_all(&buf)?;
             buf.clear();
+            let mut left = len - 1;
+            while left > 0 {
+                let n = left.min(per_piece);
+                out.write_all(&piece.as_bytes()[..n * item.len()])?;
+                left -= n;
+            }
+            buf.extend_from_slice(value.to_string().as_bytes());
+            buf.push(b']');
+            return out.write_all(&buf);
+        }
+        Numbers::Bits { words, len } => {
+            let full = len / 64;
+            for k in 0..full {
+                let word = words.get(k).copied().unwrap_or(0);
+                if buf.len() >= PIECE {
+                    out.write_all(&buf)?;
+                    buf.clear();
+                }
+                for byte in word.to_le_bytes() {
+                    buf.extend_from_slice(&BYTE_DIGITS[byte as usize]);
+                }
+            }
+            for j in full * 64..*len {
+                buf.push(b'0' + bit(words, j) as u8);
+                buf.push(b',');
+            }
+        }
+        Numbers::Small(v) => {
+            for &x in v {
+                if buf.len() >= PIECE {
+                    out.write_all(&buf)?;
+                    buf.clear();
+                }
+                if x < 10 {
+                    buf.push(b'0' + x as u8);
+                } else {
+                    push_decimal(&mut buf, u64::from(x));
+                }
+                buf.push(b',');
+            }
+        }
+        Numbers::Big(v) => {
+            for x in v {
+                if buf.len() >= PIECE {
+                    out.write_all(&buf)?;
+                    buf.clear();
+                }
+                match x.to_u64() {
+                    Some(x) => push_decimal(&mut buf, x),
+                    None => {
+                        buf.push(b'"');
+                        buf.extend_from_slice(x.to_string().as_bytes());
+                        buf.push(b'"');
+                    }
+                }
+                buf.push(b',');
+            }
         }
     }
-    buf.push(b']');
+    // Every number was followed by a comma; the last one closes the list instead. The buffer is
+    // flushed only before more is added, so it still holds that comma.
+    match buf.last_mut() {
+        Some(last) if *last == b',' => *last = b']',
+        _ => return Err(std::io::Error::other("a list's last comma is missing")),
+    }
     out.write_all(&buf)
 }
 
@@ -449,7 +539,10 @@ impl SolveReport {
             count_exact: true,
             limited: false,
             fewest: answer.presses.map(|x| PlanReport {
-                presses: Numbers::Small(x),
+                presses: match x {
+                    CompactPlan::Bits { words, len } => Numbers::Bits { words, len },
+                    CompactPlan::Counts(v) => Numbers::Small(v),
+                },
                 objective: Objective::Total,
                 proof,
                 partial: None,
@@ -580,6 +673,12 @@ mod tests {
                 0,
                 Objective::Total,
             ),
+            // Whole words of bits, written in several pieces.
+            report(
+                "Puzzle(graph: Grid(rows: 256, cols: 256), modulus: 2, target: All(1))",
+                0,
+                Objective::Total,
+            ),
             report(
                 "Puzzle(graph: Grid(rows: 70, cols: 71), modulus: 3, target: All(2))",
                 0,
@@ -602,8 +701,10 @@ mod tests {
             ),
         ];
         assert!(matches!(cases[0].periods, Numbers::Repeated { .. }), "the compact path");
+        assert!(matches!(cases[1].fewest.as_ref().map(|p| &p.presses), Some(Numbers::Bits { .. })), "bits");
+        assert!(matches!(cases[2].fewest.as_ref().map(|p| &p.presses), Some(Numbers::Small(_))), "counts");
         assert!(
-            matches!(cases[2].periods, Numbers::Big(_)) && cases[2].optimal.is_some(),
+            matches!(cases[3].periods, Numbers::Big(_)) && cases[3].optimal.is_some(),
             "the general path"
         );
         for report in &cases {

@@ -1,8 +1,9 @@
 //! Big boards: a 300×300 board with a random start solves and verifies in the normal suite;
 //! the compact path for boards of more than 250,000 cells agrees with the general one and
-//! writes plans that re-simulate; propagation (and its compact form) agrees with dense
-//! elimination on every m×n board up to 30×30 for moduli 2 to 6, on tori and King grids, and at
-//! the word edges of the bit-packed rows.
+//! writes plans that re-simulate (all off → all on is re-simulated here, and its JSON is byte
+//! for byte serde_json's); propagation (and its compact form) agrees with dense elimination on
+//! every m×n board up to 30×30 for moduli 2 to 6, on tori and King grids, and at the word edges
+//! of the bit-packed rows.
 
 use assert_cmd::Command;
 use modsolve::solve::{Method, solve_with};
@@ -207,5 +208,68 @@ fn compact_path_for_big_boards() {
         let plan: Vec<BigUint> =
             json["presses"].as_array().unwrap().iter().map(|v| BigUint::from(v.as_u64().unwrap())).collect();
         assert!(puzzle.solves(&plan));
+    }
+}
+
+/// All off → all on past the compact threshold (250,000 cells), the grid taller than wide and
+/// wider than tall, widths that end inside a 64-bit word: the command's JSON is byte for byte
+/// what `serde_json` writes for the library's report of the same puzzle, its two copies of the
+/// plan agree, and the plan, re-simulated here cell by cell, lights every cell exactly once.
+#[test]
+fn compact_all_on_plans_resimulate_and_match_serde() {
+    let dir = crate::util::Scratch::new();
+    for (rows, cols) in [(613, 601), (499, 613)] {
+        let source = format!("Puzzle(graph: Grid(rows: {rows}, cols: {cols}), modulus: 2, target: All(1))");
+        let path = dir.file("all_on.ron", &source);
+        let out = Command::cargo_bin("modsolve").unwrap().arg(&path).arg("--json").output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{rows}×{cols}");
+        let puzzle = parse_puzzle(&source).unwrap();
+        let report = modsolve::analyse(&puzzle, &modsolve::Options::default()).expect("verified");
+        assert!(
+            matches!(
+                report.fewest.as_ref().map(|p| &p.presses),
+                Some(modsolve::report::Numbers::Bits { .. })
+            ),
+            "{rows}×{cols}: the compact path keeps the plan bit-packed"
+        );
+        let mut serde = serde_json::to_vec(&report).unwrap();
+        serde.push(b'\n');
+        assert!(out.stdout == serde, "{rows}×{cols}: the JSON differs from serde_json's");
+        let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(json["presses"], json["fewest"]["presses"]);
+        let plan: Vec<u8> = json["presses"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| match v.as_u64() {
+                Some(x @ (0 | 1)) => x as u8,
+                other => panic!("{other:?} is not a mod 2 press"),
+            })
+            .collect();
+        assert_eq!(plan.len(), rows * cols);
+        let total: u64 = plan.iter().map(|&x| u64::from(x)).sum();
+        assert_eq!(json["total_presses"], total);
+        // Each press flips its cell and the cells beside it; every cell must end at 1.
+        let mut lights = vec![0u8; rows * cols];
+        for r in 0..rows {
+            for c in 0..cols {
+                if plan[r * cols + c] == 1 {
+                    lights[r * cols + c] ^= 1;
+                    if r > 0 {
+                        lights[(r - 1) * cols + c] ^= 1;
+                    }
+                    if r + 1 < rows {
+                        lights[(r + 1) * cols + c] ^= 1;
+                    }
+                    if c > 0 {
+                        lights[r * cols + c - 1] ^= 1;
+                    }
+                    if c + 1 < cols {
+                        lights[r * cols + c + 1] ^= 1;
+                    }
+                }
+            }
+        }
+        assert!(lights.iter().all(|&x| x == 1), "{rows}×{cols}: the plan leaves a cell off");
     }
 }

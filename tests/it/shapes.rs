@@ -945,7 +945,7 @@ fn bad_shapes_are_refused_at_their_place() {
             "`start[1]`: row 1 of the picture is 1 cells wide but the board has 2 columns",
         ),
         ("Puzzle(graph: Cube(0), modulus: 2)", 1, 8, "`graph`: is 0"),
-        ("Puzzle(graph: Cube(5000), modulus: 2)", 1, 8, "more than the 100000000 modsolve handles"),
+        ("Puzzle(graph: Cube(7000), modulus: 2)", 1, 8, "more than the 268435456 modsolve handles"),
         (
             "Puzzle(graph: Cube(2), modulus: 2, start: [1, 0])",
             1,
