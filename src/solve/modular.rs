@@ -239,7 +239,7 @@ fn period_basis(echelon: &Echelon, period_exponents: &[u32]) -> Vec<(Vec<u64>, u
 }
 
 /// Past this many entries (generators × buttons) a dense quiet basis at one prime is not reduced.
-const REDUCED_BASIS_ENTRIES: usize = 1 << 18;
+const REDUCED_BASIS_ENTRIES: usize = 1 << 14;
 
 /// [`period_basis`] from any generators of the kernel mod `p^E` (vectors over the columns
 /// whose period exponents are given).
