@@ -1,6 +1,6 @@
 """Type information of the `modsolve` extension module (python/src/lib.rs)."""
 
-from typing import Any, Dict, Optional, Tuple, Union
+from typing import Any, Dict, List, Optional, Tuple, Union
 
 Puzzle = Union[str, Dict[str, Any]]
 Size = Union[int, str, None]
@@ -48,5 +48,25 @@ def generate(
     max_memory: Size = None,
     scramble: Optional[int] = None,
     deny_warnings: bool = False,
+) -> Dict[str, Any]: ...
+def hint(
+    puzzle: Puzzle,
+    *,
+    pressed: Optional[List[Union[int, str]]] = None,
+    steps: bool = False,
+    budget: Optional[float] = 10.0,
+    nodes: int = 200_000_000,
+    max_memory: Size = None,
+) -> Dict[str, Any]: ...
+def par_distribution(
+    puzzle: Puzzle,
+    *,
+    budget: Optional[float] = 10.0,
+    exact_limit: int = 4294967296,
+    samples: int = 1000,
+    seed: int = 1,
+    confidence: float = 0.95,
+    max_memory: Size = None,
+    file: Optional[str] = None,
 ) -> Dict[str, Any]: ...
 def to_ron(puzzle: Puzzle, *, comment: str = "") -> str: ...

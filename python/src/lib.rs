@@ -7,6 +7,10 @@
 //!   `modsolve check FILE --json` prints for one file.
 //! - `generate(template, ...)` is [`modsolve::generate::generate`]; it returns the document
 //!   `modsolve generate --json` prints, each level with its RON text instead of a file name.
+//! - `hint(puzzle, ...)` is [`modsolve::hint::hint`]; it returns the document `modsolve hint FILE
+//!   --json` prints.
+//! - `par_distribution(puzzle, ...)` is [`modsolve::difficulty::par_distribution`]; it returns
+//!   the document `modsolve check --par-distribution FILE --json` prints for one file.
 //! - `to_ron(puzzle)` is [`modsolve::format::to_ron`]: the puzzle written back in the format.
 //!
 //! A puzzle is RON text (a puzzle file's contents) or a dict, the same structure in Python
@@ -52,6 +56,8 @@ fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(solve, m)?)?;
     m.add_function(wrap_pyfunction!(check, m)?)?;
     m.add_function(wrap_pyfunction!(generate, m)?)?;
+    m.add_function(wrap_pyfunction!(hint, m)?)?;
+    m.add_function(wrap_pyfunction!(par_distribution, m)?)?;
     m.add_function(wrap_pyfunction!(to_ron, m)?)?;
     let error = m.py().get_type::<PuzzleError>();
     // Class-level defaults, so that a PuzzleError raised by Python code has the attributes too.
@@ -216,6 +222,108 @@ fn generate(
 
 /// The puzzle written back as RON text in the documented format (a dict's text form), after a
 /// `// ` comment of each line of `comment`.
+/// A press already made, as `hint` takes it: a button number (from 0) or a button's label.
+#[derive(FromPyObject)]
+enum Pressed {
+    Number(usize),
+    Label(String),
+}
+
+/// A hint for a player: the document `modsolve hint FILE --json` prints, as a dict.
+///
+/// `pressed` lists the presses made so far from the start, each a button number (from 0) or a
+/// label; `steps` lists the whole ordered plan with the board after each press. `budget`,
+/// `nodes` and `max_memory` as in `solve`. A press that names no button is a ValueError.
+#[pyfunction]
+#[pyo3(signature = (puzzle, *, pressed = None, steps = false, budget = Some(10.0), nodes = 200_000_000, max_memory = None))]
+fn hint(
+    py: Python<'_>,
+    puzzle: &Bound<'_, PyAny>,
+    pressed: Option<Vec<Pressed>>,
+    steps: bool,
+    budget: Option<f64>,
+    nodes: u64,
+    max_memory: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Py<PyAny>> {
+    let analysis = Options {
+        budget: budget_of(budget, nodes)?,
+        max_memory: memory_limit(max_memory)?,
+        ..Options::default()
+    };
+    let options = modsolve::hint::HintOptions { analysis, steps };
+    let puzzle = read(py, puzzle)?;
+    let buttons = puzzle.button_count();
+    let pressed = pressed
+        .unwrap_or_default()
+        .into_iter()
+        .enumerate()
+        .map(|(k, press)| match press {
+            Pressed::Number(j) if j < buttons => Ok(j),
+            Pressed::Number(j) => Err(PyValueError::new_err(format!(
+                "pressed[{k}] is button {j}, but the puzzle's buttons are 0 to {}",
+                buttons.saturating_sub(1)
+            ))),
+            Pressed::Label(name) => (0..buttons).find(|&j| puzzle.button_name(j) == name).ok_or_else(|| {
+                PyValueError::new_err(format!("pressed[{k}] is {name:?}, which names no button"))
+            }),
+        })
+        .collect::<PyResult<Vec<usize>>>()?;
+    let document = work(py, || {
+        modsolve::hint::hint(&puzzle, &pressed, &options)
+            .map(|hint| modsolve::report::hint_json(&puzzle, &hint))
+    })
+    .map_err(|e| match e.is_instance_of::<PuzzleError>(py) {
+        // The puzzle was read already: an input error is about the presses made (a press limit).
+        true => PyValueError::new_err(format!("pressed: {}", e.value(py))),
+        false => e,
+    })?;
+    loads(py, &document.to_string())
+}
+
+/// How hard a puzzle's starts are: the document `modsolve check --par-distribution FILE --json`
+/// prints for one file, as a dict (`file` is the name it shows).
+///
+/// Exact (every solvable start counted by its par) when the puzzle has at most `exact_limit`
+/// solvable starts, else estimated from `samples` random starts (from `seed`) with intervals of
+/// the given `confidence`. `budget` bounds the time in seconds (None: no time bound), and
+/// `max_memory` the memory as in `solve`.
+#[pyfunction]
+#[pyo3(signature = (puzzle, *, budget = Some(10.0), exact_limit = 1 << 32, samples = 1000, seed = 1, confidence = 0.95, max_memory = None, file = None))]
+#[allow(clippy::too_many_arguments)]
+fn par_distribution(
+    py: Python<'_>,
+    puzzle: &Bound<'_, PyAny>,
+    budget: Option<f64>,
+    exact_limit: u64,
+    samples: usize,
+    seed: u64,
+    confidence: f64,
+    max_memory: Option<&Bound<'_, PyAny>>,
+    file: Option<String>,
+) -> PyResult<Py<PyAny>> {
+    if !(confidence > 0.0 && confidence < 1.0) {
+        return Err(PyValueError::new_err(format!("confidence {confidence} is not between 0 and 1")));
+    }
+    let time = budget_of(budget, 0)?.time;
+    let options = modsolve::difficulty::DistributionOptions {
+        exact_limit,
+        samples,
+        seed,
+        confidence,
+        deadline: time.map(|t| std::time::Instant::now() + t),
+        max_memory: memory_limit(max_memory)?,
+        ..modsolve::difficulty::DistributionOptions::default()
+    };
+    let shown = file.unwrap_or_else(|| default_name(puzzle).into());
+    let puzzle = read(py, puzzle)?;
+    let object = work(py, || {
+        modsolve::difficulty::par_distribution(&puzzle, &options)
+            .map(|d| modsolve::report::batch::distribution_json(&shown, &d))
+    })?;
+    let document = batch_json(vec![object], None);
+    loads(py, &document.to_string())
+}
+
 #[pyfunction]
 #[pyo3(signature = (puzzle, *, comment = ""))]
 fn to_ron(py: Python<'_>, puzzle: &Bound<'_, PyAny>, comment: &str) -> PyResult<String> {
