@@ -169,16 +169,22 @@ fn unreadable(failure: Failure, github: bool) -> Checked {
 /// The most samples a histogram takes without a time budget to end it.
 const UNTIMED_SAMPLES: usize = 1_000_000;
 
+/// `--format github` prints a check's findings only: a usage error with `flag`.
+fn refuse_github(request: &Request, flag: &str) -> Result<(), Failure> {
+    if request.github {
+        let message =
+            format!("error: --format github prints a check's findings; {flag} prints text or JSON\n");
+        return Err(Failure::plain("usage", message, 2, false));
+    }
+    Ok(())
+}
+
 /// The par histogram of every file taken as a template. A time budget bounds the whole run
 /// (all files); a node budget bounds each sample.
 pub(crate) fn histogram(request: &Request) -> Result<Output, Failure> {
     let json = request.json;
     super::stdin_at_most_once(&request.files, json)?;
-    if request.github {
-        let message =
-            "error: --format github prints a check's findings; --par-histogram prints text or JSON\n";
-        return Err(Failure::plain("usage", message, 2, false));
-    }
+    refuse_github(request, "--par-histogram")?;
     let budget: Budget = request.options.budget;
     if budget.time.is_none() && request.samples > UNTIMED_SAMPLES {
         return Err(Failure::plain(
@@ -223,11 +229,7 @@ pub(crate) fn histogram(request: &Request) -> Result<Output, Failure> {
 pub(crate) fn distribution(request: &Request) -> Result<Output, Failure> {
     let json = request.json;
     super::stdin_at_most_once(&request.files, json)?;
-    if request.github {
-        let message =
-            "error: --format github prints a check's findings; --par-distribution prints text or JSON\n";
-        return Err(Failure::plain("usage", message, 2, false));
-    }
+    refuse_github(request, "--par-distribution")?;
     let budget: Budget = request.options.budget;
     let deadline = budget.time.map(|time| Instant::now() + time);
     let asked = DistributionAsked {
