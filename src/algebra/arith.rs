@@ -31,6 +31,23 @@ impl Ring {
         Ring { q, mask, barrett }
     }
 
+    /// `x mod q` for any `x` below 2^64.
+    #[inline]
+    pub fn reduce(self, x: u64) -> u64 {
+        if self.mask != 0 {
+            x & self.mask
+        } else if self.barrett != 0 {
+            let estimate = ((x as u128 * self.barrett as u128) >> 64) as u64;
+            let mut r = x - estimate * self.q;
+            while r >= self.q {
+                r -= self.q;
+            }
+            r
+        } else {
+            x % self.q
+        }
+    }
+
     /// `a·b mod q` for reduced `a`, `b`.
     #[inline]
     pub fn mul(self, a: u64, b: u64) -> u64 {
@@ -160,7 +177,8 @@ mod tests {
     }
 
     /// The division-free products (mask, Barrett) equal `u128` division at the edges of their
-    /// ranges: operands 0, 1, q − 2, q − 1 and random ones, moduli around 2^32 and 2^64.
+    /// ranges: operands 0, 1, q − 2, q − 1 and random ones, moduli around 2^32 and 2^64; and so
+    /// does the reduction of any word.
     #[test]
     fn word_products_equal_wide_products() {
         let mut state = 64u64;
@@ -175,6 +193,11 @@ mod tests {
                     let want = ((a as u128 * b as u128) % q as u128) as u64;
                     assert_eq!(ring.mul(a, b), want, "{a}·{b} mod {q}");
                 }
+            }
+            let mut words = vec![0, 1, q - 1, q, u64::MAX, u64::MAX - 1];
+            words.extend((0..200).map(|_| a_seed(&mut state)));
+            for x in words {
+                assert_eq!(ring.reduce(x), x % q, "{x} mod {q}");
             }
         }
     }

@@ -521,6 +521,11 @@ impl Echelon {
         Some(self.back_substitute(|k| c[k], |_| 0, |_| 0))
     }
 
+    /// How many generators [`Self::kernel_generators`] returns.
+    pub fn kernel_generator_count(&self) -> usize {
+        self.pivot_valuations.iter().take(self.rank).filter(|&&v| v > 0).count() + self.cols - self.rank
+    }
+
     /// Generators of the solutions of `A·x ≡ 0`, each with its additive order as a power of p:
     /// every kernel element is `Σ t_g · g` for exactly one choice of `0 <= t_g < p^(order_g)`.
     ///

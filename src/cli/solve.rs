@@ -112,6 +112,10 @@ fn method_line(report: &SolveReport) -> String {
             "solved and optimised: general propagation, {seeds} symbolic seed{}",
             if seeds == 1 { "" } else { "s" }
         ),
+        Some(Elimination::Sparse) if report.seeds.is_some() => format!(
+            "solved and optimised: {}, the primes whose rows keep their units chased first ({seeds} symbolic seeds)",
+            Elimination::Sparse.describe()
+        ),
         Some(other) => format!("solved and optimised: {}", other.describe()),
         None => "solved and optimised: the search solver".into(),
     };

@@ -17,6 +17,7 @@ pub(crate) mod light_chase;
 pub(crate) mod minweight;
 pub(crate) mod modular;
 pub(crate) mod optimize;
+pub(crate) mod prime_chase;
 pub(crate) mod propagation;
 pub(crate) mod search;
 pub(crate) mod sparse;
@@ -65,7 +66,8 @@ pub struct Answer {
     pub quiet_basis: Vec<Generator>,
     /// The elimination that produced the answer.
     pub method: Method,
-    /// Propagation only: how many unknowns were symbolic seeds.
+    /// Propagation, and sparse elimination when some prime's rows were chased: how many
+    /// unknowns were symbolic seeds (summed over the chased primes).
     pub seeds: Option<usize>,
 }
 

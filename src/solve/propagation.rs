@@ -10,7 +10,7 @@
 //! one of plans in `Π Z/L_j`), and pays when the seeds are few: cost `O(n·S)` for the forms and
 //! `O(R·S²)` for the residual system instead of `O(n³)`.
 
-use std::collections::VecDeque;
+use std::collections::{BTreeSet, VecDeque};
 
 use num_bigint::BigUint;
 use num_traits::{One, Zero};
@@ -63,23 +63,52 @@ pub(crate) fn order(
     m: u64,
     max_seeds: usize,
 ) -> Option<Order> {
-    let (n, cells) = (effects.len(), puzzle.cell_count());
-    let mut rows: Vec<Vec<(usize, u64)>> = vec![Vec::new(); cells];
+    let mut rows: Vec<Vec<(usize, u64)>> = vec![Vec::new(); puzzle.cell_count()];
     for (j, e) in effects.iter().enumerate() {
         for &(i, a) in e {
             rows[i].push((j, a));
         }
     }
+    let by_unknown: Vec<Vec<usize>> = effects.iter().map(|e| e.iter().map(|&(i, _)| i).collect()).collect();
+    order_with(&rows, &by_unknown, |_, _, a| num_integer::gcd(a, m) == 1, max_seeds)
+}
+
+/// [`order`] for any equations: `rows[i]` lists `(unknown, weight)` of equation `i` (each
+/// unknown at most once), `by_unknown[j]` the equations that hold unknown `j`, and `unit` says
+/// which `(equation, unknown, weight)` may determine the unknown.
+pub(crate) fn order_with(
+    rows: &[Vec<(usize, u64)>],
+    by_unknown: &[Vec<usize>],
+    unit: impl Fn(usize, usize, u64) -> bool,
+    max_seeds: usize,
+) -> Option<Order> {
+    let (n, cells) = (by_unknown.len(), rows.len());
     let mut open: Vec<usize> = rows.iter().map(Vec::len).collect();
     let mut known = vec![false; n];
     let mut used = vec![false; cells];
     let mut steps = Vec::with_capacity(n);
     let mut queue: VecDeque<usize> = (0..cells).filter(|&i| open[i] == 1).collect();
+    // The unused equations with an open unknown, by (open unknowns, index): where seeds come
+    // from when nothing can be determined.
+    let mut waiting: BTreeSet<(usize, usize)> =
+        (0..cells).filter(|&i| open[i] >= 1).map(|i| (open[i], i)).collect();
     let mut seeds = 0;
     let mut known_count = 0;
-    let mark = |j: usize, known: &mut Vec<bool>, open: &mut Vec<usize>, queue: &mut VecDeque<usize>| {
+    let mut lowest_unknown = 0;
+    let mark = |j: usize,
+                known: &mut Vec<bool>,
+                open: &mut Vec<usize>,
+                queue: &mut VecDeque<usize>,
+                waiting: &mut BTreeSet<(usize, usize)>,
+                used: &[bool]| {
         known[j] = true;
-        for &(i, _) in &effects[j] {
+        for &i in &by_unknown[j] {
+            if !used[i] {
+                waiting.remove(&(open[i], i));
+                if open[i] > 1 {
+                    waiting.insert((open[i] - 1, i));
+                }
+            }
             open[i] -= 1;
             if open[i] == 1 {
                 queue.push_back(i);
@@ -92,32 +121,45 @@ pub(crate) fn order(
                 continue;
             }
             let Some(&(k, a)) = rows[i].iter().find(|&&(j, _)| !known[j]) else { continue };
-            if num_integer::gcd(a, m) != 1 {
+            if !unit(i, k, a) {
                 continue;
             }
             used[i] = true;
+            waiting.remove(&(1, i));
             steps.push(Step::Determine { unknown: k, equation: i });
-            mark(k, &mut known, &mut open, &mut queue);
+            mark(k, &mut known, &mut open, &mut queue, &mut waiting, &used);
             known_count += 1;
             continue;
         }
         // Nothing determined: seed the lowest open unknown of the most nearly closed equation.
-        let pick = (0..cells)
-            .filter(|&i| !used[i] && open[i] >= 1)
-            .min_by_key(|&i| (open[i], i))
-            .and_then(|i| rows[i].iter().map(|&(j, _)| j).filter(|&j| !known[j]).min())
-            .or_else(|| (0..n).find(|&j| !known[j]))
-            .expect("an unknown is still open");
+        let pick = match waiting.first() {
+            Some(&(_, i)) => {
+                rows[i].iter().map(|&(j, _)| j).filter(|&j| !known[j]).min().expect("an open unknown")
+            }
+            None => {
+                while known[lowest_unknown] {
+                    lowest_unknown += 1;
+                }
+                lowest_unknown
+            }
+        };
         steps.push(Step::Seed(pick));
         seeds += 1;
         if seeds > max_seeds {
             return None;
         }
-        mark(pick, &mut known, &mut open, &mut queue);
+        mark(pick, &mut known, &mut open, &mut queue, &mut waiting, &used);
         known_count += 1;
     }
     let residual = (0..cells).filter(|&i| !used[i]).collect();
     Some(Order { steps, residual, seeds })
+}
+
+/// The form of seed number `index`: 1 at its own place, 0 elsewhere and in the constant.
+pub(crate) fn seed_form(width: usize, index: usize) -> Vec<u64> {
+    let mut f = vec![0u64; width];
+    f[index] = 1;
+    f
 }
 
 /// Solves by general propagation; `None` when it does not apply or would not pay.
@@ -155,10 +197,8 @@ pub(crate) fn solve(puzzle: &Puzzle, force: bool) -> Option<Answer> {
     for step in &plan.steps {
         match *step {
             Step::Seed(j) => {
-                let mut f = vec![0u64; width];
-                f[next_seed] = 1;
+                forms[j] = seed_form(width, next_seed);
                 next_seed += 1;
-                forms[j] = f;
             }
             Step::Determine { unknown, equation } => {
                 let mut f = vec![0u64; width];
@@ -238,6 +278,24 @@ pub(crate) fn solve(puzzle: &Puzzle, force: bool) -> Option<Answer> {
     })
 }
 
+/// A random sparse graph for tests: each cell joined to up to two random others.
+#[cfg(test)]
+pub(crate) fn random_adjacency(rng: &mut rand::rngs::StdRng, cells: usize) -> Vec<Vec<usize>> {
+    use rand::RngExt;
+    let mut adjacency = vec![Vec::new(); cells];
+    for a in 0..cells {
+        for _ in 0..rng.random_range(0..3) {
+            let b = rng.random_range(0..cells);
+            if a != b && !adjacency[a].contains(&b) {
+                adjacency[a].push(b);
+                adjacency[b].push(a);
+            }
+        }
+    }
+    adjacency.iter_mut().for_each(|l| l.sort_unstable());
+    adjacency
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -253,17 +311,7 @@ mod tests {
         for round in 0..120 {
             let cells = [10, 25, 60, 150, 400][round % 5];
             let m = [2u64, 3, 4, 5, 6, 7][rng.random_range(0..6)];
-            let mut adjacency = vec![Vec::new(); cells];
-            for a in 0..cells {
-                for _ in 0..rng.random_range(0..3) {
-                    let b = rng.random_range(0..cells);
-                    if a != b && !adjacency[a].contains(&b) {
-                        adjacency[a].push(b);
-                        adjacency[b].push(a);
-                    }
-                }
-            }
-            adjacency.iter_mut().for_each(|l| l.sort_unstable());
+            let adjacency = random_adjacency(&mut rng, cells);
             let puzzle = Puzzle::builder(Topology::Edges { adjacency })
                 .modulus(m)
                 .press(rng.random_range(-3..=3), 1)
