@@ -10,12 +10,20 @@ use super::*;
 impl PuzzleFile<'_> {
     /// Validates the file and builds the puzzle; `source` is the text the file was read from
     /// (its fields of several shapes are read now, and their errors placed in it).
-    pub(crate) fn into_puzzle(self, source: &str) -> Result<Puzzle, InputError> {
+    pub(crate) fn into_puzzle(self, source: &str, mut lists: FastLists) -> Result<Puzzle, InputError> {
         let topology = self.graph.into_topology()?;
         let cells = topology.cell_count();
-        // The shapes (one number or a list, pictures) are read here; what the values must be
-        // is the builder's to check.
-        let moduli = match read_shape(source, self.modulus, ShapeKind::Modulus, cells)? {
+        // The shapes (one number or a list, pictures) are read here, or taken from the lists the
+        // fast reader read; what the values must be is the builder's to check.
+        let mut shape = |key: &str, field: RawField<'_>, kind: ShapeKind, keep: usize| match lists.take(key) {
+            Some(mut values) => {
+                let len = values.len();
+                values.truncate(keep);
+                Ok(Shape::List { values, len })
+            }
+            None => read_shape(source, field, kind, keep),
+        };
+        let moduli = match shape("modulus", self.modulus, ShapeKind::Modulus, cells)? {
             Shape::One(m) => CellValues::same(m, cells),
             Shape::List { values, len } => {
                 if len != cells {
@@ -48,13 +56,15 @@ impl PuzzleFile<'_> {
             (None, Some(Phases::Explicit(list))) => list.len(),
             (None, _) => cells,
         };
-        let read_state = |field: Option<RawField<'_>>| {
-            field.map(|f| read_shape(source, f, ShapeKind::State, cells)).transpose()
+        let mut read_state = |key: &str, field: Option<RawField<'_>>| {
+            field.map(|f| shape(key, f, ShapeKind::State, cells)).transpose()
         };
-        let start = resolve_state("start", read_state(self.start)?, &topology, &moduli)?;
-        let target = resolve_state("target", read_state(self.target)?, &topology, &moduli)?;
+        let start = read_state("start", self.start)?;
+        let target = read_state("target", self.target)?;
+        let start = resolve_state("start", start, &topology, &moduli)?;
+        let target = resolve_state("target", target, &topology, &moduli)?;
         let limits =
-            self.max_presses.map(|f| read_shape(source, f, ShapeKind::Limits, button_count)).transpose()?;
+            self.max_presses.map(|f| shape("max_presses", f, ShapeKind::Limits, button_count)).transpose()?;
         let max_presses = match limits {
             None => None,
             Some(Shape::All(k)) => Some(vec![k; button_count]),

@@ -1,10 +1,13 @@
-//! A fast reader for the one field that can hold millions of numbers: the top-level
-//! `buttons: [[(cell, amount), …], …]` list of explicit buttons.
+//! A fast reader for the fields that can hold millions of numbers: the top-level
+//! `buttons: [[(cell, amount), …], …]` list of explicit buttons, and the per-cell lists of
+//! `modulus`, `start`, `target` and `max_presses`.
 //!
-//! `ron` reads such a list at about 20 MB/s, which dominates the whole run of a dense
-//! 1000 × 1000 system. [`split_buttons`] reads the plain form of that list (decimal numbers,
-//! whitespace, comments, trailing commas) directly and hands `ron` the rest of the file with
-//! the list replaced by `[]` padded so that every later line and column is unchanged. Anything
+//! `ron` reads such a list at a few MB/s (a per-cell field twice: once to keep its text, once to
+//! read its shape), which dominates the whole run of a dense 1000 × 1000 system and a good part
+//! of a million-cell board. [`split_buttons`] and [`split_numbers`] read the plain form of a list
+//! (decimal numbers, whitespace, comments, trailing commas) directly and hand `ron` the rest of
+//! the file with the list replaced by `[]` padded so that every later line and column is
+//! unchanged. Anything
 //! else (another spelling of a number, `Some([…])`, a syntax error) makes it step aside, and
 //! `ron` reads the original text, so every error is still `ron`'s, at its place. The puzzle read
 //! either way is the same; `tests` check that on random files.
@@ -20,10 +23,25 @@ const WORTH_IT: usize = 1 << 12;
 /// The `buttons` list read, and the source with the list replaced by `[]` (positions after it
 /// unchanged); `None` when the file has no top-level `buttons` list in the plain form.
 pub(super) fn split_buttons(source: &str) -> Option<(Buttons, String)> {
+    split(source, b"buttons", |r| r.buttons())
+}
+
+/// A top-level list of plain whole numbers (`modulus`, `start`, `target`, `max_presses` written
+/// one value per cell or button) read, and the source with it replaced by `[]`, as
+/// [`split_buttons`] does.
+pub(super) fn split_numbers(source: &str, key: &str) -> Option<(Vec<u64>, String)> {
+    split(source, key.as_bytes(), |r| r.numbers())
+}
+
+fn split<T>(
+    source: &str,
+    key: &[u8],
+    read: impl FnOnce(&mut Reader<'_>) -> Option<T>,
+) -> Option<(T, String)> {
     let bytes = source.as_bytes();
-    let start = find_top_level_value(bytes, b"buttons")?;
+    let start = find_top_level_value(bytes, key)?;
     let mut reader = Reader { bytes, at: start };
-    let buttons = reader.buttons()?;
+    let value = read(&mut reader)?;
     let end = reader.at;
     if end - start < WORTH_IT {
         return None;
@@ -43,7 +61,7 @@ pub(super) fn split_buttons(source: &str) -> Option<(Buttons, String)> {
     rest.push_str(&source[..start]);
     rest.push_str(&replacement);
     rest.push_str(&source[end..]);
-    Some((buttons, rest))
+    Some((value, rest))
 }
 
 /// A cursor over the list; every method returns `None` at anything outside the plain form.
@@ -88,6 +106,13 @@ impl Reader<'_> {
 
     fn buttons(&mut self) -> Option<Buttons> {
         self.list(|r| r.list(Self::pair))
+    }
+
+    fn numbers(&mut self) -> Option<Vec<u64>> {
+        self.list(|r| {
+            r.skip();
+            r.digits()
+        })
     }
 
     /// `(cell, amount)` with an optional trailing comma.

@@ -49,6 +49,21 @@ impl<'de: 'a, 'a> Deserialize<'de> for RawField<'a> {
     }
 }
 
+/// The per-cell (or per-button) lists the fast reader read, by field, in place of their text.
+#[derive(Debug, Default)]
+pub(crate) struct FastLists(pub Vec<(&'static str, Vec<u64>)>);
+
+impl FastLists {
+    /// The fields of several shapes a plain list may be read fast for.
+    pub(crate) const KEYS: [&'static str; 4] = ["modulus", "start", "target", "max_presses"];
+
+    /// The list read for `key`, taken out.
+    pub(crate) fn take(&mut self, key: &str) -> Option<Vec<u64>> {
+        let k = self.0.iter().position(|(name, _)| *name == key)?;
+        Some(self.0.swap_remove(k).1)
+    }
+}
+
 /// `graph:` — how the cells are connected.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]

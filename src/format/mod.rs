@@ -45,14 +45,32 @@ fn ron_options() -> ron::Options {
 
 /// Reads and validates a puzzle from RON text.
 pub fn parse_puzzle(source: &str) -> Result<Puzzle, InputError> {
-    // A long `buttons` list is read by the fast reader, the rest of the file by ron.
-    let (fast_buttons, rest) = fast::split_buttons(source).unzip();
-    let text = rest.as_deref().unwrap_or(source);
-    let mut file: PuzzleFile = ron_options().from_str(text).map_err(|e| syntax_error(&e))?;
+    parse_with(source, true)
+}
+
+/// [`parse_puzzle`], with or without the fast reader for long plain lists (tests compare them).
+fn parse_with(source: &str, fast_lists: bool) -> Result<Puzzle, InputError> {
+    // Long plain lists are read by the fast reader, the rest of the file by ron.
+    let mut text = std::borrow::Cow::Borrowed(source);
+    let mut fast_buttons = None;
+    let mut lists = FastLists::default();
+    if fast_lists {
+        if let Some((buttons, rest)) = fast::split_buttons(&text) {
+            fast_buttons = Some(buttons);
+            text = rest.into();
+        }
+        for key in FastLists::KEYS {
+            if let Some((values, rest)) = fast::split_numbers(&text, key) {
+                lists.0.push((key, values));
+                text = rest.into();
+            }
+        }
+    }
+    let mut file: PuzzleFile = ron_options().from_str(&text).map_err(|e| syntax_error(&e))?;
     if fast_buttons.is_some() {
         file.buttons = fast_buttons;
     }
-    file.into_puzzle(text).map_err(|mut e| {
+    file.into_puzzle(&text, lists).map_err(|mut e| {
         if let InputErrorKind::Invalid { field, .. } = &e.kind {
             // `center` may be written `centre`.
             e.position = locate_field(source, field)
@@ -163,6 +181,59 @@ mod tests {
         assert_eq!(bare, "(graph: Path(2), modulus: 2,\n    start: [1, 0],)");
         assert_eq!(parse_puzzle(&bare).expect("valid").start().to_vec(), vec![1, 0]);
         assert_eq!(with_field("[1, 2]", "start", "[0]"), None);
+    }
+
+    /// Long per-cell lists read the same through the fast reader as through ron: the puzzle,
+    /// and every error with its place (a bad value deep in a list, a wrong length, spellings the
+    /// fast reader leaves to ron), for grids of 40 × 40 with random spacing and comments.
+    #[test]
+    fn long_lists_read_alike_either_way() {
+        use rand::{RngExt, SeedableRng, rngs::StdRng};
+        let mut rng = StdRng::seed_from_u64(5);
+        let cells = 1600;
+        let gaps = ["", " ", "\n  ", "/* c */", "// x\n"];
+        let list = |values: &[String], rng: &mut StdRng| {
+            let body: Vec<String> =
+                values.iter().map(|v| format!("{v}{}", gaps[rng.random_range(0..gaps.len())])).collect();
+            format!("[{}]", body.join(","))
+        };
+        let (mut fast_read, mut errors) = (0, 0);
+        for round in 0..40 {
+            let moduli: Vec<u64> = (0..cells).map(|_| rng.random_range(2..=12)).collect();
+            let mut modulus: Vec<String> = moduli.iter().map(u64::to_string).collect();
+            let mut start: Vec<String> = moduli.iter().map(|&m| rng.random_range(0..m).to_string()).collect();
+            let target: Vec<String> = moduli.iter().map(|&m| rng.random_range(0..m).to_string()).collect();
+            let mut limits: Vec<String> = (0..cells).map(|_| rng.random_range(0..5u32).to_string()).collect();
+            let k = rng.random_range(0..cells);
+            match round % 8 {
+                1 => modulus[k] = "1".into(),
+                2 => start[k] = "99".into(),
+                3 => start[k] = "-1".into(),
+                4 => limits[k] = "0x3".into(),
+                5 => {
+                    start.pop();
+                }
+                6 => modulus[k] = "18446744073709551616".into(),
+                _ => {}
+            }
+            let source = format!(
+                "// level {round}\nPuzzle(\n  graph: Grid(rows: 40, cols: 40),\n  modulus: {},\n  start: {}, target: {},\n  max_presses: {},\n)\n",
+                list(&modulus, &mut rng),
+                list(&start, &mut rng),
+                list(&target, &mut rng),
+                list(&limits, &mut rng)
+            );
+            fast_read += usize::from(fast::split_numbers(&source, "modulus").is_some());
+            match (parse_with(&source, true), parse_with(&source, false)) {
+                (Ok(a), Ok(b)) => assert_eq!(a, b, "round {round}"),
+                (Err(a), Err(b)) => {
+                    errors += 1;
+                    assert_eq!((a.to_string(), a.position), (b.to_string(), b.position), "round {round}");
+                }
+                (a, b) => panic!("round {round}: {a:?} but {b:?}"),
+            }
+        }
+        assert!(fast_read >= 30 && errors >= 20, "{fast_read} read fast, {errors} errors");
     }
 
     #[test]
