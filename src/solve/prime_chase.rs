@@ -20,7 +20,7 @@
 //! and time is the rows' entries times `S`; the residual is `R × S` dense. Plans and quiet
 //! generators are then chased numerically, one pass over the entries each.
 
-use super::propagation::{Order, Step, order_with, seed_form};
+use super::propagation::{Order, Step, order_with};
 use crate::algebra::arith::{Ring, add_mod, inv_mod, mul_mod, sub_mod, valuation};
 use crate::algebra::echelon::{Echelon, PrimePowerSystem};
 use crate::algebra::sparse::SparseRow;
@@ -105,132 +105,197 @@ pub(crate) fn chase(
         }
     }
     let ring = Ring::new(q);
-    let mut inverses = vec![0u64; order.steps.len()];
-    let width = s + 1;
-    // Live forms (empty once no open equation needs them), and the equations still to consume
-    // per unknown.
-    let mut forms: Vec<Vec<u64>> = vec![Vec::new(); columns];
-    let mut refs: Vec<usize> = by_unknown.iter().map(Vec::len).collect();
-    let mut open: Vec<usize> = rows.iter().map(Vec::len).collect();
-    let mut residual_of = vec![usize::MAX; rows.len()];
-    for (k, &i) in order.residual.iter().enumerate() {
-        residual_of[i] = k;
-    }
-    let mut matrix = vec![0u64; r * s];
-    let mut residual_rhs = vec![0u64; r];
-    let mut sum = Accumulate::new(ring, width);
-    // Σ a_j·form_j over the row's known unknowns (all but `skip`) into `sum`.
-    // Σ (factor·a_j)·form_j over the row's unknowns but `skip` into `sum`.
-    let combine = |i: usize, skip: usize, factor: u64, forms: &[Vec<u64>], sum: &mut Accumulate| {
-        sum.clear();
-        for &(j, a) in &rows[i] {
-            if j != skip {
-                sum.add(ring.mul(a, factor), &forms[j]);
-            }
-        }
-        sum.finish();
+    let pass = Pass { ring, rows: &rows, rhs: &rhs, order: &order, by_unknown: &by_unknown, columns };
+    // Narrow lanes (four products an instruction) where a u32 holds hundreds of products.
+    let (matrix, residual_rhs, inverses) = if q <= 1 << 12 || (q.is_power_of_two() && q <= 1 << 32) {
+        pass.run::<u32>()?
+    } else {
+        pass.run::<u64>()?
     };
-    let release = |i: usize, forms: &mut Vec<Vec<u64>>, refs: &mut Vec<usize>| {
-        for &(j, _) in &rows[i] {
-            refs[j] -= 1;
-            if refs[j] == 0 {
-                forms[j] = Vec::new();
-            }
-        }
-    };
-    // Equations with no unknown at all are residual from the start.
-    for (i, row) in rows.iter().enumerate() {
-        if row.is_empty() {
-            residual_rhs[residual_of[i]] = rhs[i];
-        }
-    }
-    let mut next_seed = 0;
-    for (step_index, step) in order.steps.iter().enumerate() {
-        let unknown = match *step {
-            Step::Seed(j) => {
-                forms[j] = seed_form(width, next_seed);
-                next_seed += 1;
-                j
-            }
-            Step::Determine { unknown, equation } => {
-                // x_k = inv·rhs − Σ (inv·a_j)·x_j.
-                let own = rows[equation].iter().find(|&&(j, _)| j == unknown).map_or(0, |&(_, a)| a);
-                let inv = inv_mod(own, q)?;
-                inverses[step_index] = inv;
-                combine(equation, unknown, q - inv, &forms, &mut sum);
-                let mut f = std::mem::replace(&mut sum.values, vec![0; width]);
-                f[s] = add_mod(f[s], ring.mul(rhs[equation], inv), q);
-                forms[unknown] = f;
-                release(equation, &mut forms, &mut refs);
-                unknown
-            }
-        };
-        // Residual equations whose last unknown this was: their row over the seeds.
-        for &i in &by_unknown[unknown] {
-            open[i] -= 1;
-            if open[i] == 0 && residual_of[i] != usize::MAX {
-                let k = residual_of[i];
-                combine(i, usize::MAX, 1, &forms, &mut sum);
-                matrix[k * s..(k + 1) * s].copy_from_slice(&sum.values[..s]);
-                residual_rhs[k] = sub_mod(rhs[i], sum.values[s], q);
-                release(i, &mut forms, &mut refs);
-            }
-        }
-    }
     let echelon = PrimePowerSystem { p, e, rows: r, cols: s, matrix, rhs: vec![residual_rhs] }.eliminate();
     Some(Chased { q, rows, rhs, order, inverses, columns, lifted, consistent, echelon })
 }
 
-/// Sums of `a·form` over `Z/q` for a row: words without reduction while they cannot overflow.
-struct Accumulate {
+/// The forms pass: what it reads.
+struct Pass<'a> {
     ring: Ring,
-    values: Vec<u64>,
-    /// Terms a word holds before it must be reduced (0: reduce every term).
+    rows: &'a [Vec<(usize, u64)>],
+    rhs: &'a [u64],
+    order: &'a Order,
+    by_unknown: &'a [Vec<usize>],
+    columns: usize,
+}
+
+/// The residual matrix (`R × S`), its right side, and each step's inverse weight.
+type Residual = (Vec<u64>, Vec<u64>, Vec<u64>);
+
+impl Pass<'_> {
+    /// Walks the order, keeping each unknown's form in the seeds while an equation needs it,
+    /// and writes the residual rows as their equations close. `None` when a determining weight
+    /// has no inverse (never, by the order's construction).
+    fn run<T: Lane>(&self) -> Option<Residual> {
+        let (ring, rows, rhs, order) = (self.ring, self.rows, self.rhs, self.order);
+        let q = ring.q;
+        let (s, r) = (order.seeds, order.residual.len());
+        let width = s + 1;
+        let mut inverses = vec![0u64; order.steps.len()];
+        // Live forms (empty once no open equation needs them), and the equations still to
+        // consume per unknown.
+        let mut forms: Vec<Vec<T>> = vec![Vec::new(); self.columns];
+        let mut refs: Vec<usize> = self.by_unknown.iter().map(Vec::len).collect();
+        let mut open: Vec<usize> = rows.iter().map(Vec::len).collect();
+        let mut residual_of = vec![usize::MAX; rows.len()];
+        for (k, &i) in order.residual.iter().enumerate() {
+            residual_of[i] = k;
+        }
+        let mut matrix = vec![0u64; r * s];
+        let mut residual_rhs = vec![0u64; r];
+        let mut sum = Accumulate::<T>::new(ring, width);
+        // Σ (factor·a_j)·form_j over the row's unknowns but `skip` into `sum`.
+        let combine = |i: usize, skip: usize, factor: u64, forms: &[Vec<T>], sum: &mut Accumulate<T>| {
+            sum.clear();
+            for &(j, a) in &rows[i] {
+                if j != skip {
+                    sum.add(ring.mul(a, factor), &forms[j]);
+                }
+            }
+            sum.finish();
+        };
+        let release = |i: usize, forms: &mut Vec<Vec<T>>, refs: &mut Vec<usize>| {
+            for &(j, _) in &rows[i] {
+                refs[j] -= 1;
+                if refs[j] == 0 {
+                    forms[j] = Vec::new();
+                }
+            }
+        };
+        // Equations with no unknown at all are residual from the start.
+        for (i, row) in rows.iter().enumerate() {
+            if row.is_empty() {
+                residual_rhs[residual_of[i]] = rhs[i];
+            }
+        }
+        let mut next_seed = 0;
+        for (step_index, step) in order.steps.iter().enumerate() {
+            let unknown = match *step {
+                Step::Seed(j) => {
+                    let mut f = vec![T::default(); width];
+                    f[next_seed] = T::from_u64(1);
+                    forms[j] = f;
+                    next_seed += 1;
+                    j
+                }
+                Step::Determine { unknown, equation } => {
+                    // x_k = inv·rhs − Σ (inv·a_j)·x_j.
+                    let own = rows[equation].iter().find(|&&(j, _)| j == unknown).map_or(0, |&(_, a)| a);
+                    let inv = inv_mod(own, q)?;
+                    inverses[step_index] = inv;
+                    combine(equation, unknown, q - inv, &forms, &mut sum);
+                    let mut f = std::mem::replace(&mut sum.values, vec![T::default(); width]);
+                    f[s] = T::from_u64(add_mod(f[s].to_u64(), ring.mul(rhs[equation], inv), q));
+                    forms[unknown] = f;
+                    release(equation, &mut forms, &mut refs);
+                    unknown
+                }
+            };
+            // Residual equations whose last unknown this was: their row over the seeds.
+            for &i in &self.by_unknown[unknown] {
+                open[i] -= 1;
+                if open[i] == 0 && residual_of[i] != usize::MAX {
+                    let k = residual_of[i];
+                    combine(i, usize::MAX, 1, &forms, &mut sum);
+                    for (m, &v) in matrix[k * s..(k + 1) * s].iter_mut().zip(&sum.values) {
+                        *m = v.to_u64();
+                    }
+                    residual_rhs[k] = sub_mod(rhs[i], sum.values[s].to_u64(), q);
+                    release(i, &mut forms, &mut refs);
+                }
+            }
+        }
+        Some((matrix, residual_rhs, inverses))
+    }
+}
+
+/// A form's residue: `u32` for small moduli (the products vectorise four at a time), else `u64`.
+trait Lane: Copy + Default + Send {
+    const BITS: u32;
+    fn from_u64(x: u64) -> Self;
+    fn to_u64(self) -> u64;
+    /// `values += a·form` entrywise, wrapping.
+    fn add_multiple(values: &mut [Self], a: u64, form: &[Self]);
+}
+
+macro_rules! lane {
+    ($t:ty) => {
+        impl Lane for $t {
+            const BITS: u32 = <$t>::BITS;
+            fn from_u64(x: u64) -> Self {
+                x as $t
+            }
+            fn to_u64(self) -> u64 {
+                self as u64
+            }
+            fn add_multiple(values: &mut [$t], a: u64, form: &[$t]) {
+                let a = a as $t;
+                for (v, &f) in values.iter_mut().zip(form) {
+                    *v = v.wrapping_add(a.wrapping_mul(f));
+                }
+            }
+        }
+    };
+}
+lane!(u32);
+lane!(u64);
+
+/// Sums of `a·form` over `Z/q` for a row: lanes without reduction while they cannot overflow.
+struct Accumulate<T> {
+    ring: Ring,
+    values: Vec<T>,
+    /// Terms a lane holds before it must be reduced (0: reduce every term).
     per_reduction: usize,
     pending: usize,
 }
 
-impl Accumulate {
+impl<T: Lane> Accumulate<T> {
     fn new(ring: Ring, width: usize) -> Self {
         let q = ring.q;
+        let lane_max = if T::BITS == 64 { u64::MAX } else { (1u64 << T::BITS) - 1 };
         let per_reduction = if q.is_power_of_two() {
+            // Wrapping is harmless: 2^BITS is a multiple of q.
             usize::MAX
-        } else if q <= 1 << 32 {
-            (u64::MAX / ((q - 1) * (q - 1)).max(1) - 1).min(1 << 20) as usize
+        } else if q - 1 <= u32::MAX as u64 {
+            // A reduced value plus that many products of two residues stays in the lane.
+            ((lane_max - (q - 1)) / ((q - 1) * (q - 1)).max(1)).min(1 << 20) as usize
         } else {
             0
         };
-        Accumulate { ring, values: vec![0; width], per_reduction, pending: 0 }
+        Accumulate { ring, values: vec![T::default(); width], per_reduction, pending: 0 }
     }
 
     fn clear(&mut self) {
-        self.values.iter_mut().for_each(|v| *v = 0);
+        self.values.iter_mut().for_each(|v| *v = T::default());
         self.pending = 0;
     }
 
-    fn add(&mut self, a: u64, form: &[u64]) {
+    fn add(&mut self, a: u64, form: &[T]) {
         let q = self.ring.q;
         if self.per_reduction == 0 {
             for (v, &f) in self.values.iter_mut().zip(form) {
-                *v = add_mod(*v, mul_mod(a, f, q), q);
+                *v = T::from_u64(add_mod(v.to_u64(), mul_mod(a, f.to_u64(), q), q));
             }
             return;
         }
         if self.pending == self.per_reduction {
             self.finish();
         }
-        // Powers of two wrap harmlessly (2^64 is a multiple of q); other moduli stay below 2^64
-        // for `per_reduction` terms.
-        for (v, &f) in self.values.iter_mut().zip(form) {
-            *v = v.wrapping_add(a.wrapping_mul(f));
-        }
+        T::add_multiple(&mut self.values, a, form);
         self.pending += 1;
     }
 
     fn finish(&mut self) {
         if self.per_reduction != 0 {
             let ring = self.ring;
-            self.values.iter_mut().for_each(|v| *v = ring.reduce(*v));
+            self.values.iter_mut().for_each(|v| *v = T::from_u64(ring.reduce(v.to_u64())));
             self.pending = 0;
         }
     }

@@ -308,7 +308,8 @@ mod tests {
 
     /// Per-cell moduli where some prime keeps most rows' units (mostly one modulus with a few
     /// others; squarefree moduli sharing their primes), and where none does (random 2..=64, large
-    /// prime powers).
+    /// prime powers): forms in 32-bit lanes, 64-bit lanes reduced lazily, and (past 2^32) every
+    /// term.
     fn moduli(rng: &mut StdRng, cells: usize) -> Vec<u64> {
         let base = [4u64, 6, 8, 9, 12, 25][rng.random_range(0..6)];
         match rng.random_range(0..5) {
@@ -316,7 +317,15 @@ mod tests {
                 .map(|_| if rng.random_bool(0.05) { rng.random_range(2..=12) } else { base })
                 .collect(),
             1 => (0..cells).map(|_| [6u64, 30, 10, 15][rng.random_range(0..4)]).collect(),
-            2 => (0..cells).map(|_| if rng.random_bool(0.1) { 4_294_967_291 } else { 7 }).collect(),
+            2 => (0..cells)
+                .map(|_| {
+                    if rng.random_bool(0.1) {
+                        [4_294_967_291, 65_537 * 65_537][rng.random_range(0..2)]
+                    } else {
+                        7
+                    }
+                })
+                .collect(),
             3 => (0..cells).map(|_| if rng.random_bool(0.1) { 1 << 40 } else { 1 << 20 }).collect(),
             _ => (0..cells).map(|_| rng.random_range(2..=64)).collect(),
         }
