@@ -59,10 +59,10 @@ impl PuzzleFile<'_> {
         let mut read_state = |key: &str, field: Option<RawField<'_>>| {
             field.map(|f| shape(key, f, ShapeKind::State, cells)).transpose()
         };
-        let start = read_state("start", self.start)?;
-        let target = read_state("target", self.target)?;
-        let start = resolve_state("start", start, &topology, &moduli)?;
-        let target = resolve_state("target", target, &topology, &moduli)?;
+        // Each state checked right after it is read: a bad `start` is reported before `target`
+        // is read.
+        let start = resolve_state("start", read_state("start", self.start)?, &topology, &moduli)?;
+        let target = resolve_state("target", read_state("target", self.target)?, &topology, &moduli)?;
         let limits =
             self.max_presses.map(|f| shape("max_presses", f, ShapeKind::Limits, button_count)).transpose()?;
         let max_presses = match limits {

@@ -12,6 +12,7 @@
 //! `ron` reads the original text, so every error is still `ron`'s, at its place. The puzzle read
 //! either way is the same; `tests` check that on random files.
 
+use super::MAX_CELLS;
 use super::locate::{find_top_level_value, skip_trivia};
 
 /// The explicit buttons as written.
@@ -108,10 +109,14 @@ impl Reader<'_> {
         self.list(|r| r.list(Self::pair))
     }
 
+    /// At most [`MAX_CELLS`] numbers (one per cell or button): a longer list is left to ron,
+    /// which keeps only as many values as it needs while it counts the rest.
     fn numbers(&mut self) -> Option<Vec<u64>> {
+        let mut count = 0usize;
         self.list(|r| {
+            count += 1;
             r.skip();
-            r.digits()
+            if count > MAX_CELLS { None } else { r.digits() }
         })
     }
 

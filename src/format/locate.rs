@@ -158,40 +158,51 @@ pub(super) fn skip_trivia(bytes: &[u8], mut i: usize) -> usize {
     }
 }
 
-/// The end of a string (`"…"`, `r"…"`, `r#"…"#`) or character literal starting at `i`, or
-/// `None` when none starts there. An unclosed one ends at the end of the text.
+/// The end of a string (`"…"`, `r"…"`, `r#"…"#`, and the byte strings `b"…"`, `br"…"`,
+/// `br#"…"#`) or character literal (`'…'`, `b'…'`) starting at `i`, or `None` when none starts
+/// there. An unclosed one ends at the end of the text.
 pub(super) fn skip_string(bytes: &[u8], i: usize) -> Option<usize> {
+    let prefix_ok = i == 0 || !is_ident_byte(bytes[i - 1]);
     match bytes.get(i)? {
-        b'r' if matches!(bytes.get(i + 1), Some(b'"' | b'#')) && (i == 0 || !is_ident_byte(bytes[i - 1])) => {
-            let mut j = i + 1;
-            let mut hashes = 0;
-            while bytes.get(j) == Some(&b'#') {
-                hashes += 1;
-                j += 1;
-            }
-            if bytes.get(j) != Some(&b'"') {
-                return None;
-            }
-            let mut k = j + 1;
-            while k < bytes.len() {
-                if bytes[k] == b'"'
-                    && bytes[k + 1..].iter().take(hashes).filter(|&&b| b == b'#').count() == hashes
-                {
-                    return Some(k + 1 + hashes);
-                }
-                k += 1;
-            }
-            Some(bytes.len())
-        }
-        &quote @ (b'"' | b'\'') => {
-            let mut k = i + 1;
-            while k < bytes.len() && bytes[k] != quote {
-                k += if bytes[k] == b'\\' { 2 } else { 1 };
-            }
-            Some((k + 1).min(bytes.len()))
-        }
+        b'b' if prefix_ok => match bytes.get(i + 1) {
+            Some(b'"' | b'\'') => Some(skip_quoted(bytes, i + 1)),
+            Some(b'r') if matches!(bytes.get(i + 2), Some(b'"' | b'#')) => skip_raw(bytes, i + 2),
+            _ => None,
+        },
+        b'r' if prefix_ok && matches!(bytes.get(i + 1), Some(b'"' | b'#')) => skip_raw(bytes, i + 1),
+        b'"' | b'\'' => Some(skip_quoted(bytes, i)),
         _ => None,
     }
+}
+
+/// Past a raw string whose hashes or opening quote start at `j` (just after its `r`).
+fn skip_raw(bytes: &[u8], mut j: usize) -> Option<usize> {
+    let mut hashes = 0;
+    while bytes.get(j) == Some(&b'#') {
+        hashes += 1;
+        j += 1;
+    }
+    if bytes.get(j) != Some(&b'"') {
+        return None;
+    }
+    let mut k = j + 1;
+    while k < bytes.len() {
+        if bytes[k] == b'"' && bytes[k + 1..].iter().take(hashes).filter(|&&b| b == b'#').count() == hashes {
+            return Some(k + 1 + hashes);
+        }
+        k += 1;
+    }
+    Some(bytes.len())
+}
+
+/// Past a quoted string or character starting with its quote at `i` (escapes skipped).
+fn skip_quoted(bytes: &[u8], i: usize) -> usize {
+    let quote = bytes[i];
+    let mut k = i + 1;
+    while k < bytes.len() && bytes[k] != quote {
+        k += if bytes[k] == b'\\' { 2 } else { 1 };
+    }
+    (k + 1).min(bytes.len())
 }
 
 pub(super) fn is_ident_byte(b: u8) -> bool {

@@ -234,6 +234,25 @@ mod tests {
             }
         }
         assert!(fast_read >= 30 && errors >= 20, "{fast_read} read fast, {errors} errors");
+        // A list inside a (byte) string is not the field; ron reports the string, either way.
+        let long = "2, ".repeat(2000);
+        for string in ["br#\"x\"", "b\"x", "r#\"x"] {
+            let source = format!(
+                "Puzzle(graph: Grid(rows: 2, cols: 2), max_presses: {string}, modulus: [{long}], y: \"#, modulus: 2)"
+            );
+            let (a, b) = (parse_with(&source, true), parse_with(&source, false));
+            let (a, b) = (a.expect_err("a string"), b.expect_err("a string"));
+            assert_eq!((a.to_string(), a.position), (b.to_string(), b.position), "{string}");
+        }
+    }
+
+    /// `start` is checked before `target` is read: its error comes first.
+    #[test]
+    fn start_is_checked_before_target_is_read() {
+        let error =
+            parse_puzzle("Puzzle(graph: Grid(rows: 2, cols: 2), modulus: 2, start: [0], target: Foo(1))")
+                .expect_err("two errors");
+        assert!(error.to_string().contains("start") && error.to_string().contains("1 value"), "{error}");
     }
 
     #[test]

@@ -102,9 +102,10 @@ const CHASE_FROM_COLUMNS: usize = 400;
 /// ... when at most one unknown in this many is a seed.
 const CHASE_SEED_SHARE: usize = 8;
 /// Measured on grids with moduli mostly 4 or 6 and 2 % of cells 2..=12: chasing costs about
-/// 1.5 ns a multiply-add, Howell elimination about 150 ns per `columns^1.5`; at 300² chasing
-/// (about 2·10^9 multiply-adds with the residual) takes 1.3–2 s where elimination takes 4.5–9 s,
-/// at 1000² (over 10^11) 184 s where elimination takes 104 s.
+/// 1.5 ns a multiply-add in 64-bit lanes (about 0.9 ns in the 32-bit lanes small moduli take),
+/// Howell elimination about 150 ns per `columns^1.5`, so they break even between 100 and 166;
+/// at 300² chasing (about 2·10^9 multiply-adds with the residual) took 1.3–2 s in 64-bit lanes
+/// where elimination takes 4.5–9 s, at 1000² (over 10^11) 184 s where elimination takes 104 s.
 const CHASE_WORK_FACTOR: f64 = 128.0;
 
 /// One prime's system, eliminated (Howell form) or chased.
