@@ -111,11 +111,18 @@ fn compact_bytes(puzzle: &Puzzle) -> u64 {
 /// order and the per-button residues (about 300 bytes a cell), and the rows of one prime with
 /// their fill-in, which nested dissection keeps near `cells · log2(cells)` entries of 12 bytes
 /// (twice over: the pivot rows and the rows still being eliminated). Measured peaks on grids with
-/// per-cell moduli 2..=12 stay below it (300² cells: 50–67 MiB for 74 MiB estimated).
+/// per-cell moduli 2..=12 stay below it (300² cells: 50–67 MiB for 74 MiB estimated before the
+/// chasing bound was added; 193 MiB with it).
+///
+/// A prime's rows may be chased instead ([`crate::solve::prime_chase`]), within a bound of its
+/// own; one prime is eliminated or chased at a time, so the larger of the two counts.
 fn sparse_bytes(puzzle: &Puzzle) -> u64 {
     let cells = puzzle.cell_count() as u64;
     let log = 64 - u64::from(cells.max(1).leading_zeros());
-    cells.saturating_mul(300 + 24 * log) + 16 * entries(puzzle)
+    let fill = cells.saturating_mul(24 * log);
+    cells.saturating_mul(300)
+        + 16 * entries(puzzle)
+        + fill.max(crate::solve::prime_chase::memory_bound(cells))
 }
 
 /// The estimate for `check`: solving, the per-cell macros when they fit (a dense system of

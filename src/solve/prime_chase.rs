@@ -22,7 +22,7 @@
 
 use super::propagation::{Order, Step, order_with};
 use crate::algebra::arith::{Ring, add_mod, inv_mod, mul_mod, sub_mod, valuation};
-use crate::algebra::echelon::{Echelon, PrimePowerSystem};
+use crate::algebra::echelon::{Accumulator, Echelon, PrimePowerSystem};
 use crate::algebra::sparse::SparseRow;
 
 /// One prime's system solved by propagation: the order, and the residual system's echelon.
@@ -42,8 +42,16 @@ pub(crate) struct Chased {
     echelon: Echelon,
 }
 
-/// The residual system may hold at most this many entries (`R × S`).
-const RESIDUAL_ENTRY_LIMIT: usize = 1 << 26;
+/// Chasing one prime may hold at most this many bytes: half for the residual system (`R × S`
+/// words, and the lanes its elimination copies them into), half for the live forms. The memory estimate
+/// of the sparse path ([`crate::memory`]) adds [`memory_bound`].
+const MEMORY_LIMIT: u64 = 160 << 20;
+
+/// The most chasing may add to the sparse path's memory on a puzzle of `cells` cells: at most
+/// one seed in eight, so `R × S` stays under `cells²/8` words.
+pub(crate) fn memory_bound(cells: u64) -> u64 {
+    MEMORY_LIMIT.min(cells.saturating_mul(cells).saturating_mul(4))
+}
 
 /// Orders the rows of the system at `p` (over `Z/p^E`, one unknown per entry of
 /// `column_exponents`, the period exponents `l_j`) and eliminates the residual; `None` when more
@@ -85,7 +93,14 @@ pub(crate) fn chase(
     let (s, r) = (order.seeds, order.residual.len());
     // The residual's dense elimination runs in narrow lanes, about 16 multiply-adds at a time.
     let work = entries * s as u128 + (r * s) as u128 * r.min(s) as u128 / 16;
-    if s.saturating_mul(r) > RESIDUAL_ENTRY_LIMIT || work > max_work {
+    // The residual's words, and the lanes its elimination copies them into.
+    let per_entry = 8 + match Accumulator::for_modulus(q) {
+        Accumulator::Bits => 1,
+        Accumulator::Lazy16 => 2,
+        Accumulator::Lazy32 => 4,
+        _ => 8,
+    };
+    if (s as u64).saturating_mul(r as u64).saturating_mul(per_entry) > MEMORY_LIMIT / 2 || work > max_work {
         return None;
     }
     // Divide each determining equation by its p^w; a right side that p^w does not divide makes
@@ -131,8 +146,9 @@ type Residual = (Vec<u64>, Vec<u64>, Vec<u64>);
 
 impl Pass<'_> {
     /// Walks the order, keeping each unknown's form in the seeds while an equation needs it,
-    /// and writes the residual rows as their equations close. `None` when a determining weight
-    /// has no inverse (never, by the order's construction).
+    /// and writes the residual rows as their equations close. `None` when the live forms would
+    /// pass half of [`MEMORY_LIMIT`], or a determining weight has no inverse (never, by the
+    /// order's construction).
     fn run<T: Lane>(&self) -> Option<Residual> {
         let (ring, rows, rhs, order) = (self.ring, self.rows, self.rhs, self.order);
         let q = ring.q;
@@ -142,6 +158,9 @@ impl Pass<'_> {
         // Live forms (empty once no open equation needs them), and the equations still to
         // consume per unknown.
         let mut forms: Vec<Vec<T>> = vec![Vec::new(); self.columns];
+        // Residues held by live forms, and the most the memory limit allows.
+        let mut live = 0usize;
+        let most = (MEMORY_LIMIT / 2) as usize / std::mem::size_of::<T>();
         let mut refs: Vec<usize> = self.by_unknown.iter().map(Vec::len).collect();
         let mut open: Vec<usize> = rows.iter().map(Vec::len).collect();
         let mut residual_of = vec![usize::MAX; rows.len()];
@@ -161,10 +180,11 @@ impl Pass<'_> {
             }
             sum.finish();
         };
-        let release = |i: usize, forms: &mut Vec<Vec<T>>, refs: &mut Vec<usize>| {
+        let release = |i: usize, forms: &mut Vec<Vec<T>>, refs: &mut Vec<usize>, live: &mut usize| {
             for &(j, _) in &rows[i] {
                 refs[j] -= 1;
                 if refs[j] == 0 {
+                    *live -= forms[j].len();
                     forms[j] = Vec::new();
                 }
             }
@@ -182,6 +202,7 @@ impl Pass<'_> {
                     let mut f = vec![T::default(); width];
                     f[next_seed] = T::from_u64(1);
                     forms[j] = f;
+                    live += width;
                     next_seed += 1;
                     j
                 }
@@ -194,10 +215,14 @@ impl Pass<'_> {
                     let mut f = std::mem::replace(&mut sum.values, vec![T::default(); width]);
                     f[s] = T::from_u64(add_mod(f[s].to_u64(), ring.mul(rhs[equation], inv), q));
                     forms[unknown] = f;
-                    release(equation, &mut forms, &mut refs);
+                    live += width;
+                    release(equation, &mut forms, &mut refs, &mut live);
                     unknown
                 }
             };
+            if live > most {
+                return None;
+            }
             // Residual equations whose last unknown this was: their row over the seeds.
             for &i in &self.by_unknown[unknown] {
                 open[i] -= 1;
@@ -208,7 +233,7 @@ impl Pass<'_> {
                         *m = v.to_u64();
                     }
                     residual_rhs[k] = sub_mod(rhs[i], sum.values[s].to_u64(), q);
-                    release(i, &mut forms, &mut refs);
+                    release(i, &mut forms, &mut refs, &mut live);
                 }
             }
         }
