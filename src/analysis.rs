@@ -277,7 +277,12 @@ fn within_limits(puzzle: &Puzzle, x: &[BigUint]) -> bool {
 }
 
 fn by_algebra(puzzle: &Puzzle, options: &Options, started: Instant) -> Result<Analysis, InternalError> {
-    let answer: Answer = solve(puzzle)?;
+    // With no search nodes and no listing the quiet basis has no use: leave it out.
+    let answer: Answer = if options.budget.nodes == 0 && !options.list_all {
+        crate::solve::solve_without_basis(puzzle)?
+    } else {
+        solve(puzzle)?
+    };
     let limited = limits_bind(puzzle, &answer.periods);
     let limits = puzzle.max_presses.as_deref();
     let mut analysis = Analysis {

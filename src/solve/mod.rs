@@ -133,6 +133,17 @@ pub fn solve(puzzle: &Puzzle) -> Result<Answer, InternalError> {
 
 /// Solves with a chosen method, then verifies the plan by simulation.
 pub fn solve_with(puzzle: &Puzzle, method: Method) -> Result<Answer, InternalError> {
+    solve_inner(puzzle, method, true)
+}
+
+/// [`solve`] for a caller that will not use the quiet-pattern basis (an analysis with no search
+/// nodes and no listing): the general and sparse paths then leave it out (empty, so
+/// [`Answer::has_full_basis`] is false); counts and the plan are the same.
+pub(crate) fn solve_without_basis(puzzle: &Puzzle) -> Result<Answer, InternalError> {
+    solve_inner(puzzle, Method::Auto, false)
+}
+
+fn solve_inner(puzzle: &Puzzle, method: Method, basis: bool) -> Result<Answer, InternalError> {
     let all_mod_two = puzzle.moduli.iter().all(|&m| m == 2);
     // Grid propagation pays once the board is larger than its row squared times a little.
     let grid_pays = puzzle.cell_count() >= 400 && light_chase::applies(puzzle);
@@ -144,8 +155,8 @@ pub fn solve_with(puzzle: &Puzzle, method: Method) -> Result<Answer, InternalErr
         let general = || propagation::solve(puzzle, method == Method::Propagation || !dense_fits);
         match light_chase::solve(puzzle).or_else(general) {
             Some(answer) => answer,
-            None if method == Method::Auto && takes_sparse(puzzle) => sparse::solve(puzzle)?,
-            None if dense_fits => modular::solve(puzzle),
+            None if method == Method::Auto && takes_sparse(puzzle) => sparse::solve(puzzle, basis)?,
+            None if dense_fits => modular::solve_basis(puzzle, basis),
             None => {
                 return Err(InternalError::Unsupported(format!(
                     "{} cells × {} buttons is too large for dense elimination (about {} GiB), and \
@@ -158,7 +169,7 @@ pub fn solve_with(puzzle: &Puzzle, method: Method) -> Result<Answer, InternalErr
             }
         }
     } else if method == Method::Sparse && sparse::applies(puzzle) {
-        sparse::solve(puzzle)?
+        sparse::solve(puzzle, basis)?
     } else if !dense_fits {
         return Err(InternalError::Unsupported(format!(
             "{} cells × {} buttons is too large for dense elimination, which the {method:?} method needs",
@@ -170,8 +181,8 @@ pub fn solve_with(puzzle: &Puzzle, method: Method) -> Result<Answer, InternalErr
             // Other sparse puzzles: general propagation when its seeds are few.
             Method::Auto if let Some(answer) = propagation::solve(puzzle, false) => answer,
             Method::Auto | Method::Gf2 if all_mod_two => gf2::solve(puzzle),
-            Method::Auto if takes_sparse(puzzle) => sparse::solve(puzzle)?,
-            _ => modular::solve(puzzle),
+            Method::Auto if takes_sparse(puzzle) => sparse::solve(puzzle, basis)?,
+            _ => modular::solve_basis(puzzle, basis),
         }
     };
     if let Some(x) = &answer.presses
@@ -228,4 +239,26 @@ pub(crate) fn difference(puzzle: &Puzzle) -> Vec<u64> {
         .zip(&puzzle.moduli)
         .map(|((&t, &s), &m)| crate::algebra::arith::sub_mod(t, s, m))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Without the basis, the general and sparse paths give the same answer but an empty basis.
+    #[test]
+    fn the_basis_is_left_out_on_request() {
+        let dense = "Puzzle(graph: Cells(3), modulus: [6, 4, 9], buttons: [[(0, 1), (1, 2)], [(1, 1), (2, 3)], [(0, 2), (2, 1)], [(0, 3)]])";
+        let moduli: Vec<u64> = (0..400).map(|i| [2, 3, 4, 6, 12][i % 5]).collect();
+        let grid = format!("Puzzle(graph: Grid(rows: 20, cols: 20), modulus: {moduli:?}, start: All(1))");
+        for (source, method) in [(dense.to_string(), Method::Modular), (grid, Method::Sparse)] {
+            let puzzle = crate::parse_puzzle(&source).expect("valid");
+            let (full, bare) =
+                (solve(&puzzle).expect("solved"), solve_without_basis(&puzzle).expect("solved"));
+            assert_eq!(full.method, method);
+            assert!(full.quiet_basis.len() > 1 && full.has_full_basis(), "{method:?}");
+            assert!(bare.quiet_basis.is_empty() && !bare.has_full_basis(), "{method:?}");
+            assert_eq!(Answer { quiet_basis: Vec::new(), ..full }, bare, "{method:?}");
+        }
+    }
 }

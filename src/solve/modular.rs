@@ -50,8 +50,14 @@ impl PrimeSplit {
     }
 }
 
+#[cfg(test)]
 pub(crate) fn solve(puzzle: &Puzzle) -> Answer {
-    let (mut answer, mut solutions) = solve_many(puzzle, &[difference(puzzle)]);
+    solve_basis(puzzle, true)
+}
+
+/// [`solve`], with the quiet-pattern basis left out (empty) unless `basis`.
+pub(crate) fn solve_basis(puzzle: &Puzzle, basis: bool) -> Answer {
+    let (mut answer, mut solutions) = solve_many_basis(puzzle, &[difference(puzzle)], basis);
     answer.presses = solutions.pop().expect("one right side");
     answer.count = if answer.presses.is_some() { answer.kernel_size.clone() } else { BigUint::zero() };
     answer
@@ -60,6 +66,15 @@ pub(crate) fn solve(puzzle: &Puzzle) -> Answer {
 /// Solves `A·x ≡ d` for several right sides `d` (one value per cell, reduced) with one
 /// elimination per prime. The returned answer's `presses` and `count` are unset (`None`, 0).
 pub(crate) fn solve_many(puzzle: &Puzzle, differences: &[Vec<u64>]) -> (Answer, Vec<Option<Vec<BigUint>>>) {
+    solve_many_basis(puzzle, differences, true)
+}
+
+/// [`solve_many`], with the quiet-pattern basis left out (empty) unless `basis`.
+fn solve_many_basis(
+    puzzle: &Puzzle,
+    differences: &[Vec<u64>],
+    basis: bool,
+) -> (Answer, Vec<Option<Vec<BigUint>>>) {
     let buttons = puzzle.button_count();
     let effects: Vec<Vec<(usize, u64)>> = (0..buttons).map(|j| puzzle.effects(j)).collect();
     let split = PrimeSplit::new(&puzzle.moduli);
@@ -113,8 +128,11 @@ pub(crate) fn solve_many(puzzle: &Puzzle, differences: &[Vec<u64>]) -> (Answer, 
         let projected: u64 = period_exponents.iter().map(|&l| (e_max - l) as u64).sum();
         let exponent = echelon.solution_count_exponent() - projected;
         kernel_size *= num_traits::Pow::pow(BigUint::from(p), exponent);
-        prime_generators
-            .extend(period_basis(&echelon, &period_exponents).into_iter().map(|(v, order)| (p, v, order)));
+        if basis {
+            prime_generators.extend(
+                period_basis(&echelon, &period_exponents).into_iter().map(|(v, order)| (p, v, order)),
+            );
+        }
         for (j, &l) in period_exponents.iter().enumerate() {
             if l > 0 {
                 period_parts[j].push(p.pow(l));
@@ -141,7 +159,7 @@ pub(crate) fn solve_many(puzzle: &Puzzle, differences: &[Vec<u64>]) -> (Answer, 
         .zip(&solvable)
         .map(|(parts, &ok)| ok.then(|| parts.iter().map(|list| crt::combine(list)).collect::<Vec<_>>()))
         .collect();
-    let quiet_basis = lift_basis(prime_generators, &period_parts);
+    let quiet_basis = if basis { lift_basis(prime_generators, &period_parts) } else { Vec::new() };
     let answer = Answer {
         periods,
         presses: None,

@@ -153,12 +153,13 @@ impl Solved {
 }
 
 /// Solves by sparse elimination; the plan is not yet verified (`super::solve_with` does it).
-pub(crate) fn solve(puzzle: &Puzzle) -> Result<Answer, InternalError> {
-    solve_chasing(puzzle, Chase::Auto)
+pub(crate) fn solve(puzzle: &Puzzle, basis: bool) -> Result<Answer, InternalError> {
+    solve_chasing(puzzle, Chase::Auto, basis)
 }
 
-/// [`solve`], chasing the primes' rows as `chase` says.
-pub(crate) fn solve_chasing(puzzle: &Puzzle, chase: Chase) -> Result<Answer, InternalError> {
+/// [`solve`], chasing the primes' rows as `chase` says; the quiet-pattern basis is left out
+/// (empty) unless `basis`.
+pub(crate) fn solve_chasing(puzzle: &Puzzle, chase: Chase, basis: bool) -> Result<Answer, InternalError> {
     let fail = |what: &str| InternalError::VerificationFailed(format!("sparse elimination: {what}"));
     let n = puzzle.button_count();
     let order = nested_dissection(&graph(puzzle));
@@ -175,7 +176,7 @@ pub(crate) fn solve_chasing(puzzle: &Puzzle, chase: Chase) -> Result<Answer, Int
     let mut parts: Vec<Vec<(u64, u64)>> = vec![Vec::new(); n];
     let mut period_parts: Vec<Vec<u64>> = vec![Vec::new(); n];
     let mut prime_generators: Vec<(u64, Vec<u64>, u32)> = Vec::new();
-    let mut basis_wanted = true;
+    let mut basis_wanted = basis;
     let mut basis_entries = 0u128;
     let mut seeds: Option<usize> = None;
     for (&p, &e_max) in &split.primes {
@@ -377,8 +378,8 @@ mod tests {
             };
             let puzzle = puzzle.with_target(target).expect("reduced");
             let what = format!("round {round}: {cells} cells, weights {own}/{neighbor}");
-            let chased = solve_chasing(&puzzle, Chase::Always).expect("chased");
-            let howell = solve_chasing(&puzzle, Chase::Never).expect("eliminated");
+            let chased = solve_chasing(&puzzle, Chase::Always, true).expect("chased");
+            let howell = solve_chasing(&puzzle, Chase::Never, true).expect("eliminated");
             let dense = super::super::modular::solve(&puzzle);
             assert!(howell.seeds.is_none(), "{what}");
             chased_seeds += chased.seeds.expect("every prime chased");
@@ -422,8 +423,8 @@ mod tests {
         let start: Vec<u64> = moduli.iter().map(|&m| rng.random_range(0..m)).collect();
         let puzzle =
             Puzzle::builder(topology).moduli(moduli).press(2, 1).start(start).build().expect("valid");
-        let auto = solve_chasing(&puzzle, Chase::Auto).expect("solved");
-        let howell = solve_chasing(&puzzle, Chase::Never).expect("solved");
+        let auto = solve_chasing(&puzzle, Chase::Auto, true).expect("solved");
+        let howell = solve_chasing(&puzzle, Chase::Never, true).expect("solved");
         let seeds = auto.seeds.expect("the prime 2 chased");
         assert!((60..=120).contains(&seeds), "{seeds} seeds");
         assert_eq!(auto.kernel_size, howell.kernel_size);

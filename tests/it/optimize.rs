@@ -669,3 +669,65 @@ fn copied_buttons_give_large_mod_p_and_mixed_sets_with_known_best_plans() {
     }
     assert!(largest >= 1 << 16, "the largest solution set had {largest} plans");
 }
+
+/// With no search nodes the analysis leaves the quiet basis out (it has no use there) and says
+/// the same as before: the algebra's count and quiet patterns, its particular plan as the
+/// fewest-press plan with "the budget ran out" (or "too many buttons"); a listing still walks
+/// the basis. Dense mixed systems (the general path) and mixed grids (the sparse path).
+#[test]
+fn zero_nodes_need_no_quiet_basis() {
+    use modsolve::analysis::Cut;
+    use modsolve::solve::{NotSearched, Proof, SEARCH_BUTTON_LIMIT};
+    use rand::RngExt;
+    let mut rng = StdRng::seed_from_u64(40);
+    for round in 0..24 {
+        let source = if round % 2 == 0 {
+            let n = rng.random_range(3..40usize);
+            let moduli: Vec<u64> = (0..n).map(|_| rng.random_range(2..=12)).collect();
+            let buttons: Vec<String> = (0..n)
+                .map(|_| {
+                    let pairs: Vec<String> =
+                        (0..n).map(|i| format!("({i}, {})", rng.random_range(0..moduli[i]))).collect();
+                    format!("[{}]", pairs.join(", "))
+                })
+                .collect();
+            let start: Vec<u64> = moduli.iter().map(|&m| rng.random_range(0..m)).collect();
+            format!(
+                "Puzzle(graph: Cells({n}), modulus: {moduli:?}, buttons: [{}], start: {start:?})",
+                buttons.join(", ")
+            )
+        } else {
+            let side = rng.random_range(16..28usize);
+            let moduli: Vec<u64> = (0..side * side).map(|_| rng.random_range(2..=12)).collect();
+            let start: Vec<u64> = moduli.iter().map(|&m| rng.random_range(0..m)).collect();
+            format!("Puzzle(graph: Grid(rows: {side}, cols: {side}), modulus: {moduli:?}, start: {start:?})")
+        };
+        let puzzle = parse_puzzle(&source).expect("valid");
+        let answer = modsolve::solve(&puzzle).expect("solved");
+        let zero = Options { budget: Budget { nodes: 0, time: None }, ..Options::default() };
+        let analysis = analyze(&puzzle, &zero).expect("analysed");
+        assert_eq!(analysis.count.value, answer.count, "round {round}");
+        assert_eq!(analysis.quiet_patterns, Some(answer.quiet_patterns()), "round {round}");
+        match (&analysis.fewest, &answer.presses) {
+            (Some(plan), Some(x)) => {
+                assert_eq!(&plan.presses, x, "round {round}");
+                let why = if puzzle.button_count() > SEARCH_BUTTON_LIMIT {
+                    Proof::NotSearched(NotSearched::TooManyButtons)
+                } else {
+                    Proof::BudgetRanOut
+                };
+                assert_eq!(plan.proof, why, "round {round}");
+            }
+            (None, None) => {}
+            (a, b) => panic!("round {round}: {a:?} against {b:?}"),
+        }
+        // A listing walks the basis: the first plan, then the budget.
+        let listing = Options { list_all: true, list_limit: 5, ..zero };
+        let listed = analyze(&puzzle, &listing).expect("analysed").listing;
+        if let Some(x) = &answer.presses {
+            let listed = listed.expect("a basis to walk");
+            assert_eq!(listed.plans, vec![x.clone()], "round {round}");
+            assert_eq!(listed.cut, Some(Cut::BudgetRanOut), "round {round}");
+        }
+    }
+}
