@@ -161,35 +161,25 @@ pub(crate) fn explore(
     let x0 = words(answer.presses.as_deref().ok_or(beyond)?).ok_or(beyond)?;
     let periods = words(&answer.periods).ok_or(beyond)?;
     let binary = periods.iter().all(|&l| l <= 2);
-    // No nodes: the particular plan stands, as the search below would leave it, without the
-    // basis (an analysis with no nodes leaves it out).
-    if budget.nodes == 0 && !binary {
-        let limits_bind =
-            limits.is_some_and(|l| l.iter().zip(&periods).any(|(&k, &p)| k < p.saturating_sub(1)));
-        let limits = if limits_bind { limits } else { None };
-        let proof = if periods.len() > SEARCH_BUTTON_LIMIT {
-            Proof::NotSearched(NotSearched::TooManyButtons)
-        } else {
-            Proof::BudgetRanOut
-        };
-        return Ok(Exploration {
-            best: within(&x0, limits).then(|| plan(&x0, objective, proof)),
-            count_within_limits: if limits.is_none() { Some(answer.count.clone()) } else { None },
-            nodes: 0,
-        });
-    }
-    // A basis left out (huge boards) cannot be walked.
-    if !answer.has_full_basis() {
-        return Err(NotSearched::NoBasis);
-    }
-    let generators: Vec<(Vec<u64>, u64)> = answer
-        .quiet_basis
-        .iter()
-        .map(|g| Some((words(&g.presses)?, g.order.to_u64()?)))
-        .collect::<Option<_>>()
-        .ok_or(beyond)?;
     let limits_bind = limits.is_some_and(|l| l.iter().zip(&periods).any(|(&k, &p)| k < p.saturating_sub(1)));
     let limits = if limits_bind { limits } else { None };
+    // The mod-2 walk and the enumeration walk the basis; with no nodes nothing else does (the
+    // particular plan stands, and an analysis with no nodes leaves the basis out).
+    let needs_basis = binary || budget.nodes > 0;
+    // A basis left out (huge boards) cannot be walked.
+    if needs_basis && !answer.has_full_basis() {
+        return Err(NotSearched::NoBasis);
+    }
+    let generators: Vec<(Vec<u64>, u64)> = if needs_basis {
+        answer
+            .quiet_basis
+            .iter()
+            .map(|g| Some((words(&g.presses)?, g.order.to_u64()?)))
+            .collect::<Option<_>>()
+            .ok_or(beyond)?
+    } else {
+        Vec::new()
+    };
 
     // Mod 2: the minimum-weight walk, exact up to 2^62 plans (press limits of 0 are linear
     // constraints; any other limit does not bind).

@@ -43,8 +43,8 @@ pub(crate) struct Chased {
 }
 
 /// Chasing one prime may hold at most this many bytes: half for the residual system (`R × S`
-/// words, and the lanes its elimination copies them into), half for the live forms. The memory estimate
-/// of the sparse path ([`crate::memory`]) adds [`memory_bound`].
+/// words, and the lanes its elimination copies them into), half for the live forms. The memory
+/// estimate of the sparse path ([`crate::memory`]) counts [`memory_bound`].
 const MEMORY_LIMIT: u64 = 160 << 20;
 
 /// The most chasing may add to the sparse path's memory on a puzzle of `cells` cells: at most
@@ -170,9 +170,9 @@ impl Pass<'_> {
         let mut matrix = vec![0u64; r * s];
         let mut residual_rhs = vec![0u64; r];
         let mut sum = Accumulate::<T>::new(ring, width);
-        // Σ (factor·a_j)·form_j over the row's unknowns but `skip` into `sum`.
+        // Σ (factor·a_j)·form_j over the row's unknowns but `skip` into `sum`, which holds zeros
+        // (a determined unknown takes the sum's values away, a residual row clears them).
         let combine = |i: usize, skip: usize, factor: u64, forms: &[Vec<T>], sum: &mut Accumulate<T>| {
-            sum.clear();
             for &(j, a) in &rows[i] {
                 if j != skip {
                     sum.add(ring.mul(a, factor), &forms[j]);
@@ -212,7 +212,7 @@ impl Pass<'_> {
                     let inv = inv_mod(own, q)?;
                     inverses[step_index] = inv;
                     combine(equation, unknown, q - inv, &forms, &mut sum);
-                    let mut f = std::mem::replace(&mut sum.values, vec![T::default(); width]);
+                    let mut f = sum.take();
                     f[s] = T::from_u64(add_mod(f[s].to_u64(), ring.mul(rhs[equation], inv), q));
                     forms[unknown] = f;
                     live += width;
@@ -233,6 +233,7 @@ impl Pass<'_> {
                         *m = v.to_u64();
                     }
                     residual_rhs[k] = sub_mod(rhs[i], sum.values[s].to_u64(), q);
+                    sum.clear();
                     release(i, &mut forms, &mut refs, &mut live);
                 }
             }
@@ -300,6 +301,13 @@ impl<T: Lane> Accumulate<T> {
     fn clear(&mut self) {
         self.values.iter_mut().for_each(|v| *v = T::default());
         self.pending = 0;
+    }
+
+    /// The values, leaving zeros in their place.
+    fn take(&mut self) -> Vec<T> {
+        self.pending = 0;
+        let width = self.values.len();
+        std::mem::replace(&mut self.values, vec![T::default(); width])
     }
 
     fn add(&mut self, a: u64, form: &[T]) {
