@@ -7,7 +7,11 @@
 /// `a · b mod m`.
 #[inline]
 pub fn mul_mod(a: u64, b: u64, m: u64) -> u64 {
-    ((a as u128 * b as u128) % m as u128) as u64
+    // A product that fits a word is reduced by a word division (`u128` division is a call).
+    match a.checked_mul(b) {
+        Some(product) => product % m,
+        None => ((a as u128 * b as u128) % m as u128) as u64,
+    }
 }
 
 /// Products mod `q` without a division: a mask for powers of two, Barrett reduction for
@@ -103,7 +107,13 @@ pub fn pow_mod(mut a: u64, mut e: u64, m: u64) -> u64 {
 /// Reduces any signed integer up to 128 bits into `[0, m)`.
 #[inline]
 pub fn reduce_signed(a: impl Into<i128>, m: u64) -> u64 {
-    a.into().rem_euclid(m as i128) as u64
+    let a = a.into();
+    // Amounts are mostly written reduced, and nearly always fit a word.
+    match u64::try_from(a) {
+        Ok(small) if small < m => small,
+        Ok(small) => small % m,
+        Err(_) => a.rem_euclid(m as i128) as u64,
+    }
 }
 
 /// The inverse of `a` modulo `m`, when `gcd(a, m) = 1`.
@@ -136,6 +146,9 @@ pub fn inv_mod(a: u64, m: u64) -> Option<u64> {
 /// The exponent of the prime `p` in `a` (`a > 0`).
 pub fn valuation(mut a: u64, p: u64) -> u32 {
     debug_assert!(a > 0 && p >= 2);
+    if p == 2 {
+        return a.trailing_zeros();
+    }
     let mut v = 0;
     while a.is_multiple_of(p) {
         a /= p;

@@ -8,9 +8,9 @@ use crate::model::{Board, CellValues, Neighborhood, Phases, Press, Puzzle, Stenc
 use super::*;
 
 impl PuzzleFile<'_> {
-    /// Validates the file and builds the puzzle; `source` is the text the file was read from
+    /// Validates the file and builds the puzzle; `file` is the text the file was read from
     /// (its fields of several shapes are read now, and their errors placed in it).
-    pub(crate) fn into_puzzle(self, source: &str, mut lists: FastLists) -> Result<Puzzle, InputError> {
+    pub(crate) fn into_puzzle(self, file: &Cut<'_>, mut lists: FastLists) -> Result<Puzzle, InputError> {
         let topology = self.graph.into_topology()?;
         let cells = topology.cell_count();
         // The shapes (one number or a list, pictures) are read here, or taken from the lists the
@@ -21,7 +21,7 @@ impl PuzzleFile<'_> {
                 values.truncate(keep);
                 Ok(Shape::List { values, len })
             }
-            None => read_shape(source, field, kind, keep),
+            None => read_shape(file, field, kind, keep),
         };
         let moduli = match shape("modulus", self.modulus, ShapeKind::Modulus, cells)? {
             Shape::One(m) => CellValues::same(m, cells),

@@ -4,16 +4,21 @@
 //!
 //! `ron` reads such a list at a few MB/s (a per-cell field twice: once to keep its text, once to
 //! read its shape), which dominates the whole run of a dense 1000 × 1000 system and a good part
-//! of a million-cell board. [`split_buttons`] and [`split_numbers`] read the plain form of a list
-//! (decimal numbers, whitespace, comments, trailing commas) directly and hand `ron` the rest of
-//! the file with the list replaced by `[]` padded so that every later line and column is
-//! unchanged. Anything
-//! else (another spelling of a number, `Some([…])`, a syntax error) makes it step aside, and
-//! `ron` reads the original text, so every error is still `ron`'s, at its place. The puzzle read
-//! either way is the same; `tests` check that on random files.
+//! of a million-cell board. [`Cut::lists`] walks the top-level fields once, reads the plain form
+//! of each such list (decimal numbers, whitespace, comments, trailing commas) directly, and
+//! hands `ron` the rest of the file with each list replaced by `[]`; a [`Cut`] maps every
+//! position in that text back to the file, so `ron`'s errors and the fields' own are placed in
+//! the file as written. Anything else (another spelling of a number, `Some([…])`, a syntax
+//! error) makes it step aside, and `ron` reads the original text, so every error is still
+//! `ron`'s, at its place. The puzzle read either way is the same; `tests` check that on random
+//! files.
+
+use std::borrow::Cow;
 
 use super::MAX_CELLS;
-use super::locate::{find_top_level_value, skip_trivia};
+use super::file::FastLists;
+use super::locate::{position_of, skip_trivia, walk_top_level};
+use crate::error::Position;
 
 /// The explicit buttons as written.
 pub(super) type Buttons = Vec<Vec<(usize, i64)>>;
@@ -21,48 +26,111 @@ pub(super) type Buttons = Vec<Vec<(usize, i64)>>;
 /// Lists shorter than this are left to `ron`: reading them twice costs nothing worth saving.
 const WORTH_IT: usize = 1 << 12;
 
-/// The `buttons` list read, and the source with the list replaced by `[]` (positions after it
-/// unchanged); `None` when the file has no top-level `buttons` list in the plain form.
-pub(super) fn split_buttons(source: &str) -> Option<(Buttons, String)> {
-    split(source, b"buttons", |r| r.buttons())
+/// A puzzle file with its long plain lists read and cut out: `text`, what `ron` reads, is the
+/// source with each such list replaced by `[]`, and positions in it map back to the source.
+pub(super) struct Cut<'a> {
+    /// The file as written.
+    source: &'a str,
+    /// The file with the lists cut out.
+    pub(super) text: Cow<'a, str>,
+    /// For each list cut out, in order: the offset in `text` just past its `[]`, and the bytes
+    /// taken out of the source before that offset.
+    cuts: Vec<(usize, usize)>,
+    /// The explicit buttons, when read here.
+    pub(super) buttons: Option<Buttons>,
+    /// The per-cell lists read here.
+    pub(super) lists: FastLists,
 }
 
-/// A top-level list of plain whole numbers (`modulus`, `start`, `target`, `max_presses` written
-/// one value per cell or button) read, and the source with it replaced by `[]`, as
-/// [`split_buttons`] does.
-pub(super) fn split_numbers(source: &str, key: &str) -> Option<(Vec<u64>, String)> {
-    split(source, key.as_bytes(), |r| r.numbers())
-}
-
-fn split<T>(
-    source: &str,
-    key: &[u8],
-    read: impl FnOnce(&mut Reader<'_>) -> Option<T>,
-) -> Option<(T, String)> {
-    let bytes = source.as_bytes();
-    let start = find_top_level_value(bytes, key)?;
-    let mut reader = Reader { bytes, at: start };
-    let value = read(&mut reader)?;
-    let end = reader.at;
-    if end - start < WORTH_IT {
-        return None;
-    }
-    let list = &source[start..end];
-    // `[]`, then the list's line breaks, then spaces up to the column where the list ended.
-    let mut replacement = String::from("[]");
-    let last_line = match list.rfind('\n') {
-        Some(k) => {
-            replacement.extend(std::iter::repeat_n('\n', list.bytes().filter(|&b| b == b'\n').count()));
-            &list[k + 1..]
+impl<'a> Cut<'a> {
+    /// The source as it is, nothing cut out (`ron` reads it all).
+    pub(super) fn none(source: &'a str) -> Self {
+        Cut {
+            source,
+            text: Cow::Borrowed(source),
+            cuts: Vec::new(),
+            buttons: None,
+            lists: FastLists::default(),
         }
-        None => &list[2.min(list.len())..],
-    };
-    replacement.push_str(&" ".repeat(last_line.chars().count()));
-    let mut rest = String::with_capacity(source.len() - list.len() + replacement.len());
-    rest.push_str(&source[..start]);
-    rest.push_str(&replacement);
-    rest.push_str(&source[end..]);
-    Some((value, rest))
+    }
+
+    /// The source with its top-level `buttons` list and per-cell lists ([`FastLists::KEYS`]) in
+    /// the plain form (decimal numbers, whitespace, comments, trailing commas) read and cut out,
+    /// in one walk over the fields. A list in any other form, or shorter than [`WORTH_IT`], is
+    /// left in place for `ron`.
+    pub(super) fn lists(source: &'a str) -> Self {
+        let bytes = source.as_bytes();
+        let mut cut = Cut::none(source);
+        let mut spans: Vec<(usize, usize)> = Vec::new();
+        let mut tried: Vec<&[u8]> = Vec::new();
+        walk_top_level(bytes, |key, at| {
+            // Only a field's first appearance (ron reports a second one).
+            let wanted = key == b"buttons" || FastLists::KEYS.iter().any(|name| name.as_bytes() == key);
+            if !wanted || tried.contains(&key) {
+                return None;
+            }
+            tried.push(key);
+            let mut reader = Reader { bytes, at };
+            if key == b"buttons" {
+                let buttons = reader.buttons()?;
+                if reader.at - at >= WORTH_IT {
+                    cut.buttons = Some(buttons);
+                    spans.push((at, reader.at));
+                }
+            } else {
+                let values = reader.numbers()?;
+                if reader.at - at >= WORTH_IT {
+                    let name = FastLists::KEYS.into_iter().find(|name| name.as_bytes() == key)?;
+                    cut.lists.0.push((name, values));
+                    spans.push((at, reader.at));
+                }
+            }
+            Some(reader.at)
+        });
+        if spans.is_empty() {
+            return cut;
+        }
+        let taken: usize = spans.iter().map(|(a, b)| b - a - 2).sum();
+        let mut text = String::with_capacity(source.len() - taken);
+        let mut from = 0;
+        for (a, b) in spans {
+            text.push_str(&source[from..a]);
+            text.push_str("[]");
+            cut.cuts.push((text.len(), cut.cuts.last().map_or(0, |c| c.1) + (b - a - 2)));
+            from = b;
+        }
+        text.push_str(&source[from..]);
+        cut.text = Cow::Owned(text);
+        cut
+    }
+
+    /// Where byte `at` of `text` is in the source.
+    fn source_offset(&self, at: usize) -> usize {
+        let before = self.cuts.partition_point(|&(end, _)| end <= at);
+        at + before.checked_sub(1).map_or(0, |k| self.cuts[k].1)
+    }
+
+    /// The line and column in the source of byte `at` of `text`.
+    pub(super) fn position(&self, at: usize) -> Position {
+        position_of(self.source, self.source_offset(at))
+    }
+
+    /// A line and column `ron` gives in `text` (a column counts characters), in the source.
+    pub(super) fn ron_position(&self, p: ron::error::Position) -> Position {
+        if self.cuts.is_empty() {
+            return Position { line: p.line, column: p.col };
+        }
+        let text = &*self.text;
+        let line_start = match p.line {
+            0 | 1 => 0,
+            n => text.match_indices('\n').nth(n - 2).map_or(text.len(), |(k, _)| k + 1),
+        };
+        let at = text[line_start..]
+            .char_indices()
+            .nth(p.col.saturating_sub(1))
+            .map_or(text.len(), |(k, _)| line_start + k);
+        self.position(at)
+    }
 }
 
 /// A cursor over the list; every method returns `None` at anything outside the plain form.
@@ -72,8 +140,14 @@ struct Reader<'a> {
 }
 
 impl Reader<'_> {
+    #[inline]
     fn skip(&mut self) {
-        self.at = skip_trivia(self.bytes, self.at);
+        // Most tokens follow each other directly or after one space.
+        match self.bytes.get(self.at) {
+            Some(b' ') if self.bytes.get(self.at + 1).is_some_and(|&c| c > b' ' && c != b'/') => self.at += 1,
+            Some(&c) if c > b' ' && c != b'/' => {}
+            _ => self.at = skip_trivia(self.bytes, self.at),
+        }
     }
 
     fn expect(&mut self, c: u8) -> Option<()> {
@@ -90,9 +164,17 @@ impl Reader<'_> {
     }
 
     /// A list `[item, item, …]` with an optional trailing comma.
-    fn list<T>(&mut self, mut item: impl FnMut(&mut Self) -> Option<T>) -> Option<Vec<T>> {
+    fn list<T>(&mut self, item: impl FnMut(&mut Self) -> Option<T>) -> Option<Vec<T>> {
+        self.list_with(Vec::new(), item)
+    }
+
+    /// [`Reader::list`], its items pushed onto `out`.
+    fn list_with<T>(
+        &mut self,
+        mut out: Vec<T>,
+        mut item: impl FnMut(&mut Self) -> Option<T>,
+    ) -> Option<Vec<T>> {
         self.expect(b'[')?;
-        let mut out = Vec::new();
         loop {
             if self.eat(b']') {
                 return Some(out);
@@ -106,7 +188,13 @@ impl Reader<'_> {
     }
 
     fn buttons(&mut self) -> Option<Buttons> {
-        self.list(|r| r.list(Self::pair))
+        // Buttons tend to be alike in length: each list starts at the size of the one before.
+        let mut size = 0;
+        self.list(|r| {
+            let button = r.list_with(Vec::with_capacity(size), |r| r.tight_pair().or_else(|| r.pair()))?;
+            size = button.len();
+            Some(button)
+        })
     }
 
     /// At most [`MAX_CELLS`] numbers (one per cell or button): a longer list is left to ron,
@@ -137,6 +225,30 @@ impl Reader<'_> {
         Some((cell, amount))
     }
 
+    /// `(cell, amount)` written tightly (`(12,-3)`, `(12, 3)`: no other space, at most 18
+    /// digits a number), the usual form, read in one go; `None`, with nothing consumed, for
+    /// anything else ([`Reader::pair`] then reads it, or refuses it).
+    #[inline]
+    fn tight_pair(&mut self) -> Option<(usize, i64)> {
+        let bytes = self.bytes;
+        let mut i = self.at;
+        (bytes.get(i) == Some(&b'(')).then_some(())?;
+        let (cell, next) = tight_digits(bytes, i + 1)?;
+        i = next;
+        (bytes.get(i) == Some(&b',')).then_some(())?;
+        i += 1;
+        i += usize::from(bytes.get(i) == Some(&b' '));
+        let negative = bytes.get(i) == Some(&b'-');
+        let (magnitude, next) = tight_digits(bytes, i + usize::from(negative))?;
+        i = next;
+        (bytes.get(i) == Some(&b')')).then_some(())?;
+        let cell = usize::try_from(cell).ok()?;
+        // Below 10^18, so within `i64` either way.
+        let amount = if negative { -(magnitude as i64) } else { magnitude as i64 };
+        self.at = i + 1;
+        Some((cell, amount))
+    }
+
     /// Plain decimal digits followed by a delimiter (not `_`, a letter or `.`).
     fn digits(&mut self) -> Option<u64> {
         let begin = self.at;
@@ -152,6 +264,23 @@ impl Reader<'_> {
             && !matches!(self.bytes.get(self.at), Some(c) if c.is_ascii_alphanumeric() || *c == b'_' || *c == b'.');
         plain.then_some(value)
     }
+}
+
+/// One to 18 decimal digits from `i` (no leading zero), and where they end; `None` for
+/// anything else.
+#[inline]
+fn tight_digits(bytes: &[u8], start: usize) -> Option<(u64, usize)> {
+    let mut i = start;
+    let mut value = 0u64;
+    while let Some(&c @ b'0'..=b'9') = bytes.get(i) {
+        value = value * 10 + u64::from(c - b'0');
+        i += 1;
+        if i - start > 18 {
+            return None;
+        }
+    }
+    let plain = i > start && (bytes[start] != b'0' || i == start + 1);
+    plain.then_some((value, i))
 }
 
 #[cfg(test)]
@@ -216,16 +345,21 @@ mod tests {
                 "Puzzle(name: \"buttons: [[(1,1)]]\", // buttons: [\n buttons: {list}, start: [1,\n 2])"
             );
             let expected = ron_buttons(&format!("(buttons: {list})")).expect("valid list");
-            match split_buttons(&text) {
-                Some((buttons, rest)) => {
+            let cut = Cut::lists(&text);
+            match cut.buttons {
+                Some(ref buttons) => {
                     read += 1;
-                    assert_eq!(buttons, expected);
-                    let (a, b) = (text.rfind("start").expect("start"), rest.rfind("start").expect("start"));
-                    assert_eq!(
-                        super::super::locate::position_of(&text, a),
-                        super::super::locate::position_of(&rest, b)
-                    );
-                    assert!(rest.contains("buttons: []"));
+                    assert_eq!(*buttons, expected);
+                    let (a, b) =
+                        (text.rfind("start").expect("start"), cut.text.rfind("start").expect("start"));
+                    assert_eq!(super::super::locate::position_of(&text, a), cut.position(b));
+                    // Every character after the list maps back to its own place.
+                    let after = cut.text.find("[]").expect("cut") + 2;
+                    for (k, _) in cut.text[after..].char_indices() {
+                        let source_at = text.len() - (cut.text.len() - after - k);
+                        assert_eq!(position_of(&text, source_at), cut.position(after + k));
+                    }
+                    assert!(cut.text.contains("buttons: [],"));
                 }
                 None => {
                     assert!(list.len() < WORTH_IT, "a plain list of {} bytes was left to ron", list.len())
@@ -261,7 +395,7 @@ mod tests {
             let head = format!("Puzzle(graph: Cells({n}), modulus: {moduli:?},\n buttons: ");
             let fast = format!("{head}{buttons}, start: All(1))");
             let slow = format!("{head}Some({buttons}), start: All(1))");
-            assert!(split_buttons(&fast).is_some() && split_buttons(&slow).is_none());
+            assert!(Cut::lists(&fast).buttons.is_some() && Cut::lists(&slow).buttons.is_none());
             let (a, b) = (crate::format::parse_puzzle(&fast), crate::format::parse_puzzle(&slow));
             match bad {
                 None => assert_eq!(a.expect("valid"), b.expect("valid")),
@@ -270,6 +404,43 @@ mod tests {
                     assert_eq!(a.to_string(), b.to_string());
                     assert_eq!((a.position, a.position.map(|p| p.line)), (b.position, Some(40)), "{a}");
                 }
+            }
+        }
+    }
+
+    /// Errors after a list that was cut out, on its own line or on later lines (ron's own, and
+    /// those of fields read later), are placed where the file has them.
+    #[test]
+    fn errors_after_a_cut_list_keep_their_place() {
+        let n = 40;
+        let buttons: Vec<String> = (0..n)
+            .map(|j| {
+                format!(
+                    "[{}]",
+                    (0..n).map(|i| format!("({i}, {})", (i + j) % 5)).collect::<Vec<_>>().join(", ")
+                )
+            })
+            .collect();
+        let modulus = format!("[{}]", (0..n).map(|i| (2 + i % 5).to_string()).collect::<Vec<_>>().join(", "));
+        for (sep, tail) in [
+            (" ", "bogus: 1)"),
+            (" ", "start: Foo(1))"),
+            (" ", "start: [1, 2,, 3])"),
+            ("\n  ", "start: All(1), /* é */ target: [é])"),
+            ("\n", "start: All(7))"),
+            (" ", "start: All(1)"),
+        ] {
+            for buttons in [buttons.join(", "), buttons.join(",\n    ")] {
+                let source = format!(
+                    "Puzzle(graph: Cells({n}), modulus: {modulus}, start: All(1),{sep}buttons: [{buttons}], /* x */{sep}{tail}"
+                )
+                .replacen(", start: All(1),", ",", usize::from(tail.starts_with("start")));
+                assert!(Cut::lists(&source).buttons.is_some(), "{tail}");
+                let (a, b) =
+                    (super::super::parse_with(&source, true), super::super::parse_with(&source, false));
+                let (a, b) = (a.expect_err(tail), b.expect_err(tail));
+                assert_eq!((a.to_string(), a.position), (b.to_string(), b.position), "{tail}");
+                assert!(a.position.is_some(), "{tail}");
             }
         }
     }
@@ -290,18 +461,18 @@ mod tests {
             "[1, 1]",
         ] {
             let text = format!("Puzzle(buttons: [[{long}{odd}]])");
-            assert!(split_buttons(&text).is_none(), "{odd}");
+            assert!(Cut::lists(&text).buttons.is_none(), "{odd}");
         }
         for odd in ["Some([[(0, 1)]])", "[[(0, 1)]"] {
             let text = format!("Puzzle(buttons: {odd}, x: [{long}])");
-            assert!(split_buttons(&text).is_none(), "{odd}");
+            assert!(Cut::lists(&text).buttons.is_none(), "{odd}");
         }
         // A nested `buttons` key is not the puzzle's.
         let text = format!("Puzzle(graph: Edges(buttons: [[{long}]]))");
-        assert!(split_buttons(&text).is_none());
+        assert!(Cut::lists(&text).buttons.is_none());
         // The extreme amounts ron accepts are read alike.
         let text = format!("(buttons: [[{long}(1, -9223372036854775808), (2, 9223372036854775807)]])");
-        let (buttons, _) = split_buttons(&text).expect("plain");
-        assert_eq!(Some(buttons), ron_buttons(&text));
+        assert_eq!(Cut::lists(&text).buttons, ron_buttons(&text));
+        assert!(ron_buttons(&text).is_some());
     }
 }

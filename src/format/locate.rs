@@ -40,7 +40,25 @@ pub(super) fn locate_field(source: &str, field: &str) -> Option<Position> {
 /// walking its fields (strings, comments and nested brackets skipped); `None` when the key is
 /// not there or the text stops being a plain struct before it.
 pub(super) fn find_top_level_value(bytes: &[u8], key: &[u8]) -> Option<usize> {
-    let mut at = outer_open(bytes)? + 1;
+    let mut found = None;
+    walk_top_level(bytes, |name, value| {
+        if name == key {
+            found = Some(value);
+            // Stop here: an offset before the value ends the walk.
+            return Some(0);
+        }
+        None
+    });
+    found
+}
+
+/// Walks the fields of the outermost struct in order, calling `visit(key, value)` with the
+/// offset of each value: `visit` returns where the value ends when it read it (an offset not
+/// past `value` stops the walk), or `None` to have it skipped. The walk stops at the end of the
+/// struct or wherever the text stops being a plain struct.
+pub(super) fn walk_top_level<'a>(bytes: &'a [u8], mut visit: impl FnMut(&'a [u8], usize) -> Option<usize>) {
+    let Some(open) = outer_open(bytes) else { return };
+    let mut at = open + 1;
     loop {
         let name = skip_trivia(bytes, at);
         let (mut name, mut end) = (name, skip_ident(bytes, name));
@@ -49,15 +67,16 @@ pub(super) fn find_top_level_value(bytes: &[u8], key: &[u8]) -> Option<usize> {
         }
         let colon = skip_trivia(bytes, end);
         if name == end || bytes.get(colon) != Some(&b':') {
-            return None;
+            return;
         }
         let value = skip_trivia(bytes, colon + 1);
-        if &bytes[name..end] == key {
-            return Some(value);
-        }
-        let (_, delimiter) = scan_value(bytes, value);
+        let delimiter = match visit(&bytes[name..end], value) {
+            Some(stop) if stop <= value => return,
+            Some(read) => skip_trivia(bytes, read),
+            None => scan_value(bytes, value).1,
+        };
         if bytes.get(delimiter) != Some(&b',') {
-            return None;
+            return;
         }
         at = delimiter + 1;
     }

@@ -27,6 +27,7 @@ mod write;
 use crate::error::{InputError, InputErrorKind, Position};
 use crate::model::Puzzle;
 
+use fast::Cut;
 use file::*;
 use locate::*;
 use shape::*;
@@ -51,26 +52,17 @@ pub fn parse_puzzle(source: &str) -> Result<Puzzle, InputError> {
 /// [`parse_puzzle`], with or without the fast reader for long plain lists (tests compare them).
 fn parse_with(source: &str, fast_lists: bool) -> Result<Puzzle, InputError> {
     // Long plain lists are read by the fast reader, the rest of the file by ron.
-    let mut text = std::borrow::Cow::Borrowed(source);
-    let mut fast_buttons = None;
-    let mut lists = FastLists::default();
-    if fast_lists {
-        if let Some((buttons, rest)) = fast::split_buttons(&text) {
-            fast_buttons = Some(buttons);
-            text = rest.into();
-        }
-        for key in FastLists::KEYS {
-            if let Some((values, rest)) = fast::split_numbers(&text, key) {
-                lists.0.push((key, values));
-                text = rest.into();
-            }
-        }
+    let mut cut = if fast_lists { Cut::lists(source) } else { Cut::none(source) };
+    let (buttons, lists) = (cut.buttons.take(), std::mem::take(&mut cut.lists));
+    let mut file: PuzzleFile = ron_options().from_str(&cut.text).map_err(|e| {
+        let mut error = syntax_error(&e);
+        error.position = Some(cut.ron_position(e.span.start));
+        error
+    })?;
+    if buttons.is_some() {
+        file.buttons = buttons;
     }
-    let mut file: PuzzleFile = ron_options().from_str(&text).map_err(|e| syntax_error(&e))?;
-    if fast_buttons.is_some() {
-        file.buttons = fast_buttons;
-    }
-    file.into_puzzle(&text, lists).map_err(|mut e| {
+    file.into_puzzle(&cut, lists).map_err(|mut e| {
         if let InputErrorKind::Invalid { field, .. } = &e.kind {
             // `center` may be written `centre`.
             e.position = locate_field(source, field)
@@ -223,7 +215,7 @@ mod tests {
                 list(&target, &mut rng),
                 list(&limits, &mut rng)
             );
-            fast_read += usize::from(fast::split_numbers(&source, "modulus").is_some());
+            fast_read += usize::from(Cut::lists(&source).lists.0.iter().any(|(k, _)| *k == "modulus"));
             match (parse_with(&source, true), parse_with(&source, false)) {
                 (Ok(a), Ok(b)) => assert_eq!(a, b, "round {round}"),
                 (Err(a), Err(b)) => {

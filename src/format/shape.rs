@@ -60,17 +60,18 @@ impl ShapeKind {
 /// values (the rest are checked to be numbers and counted). Errors are syntax errors at their
 /// place in `source`, which `field` borrows from.
 pub(crate) fn read_shape(
-    source: &str,
+    file: &Cut<'_>,
     field: RawField<'_>,
     kind: ShapeKind,
     keep: usize,
 ) -> Result<Shape, InputError> {
     let text = field.0;
+    let source = &*file.text;
     let offset = (text.as_ptr() as usize)
         .checked_sub(source.as_ptr() as usize)
         .filter(|&o| source.is_char_boundary(o));
-    let base = offset.map(|o| position_of(source, o));
-    let at = |p: ron::error::Position| base.map(|b| shift(b, p));
+    // Where the field starts, found only for an error (it may be deep in a long file).
+    let at = |p: ron::error::Position| offset.map(|o| shift(file.position(o), p));
     let first = skip_trivia(text.as_bytes(), 0);
     let seed = match text.as_bytes().get(first) {
         Some(c) if c.is_ascii_alphabetic() || *c == b'_' => ShapeSeed { kind, keep, named: true },

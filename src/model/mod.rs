@@ -336,8 +336,15 @@ impl Puzzle {
 
     /// The effect of button `j` as `(cell, amount)` pairs, sorted by cell, merged, nonzero.
     pub fn effects(&self, j: usize) -> Vec<(usize, u64)> {
-        let mut out: Vec<(usize, u64)> = Vec::new();
+        let mut out: Vec<(usize, u64)> = Vec::with_capacity(match &self.buttons {
+            Buttons::Explicit(list) => list[j].len(),
+            Buttons::Graph { .. } => 9,
+        });
         self.for_each_effect(j, |cell, a| out.push((cell, a)));
+        if out.is_sorted_by(|a, b| a.0 < b.0) {
+            // Written in order without repeats (nonzero already): nothing to merge.
+            return out;
+        }
         out.sort_unstable_by_key(|&(cell, _)| cell);
         let mut merged: Vec<(usize, u64)> = Vec::with_capacity(out.len());
         for (cell, a) in out {
@@ -355,12 +362,55 @@ impl Puzzle {
         self.apply_to(state.to_vec(), presses)
     }
 
+    /// [`Puzzle::apply`] one entry at a time in big integers: what the word-sized sums of
+    /// [`Puzzle::apply_to`] are tested against.
+    #[cfg(test)]
+    fn apply_slowly(&self, state: &[u64], presses: &[BigUint]) -> Vec<u64> {
+        let mut out: Vec<BigUint> = state.iter().map(|&v| BigUint::from(v)).collect();
+        for (j, x) in presses.iter().enumerate() {
+            self.for_each_effect(j, |cell, a| out[cell] = (&out[cell] + x * a) % self.moduli[cell]);
+        }
+        out.iter().map(|v| v.to_u64().expect("reduced")).collect()
+    }
+
     /// [`Puzzle::apply`] on a state the caller gives up.
     fn apply_to(&self, mut out: Vec<u64>, presses: &[BigUint]) -> Vec<u64> {
+        // Few cells, moduli up to 2^32 and word-sized press counts: each cell's sum of
+        // `amount · presses` is kept whole in a `u128` and reduced once, instead of a division
+        // per entry. Each product is below 2^96, so fewer than 2^31 of them cannot overflow.
+        let entries = match &self.buttons {
+            Buttons::Graph { .. } => 9 * self.cell_count(),
+            Buttons::Explicit(list) => list.iter().map(Vec::len).sum(),
+        };
+        if out.len() <= 1 << 16
+            && entries < 1 << 31
+            && self.moduli.iter().all(|&m| m <= 1 << 32)
+            && let Some(small) = presses.iter().map(BigUint::to_u64).collect::<Option<Vec<u64>>>()
+        {
+            let mut sums = vec![0u128; out.len()];
+            for (j, &x) in small.iter().enumerate() {
+                if x != 0 {
+                    self.for_each_effect(j, |cell, a| sums[cell] += a as u128 * x as u128);
+                }
+            }
+            for (cell, (sum, x)) in sums.into_iter().zip(out.iter_mut()).enumerate() {
+                let m = self.moduli[cell];
+                *x = add_mod(*x, (sum % m as u128) as u64, m);
+            }
+            return out;
+        }
         for (j, x) in presses.iter().enumerate() {
+            // A press count that fits a word is reduced by word divisions.
+            let small = x.to_u64();
+            if small == Some(0) {
+                continue;
+            }
             self.for_each_effect(j, |cell, a| {
                 let m = self.moduli[cell];
-                let times = (x % m).to_u64().expect("reduced below a u64 modulus");
+                let times = match small {
+                    Some(x) => x % m,
+                    None => (x % m).to_u64().expect("reduced below a u64 modulus"),
+                };
                 out[cell] = add_mod(out[cell], mul_mod(a, times, m), m);
             });
         }
@@ -505,6 +555,51 @@ mod tests {
         assert_eq!(neighbors(&Topology::Cycle(1), 0), Vec::<usize>::new());
         assert_eq!(neighbors(&Topology::Cycle(5), 0), vec![1, 4]);
         assert_eq!(neighbors(&Topology::Path(5), 4), vec![3]);
+    }
+
+    /// The state after presses is the same computed with word-sized sums (moduli up to 2^32,
+    /// press counts in a word) as entry by entry in big integers, on either side of both edges.
+    #[test]
+    fn presses_apply_alike_in_words_and_big_integers() {
+        use rand::{RngExt, SeedableRng, rngs::StdRng};
+        let mut rng = StdRng::seed_from_u64(5);
+        for round in 0..200 {
+            let cells = rng.random_range(1..12);
+            let top = match round % 4 {
+                0 => 13,
+                1 => (1 << 32) + 1,
+                2 => 1 << 32,
+                _ => u64::MAX,
+            };
+            let moduli: Vec<u64> = (0..cells).map(|_| rng.random_range(2..=top)).collect();
+            let buttons: Vec<Vec<(usize, i64)>> = (0..rng.random_range(1..8))
+                .map(|_| {
+                    (0..rng.random_range(0..20)).map(|_| (rng.random_range(0..cells), rng.random())).collect()
+                })
+                .collect();
+            let puzzle = Puzzle::builder(Topology::Cells(cells))
+                .moduli(moduli.clone())
+                .buttons(buttons.clone())
+                .build()
+                .expect("valid");
+            let presses: Vec<BigUint> = buttons
+                .iter()
+                .map(|_| match rng.random_range(0..4) {
+                    0 => BigUint::from(0u32),
+                    1 => BigUint::from(u64::MAX),
+                    2 => BigUint::from(u64::MAX) + rng.random::<u64>(),
+                    _ => BigUint::from(rng.random::<u64>()),
+                })
+                .collect();
+            let state: Vec<u64> = moduli.iter().map(|&m| rng.random_range(0..m)).collect();
+            assert_eq!(
+                puzzle.apply(&state, &presses),
+                puzzle.apply_slowly(&state, &presses),
+                "round {round}"
+            );
+            let words: Vec<BigUint> = presses.iter().map(|x| x % (1u128 << 64)).collect();
+            assert_eq!(puzzle.apply(&state, &words), puzzle.apply_slowly(&state, &words), "round {round}");
+        }
     }
 
     #[test]

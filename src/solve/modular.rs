@@ -16,11 +16,11 @@ use num_traits::{One, Zero};
 use rayon::prelude::*;
 
 use super::{Answer, Generator, Method, difference};
-use crate::algebra::arith::{inv_mod, mul_mod, valuation};
+use crate::algebra::arith::{add_mod, inv_mod, mul_mod, valuation};
 use crate::algebra::crt;
 use crate::algebra::echelon::{Echelon, PrimePowerSystem};
 use crate::algebra::factor::factorize;
-use crate::model::{CellValues, Puzzle};
+use crate::model::{Buttons, CellValues, Puzzle};
 
 /// The exponent of every prime in every cell's modulus.
 pub(crate) struct PrimeSplit {
@@ -76,7 +76,7 @@ fn solve_many_basis(
     basis: bool,
 ) -> (Answer, Vec<Option<Vec<BigUint>>>) {
     let buttons = puzzle.button_count();
-    let effects: Vec<Vec<(usize, u64)>> = (0..buttons).map(|j| puzzle.effects(j)).collect();
+    let by_cell = EffectsByCell::new(puzzle);
     let split = PrimeSplit::new(&puzzle.moduli);
 
     let mut solvable = vec![true; differences.len()];
@@ -96,20 +96,22 @@ fn solve_many_basis(
         }
         let mut matrix = vec![0u64; rows.len() * buttons];
         let mut period_exponents = vec![0u32; buttons];
-        for (j, effect) in effects.iter().enumerate() {
-            for &(i, a) in effect {
-                let e = exponents[i];
-                if e == 0 {
-                    continue;
-                }
-                let pe = p.pow(e);
-                let local = a % pe;
+        // `p^e` and `p^(E - e)` for each exponent `e <= E` a cell may have.
+        let powers: Vec<u64> = (0..=e_max).map(|e| p.pow(e)).collect();
+        // Row by row, so that only the cells this prime divides are visited.
+        for (r, &i) in rows.iter().enumerate() {
+            let e = exponents[i];
+            let (pe, scale) = (powers[e as usize], powers[(e_max - e) as usize]);
+            let row = &mut matrix[r * buttons..(r + 1) * buttons];
+            for &(j, a) in by_cell.row(i) {
+                let local = if a < pe { a } else { a % pe };
                 if local == 0 {
                     continue;
                 }
-                let v = valuation(local, p);
+                // Below `p`, a nonzero residue is a unit.
+                let v = if local < p { 0 } else { valuation(local, p) };
                 period_exponents[j] = period_exponents[j].max(e - v);
-                matrix[row_of[i] * buttons + j] = local * p.pow(e_max - e);
+                row[j] = local * scale;
             }
         }
         let rhs: Vec<Vec<u64>> = differences
@@ -170,6 +172,61 @@ fn solve_many_basis(
         seeds: None,
     };
     (answer, solutions)
+}
+
+/// The buttons' effects arranged by cell: for each cell, `(button, amount)` for every button
+/// that changes it, in button order, amounts reduced and merged (what the rows of the system
+/// are built from).
+struct EffectsByCell {
+    /// Where each cell's entries start in `entries` (room for the unmerged count).
+    starts: Vec<usize>,
+    /// How many entries each cell has.
+    lens: Vec<usize>,
+    entries: Vec<(usize, u64)>,
+}
+
+impl EffectsByCell {
+    fn new(puzzle: &Puzzle) -> Self {
+        let cells = puzzle.cell_count();
+        let mut starts = vec![0usize; cells + 1];
+        match &puzzle.buttons {
+            // Room for every pair as written (some may reduce to zero or merge).
+            Buttons::Explicit(list) => list.iter().flatten().for_each(|&(i, _)| starts[i + 1] += 1),
+            Buttons::Graph { .. } => {
+                (0..puzzle.button_count()).for_each(|j| puzzle.for_each_effect(j, |i, _| starts[i + 1] += 1))
+            }
+        }
+        for i in 0..cells {
+            starts[i + 1] += starts[i];
+        }
+        let mut lens = vec![0usize; cells];
+        let mut entries = vec![(0usize, 0u64); starts[cells]];
+        for j in 0..puzzle.button_count() {
+            // A cell a button names twice is merged into its last entry, which is this
+            // button's if any (a merged zero is taken out).
+            puzzle.for_each_effect(j, |i, a| {
+                let row = starts[i]..starts[i] + lens[i];
+                match entries[row].last_mut() {
+                    Some((button, total)) if *button == j => {
+                        *total = add_mod(*total, a, puzzle.moduli[i]);
+                        if *total == 0 {
+                            lens[i] -= 1;
+                        }
+                    }
+                    _ => {
+                        entries[starts[i] + lens[i]] = (j, a);
+                        lens[i] += 1;
+                    }
+                }
+            });
+        }
+        EffectsByCell { starts, lens, entries }
+    }
+
+    /// Cell `i`'s entries.
+    fn row(&self, i: usize) -> &[(usize, u64)] {
+        &self.entries[self.starts[i]..self.starts[i] + self.lens[i]]
+    }
 }
 
 /// A button's period `M` (below 2^64) and, for each of its prime powers `q`, the residue that is
@@ -344,4 +401,61 @@ pub(crate) fn solve_dense(
     });
     let kernel = prime_kernels.iter().map(|(q, g, order)| (lift(*q, g), *order)).collect();
     (solution, kernel, exponents)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Topology;
+    use num_traits::ToPrimitive;
+    use rand::{RngExt, SeedableRng, rngs::StdRng};
+
+    /// Random explicit puzzles that name cells several times in one button, with amounts that
+    /// often cancel: the rows by cell hold exactly the merged effects, and the solver's plan
+    /// and count agree with every press vector tried.
+    #[test]
+    fn repeated_cells_merge_into_the_rows() {
+        let mut rng = StdRng::seed_from_u64(3);
+        for round in 0..300 {
+            let cells = rng.random_range(1..5);
+            let moduli: Vec<u64> = (0..cells).map(|_| rng.random_range(2..=6)).collect();
+            let buttons: Vec<Vec<(usize, i64)>> = (0..rng.random_range(1..4))
+                .map(|_| {
+                    (0..rng.random_range(0..6))
+                        .map(|_| (rng.random_range(0..cells), rng.random_range(-6..=6)))
+                        .collect()
+                })
+                .collect();
+            let start: Vec<u64> = moduli.iter().map(|&m| rng.random_range(0..m)).collect();
+            let puzzle = Puzzle::builder(Topology::Cells(cells))
+                .moduli(moduli.clone())
+                .buttons(buttons.clone())
+                .start(start)
+                .build()
+                .expect("valid");
+            let by_cell = EffectsByCell::new(&puzzle);
+            for i in 0..cells {
+                let expected: Vec<(usize, u64)> = (0..buttons.len())
+                    .filter_map(|j| puzzle.effects(j).into_iter().find(|&(c, _)| c == i).map(|(_, a)| (j, a)))
+                    .collect();
+                assert_eq!(by_cell.row(i), expected, "round {round}, cell {i}");
+            }
+            // Every press vector below the periods: the count of those that solve it.
+            let periods: Vec<u64> = puzzle.periods().iter().map(|l| l.to_u64().expect("small")).collect();
+            let mut solving = 0u64;
+            let mut x = vec![0u64; periods.len()];
+            loop {
+                let presses: Vec<BigUint> = x.iter().map(|&v| BigUint::from(v)).collect();
+                solving += u64::from(puzzle.solves(&presses));
+                let Some(j) = (0..x.len()).find(|&j| x[j] + 1 < periods[j]) else { break };
+                x[j] += 1;
+                x[..j].fill(0);
+            }
+            let answer = solve(&puzzle);
+            assert_eq!(answer.count, BigUint::from(solving), "round {round}");
+            if let Some(plan) = &answer.presses {
+                assert!(puzzle.solves(plan), "round {round}");
+            }
+        }
+    }
 }
