@@ -24,7 +24,7 @@ use crate::error::Position;
 pub(super) type Buttons = Vec<Vec<(usize, i64)>>;
 
 /// Lists shorter than this are left to `ron`: reading them twice costs nothing worth saving.
-const WORTH_IT: usize = 1 << 12;
+const WORTH_IT: usize = 1 << 9;
 
 /// A puzzle file with its long plain lists read and cut out: `text`, what `ron` reads, is the
 /// source with each such list replaced by `[]`, and positions in it map back to the source.
@@ -405,6 +405,41 @@ mod tests {
                     assert_eq!((a.position, a.position.map(|p| p.line)), (b.position, Some(40)), "{a}");
                 }
             }
+        }
+    }
+
+    /// Tightly read digits agree with a plain reading: every number below 10^6
+    /// and random ones up to 20 digits, followed by every kind of byte or by the end.
+    #[test]
+    fn tight_digits_agree_with_a_plain_reading() {
+        let plain = |text: &[u8]| -> Option<(u64, usize)> {
+            let len = text.iter().take_while(|c| c.is_ascii_digit()).count();
+            let ok = (1..=18).contains(&len) && (text[0] != b'0' || len == 1);
+            ok.then(|| (std::str::from_utf8(&text[..len]).expect("digits").parse().expect("number"), len))
+        };
+        let mut rng = StdRng::seed_from_u64(13);
+        let mut numbers: Vec<String> = (0..1_000_000u64).map(|n| n.to_string()).collect();
+        numbers.extend((0..20_000).map(|_| {
+            let len = rng.random_range(1..=20);
+            (0..len).map(|_| char::from(b'0' + rng.random_range(0..10u8))).collect::<String>()
+        }));
+        for (k, number) in numbers.iter().enumerate() {
+            let after: &[u8] = match k % 7 {
+                0 => b"",
+                1 => b",",
+                2 => b")",
+                3 => b" 1234567",
+                4 => b"/",
+                5 => b":",
+                _ => &[rng.random_range(0..=255u8), b'5'],
+            };
+            let text = [b"(".as_slice(), number.as_bytes(), after, b"9"].concat();
+            let text = &text[..text.len() - usize::from(k % 11 == 0)];
+            assert_eq!(
+                tight_digits(text, 1),
+                plain(&text[1..]).map(|(v, n)| (v, n + 1)),
+                "{number:?} then {after:?}"
+            );
         }
     }
 

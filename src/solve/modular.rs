@@ -76,7 +76,7 @@ fn solve_many_basis(
     basis: bool,
 ) -> (Answer, Vec<Option<Vec<BigUint>>>) {
     let buttons = puzzle.button_count();
-    let by_cell = EffectsByCell::new(puzzle);
+    let by_cell = ByCell::new(puzzle);
     let split = PrimeSplit::new(&puzzle.moduli);
 
     let mut solvable = vec![true; differences.len()];
@@ -87,13 +87,10 @@ fn solve_many_basis(
     let mut period_parts: Vec<Vec<u64>> = vec![Vec::new(); buttons];
     // Quiet-pattern generators per prime: `(p, x_j mod p^(l_j) for each j, log_p of the order)`.
     let mut prime_generators: Vec<(u64, Vec<u64>, u32)> = Vec::new();
-    for (&p, &e_max) in &split.primes {
+    let primes: Vec<(u64, u32)> = split.primes.iter().map(|(&p, &e)| (p, e)).collect();
+    let solve_prime = |&(p, e_max): &(u64, u32)| -> PrimeSolution {
         let exponents: Vec<u32> = (0..puzzle.cell_count()).map(|i| split.exponent(i, p)).collect();
         let rows: Vec<usize> = (0..puzzle.cell_count()).filter(|&i| exponents[i] > 0).collect();
-        let mut row_of = vec![usize::MAX; puzzle.cell_count()];
-        for (r, &i) in rows.iter().enumerate() {
-            row_of[i] = r;
-        }
         let mut matrix = vec![0u64; rows.len() * buttons];
         let mut period_exponents = vec![0u32; buttons];
         // `p^e` and `p^(E - e)` for each exponent `e <= E` a cell may have.
@@ -103,16 +100,16 @@ fn solve_many_basis(
             let e = exponents[i];
             let (pe, scale) = (powers[e as usize], powers[(e_max - e) as usize]);
             let row = &mut matrix[r * buttons..(r + 1) * buttons];
-            for &(j, a) in by_cell.row(i) {
+            by_cell.for_each_in_row(i, |j, a| {
+                // Without a branch on zero (a dense row passes every entry): a zero leaves
+                // the row and the period as they are.
                 let local = if a < pe { a } else { a % pe };
-                if local == 0 {
-                    continue;
-                }
-                // Below `p`, a nonzero residue is a unit.
+                // Below `p`, a residue is zero or a unit.
                 let v = if local < p { 0 } else { valuation(local, p) };
-                period_exponents[j] = period_exponents[j].max(e - v);
+                let period = if local == 0 { 0 } else { e - v };
+                period_exponents[j] = period_exponents[j].max(period);
                 row[j] = local * scale;
-            }
+            });
         }
         let rhs: Vec<Vec<u64>> = differences
             .iter()
@@ -120,7 +117,7 @@ fn solve_many_basis(
                 rows.iter()
                     .map(|&i| {
                         let e = exponents[i];
-                        (d[i] % p.pow(e)) * p.pow(e_max - e)
+                        (d[i] % powers[e as usize]) * powers[(e_max - e) as usize]
                     })
                     .collect()
             })
@@ -129,19 +126,36 @@ fn solve_many_basis(
         let echelon = system.eliminate();
         let projected: u64 = period_exponents.iter().map(|&l| (e_max - l) as u64).sum();
         let exponent = echelon.solution_count_exponent() - projected;
+        let generators = if basis { period_basis(&echelon, &period_exponents) } else { Vec::new() };
+        let particulars = (0..differences.len()).map(|which| echelon.particular(which)).collect();
+        PrimeSolution { p, exponent, generators, period_exponents, particulars }
+    };
+    // Primes are solved side by side when their systems together are worth a thread and
+    // small enough that holding several at once stays within the memory estimate (one
+    // matrix of every cell's row) or a few megabytes.
+    let entries: usize = primes
+        .iter()
+        .map(|&(p, _)| (0..puzzle.cell_count()).filter(|&i| split.exponent(i, p) > 0).count())
+        .sum::<usize>()
+        .saturating_mul(buttons + 1);
+    let side_by_side = primes.len() > 1
+        && entries >= PRIMES_IN_PARALLEL_FROM
+        && (entries <= puzzle.cell_count().saturating_mul(buttons + 1) || entries <= 1 << 22);
+    let solved: Vec<PrimeSolution> = if side_by_side {
+        primes.par_iter().with_max_len(1).map(solve_prime).collect()
+    } else {
+        primes.iter().map(solve_prime).collect()
+    };
+    for PrimeSolution { p, exponent, generators, period_exponents, particulars } in solved {
         kernel_size *= num_traits::Pow::pow(BigUint::from(p), exponent);
-        if basis {
-            prime_generators.extend(
-                period_basis(&echelon, &period_exponents).into_iter().map(|(v, order)| (p, v, order)),
-            );
-        }
+        prime_generators.extend(generators.into_iter().map(|(v, order)| (p, v, order)));
         for (j, &l) in period_exponents.iter().enumerate() {
             if l > 0 {
                 period_parts[j].push(p.pow(l));
             }
         }
-        for (which, (parts, solvable)) in parts.iter_mut().zip(&mut solvable).enumerate() {
-            match echelon.particular(which) {
+        for ((parts, solvable), particular) in parts.iter_mut().zip(&mut solvable).zip(particulars) {
+            match particular {
                 Some(x) => {
                     for (j, &l) in period_exponents.iter().enumerate() {
                         if l > 0 {
@@ -172,6 +186,75 @@ fn solve_many_basis(
         seeds: None,
     };
     (answer, solutions)
+}
+
+/// Below this many matrix entries in all, the primes are solved one after another (starting
+/// threads would cost more than it saves).
+const PRIMES_IN_PARALLEL_FROM: usize = 1 << 14;
+
+/// What one prime contributes: `log_p` of its share of the kernel, its quiet-pattern
+/// generators (residues and `log_p` of the order), the exponent of `p` in each button's
+/// period, and a solution mod `p^E` for each right side (`None`: none exists).
+struct PrimeSolution {
+    p: u64,
+    exponent: u64,
+    generators: Vec<(Vec<u64>, u32)>,
+    period_exponents: Vec<u32>,
+    particulars: Vec<Option<Vec<u64>>>,
+}
+
+/// The buttons' effects arranged by cell, as the rows of the system are built from them: in a
+/// cells × buttons table of bytes when every modulus is at most 256 and the table is no
+/// larger than the list of entries (dense systems), else as lists.
+enum ByCell {
+    /// Amount of button `j` on cell `i` at `i · buttons + j`, reduced, repeats merged.
+    Table {
+        buttons: usize,
+        amounts: Vec<u8>,
+    },
+    Lists(EffectsByCell),
+}
+
+impl ByCell {
+    fn new(puzzle: &Puzzle) -> Self {
+        let (cells, buttons) = (puzzle.cell_count(), puzzle.button_count());
+        let entries: usize = match &puzzle.buttons {
+            Buttons::Explicit(list) => list.iter().map(Vec::len).sum(),
+            Buttons::Graph { .. } => 0,
+        };
+        let table = cells.checked_mul(buttons).filter(|&size| size <= entries.saturating_mul(16));
+        match table {
+            Some(size) if puzzle.moduli.iter().all(|&m| m <= 256) => {
+                let mut amounts = vec![0u8; size];
+                for j in 0..buttons {
+                    puzzle.for_each_effect(j, |i, a| {
+                        let slot = &mut amounts[i * buttons + j];
+                        *slot = add_mod(u64::from(*slot), a, puzzle.moduli[i]) as u8;
+                    });
+                }
+                ByCell::Table { buttons, amounts }
+            }
+            _ => ByCell::Lists(EffectsByCell::new(puzzle)),
+        }
+    }
+
+    /// Calls `f(j, a)` for the buttons `j` that change cell `i`, in order, with their amounts
+    /// (a table passes every button, zeros too).
+    #[inline]
+    fn for_each_in_row(&self, i: usize, mut f: impl FnMut(usize, u64)) {
+        match self {
+            ByCell::Table { buttons, amounts } => {
+                for (j, &a) in amounts[i * buttons..(i + 1) * buttons].iter().enumerate() {
+                    f(j, u64::from(a));
+                }
+            }
+            ByCell::Lists(lists) => {
+                for &(j, a) in lists.row(i) {
+                    f(j, a);
+                }
+            }
+        }
+    }
 }
 
 /// The buttons' effects arranged by cell: for each cell, `(button, amount)` for every button
@@ -433,12 +516,19 @@ mod tests {
                 .start(start)
                 .build()
                 .expect("valid");
-            let by_cell = EffectsByCell::new(&puzzle);
+            let (lists, table) = (EffectsByCell::new(&puzzle), ByCell::new(&puzzle));
+            if buttons.iter().any(|b| !b.is_empty()) {
+                assert!(matches!(table, ByCell::Table { .. }), "a small dense system is held in a table");
+            }
             for i in 0..cells {
                 let expected: Vec<(usize, u64)> = (0..buttons.len())
                     .filter_map(|j| puzzle.effects(j).into_iter().find(|&(c, _)| c == i).map(|(_, a)| (j, a)))
                     .collect();
-                assert_eq!(by_cell.row(i), expected, "round {round}, cell {i}");
+                assert_eq!(lists.row(i), expected, "round {round}, cell {i}");
+                let mut from_table = Vec::new();
+                table.for_each_in_row(i, |j, a| from_table.push((j, a)));
+                from_table.retain(|&(_, a)| a != 0);
+                assert_eq!(from_table, expected, "round {round}, cell {i}");
             }
             // Every press vector below the periods: the count of those that solve it.
             let periods: Vec<u64> = puzzle.periods().iter().map(|l| l.to_u64().expect("small")).collect();
