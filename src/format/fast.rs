@@ -107,6 +107,13 @@ impl<'a> Cut<'a> {
     /// Where byte `at` of `text` is in the source.
     fn source_offset(&self, at: usize) -> usize {
         let before = self.cuts.partition_point(|&(end, _)| end <= at);
+        // The `]` of a `[]` stands for the list's own closing bracket (where ron stops when the
+        // file ends just after the list).
+        if let Some(&(end, taken)) = self.cuts.get(before)
+            && at + 1 == end
+        {
+            return at + taken;
+        }
         at + before.checked_sub(1).map_or(0, |k| self.cuts[k].1)
     }
 
@@ -477,6 +484,18 @@ mod tests {
                 assert_eq!((a.to_string(), a.position), (b.to_string(), b.position), "{tail}");
                 assert!(a.position.is_some(), "{tail}");
             }
+        }
+        // A file that ends just after a long list: ron stops at the list's closing bracket.
+        let long_modulus =
+            format!("[{}]", (0..300).map(|i| (2 + i % 5).to_string()).collect::<Vec<_>>().join(", "));
+        for text in [
+            format!("Puzzle(modulus: {long_modulus}"),
+            format!("Puzzle(graph: Cells({n}),\n buttons: [{}]", buttons.join(", ")),
+        ] {
+            assert!(Cut::lists(&text).text.len() < text.len(), "cut");
+            let (a, b) = (super::super::parse_with(&text, true), super::super::parse_with(&text, false));
+            let (a, b) = (a.expect_err("truncated"), b.expect_err("truncated"));
+            assert_eq!((a.to_string(), a.position), (b.to_string(), b.position));
         }
     }
 
