@@ -14,6 +14,7 @@ use num_traits::ToPrimitive;
 use super::Answer;
 use super::minweight::{self, Coset, pack};
 use super::search::{Budget, Goal, Meter, Objective, Score, SearchOutcome, SearchProblem, search};
+use crate::algebra::arith::{add_mod, mul_mod};
 
 /// Branch and bound is not tried on puzzles with more buttons than this.
 pub const SEARCH_BUTTON_LIMIT: usize = 20_000;
@@ -219,12 +220,21 @@ pub(crate) fn explore(
         Some(l) => periods.iter().zip(l).map(|(&p, &k)| (p - 1).min(k)).collect(),
         None => periods.iter().map(|&p| p - 1).collect(),
     };
+    // A local optimum over the quiet basis first: a good plan at once, and a tighter bound for
+    // the search.
+    let mut meter = Meter::new(budget.since(started));
+    let x0 = if budget.nodes > 0 && within(&x0, limits) {
+        descend(&x0, &generators, &periods, limits, objective, &mut meter)
+    } else {
+        x0
+    };
     let start = within(&x0, limits).then(|| objective.score(&x0));
-    let outcome = if budget.nodes == 0 {
-        // Nothing may be searched: the particular plan stands, its proof "the budget ran out".
+    let outcome = if budget.nodes == 0 || meter.exhausted {
+        // Nothing (more) may be searched: the plan found stands, "the budget ran out".
         SearchOutcome::default()
     } else {
-        search(&search_problem(&highest), Goal::Best(objective), budget.since(started), start)
+        let left = Budget { nodes: budget.nodes - meter.nodes.min(budget.nodes), ..budget.since(started) };
+        search(&search_problem(&highest), Goal::Best(objective), left, start)
     };
     let best = outcome.plan.or_else(|| start.map(|_| x0.clone()));
     let proof = if outcome.complete { Proof::Proven } else { Proof::BudgetRanOut };
@@ -233,6 +243,102 @@ pub(crate) fn explore(
         count_within_limits: if limits.is_none() { Some(answer.count.clone()) } else { None },
         nodes: outcome.nodes,
     })
+}
+
+/// Multiples of a generator tried on each side (`1..=SIDE` and `order - SIDE..order`) when its
+/// order is larger than `2 · SIDE`; all of them otherwise.
+const SIDE: u64 = 128;
+
+/// A local optimum from `x0` (within the limits): passes over the quiet basis, each adding to
+/// the plan the multiple of one generator that most improves the objective while keeping the
+/// press limits, until a pass improves nothing or the meter runs out (one node a multiple
+/// tried). Every plan it passes through solves the puzzle, as `x0` does; it proves nothing.
+fn descend(
+    x0: &[u64],
+    generators: &[(Vec<u64>, u64)],
+    periods: &[u64],
+    limits: Option<&[u64]>,
+    objective: Objective,
+    meter: &mut Meter,
+) -> Vec<u64> {
+    let supports: Vec<Vec<(usize, u64)>> = generators
+        .iter()
+        .map(|(g, _)| g.iter().enumerate().filter(|&(_, &v)| v != 0).map(|(j, &v)| (j, v)).collect())
+        .collect();
+    let mut x = x0.to_vec();
+    let mut total: u128 = x.iter().map(|&v| v as u128).sum();
+    let mut pressed = x.iter().filter(|&&v| v != 0).count() as u128;
+    let mut score = objective.score(&x);
+    // The support's entries of `x + t·g` for the multiple `t` being tried.
+    let mut moved: Vec<u64> = Vec::new();
+    loop {
+        let mut improved = false;
+        for (support, &(_, order)) in supports.iter().zip(generators) {
+            let ranges = if order <= 2 * SIDE {
+                [(1, order), (order, order)]
+            } else {
+                [(1, SIDE + 1), (order - SIDE, order)]
+            };
+            let mut best: Option<(Score, u64)> = None;
+            for (from, to) in ranges {
+                if from >= to {
+                    continue;
+                }
+                moved.clear();
+                moved.extend(support.iter().map(|&(j, v)| {
+                    let step = mul_mod(v, from % periods[j], periods[j]);
+                    add_mod(x[j], step, periods[j])
+                }));
+                for t in from..to {
+                    if !meter.tick() {
+                        return x;
+                    }
+                    if t > from {
+                        for (m, &(j, v)) in moved.iter_mut().zip(support) {
+                            *m = add_mod(*m, v, periods[j]);
+                        }
+                    }
+                    let mut within = true;
+                    let (mut new_total, mut new_pressed) = (total, pressed);
+                    for (&m, &(j, _)) in moved.iter().zip(support) {
+                        within &= limits.is_none_or(|l| m <= l[j]);
+                        new_total = new_total + m as u128 - x[j] as u128;
+                        new_pressed = new_pressed + u128::from(m != 0) - u128::from(x[j] != 0);
+                    }
+                    if !within {
+                        continue;
+                    }
+                    let candidate = match objective {
+                        Objective::Total => (new_total, 0),
+                        Objective::Buttons => (new_pressed, new_total),
+                        Objective::Max => {
+                            let mut y = x.clone();
+                            for (&m, &(j, _)) in moved.iter().zip(support) {
+                                y[j] = m;
+                            }
+                            objective.score(&y)
+                        }
+                    };
+                    if candidate < best.map_or(score, |(b, _)| b) {
+                        best = Some((candidate, t));
+                    }
+                }
+            }
+            if let Some((better, t)) = best {
+                for &(j, v) in support {
+                    let new = add_mod(x[j], mul_mod(v, t % periods[j], periods[j]), periods[j]);
+                    total = total + new as u128 - x[j] as u128;
+                    pressed = pressed + u128::from(new != 0) - u128::from(x[j] != 0);
+                    x[j] = new;
+                }
+                score = better;
+                improved = true;
+            }
+        }
+        if !improved {
+            return x;
+        }
+    }
 }
 
 fn plan(x: &[u64], objective: Objective, proof: Proof) -> Plan {
@@ -348,4 +454,84 @@ fn explore_binary(
         count_within_limits: Some(count),
         nodes: found.nodes,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Puzzle, Topology};
+    use rand::{RngExt, SeedableRng, rngs::StdRng};
+
+    fn add_multiple(x: &[u64], g: &[u64], t: u64, periods: &[u64]) -> Vec<u64> {
+        x.iter().zip(g).zip(periods).map(|((&a, &v), &l)| add_mod(a, mul_mod(v, t % l, l), l)).collect()
+    }
+
+    /// On random mixed puzzles, for every objective with and without press limits: the descent
+    /// ends on a plan that solves the puzzle, keeps the limits, scores no worse than the start,
+    /// and no multiple of any one generator improves it.
+    #[test]
+    fn descent_ends_on_a_local_optimum_no_worse_than_the_start() {
+        let mut rng = StdRng::seed_from_u64(17);
+        let mut improved = 0;
+        for round in 0..300 {
+            let cells = rng.random_range(2..7);
+            let moduli: Vec<u64> = (0..cells).map(|_| rng.random_range(2..=12)).collect();
+            let buttons: Vec<Vec<(usize, i64)>> = (0..rng.random_range(2..9))
+                .map(|_| {
+                    let mut button = Vec::new();
+                    for i in 0..cells {
+                        if rng.random_bool(0.5) {
+                            button.push((i, rng.random_range(1..12)));
+                        }
+                    }
+                    button
+                })
+                .collect();
+            let start: Vec<u64> = moduli.iter().map(|&m| rng.random_range(0..m)).collect();
+            let puzzle = Puzzle::builder(Topology::Cells(cells))
+                .moduli(moduli)
+                .buttons(buttons)
+                .start(start)
+                .build()
+                .expect("valid");
+            let answer = crate::solve::solve(&puzzle).expect("solved");
+            let Some(presses) = &answer.presses else { continue };
+            let x0: Vec<u64> = presses.iter().map(|v| v.to_u64().expect("small")).collect();
+            let periods: Vec<u64> = answer.periods.iter().map(|v| v.to_u64().expect("small")).collect();
+            let generators: Vec<(Vec<u64>, u64)> = answer
+                .quiet_basis
+                .iter()
+                .map(|g| {
+                    (
+                        g.presses.iter().map(|v| v.to_u64().expect("small")).collect(),
+                        g.order.to_u64().expect("small"),
+                    )
+                })
+                .collect();
+            let limits: Option<Vec<u64>> =
+                rng.random_bool(0.3).then(|| x0.iter().map(|&v| v + rng.random_range(0..3)).collect());
+            for objective in [Objective::Total, Objective::Max, Objective::Buttons] {
+                let mut meter = Meter::new(Budget { nodes: u64::MAX, time: None });
+                let x = descend(&x0, &generators, &periods, limits.as_deref(), objective, &mut meter);
+                let as_big: Vec<BigUint> = x.iter().map(|&v| BigUint::from(v)).collect();
+                assert!(puzzle.solves(&as_big), "round {round}");
+                assert!(within(&x, limits.as_deref()), "round {round}");
+                let score = objective.score(&x);
+                assert!(score <= objective.score(&x0), "round {round}");
+                improved += usize::from(score < objective.score(&x0));
+                for (g, order) in &generators {
+                    for t in 1..*order {
+                        let y = add_multiple(&x, g, t, &periods);
+                        if within(&y, limits.as_deref()) {
+                            assert!(
+                                objective.score(&y) >= score,
+                                "round {round}: {objective:?} improves by {t} × {g:?}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        assert!(improved > 100, "the descent improved only {improved} plans");
+    }
 }
