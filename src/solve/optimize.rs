@@ -227,14 +227,20 @@ pub(crate) fn explore(
         let x = descend(&x0, &generators, &periods, limits, objective, &mut meter);
         // Then a share of the budget for an iterated local search: depth-first search proves
         // small cases from any start, but on large sets it rarely improves a plan at all.
-        let share = Budget {
-            nodes: budget.nodes / LOCAL_SEARCH_SHARE,
-            time: budget.time.map(|t| t / LOCAL_SEARCH_SHARE as u32),
-        };
-        let mut local = Meter::new(share.since(started));
-        let x = iterated_descent(x, &generators, &periods, limits, objective, &mut local);
-        meter.nodes += local.nodes;
-        x
+        if meter.exhausted {
+            x
+        } else {
+            let left = budget.nodes - meter.nodes.min(budget.nodes);
+            let share = Budget {
+                nodes: (budget.nodes / LOCAL_SEARCH_SHARE).min(left),
+                time: budget.time.map(|t| t / LOCAL_SEARCH_SHARE as u32),
+            };
+            let mut local = Meter::new(share.since(started));
+            let x = iterated_descent(x, &generators, &periods, limits, objective, &mut local);
+            // The tick that found the share spent is not a node.
+            meter.nodes += local.nodes.min(share.nodes);
+            x
+        }
     } else {
         x0
     };
