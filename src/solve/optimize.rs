@@ -257,7 +257,9 @@ pub(crate) fn explore(
     Ok(Exploration {
         best: best.map(|x| plan(&x, objective, proof)),
         count_within_limits: if limits.is_none() { Some(answer.count.clone()) } else { None },
-        nodes: outcome.nodes,
+        // The local search's multiples and kicks, then the search's nodes (the tick that finds
+        // a budget spent is not one).
+        nodes: (meter.nodes + outcome.nodes).min(budget.nodes),
     })
 }
 
