@@ -335,10 +335,7 @@ fn descend(
     objective: Objective,
     meter: &mut Meter,
 ) -> Vec<u64> {
-    let supports: Vec<Vec<(usize, u64)>> = generators
-        .iter()
-        .map(|(g, _)| g.iter().enumerate().filter(|&(_, &v)| v != 0).map(|(j, &v)| (j, v)).collect())
-        .collect();
+    let supports = supports(generators);
     let mut x = x0.to_vec();
     let mut total: u128 = x.iter().map(|&v| v as u128).sum();
     let mut pressed = x.iter().filter(|&&v| v != 0).count() as u128;
@@ -415,6 +412,14 @@ fn descend(
     }
 }
 
+/// Each generator's nonzero entries, `(button, value)`: a step along it costs its support.
+fn supports(generators: &[(Vec<u64>, u64)]) -> Vec<Vec<(usize, u64)>> {
+    generators
+        .iter()
+        .map(|(g, _)| g.iter().enumerate().filter(|&(_, &v)| v != 0).map(|(j, &v)| (j, v)).collect())
+        .collect()
+}
+
 fn plan(x: &[u64], objective: Objective, proof: Proof) -> Plan {
     Plan { presses: x.iter().map(|&v| BigUint::from(v)).collect(), objective, proof, partial: None }
 }
@@ -429,10 +434,7 @@ fn enumerate(
     objective: Objective,
     meter: &mut Meter,
 ) -> (Option<Vec<u64>>, u64) {
-    let sparse: Vec<Vec<(usize, u64)>> = generators
-        .iter()
-        .map(|(g, _)| g.iter().enumerate().filter(|&(_, &v)| v != 0).map(|(j, &v)| (j, v)).collect())
-        .collect();
+    let sparse = supports(generators);
     let mut x = x0.to_vec();
     let mut digits = vec![0u64; generators.len()];
     let mut best: Option<(Score, Vec<u64>)> = None;
