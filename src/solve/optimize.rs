@@ -224,7 +224,8 @@ pub(crate) fn explore(
     // the search.
     let mut meter = Meter::new(budget.since(started));
     let x0 = if budget.nodes > 0 && within(&x0, limits) {
-        let x = descend(&x0, &generators, &periods, limits, objective, &mut meter);
+        let supports = supports(&generators);
+        let x = descend(&x0, &generators, &supports, &periods, limits, objective, &mut meter);
         // Then a share of the budget for an iterated local search: depth-first search proves
         // small cases from any start, but on large sets it rarely improves a plan at all.
         if meter.exhausted {
@@ -236,7 +237,7 @@ pub(crate) fn explore(
                 time: budget.time.map(|t| t / LOCAL_SEARCH_SHARE as u32),
             };
             let mut local = Meter::new(share.since(started));
-            let x = iterated_descent(x, &generators, &periods, limits, objective, &mut local);
+            let x = iterated_descent(x, &generators, &supports, &periods, limits, objective, &mut local);
             // The tick that found the share spent is not a node.
             meter.nodes += local.nodes.min(share.nodes);
             x
@@ -282,6 +283,7 @@ const KICK: usize = 3;
 fn iterated_descent(
     x: Vec<u64>,
     generators: &[(Vec<u64>, u64)],
+    supports: &[Vec<(usize, u64)>],
     periods: &[u64],
     limits: Option<&[u64]>,
     objective: Objective,
@@ -299,18 +301,16 @@ fn iterated_descent(
         stale += 1;
         let mut y = best.clone();
         for _ in 0..KICK {
-            let (g, order) = &generators[rng.random_range(0..generators.len())];
-            let t = rng.random_range(1..(*order).max(2));
-            for (j, &v) in g.iter().enumerate() {
-                if v != 0 {
-                    y[j] = add_mod(y[j], mul_mod(v, t % periods[j], periods[j]), periods[j]);
-                }
+            let k = rng.random_range(0..generators.len());
+            let t = rng.random_range(1..generators[k].1.max(2));
+            for &(j, v) in &supports[k] {
+                y[j] = add_mod(y[j], mul_mod(v, t % periods[j], periods[j]), periods[j]);
             }
         }
         if !within(&y, limits) {
             continue;
         }
-        let z = descend(&y, generators, periods, limits, objective, meter);
+        let z = descend(&y, generators, supports, periods, limits, objective, meter);
         let score = objective.score(&z);
         if score < best_score {
             (best, best_score, stale) = (z, score, 0);
@@ -330,12 +330,12 @@ const SIDE: u64 = 128;
 fn descend(
     x0: &[u64],
     generators: &[(Vec<u64>, u64)],
+    supports: &[Vec<(usize, u64)>],
     periods: &[u64],
     limits: Option<&[u64]>,
     objective: Objective,
     meter: &mut Meter,
 ) -> Vec<u64> {
-    let supports = supports(generators);
     let mut x = x0.to_vec();
     let mut total: u128 = x.iter().map(|&v| v as u128).sum();
     let mut pressed = x.iter().filter(|&&v| v != 0).count() as u128;
@@ -589,7 +589,9 @@ mod tests {
                 rng.random_bool(0.3).then(|| x0.iter().map(|&v| v + rng.random_range(0..3)).collect());
             for objective in [Objective::Total, Objective::Max, Objective::Buttons] {
                 let mut meter = Meter::new(Budget { nodes: u64::MAX, time: None });
-                let x = descend(&x0, &generators, &periods, limits.as_deref(), objective, &mut meter);
+                let supports = supports(&generators);
+                let x =
+                    descend(&x0, &generators, &supports, &periods, limits.as_deref(), objective, &mut meter);
                 // The iterated search from there: no worse, solving, within the limits, and the
                 // same plan for the same node budget.
                 let kicked: Vec<Vec<u64>> = (0..2)
@@ -598,6 +600,7 @@ mod tests {
                         iterated_descent(
                             x.clone(),
                             &generators,
+                            &supports,
                             &periods,
                             limits.as_deref(),
                             objective,
