@@ -224,8 +224,8 @@ pub(crate) fn explore(
     // the search.
     let mut meter = Meter::new(budget.since(started));
     let x0 = if budget.nodes > 0 && within(&x0, limits) {
-        let supports = supports(&generators);
-        let x = descend(&x0, &generators, &supports, &periods, limits, objective, &mut meter);
+        let moves = Moves::new(&generators, &periods, limits, objective);
+        let x = moves.descend(&x0, &mut meter);
         // Then a share of the budget for an iterated local search: depth-first search proves
         // small cases from any start, but on large sets it rarely improves a plan at all.
         if meter.exhausted {
@@ -237,7 +237,7 @@ pub(crate) fn explore(
                 time: budget.time.map(|t| t / LOCAL_SEARCH_SHARE as u32),
             };
             let mut local = Meter::new(share.since(started));
-            let x = iterated_descent(x, &generators, &supports, &periods, limits, objective, &mut local);
+            let x = moves.iterated_descent(x, &mut local);
             // The tick that found the share spent is not a node.
             meter.nodes += local.nodes.min(share.nodes);
             x
@@ -275,139 +275,154 @@ const STALE: usize = 2000;
 /// Quiet generators changed at random in each kick of [`iterated_descent`].
 const KICK: usize = 3;
 
-/// Iterated local search from `x` (a local optimum within the limits): kick the best plan known
-/// by adding random multiples of [`KICK`] random generators, [`descend`] from there, and keep
-/// the result when it is better, until the meter runs out (one node a kick, and a multiple
-/// tried) or [`STALE`] kicks in a row find nothing better. The kicks are drawn from a fixed seed, so a node budget gives the same plan on every
-/// run. Every plan it keeps solves the puzzle and keeps the limits; it proves nothing.
-fn iterated_descent(
-    x: Vec<u64>,
-    generators: &[(Vec<u64>, u64)],
-    supports: &[Vec<(usize, u64)>],
-    periods: &[u64],
-    limits: Option<&[u64]>,
-    objective: Objective,
-    meter: &mut Meter,
-) -> Vec<u64> {
-    use rand::{RngExt, SeedableRng, rngs::StdRng};
-    let mut rng = StdRng::seed_from_u64(0x6d6f_6473_6f6c_7665);
-    let mut best_score = objective.score(&x);
-    let mut best = x;
-    if generators.is_empty() {
-        return best;
-    }
-    let mut stale = 0;
-    while stale < STALE && meter.tick() {
-        stale += 1;
-        let mut y = best.clone();
-        for _ in 0..KICK {
-            let k = rng.random_range(0..generators.len());
-            let t = rng.random_range(1..generators[k].1.max(2));
-            for &(j, v) in &supports[k] {
-                y[j] = add_mod(y[j], mul_mod(v, t % periods[j], periods[j]), periods[j]);
-            }
-        }
-        if !within(&y, limits) {
-            continue;
-        }
-        let z = descend(&y, generators, supports, periods, limits, objective, meter);
-        let score = objective.score(&z);
-        if score < best_score {
-            (best, best_score, stale) = (z, score, 0);
-        }
-    }
-    best
-}
-
 /// Multiples of a generator tried on each side (`1..=SIDE` and `order - SIDE..order`) when its
 /// order is larger than `2 · SIDE`; all of them otherwise.
 const SIDE: u64 = 128;
 
-/// A local optimum from `x0` (within the limits): passes over the quiet basis, each adding to
-/// the plan the multiple of one generator that most improves the objective while keeping the
-/// press limits, until a pass improves nothing or the meter runs out (one node a multiple
-/// tried). Every plan it passes through solves the puzzle, as `x0` does; it proves nothing.
-fn descend(
-    x0: &[u64],
-    generators: &[(Vec<u64>, u64)],
-    supports: &[Vec<(usize, u64)>],
-    periods: &[u64],
-    limits: Option<&[u64]>,
+/// The moves of the local search: adding multiples of one quiet generator to a plan, within
+/// the press limits, judged by one objective.
+struct Moves<'a> {
+    generators: &'a [(Vec<u64>, u64)],
+    /// Each generator's nonzero entries, built once.
+    supports: Vec<Vec<(usize, u64)>>,
+    periods: &'a [u64],
+    limits: Option<&'a [u64]>,
     objective: Objective,
-    meter: &mut Meter,
-) -> Vec<u64> {
-    let mut x = x0.to_vec();
-    let mut total: u128 = x.iter().map(|&v| v as u128).sum();
-    let mut pressed = x.iter().filter(|&&v| v != 0).count() as u128;
-    let mut score = objective.score(&x);
-    // The support's entries of `x + t·g` for the multiple `t` being tried.
-    let mut moved: Vec<u64> = Vec::new();
-    loop {
-        let mut improved = false;
-        for (support, &(_, order)) in supports.iter().zip(generators) {
-            let ranges = if order <= 2 * SIDE {
-                [(1, order), (order, order)]
-            } else {
-                [(1, SIDE + 1), (order - SIDE, order)]
-            };
-            let mut best: Option<(Score, u64)> = None;
-            for (from, to) in ranges {
-                if from >= to {
-                    continue;
-                }
-                moved.clear();
-                moved.extend(support.iter().map(|&(j, v)| {
-                    let step = mul_mod(v, from % periods[j], periods[j]);
-                    add_mod(x[j], step, periods[j])
-                }));
-                for t in from..to {
-                    if !meter.tick() {
-                        return x;
-                    }
-                    if t > from {
-                        for (m, &(j, v)) in moved.iter_mut().zip(support) {
-                            *m = add_mod(*m, v, periods[j]);
-                        }
-                    }
-                    let mut within = true;
-                    let (mut new_total, mut new_pressed) = (total, pressed);
-                    for (&m, &(j, _)) in moved.iter().zip(support) {
-                        within &= limits.is_none_or(|l| m <= l[j]);
-                        new_total = new_total + m as u128 - x[j] as u128;
-                        new_pressed = new_pressed + u128::from(m != 0) - u128::from(x[j] != 0);
-                    }
-                    if !within {
-                        continue;
-                    }
-                    let candidate = match objective {
-                        Objective::Total => (new_total, 0),
-                        Objective::Buttons => (new_pressed, new_total),
-                        Objective::Max => {
-                            let mut y = x.clone();
-                            for (&m, &(j, _)) in moved.iter().zip(support) {
-                                y[j] = m;
-                            }
-                            objective.score(&y)
-                        }
-                    };
-                    if candidate < best.map_or(score, |(b, _)| b) {
-                        best = Some((candidate, t));
-                    }
+}
+
+impl<'a> Moves<'a> {
+    fn new(
+        generators: &'a [(Vec<u64>, u64)],
+        periods: &'a [u64],
+        limits: Option<&'a [u64]>,
+        objective: Objective,
+    ) -> Self {
+        Moves { generators, supports: supports(generators), periods, limits, objective }
+    }
+
+    #[allow(clippy::type_complexity)]
+    fn parts(
+        &self,
+    ) -> (&'a [(Vec<u64>, u64)], &[Vec<(usize, u64)>], &'a [u64], Option<&'a [u64]>, Objective) {
+        (self.generators, &self.supports, self.periods, self.limits, self.objective)
+    }
+
+    /// Iterated local search from `x` (a local optimum within the limits): kick the best plan known
+    /// by adding random multiples of [`KICK`] random generators, [`descend`] from there, and keep
+    /// the result when it is better, until the meter runs out (one node a kick, and a multiple
+    /// tried) or [`STALE`] kicks in a row find nothing better. The kicks are drawn from a fixed seed, so a node budget gives the same plan on every
+    /// run. Every plan it keeps solves the puzzle and keeps the limits; it proves nothing.
+    fn iterated_descent(&self, x: Vec<u64>, meter: &mut Meter) -> Vec<u64> {
+        let (generators, supports, periods, limits, objective) = self.parts();
+        use rand::{RngExt, SeedableRng, rngs::StdRng};
+        let mut rng = StdRng::seed_from_u64(0x6d6f_6473_6f6c_7665);
+        let mut best_score = objective.score(&x);
+        let mut best = x;
+        if generators.is_empty() {
+            return best;
+        }
+        let mut stale = 0;
+        while stale < STALE && meter.tick() {
+            stale += 1;
+            let mut y = best.clone();
+            for _ in 0..KICK {
+                let k = rng.random_range(0..generators.len());
+                let t = rng.random_range(1..generators[k].1.max(2));
+                for &(j, v) in &supports[k] {
+                    y[j] = add_mod(y[j], mul_mod(v, t % periods[j], periods[j]), periods[j]);
                 }
             }
-            if let Some((better, t)) = best {
-                for &(j, v) in support {
-                    let new = add_mod(x[j], mul_mod(v, t % periods[j], periods[j]), periods[j]);
-                    total = total + new as u128 - x[j] as u128;
-                    pressed = pressed + u128::from(new != 0) - u128::from(x[j] != 0);
-                    x[j] = new;
-                }
-                score = better;
-                improved = true;
+            if !within(&y, limits) {
+                continue;
+            }
+            let z = self.descend(&y, meter);
+            let score = objective.score(&z);
+            if score < best_score {
+                (best, best_score, stale) = (z, score, 0);
             }
         }
-        if !improved {
-            return x;
+        best
+    }
+
+    /// A local optimum from `x0` (within the limits): passes over the quiet basis, each adding to
+    /// the plan the multiple of one generator that most improves the objective while keeping the
+    /// press limits, until a pass improves nothing or the meter runs out (one node a multiple
+    /// tried). Every plan it passes through solves the puzzle, as `x0` does; it proves nothing.
+    fn descend(&self, x0: &[u64], meter: &mut Meter) -> Vec<u64> {
+        let (generators, supports, periods, limits, objective) = self.parts();
+        let mut x = x0.to_vec();
+        let mut total: u128 = x.iter().map(|&v| v as u128).sum();
+        let mut pressed = x.iter().filter(|&&v| v != 0).count() as u128;
+        let mut score = objective.score(&x);
+        // The support's entries of `x + t·g` for the multiple `t` being tried.
+        let mut moved: Vec<u64> = Vec::new();
+        loop {
+            let mut improved = false;
+            for (support, &(_, order)) in supports.iter().zip(generators) {
+                let ranges = if order <= 2 * SIDE {
+                    [(1, order), (order, order)]
+                } else {
+                    [(1, SIDE + 1), (order - SIDE, order)]
+                };
+                let mut best: Option<(Score, u64)> = None;
+                for (from, to) in ranges {
+                    if from >= to {
+                        continue;
+                    }
+                    moved.clear();
+                    moved.extend(support.iter().map(|&(j, v)| {
+                        let step = mul_mod(v, from % periods[j], periods[j]);
+                        add_mod(x[j], step, periods[j])
+                    }));
+                    for t in from..to {
+                        if !meter.tick() {
+                            return x;
+                        }
+                        if t > from {
+                            for (m, &(j, v)) in moved.iter_mut().zip(support) {
+                                *m = add_mod(*m, v, periods[j]);
+                            }
+                        }
+                        let mut within = true;
+                        let (mut new_total, mut new_pressed) = (total, pressed);
+                        for (&m, &(j, _)) in moved.iter().zip(support) {
+                            within &= limits.is_none_or(|l| m <= l[j]);
+                            new_total = new_total + m as u128 - x[j] as u128;
+                            new_pressed = new_pressed + u128::from(m != 0) - u128::from(x[j] != 0);
+                        }
+                        if !within {
+                            continue;
+                        }
+                        let candidate = match objective {
+                            Objective::Total => (new_total, 0),
+                            Objective::Buttons => (new_pressed, new_total),
+                            Objective::Max => {
+                                let mut y = x.clone();
+                                for (&m, &(j, _)) in moved.iter().zip(support) {
+                                    y[j] = m;
+                                }
+                                objective.score(&y)
+                            }
+                        };
+                        if candidate < best.map_or(score, |(b, _)| b) {
+                            best = Some((candidate, t));
+                        }
+                    }
+                }
+                if let Some((better, t)) = best {
+                    for &(j, v) in support {
+                        let new = add_mod(x[j], mul_mod(v, t % periods[j], periods[j]), periods[j]);
+                        total = total + new as u128 - x[j] as u128;
+                        pressed = pressed + u128::from(new != 0) - u128::from(x[j] != 0);
+                        x[j] = new;
+                    }
+                    score = better;
+                    improved = true;
+                }
+            }
+            if !improved {
+                return x;
+            }
         }
     }
 }
@@ -589,23 +604,14 @@ mod tests {
                 rng.random_bool(0.3).then(|| x0.iter().map(|&v| v + rng.random_range(0..3)).collect());
             for objective in [Objective::Total, Objective::Max, Objective::Buttons] {
                 let mut meter = Meter::new(Budget { nodes: u64::MAX, time: None });
-                let supports = supports(&generators);
-                let x =
-                    descend(&x0, &generators, &supports, &periods, limits.as_deref(), objective, &mut meter);
+                let moves = Moves::new(&generators, &periods, limits.as_deref(), objective);
+                let x = moves.descend(&x0, &mut meter);
                 // The iterated search from there: no worse, solving, within the limits, and the
                 // same plan for the same node budget.
                 let kicked: Vec<Vec<u64>> = (0..2)
                     .map(|_| {
                         let mut meter = Meter::new(Budget { nodes: 20_000, time: None });
-                        iterated_descent(
-                            x.clone(),
-                            &generators,
-                            &supports,
-                            &periods,
-                            limits.as_deref(),
-                            objective,
-                            &mut meter,
-                        )
+                        moves.iterated_descent(x.clone(), &mut meter)
                     })
                     .collect();
                 assert_eq!(kicked[0], kicked[1], "round {round}");
