@@ -17,8 +17,9 @@
 //! Walsh–Hadamard transform (`b·2^b` additions). Before transforming, the bound
 //! `A_0 + Σ_{c ≠ 0} min(A_c, s_c − A_c)` (every group on its better side; group 0 never flips)
 //! rules out the whole block of `2^b` plans when it exceeds the best weight known. The outer
-//! combinations are walked in Gray-code order (one XOR of packed words per step, then one
-//! masked popcount per run of a group), split by their top bits into chunks that run on every
+//! combinations are walked in Gray-code order (the plan brought up to date by XORs of packed
+//! words only for the blocks walked, then one masked popcount per run of a group; the transform
+//! runs on 16-bit integers when they suffice), split by their top bits into chunks that run on every
 //! core (rayon) and share the best weight known through an atomic, so a good plan found by one
 //! core prunes the others at once. A greedy descent over the basis gives the first bound.
 //!
@@ -318,6 +319,21 @@ pub(crate) fn min_weight(coset: &Coset, symmetries: &[Vec<usize>], budget: Budge
     let a = outer.len();
     let top = a.min(8);
     let low = a - top;
+    // The plan of outer combination `o` (bit `i` for outer generator `i`) and inner `t`.
+    let plan = |o: u64, t: usize| {
+        let mut x = coset.x0.clone();
+        for (i, g) in outer.iter().enumerate() {
+            if o >> i & 1 == 1 {
+                xor_into(&mut x, g);
+            }
+        }
+        for (i, g) in inner.iter().enumerate() {
+            if t >> i & 1 == 1 {
+                xor_into(&mut x, g);
+            }
+        }
+        x
+    };
     let shared = Shared {
         best: AtomicU32::new(first_weight),
         stop: AtomicBool::new(false),
@@ -325,26 +341,22 @@ pub(crate) fn min_weight(coset: &Coset, symmetries: &[Vec<usize>], budget: Budge
         budget,
         started,
     };
-    let found: Vec<Option<Candidate>> =
-        (0..1u64 << top).into_par_iter().map(|chunk| walk_chunk(&layout, &shared, chunk, low)).collect();
+    let found: Vec<Option<Candidate>> = (0..1u64 << top)
+        .into_par_iter()
+        .map(|chunk| {
+            if n <= i16::MAX as usize {
+                walk_chunk::<i16>(&layout, &shared, chunk, low)
+            } else {
+                walk_chunk::<i32>(&layout, &shared, chunk, low)
+            }
+        })
+        .collect();
     let complete = !shared.stop.load(Ordering::Relaxed);
     let nodes = shared.nodes.load(Ordering::Relaxed);
     let best = found.into_iter().flatten().min_by_key(|c| (c.weight, c.chunk, c.step, c.t));
     match best {
         Some(c) if c.weight <= first_weight => {
-            let mut x = coset.x0.clone();
-            let gray = c.step ^ (c.step >> 1);
-            for (i, g) in outer.iter().enumerate() {
-                let on = if i < low { gray >> i & 1 } else { c.chunk >> (i - low) & 1 };
-                if on == 1 {
-                    xor_into(&mut x, g);
-                }
-            }
-            for (i, g) in inner.iter().enumerate() {
-                if c.t >> i & 1 == 1 {
-                    xor_into(&mut x, g);
-                }
-            }
+            let x = plan((c.chunk << low) | (c.step ^ (c.step >> 1)), c.t);
             MinWeight { weight: weight(&x), best: x, complete, nodes }
         }
         _ => MinWeight { best: first, weight: first_weight, complete, nodes },
@@ -492,9 +504,17 @@ struct Candidate {
     t: usize,
 }
 
+/// Outer generators combined ahead of the walk: the Gray-code steps between two walked blocks
+/// mostly change the lowest outer bits, and one table entry applies any combination of them.
+const TABLE_BITS: usize = 4;
+
 /// Walks the outer combinations whose top bits are `chunk`, in Gray-code order over the `low`
 /// bits below; the best block it finds at or below the shared bound.
-fn walk_chunk(layout: &Layout, shared: &Shared, chunk: u64, low: usize) -> Option<Candidate> {
+///
+/// The plan `x` of a block is brought up to date only when the block is walked (most are
+/// skipped for the symmetries): the steps since the last walked block are applied together,
+/// their lowest [`TABLE_BITS`] bits by one entry of a table of combinations.
+fn walk_chunk<L: Lane>(layout: &Layout, shared: &Shared, chunk: u64, low: usize) -> Option<Candidate> {
     const CHECK: u64 = 1 << 12;
     let mut x = layout.x0.clone();
     for (i, g) in layout.outer.iter().enumerate().skip(low) {
@@ -502,13 +522,25 @@ fn walk_chunk(layout: &Layout, shared: &Shared, chunk: u64, low: usize) -> Optio
             xor_into(&mut x, g);
         }
     }
-    let mut ones = vec![0u32; layout.groups.len()];
-    let mut prefix = vec![0u32; x.len()];
-    let mut signed = vec![0i32; 1 << layout.b];
+    let words = x.len();
+    let table_bits = low.min(TABLE_BITS);
+    let mut table = vec![0u64; words << table_bits];
+    for combination in 1..1usize << table_bits {
+        let i = combination.trailing_zeros() as usize;
+        let (done, rest) = table.split_at_mut(combination * words);
+        let from = &done[(combination & (combination - 1)) * words..][..words];
+        for ((d, a), b) in rest[..words].iter_mut().zip(from).zip(&layout.outer[i]) {
+            *d = a ^ b;
+        }
+    }
+    let table_mask = (1u64 << table_bits) - 1;
+    let mut scratch = Scratch::<L>::new(layout);
     let mut found: Option<Candidate> = None;
     let steps = 1u64 << low;
     // The images of the current outer combination under each symmetry.
     let mut o = chunk << low;
+    // The outer combination `x` holds.
+    let mut applied = o;
     let mut images: Vec<u64> = layout
         .actions
         .iter()
@@ -527,7 +559,6 @@ fn walk_chunk(layout: &Layout, shared: &Shared, chunk: u64, low: usize) -> Optio
         }
         if step > 0 {
             let i = step.trailing_zeros() as usize;
-            xor_into(&mut x, &layout.outer[i]);
             o ^= 1 << i;
             for (image, action) in images.iter_mut().zip(&layout.actions) {
                 *image ^= action.columns[i];
@@ -537,51 +568,20 @@ fn walk_chunk(layout: &Layout, shared: &Shared, chunk: u64, low: usize) -> Optio
         if images.iter().any(|&image| image < o) {
             continue;
         }
+        let delta = o ^ applied;
+        applied = o;
+        if delta & table_mask != 0 {
+            xor_into(&mut x, &table[(delta & table_mask) as usize * words..][..words]);
+        }
+        let mut rest = delta & !table_mask;
+        while rest != 0 {
+            xor_into(&mut x, &layout.outer[rest.trailing_zeros() as usize]);
+            rest &= rest - 1;
+        }
         let best = shared.best.load(Ordering::Relaxed);
-        // The bound, group by group, given up as soon as it passes the best weight known.
-        let mut running = 0u32;
-        for (p, &w) in prefix.iter_mut().zip(&x) {
-            *p = running;
-            running += w.count_ones();
-        }
-        let mut bound = 0u32;
-        let mut ruled_out = false;
-        let mut before = 0u32;
-        for (g, a) in layout.groups.iter().zip(ones.iter_mut()) {
-            let upto = prefix[g.word] + (x[g.word] & g.mask).count_ones();
-            *a = upto - before;
-            before = upto;
-            bound += if g.column == 0 { *a } else { (*a).min(g.size - *a) };
-            if bound > best {
-                ruled_out = true;
-                break;
-            }
-        }
-        if ruled_out {
-            continue;
-        }
-        // Every inner combination: weight(t) = Σ A + (Σ e − H(e)(t)) / 2.
-        signed.fill(0);
-        let mut total_ones = 0i64;
-        let mut total_e = 0i64;
-        for (g, &a) in layout.groups.iter().zip(&ones) {
-            let e = g.size as i32 - 2 * a as i32;
-            signed[g.column] = e;
-            total_ones += i64::from(a);
-            total_e += i64::from(e);
-        }
-        for &(c, position) in &layout.singles {
-            let a = i32::from(bit(&x, position));
-            signed[c] = 1 - 2 * a;
-            total_ones += i64::from(a);
-            total_e += i64::from(1 - 2 * a);
-        }
-        walsh_hadamard(&mut signed, layout.b);
-        let Some((t, &h)) = signed.iter().enumerate().max_by_key(|&(t, &h)| (h, std::cmp::Reverse(t))) else {
-            continue;
-        };
-        let w = (total_ones + (total_e - i64::from(h)) / 2) as u32;
-        if w <= best && found.is_none_or(|f| w < f.weight) {
+        if let Some((w, t)) = scratch.lightest(layout, &x, best)
+            && found.is_none_or(|f| w < f.weight)
+        {
             found = Some(Candidate { weight: w, chunk, step, t });
             shared.best.fetch_min(w, Ordering::Relaxed);
         }
@@ -589,9 +589,116 @@ fn walk_chunk(layout: &Layout, shared: &Shared, chunk: u64, low: usize) -> Optio
     found
 }
 
+/// A walker's working memory for one block at a time.
+struct Scratch<L> {
+    prefix: Vec<u32>,
+    ones: Vec<u32>,
+    signed: Vec<L>,
+}
+
+impl<L: Lane> Scratch<L> {
+    fn new(layout: &Layout) -> Self {
+        Scratch {
+            prefix: vec![0; layout.x0.len()],
+            ones: vec![0; layout.groups.len()],
+            signed: vec![L::default(); 1 << layout.b],
+        }
+    }
+
+    /// The lightest plan `x + inner(t)` of the block of `x`, as `(weight, t)` (the least `t` of
+    /// that weight), when it weighs at most `best`; `None` otherwise.
+    fn lightest(&mut self, layout: &Layout, x: &[u64], best: u32) -> Option<(u32, usize)> {
+        let Scratch { prefix, ones, signed } = self;
+        // The bound: every group on its better side. Giving up part-way rarely pays (a block
+        // is ruled out by its last groups), so every group is counted, without branches.
+        let mut running = 0u32;
+        for (p, &w) in prefix.iter_mut().zip(x) {
+            *p = running;
+            running += w.count_ones();
+        }
+        let mut bound = 0u32;
+        let mut before = 0u32;
+        for (g, a) in layout.groups.iter().zip(ones.iter_mut()) {
+            let upto = prefix[g.word] + (x[g.word] & g.mask).count_ones();
+            *a = upto - before;
+            before = upto;
+            bound += (*a).min(g.size - *a);
+        }
+        if layout.groups.first().is_some_and(|g| g.column == 0) {
+            // Group 0 comes first and was counted on its better side; it never flips.
+            bound += ones[0] - ones[0].min(layout.groups[0].size - ones[0]);
+        }
+        if bound > best {
+            return None;
+        }
+        // Every inner combination: weight(t) = Σ A + (Σ e − H(e)(t)) / 2.
+        signed.fill(L::default());
+        let mut total_ones = 0i64;
+        let mut total_e = 0i64;
+        for (g, &a) in layout.groups.iter().zip(ones.iter()) {
+            let e = g.size as i32 - 2 * a as i32;
+            signed[g.column] = L::from_i32(e);
+            total_ones += i64::from(a);
+            total_e += i64::from(e);
+        }
+        for &(c, position) in &layout.singles {
+            let a = i32::from(bit(x, position));
+            signed[c] = L::from_i32(1 - 2 * a);
+            total_ones += i64::from(a);
+            total_e += i64::from(1 - 2 * a);
+        }
+        walsh_hadamard(signed, layout.b);
+        // The greatest transform value gives the lightest plan; its first place (the least `t`)
+        // is looked for only when the plan is kept.
+        let h = signed.iter().copied().max()?;
+        let w = (total_ones + (total_e - h.into()) / 2) as u32;
+        (w <= best).then(|| (w, signed.iter().position(|&v| v == h).unwrap_or(0)))
+    }
+}
+
+/// The integers the transform runs on: `i16` when the plans are at most `i16::MAX` long (every
+/// transform value is a sum of `±e_c` with `Σ |e_c|` at most the length), twice as many to a
+/// vector instruction as `i32`.
+trait Lane:
+    Copy + Default + Ord + Into<i64> + std::ops::Add<Output = Self> + std::ops::Sub<Output = Self>
+{
+    /// `v`, which fits (see above).
+    fn from_i32(v: i32) -> Self;
+}
+
+impl Lane for i16 {
+    #[inline]
+    fn from_i32(v: i32) -> Self {
+        v as i16
+    }
+}
+
+impl Lane for i32 {
+    #[inline]
+    fn from_i32(v: i32) -> Self {
+        v
+    }
+}
+
 /// The Walsh–Hadamard transform in place: `v[t] ← Σ_c v[c]·(−1)^⟨c, t⟩`.
-fn walsh_hadamard(v: &mut [i32], b: usize) {
-    for level in 0..b {
+fn walsh_hadamard<L: Lane>(v: &mut [L], b: usize) {
+    let mut level = 0;
+    if b >= 3 {
+        // The three lowest levels within each run of 8, written as whole-run shuffles (one
+        // vector of 16-bit lanes) rather than pairs.
+        for run in v.chunks_exact_mut(8) {
+            let mut x: [L; 8] = run.try_into().expect("a run of 8");
+            for half in [1, 2, 4] {
+                let swapped: [L; 8] = std::array::from_fn(|i| x[i ^ half]);
+                x = std::array::from_fn(
+                    |i| if i & half == 0 { x[i] + swapped[i] } else { swapped[i] - x[i] },
+                );
+            }
+            run.copy_from_slice(&x);
+        }
+        level = 3;
+    }
+    for level in level..b {
         let half = 1usize << level;
         for block in v.chunks_exact_mut(half * 2) {
             let (lo, hi) = block.split_at_mut(half);
@@ -751,20 +858,97 @@ mod tests {
         }
     }
 
+    /// The least weight of the set by a Gray-code walk over every vector (one XOR a step).
+    fn gray_minimum(coset: &Coset) -> u32 {
+        let mut x = coset.x0.clone();
+        let mut least = weight(&x);
+        for step in 1..1u64 << coset.dimension() {
+            xor_into(&mut x, &coset.basis[step.trailing_zeros() as usize]);
+            least = least.min(weight(&x));
+        }
+        least
+    }
+
+    /// Sets of dimension 17 to 22, so that the walk takes many Gray-code steps within a chunk
+    /// (the plan is brought up to date through the table of low combinations, and with a
+    /// symmetry only between walked blocks), and sets longer than `i16::MAX` bits, whose
+    /// transform runs on `i32`: the minimum equals plain enumeration.
+    #[test]
+    fn long_walks_and_long_plans_equal_enumeration() {
+        let mut rng = StdRng::seed_from_u64(23);
+        let budget = Budget { nodes: u64::MAX, time: None };
+        for case in 0..30 {
+            let (coset, perms) = match case % 3 {
+                0 => {
+                    let bits = [300, 700, 1500][case % 9 / 3];
+                    let k = rng.random_range(17..=22usize);
+                    let density = [0.5, 0.1, 0.03][case % 9 / 3];
+                    let basis = (0..k).map(|_| random_vector(&mut rng, bits, density)).collect();
+                    (Coset { bits, x0: random_vector(&mut rng, bits, 0.5), basis }, Vec::new())
+                }
+                1 => {
+                    let bits = [200, 401][case % 2];
+                    let reverse: Vec<usize> = (0..bits).rev().collect();
+                    let mut basis = Vec::new();
+                    for _ in 0..rng.random_range(9..=11) {
+                        let v = random_vector(&mut rng, bits, 0.2);
+                        basis.push(permuted(&v, &reverse));
+                        basis.push(v);
+                    }
+                    let mut x0 = random_vector(&mut rng, bits, 0.3);
+                    let image = permuted(&x0, &reverse);
+                    xor_into(&mut x0, &image);
+                    (Coset { bits, x0, basis }, vec![reverse])
+                }
+                _ => {
+                    let bits = 33_000;
+                    let k = rng.random_range(17..=18usize);
+                    let density = [0.5, 0.01][case % 2];
+                    let basis = (0..k).map(|_| random_vector(&mut rng, bits, density)).collect();
+                    (Coset { bits, x0: random_vector(&mut rng, bits, 0.5), basis }, Vec::new())
+                }
+            };
+            let coset = coset.independent();
+            assert!(coset.dimension() >= 17, "case {case}: dimension {}", coset.dimension());
+            let expected = gray_minimum(&coset);
+            let found = min_weight(&coset, &perms, budget);
+            assert!(found.complete, "case {case}");
+            assert_eq!(
+                found.weight,
+                expected,
+                "case {case}: {} bits, dimension {}",
+                coset.bits,
+                coset.dimension()
+            );
+            assert_eq!(weight(&found.best), expected, "case {case}");
+            assert!(in_span(&coset, &found.best), "case {case}");
+        }
+    }
+
     fn permuted_perm(a: &[usize], b: &[usize]) -> Vec<usize> {
         (0..a.len()).map(|p| b[a[p]]).collect()
     }
 
-    /// The transform against its definition.
+    /// The transform against its definition, on `i16` and `i32`, for every size up to 2^9 (the
+    /// three lowest levels go by runs of 8 from 8 entries on).
     #[test]
     fn walsh_hadamard_matches_definition() {
-        let v: Vec<i32> = vec![3, -1, 4, 1, -5, 9, 2, -6];
-        let mut h = v.clone();
-        walsh_hadamard(&mut h, 3);
-        for (t, &ht) in h.iter().enumerate() {
-            let direct: i32 =
-                v.iter().enumerate().map(|(c, &x)| if (c & t).count_ones() % 2 == 0 { x } else { -x }).sum();
-            assert_eq!(ht, direct, "t = {t}");
+        let mut rng = StdRng::seed_from_u64(29);
+        for b in 0..=9 {
+            let v: Vec<i32> = (0..1 << b).map(|_| rng.random_range(-50..=50)).collect();
+            let mut wide = v.clone();
+            walsh_hadamard(&mut wide, b);
+            let mut narrow: Vec<i16> = v.iter().map(|&x| x as i16).collect();
+            walsh_hadamard(&mut narrow, b);
+            for (t, (&ht, &hn)) in wide.iter().zip(&narrow).enumerate() {
+                let direct: i32 = v
+                    .iter()
+                    .enumerate()
+                    .map(|(c, &x)| if (c & t).count_ones() % 2 == 0 { x } else { -x })
+                    .sum();
+                assert_eq!(ht, direct, "b = {b}, t = {t}");
+                assert_eq!(i32::from(hn), direct, "b = {b}, t = {t}");
+            }
         }
     }
 }
