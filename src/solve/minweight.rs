@@ -652,7 +652,8 @@ impl<L: Lane> Scratch<L> {
         // is looked for only when the plan is kept.
         let h = signed.iter().copied().max()?;
         let w = (total_ones + (total_e - h.into()) / 2) as u32;
-        (w <= best).then(|| (w, signed.iter().position(|&v| v == h).unwrap_or(0)))
+        (w <= best)
+            .then(|| (w, signed.iter().position(|&v| v == h).expect("the maximum is one of the values")))
     }
 }
 
@@ -922,6 +923,32 @@ mod tests {
             );
             assert_eq!(weight(&found.best), expected, "case {case}");
             assert!(in_span(&coset, &found.best), "case {case}");
+        }
+    }
+
+    /// Plans of `i16::MAX` positions, the longest on 16-bit lanes, and one more (on 32-bit
+    /// lanes), in sets that hold the plan 0 far from the descent's start: the block of 0 has a
+    /// transform value equal to the length itself, and the walk must find weight 0. Also sets
+    /// around the plan of all ones (the value minus the length).
+    #[test]
+    fn the_longest_plans_on_16_bit_lanes_do_not_overflow() {
+        let mut rng = StdRng::seed_from_u64(31);
+        for bits in [i16::MAX as usize, i16::MAX as usize + 1] {
+            for case in 0..4 {
+                let basis: Vec<Vec<u64>> = (0..17).map(|_| random_vector(&mut rng, bits, 0.5)).collect();
+                let mut x0 =
+                    if case % 2 == 0 { vec![0u64; bits.div_ceil(64)] } else { pack((0..bits).map(|_| true)) };
+                for g in basis.iter().take(5 + case) {
+                    xor_into(&mut x0, g);
+                }
+                let coset = Coset { bits, x0, basis }.independent();
+                let expected = gray_minimum(&coset);
+                let found = min_weight(&coset, &[], Budget { nodes: u64::MAX, time: None });
+                assert!(found.complete, "case {case}");
+                assert_eq!(found.weight, expected, "case {case}, {bits} bits");
+                assert_eq!(weight(&found.best), expected, "case {case}");
+                assert!(in_span(&coset, &found.best), "case {case}");
+            }
         }
     }
 
