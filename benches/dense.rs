@@ -1,4 +1,4 @@
-//! Dense elimination on random matrices: GF(2) through the Four Russians kernel (full reduced
+//! Dense elimination on random matrices: GF(2) through the kernel the solver picks (full reduced
 //! row echelon form), mod 7 (delayed reduction in 16-bit lanes) and mod 6 (the per-prime split:
 //! bit-packed mod 2 and lazy mod 3). `cargo bench --features kernels --bench dense`; add `-- gf2/16384` for the
 //! largest size, which is left out by default as it takes a while.
@@ -42,11 +42,7 @@ fn gf2(c: &mut Criterion) {
     for &n in sizes {
         let m = random_bits(&mut rng, n);
         group.bench_with_input(BenchmarkId::from_parameter(n), &m, |b, m| {
-            b.iter_batched_ref(
-                || m.clone(),
-                |m| echelonize(m, n, Elimination::FourRussians),
-                BatchSize::LargeInput,
-            )
+            b.iter_batched_ref(|| m.clone(), |m| echelonize(m, n, Elimination::Auto), BatchSize::LargeInput)
         });
     }
     group.finish();

@@ -1,6 +1,7 @@
 //! Times the dense kernels on random matrices, for side-by-side comparison with M4RI and FLINT:
-//! `cargo run --release --features kernels --example dense_compare -- gf2 8192 5` (full reduced echelon form; also
-//! `gf2-plain`, `gf2-solve` for `solve` on `[A | b]`, `mod 7 2000`, `mod 6 1000`). Prints one
+//! `cargo run --release --features kernels --example dense_compare -- gf2 8192 5` (full reduced echelon form, by the
+//! kernel the solver picks; also `gf2-plain`, `gf2-stripes` and `gf2-blocked` for one kernel,
+//! `gf2-solve` for `solve` on `[A | b]`, `mod 7 2000`, `mod 6 1000`). Prints one
 //! line per run and the median.
 
 use std::time::Instant;
@@ -54,10 +55,15 @@ fn main() {
             }
             (format!("{kind} n={n}"), runs)
         }
-        "gf2" | "gf2-plain" => {
+        "gf2" | "gf2-plain" | "gf2-stripes" | "gf2-blocked" => {
             let n: usize = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(8192);
             let runs: usize = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(5);
-            let how = if kind == "gf2" { Elimination::FourRussians } else { Elimination::Plain };
+            let how = match kind {
+                "gf2-plain" => Elimination::Plain,
+                "gf2-stripes" => Elimination::FourRussians,
+                "gf2-blocked" => Elimination::Blocked,
+                _ => Elimination::Auto,
+            };
             for _ in 0..runs {
                 let mut m = random_bits(&mut rng, n);
                 let t = Instant::now();
@@ -82,7 +88,7 @@ fn main() {
             }
             (format!("mod {m} n={n}"), runs)
         }
-        other => panic!("unknown kind {other}: gf2, gf2-plain, gf2-solve or mod"),
+        other => panic!("unknown kind {other}: gf2, gf2-plain, gf2-stripes, gf2-blocked, gf2-solve or mod"),
     };
     times.sort_by(f64::total_cmp);
     println!("{label}: median of {runs} = {:.6} s", times[runs / 2]);
