@@ -11,8 +11,15 @@ use modsolve::algebra::factor::factorize;
 use modsolve::algebra::gf2::{BitMatrix, Elimination, echelonize, solve};
 use rand::{RngExt, SeedableRng, rngs::StdRng};
 
+/// A random `n × n` matrix, 64 bits from each random word.
 fn random_bits(rng: &mut StdRng, n: usize) -> BitMatrix {
-    BitMatrix::from_fn(n, n, |_, _| rng.random_bool(0.5))
+    let mut word = 0u64;
+    BitMatrix::from_fn(n, n, |_, c| {
+        if c % 64 == 0 {
+            word = rng.random();
+        }
+        word >> (c % 64) & 1 == 1
+    })
 }
 
 /// A random `n × n` system mod `m` split by prime (one `PrimePowerSystem` per prime power).

@@ -4,7 +4,9 @@
 //! 5.5 million press vectors; every n×n Lights Out board up to 20×20 by light chasing; boards
 //! to 30×30 (square, random starts, rectangles) against a first-row walk over the quiet
 //! patterns; mod-2 puzzles with up to 2^20 plans and press limits against an enumeration of
-//! their solution sets; mod p and mixed sets of up to 2^21 plans made by copying buttons.
+//! their solution sets; mod p and mixed sets of up to 2^21 plans made by copying buttons; the
+//! n×n fewest presses for n <= 78 against the published table (its data section and, through
+//! its SHA-256, its b-file).
 
 use modsolve::analysis::{Analysis, Engine, Options, analyze};
 use modsolve::model::Puzzle;
@@ -507,16 +509,54 @@ fn within_limits(presses: &[BigUint], forbidden: &[bool]) -> bool {
 
 /// The fewest presses that light an n×n board, n = 1..=54, as published in OEIS A075464
 /// ("minimal number of nontrivial switch flippings needed to solve the all-ones lights out
-/// problem on an n X n square"), every one proven: n = 39 has 2^32 plans and n = 47 2^30.
+/// problem on an n X n square"), in its data section.
+const A075464: [u32; 54] = [
+    1, 4, 5, 4, 15, 28, 33, 40, 25, 44, 55, 72, 105, 56, 117, 104, 147, 188, 141, 224, 245, 276, 231, 270,
+    353, 356, 405, 416, 345, 376, 553, 428, 469, 520, 563, 600, 761, 772, 561, 696, 891, 940, 953, 772, 1069,
+    1188, 971, 1096, 1165, 1220, 1317, 1256, 1487, 1400,
+];
+
+/// The fewest presses that light an n×n board for n = 55..=78, as computed by modsolve
+/// (`cargo run --release --example bench_fewest -- 78 900 55`, every one proven).
+const A075464_55_TO_78: [u32; 24] = [
+    1697, 1616, 1709, 1852, 1485, 1832, 1629, 1742, 2061, 1838, 1867, 2244, 2015, 2448, 2233, 2484, 2311,
+    2592, 2705, 2758, 2965, 2992, 3055, 2980,
+];
+
+/// The SHA-256 of OEIS A075464's b-file (`b075464.txt`, n = 1..78, by Zhao Hui Du; terms 1..60
+/// by Max Alekseyev), 555 bytes, as the OEIS data repository records it (a Git LFS pointer:
+/// the file itself was not at hand, its hash was).
+const A075464_B_FILE_SHA256: &str = "b49cf5e1e27403c1f8035b7d43bae0c2d4d359448de94e95df58b4d691c7d0a4";
+
+/// Every value for n = 1..=54 is proven here and equals the published data section: n = 39 has
+/// 2^32 plans and n = 47 2^30.
 #[test]
 fn lights_out_fewest_presses_equal_oeis_a075464_up_to_54() {
-    const A075464: [u32; 54] = [
-        1, 4, 5, 4, 15, 28, 33, 40, 25, 44, 55, 72, 105, 56, 117, 104, 147, 188, 141, 224, 245, 276, 231,
-        270, 353, 356, 405, 416, 345, 376, 553, 428, 469, 520, 563, 600, 761, 772, 561, 696, 891, 940, 953,
-        772, 1069, 1188, 971, 1096, 1165, 1220, 1317, 1256, 1487, 1400,
-    ];
     for (n, &expected) in (1..).zip(&A075464) {
         assert_eq!(proven_fewest_lighting(n), BigUint::from(expected), "{n}×{n}");
+    }
+}
+
+/// The published table goes on to n = 78 in its b-file, whose hash is known: the values for
+/// n = 1..=78, written as that b-file is ("n a(n)" lines, then two empty lines),
+/// hash to it byte for byte, so every one of modsolve's 24 values past 54 equals the published
+/// one. Each is proven here too, except n = 61 (2^40 plans, 3.7 minutes) and 65 (2^42 plans,
+/// 8 minutes), which only the benchmark runs.
+#[test]
+fn lights_out_fewest_presses_55_to_78_hash_to_the_published_b_file() {
+    use sha2::{Digest, Sha256};
+    let mut b_file = String::new();
+    for (n, value) in (1..).zip(A075464.iter().chain(&A075464_55_TO_78)) {
+        b_file.push_str(&format!("{n} {value}\n"));
+    }
+    b_file.push_str("\n\n");
+    assert_eq!(b_file.len(), 555);
+    let digest: String = Sha256::digest(b_file.as_bytes()).iter().map(|b| format!("{b:02x}")).collect();
+    assert_eq!(digest, A075464_B_FILE_SHA256);
+    for (n, &expected) in (55..).zip(&A075464_55_TO_78) {
+        if n != 61 && n != 65 {
+            assert_eq!(proven_fewest_lighting(n), BigUint::from(expected), "{n}×{n}");
+        }
     }
 }
 
