@@ -58,7 +58,14 @@ pub fn for_solve(puzzle: &Puzzle, compact: bool) -> Estimate {
     let basis = BASIS_ENTRIES.min(buttons.saturating_mul(buttons)) * BIG;
     let all_mod_two = puzzle.moduli.iter().all(|&m| m == 2);
     let dense_cells = cells.saturating_mul(buttons + 1);
-    let dense_bytes = if all_mod_two { dense_cells / 8 } else { dense_cells.saturating_mul(8) };
+    // Mod 2: the bit matrix, and the blocked kernel's work space (a narrow copy of a panel, the
+    // rows' table entries and order, about 160 bytes a row, and under 1 MiB of tables a thread).
+    let threads = rayon::current_num_threads() as u64;
+    let dense_bytes = if all_mod_two {
+        dense_cells / 8 + 160 * cells + threads * (1 << 20)
+    } else {
+        dense_cells.saturating_mul(8)
+    };
     // General propagation: effects and rows, then the forms (seeds unknown: their limit).
     let propagation = 2 * (24 * (buttons + cells) + 16 * entries(puzzle))
         + FORM_ENTRIES.min(buttons.saturating_mul(buttons)) * 8;

@@ -409,6 +409,9 @@ struct Panel {
 /// words that still hold a non-pivot column.
 fn echelonize_blocked(m: &mut BitMatrix, eligible: usize) -> Vec<usize> {
     let w = m.words;
+    if eligible == 0 || m.rows == 0 {
+        return Vec::new();
+    }
     let stripe_count = eligible.div_ceil(64);
     let mut panels: Vec<Panel> = Vec::new();
     // Each parallel task's tables, kept from one panel to the next: tiles of TILE_WORDS words,
@@ -1216,9 +1219,16 @@ mod tests {
     #[test]
     fn carried_columns_are_never_pivots() {
         let mut rng = StdRng::seed_from_u64(21);
-        for (rows, cols, eligible) in
-            [(70, 200, 130), (300, 140, 64), (129, 129, 1), (10, 64, 0), (700, 1300, 1100), (1200, 700, 600)]
-        {
+        for (rows, cols, eligible) in [
+            (70, 200, 130),
+            (300, 140, 64),
+            (129, 129, 1),
+            (10, 64, 0),
+            (5, 0, 0),
+            (0, 70, 70),
+            (700, 1300, 1100),
+            (1200, 700, 600),
+        ] {
             let m = random_matrix(&mut rng, rows, cols, 0.5);
             let mut plain = m.clone();
             let pivots = echelonize(&mut plain, eligible, Elimination::Plain);
