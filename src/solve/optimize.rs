@@ -4,12 +4,15 @@
 //! Mod 2 sets of up to 2^62 plans go to [`super::minweight`] (a Gray-code walk with a
 //! Walsh–Hadamard bound, on every core), press limits of 0 becoming linear constraints. Other
 //! sets within the budget are enumerated whole in mixed radix, which proves the best plan and
-//! gives the exact number of plans within press limits. Otherwise branch and bound runs in the
+//! gives the exact number of plans within press limits; from 2^16 plans on, the set is cut by
+//! the multiples of its last generators into pieces enumerated on every core, and the pieces'
+//! results are taken in order, so the plan chosen is the one a single enumeration chooses. Otherwise branch and bound runs in the
 //! search solver ([`super::search`]) from the best plan known, and the answer is proven only if
 //! it finishes.
 
 use num_bigint::BigUint;
 use num_traits::ToPrimitive;
+use rayon::prelude::*;
 
 use super::Answer;
 use super::minweight::{self, Coset, pack};
@@ -189,21 +192,19 @@ pub(crate) fn explore(
     {
         return Ok(found);
     }
-    if answer.kernel_size <= BigUint::from(budget.nodes) {
-        let mut meter = Meter::new(budget);
-        let found = enumerate(&x0, &generators, &periods, limits, objective, &mut meter);
-        if !meter.exhausted {
-            let (best, count) = found;
-            return Ok(Exploration {
-                best: best.map(|x| plan(&x, objective, Proof::Proven)),
-                count_within_limits: Some(if limits.is_some() {
-                    BigUint::from(count)
-                } else {
-                    answer.count.clone()
-                }),
-                nodes: meter.nodes,
-            });
-        }
+    if answer.kernel_size <= BigUint::from(budget.nodes)
+        && let Some(((best, count), nodes)) =
+            enumerate_on_every_core(&x0, &generators, &periods, limits, objective, budget.since(started))
+    {
+        return Ok(Exploration {
+            best: best.map(|x| plan(&x, objective, Proof::Proven)),
+            count_within_limits: Some(if limits.is_some() {
+                BigUint::from(count)
+            } else {
+                answer.count.clone()
+            }),
+            nodes,
+        });
     }
     // Branch and bound from the particular plan (when it is within the limits); on huge puzzles
     // the search's set-up alone would not pay, so the particular plan stands, unproven.
@@ -501,6 +502,73 @@ fn enumerate(
     }
 }
 
+/// What [`enumerate`] finds: the best plan within the limits, if any, and how many plans are
+/// within them.
+type Enumerated = (Option<Vec<u64>>, u64);
+
+/// Sets of at least this many plans are enumerated on every core.
+const PARALLEL_PLANS: u64 = 1 << 16;
+
+/// [`enumerate`] with the set cut into pieces by the multiples of its last generators (at least
+/// 8 pieces a core), the pieces enumerated on every core and their results taken in order: the
+/// same plan (the first best in mixed-radix order), count and nodes as one enumeration. `None`
+/// when the budget ran out.
+fn enumerate_on_every_core(
+    x0: &[u64],
+    generators: &[(Vec<u64>, u64)],
+    periods: &[u64],
+    limits: Option<&[u64]>,
+    objective: Objective,
+    budget: Budget,
+) -> Option<(Enumerated, u64)> {
+    let threads = rayon::current_num_threads() as u64;
+    let plans = generators.iter().try_fold(1u64, |n, &(_, order)| n.checked_mul(order));
+    if threads == 1 || plans.is_none_or(|n| n < PARALLEL_PLANS) {
+        let mut meter = Meter::new(budget);
+        let found = enumerate(x0, generators, periods, limits, objective, &mut meter);
+        return (!meter.exhausted).then_some((found, meter.nodes));
+    }
+    // The last generators (the slowest digits), whose multiples make the pieces.
+    let (mut split, mut pieces) = (generators.len(), 1u64);
+    while split > 0 && pieces < 8 * threads {
+        split -= 1;
+        pieces *= generators[split].1;
+    }
+    let (inner, outer) = generators.split_at(split);
+    let started = std::time::Instant::now();
+    let results: Vec<Option<(Enumerated, u64)>> = (0..pieces)
+        .into_par_iter()
+        .map(|piece| {
+            // The piece's first plan: the digits of `piece`, first generator fastest.
+            let mut x = x0.to_vec();
+            let mut rest = piece;
+            for (g, order) in outer {
+                let t = rest % order;
+                rest /= order;
+                for ((x, &v), &period) in x.iter_mut().zip(g).zip(periods) {
+                    *x = add_mod(*x, mul_mod(v, t, period), period);
+                }
+            }
+            let mut meter = Meter::new(budget.since(started));
+            let found = enumerate(&x, inner, periods, limits, objective, &mut meter);
+            (!meter.exhausted).then_some((found, meter.nodes))
+        })
+        .collect();
+    let (mut best, mut count, mut nodes): (Option<(Score, Vec<u64>)>, u64, u64) = (None, 0, 0);
+    for result in results {
+        let ((found, within), visited) = result?;
+        count += within;
+        nodes += visited;
+        if let Some(x) = found {
+            let score = objective.score(&x);
+            if best.as_ref().is_none_or(|(b, _)| score < *b) {
+                best = Some((score, x));
+            }
+        }
+    }
+    Some(((best.map(|(_, x)| x), count), nodes))
+}
+
 /// The mod-2 set through [`minweight`]: every objective's best plan is a least-weight one
 /// (presses are 0 or 1, so the largest press is 1 unless the zero plan solves, and the buttons
 /// pressed are the presses). `None` when the set is too large to walk (more than 2^62 plans).
@@ -555,6 +623,57 @@ mod tests {
 
     fn add_multiple(x: &[u64], g: &[u64], t: u64, periods: &[u64]) -> Vec<u64> {
         x.iter().zip(g).zip(periods).map(|((&a, &v), &l)| add_mod(a, mul_mod(v, t % l, l), l)).collect()
+    }
+
+    /// Random sets of 2^16 to 2^20 plans over mixed periods (generators need not come from a
+    /// puzzle: the enumeration only walks `x0 + Σ t·g`): the enumeration on every core gives the
+    /// same plan, count within the limits and nodes as one enumeration, for every objective,
+    /// with and without limits; with no time left both give up.
+    #[test]
+    fn enumeration_on_every_core_equals_one_enumeration() {
+        let mut rng = StdRng::seed_from_u64(31);
+        for round in 0..12 {
+            let buttons = rng.random_range(3..9) + if round % 3 == 0 { 12 } else { 0 };
+            // Every third round mod 2 alone, where many plans tie for best: the first of them
+            // in mixed-radix order must be the one chosen.
+            let choices: &[u64] = if round % 3 == 0 { &[2] } else { &[2, 3, 4, 6, 12] };
+            let periods: Vec<u64> =
+                (0..buttons).map(|_| choices[rng.random_range(0..choices.len())]).collect();
+            let x0: Vec<u64> = periods.iter().map(|&p| rng.random_range(0..p)).collect();
+            let mut generators: Vec<(Vec<u64>, u64)> = Vec::new();
+            let mut plans = 1u64;
+            while plans < 1 << 16 {
+                let g: Vec<u64> = periods.iter().map(|&p| rng.random_range(0..p)).collect();
+                let order =
+                    (1..=12u64).find(|&t| g.iter().zip(&periods).all(|(&v, &p)| t * v % p == 0)).unwrap();
+                if order > 1 && plans * order <= 1 << 20 {
+                    plans *= order;
+                    generators.push((g, order));
+                }
+            }
+            let limits: Option<Vec<u64>> =
+                (round % 2 == 1).then(|| periods.iter().map(|&p| rng.random_range(0..p)).collect());
+            let unbounded = Budget { nodes: u64::MAX, time: None };
+            for objective in [Objective::Total, Objective::Max, Objective::Buttons] {
+                let mut meter = Meter::new(unbounded);
+                let one = enumerate(&x0, &generators, &periods, limits.as_deref(), objective, &mut meter);
+                let every = enumerate_on_every_core(
+                    &x0,
+                    &generators,
+                    &periods,
+                    limits.as_deref(),
+                    objective,
+                    unbounded,
+                );
+                assert_eq!(every, Some((one, meter.nodes)), "round {round}, {objective:?}");
+                assert_eq!(meter.nodes, plans, "round {round}");
+            }
+            let spent = Budget { nodes: u64::MAX, time: Some(std::time::Duration::ZERO) };
+            assert_eq!(
+                enumerate_on_every_core(&x0, &generators, &periods, None, Objective::Total, spent),
+                None
+            );
+        }
     }
 
     /// On random mixed puzzles, for every objective with and without press limits: the descent
