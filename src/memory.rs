@@ -58,11 +58,13 @@ pub fn for_solve(puzzle: &Puzzle, compact: bool) -> Estimate {
     let basis = BASIS_ENTRIES.min(buttons.saturating_mul(buttons)) * BIG;
     let all_mod_two = puzzle.moduli.iter().all(|&m| m == 2);
     let dense_cells = cells.saturating_mul(buttons + 1);
-    // Mod 2: the bit matrix, and the blocked kernel's work space (a narrow copy of a panel, the
-    // rows' table entries and order, about 160 bytes a row, and under 1 MiB of tables a thread).
+    // Mod 2: the bit matrix, and the blocked kernel's work space: a narrow copy of a panel, the
+    // rows' table entries and order (about 160 bytes a row), the panel's pivot rows (32 bytes a
+    // column) and the stripe kernel's tables for them (3 MiB), and each thread's tables (4.5 MiB
+    // allocated zeroed: all of it may be given memory when the allocator reuses freed memory).
     let threads = rayon::current_num_threads() as u64;
     let dense_bytes = if all_mod_two {
-        dense_cells / 8 + 160 * cells + threads * (1 << 20)
+        dense_cells / 8 + 160 * cells + 32 * buttons + (3 << 20) + threads * (9 << 19)
     } else {
         dense_cells.saturating_mul(8)
     };

@@ -529,11 +529,11 @@ impl Echelon {
     /// Generators of the solutions of `A·x ≡ 0`, each with its additive order as a power of p:
     /// every kernel element is `Σ t_g · g` for exactly one choice of `0 <= t_g < p^(order_g)`.
     ///
-    /// Generators are back-substituted in blocks of [`KERNEL_BLOCK`], the blocks in parallel:
+    /// Generators are back-substituted in blocks of `KERNEL_BLOCK`, the blocks in parallel:
     /// each unknown holds one residue per generator of the block, and a pivot row adds its
     /// multiple of those vectors in the narrowest lanes that hold a few products (as in
-    /// [`Accumulator`]), reduced only before they could overflow. The result is
-    /// [`Self::kernel_generators_one_by_one`]'s.
+    /// [`Accumulator`]), reduced only before they could overflow. The result is that of
+    /// `kernel_generators_one_by_one`, a test's reference (one generator at a time).
     pub fn kernel_generators(&self) -> Vec<(Vec<u64>, u32)> {
         let seeded: Vec<usize> = (0..self.rank).filter(|&k| self.pivot_valuations[k] > 0).collect();
         let count = seeded.len() + self.cols - self.rank;

@@ -29,7 +29,7 @@
 //!   found by the stripe method on a narrow copy of the panel's words (which records the rows
 //!   it swaps), brought up, and reduced among themselves to an identity on the panel's pivot
 //!   columns (`R`). Every row below then gets `Σ x_j·R_j` over the panel's pivots `j`, `x_j`
-//!   its own bit there: a product with `R`, done one tile of [`TILE_WORDS`] words at a time
+//!   its own bit there: a product with `R`, done one tile of 8 words at a time
 //!   with the tables of every 8-column group of the panel for that tile (512 KiB, in the
 //!   core's second-level cache), each row's tile kept in registers while all its entries are
 //!   added. The backward pass (last panel first) does the same for the rows above, on the
@@ -165,11 +165,11 @@ impl BitMatrix {
     }
 }
 
-/// Which elimination kernel [`solve_with`] and [`echelonize`] run. Both give the same result.
+/// Which elimination kernel [`solve_with`] and [`echelonize`] run. All give the same result.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Elimination {
-    /// Blocked from [`BLOCKED_MIN_WORDS`] words of matrix and [`BLOCKED_MIN_COLS`] eligible
-    /// columns on, else Four Russians from [`FOUR_RUSSIANS_MIN_COLS`] eligible columns and 64
+    /// Blocked from [`BLOCKED_MIN_WORDS`] words of matrix and [`BLOCKED_MIN_COLS`] rows and
+    /// eligible columns on, else Four Russians from [`FOUR_RUSSIANS_MIN_COLS`] eligible columns and 64
     /// rows on, plain below.
     #[default]
     Auto,
@@ -186,14 +186,17 @@ pub enum Elimination {
 /// [`Elimination::Auto`] uses the Four Russians from this many eligible columns on.
 pub const FOUR_RUSSIANS_MIN_COLS: usize = 128;
 
-/// [`Elimination::Auto`] uses the blocked kernel from this many eligible columns on, when the
-/// matrix also has [`BLOCKED_MIN_WORDS`] words.
-pub const BLOCKED_MIN_COLS: usize = 2048;
+/// [`Elimination::Auto`] uses the blocked kernel when the matrix has at least this many rows and
+/// eligible columns, and [`BLOCKED_MIN_WORDS`] words.
+pub const BLOCKED_MIN_COLS: usize = 8192;
 
 /// [`Elimination::Auto`] uses the blocked kernel from this many 64-bit words of matrix on
-/// (16 MiB: from about 11,600 × 11,600 on, where the matrix no longer stays in the last-level cache
-/// of the machine the kernels were tuned on, and the stripe kernel's pass per stripe over it
-/// costs more than the blocked kernel's set-up per panel).
+/// (16 MiB: from about 11,600 × 11,600 on). On the machine the kernels were tuned on (a 32 MiB
+/// last-level cache) the blocked kernel was faster from there on for square matrices (176 ms
+/// against 202 ms at 11,600²; 0.72 s against 0.97–1.26 s at 16384² on one core), and slower
+/// for tall or wide ones of the same size (64,000 × 2100: 90 ms against 52 ms; 2100 × 64,000:
+/// 106 ms against 96 ms), where its pivot search on each panel's narrow copy, on one thread,
+/// weighs more: hence [`BLOCKED_MIN_COLS`] on both sides.
 pub const BLOCKED_MIN_WORDS: usize = 1 << 21;
 
 /// The outcome of [`solve`].
@@ -255,7 +258,11 @@ pub fn echelonize(m: &mut BitMatrix, eligible: usize, how: Elimination) -> Vec<u
     assert!(eligible <= m.cols, "{eligible} eligible columns of {}", m.cols);
     m.clear_padding();
     let how = match how {
-        Elimination::Auto if eligible >= BLOCKED_MIN_COLS && m.rows * m.words >= BLOCKED_MIN_WORDS => {
+        Elimination::Auto
+            if eligible >= BLOCKED_MIN_COLS
+                && m.rows >= BLOCKED_MIN_COLS
+                && m.rows * m.words >= BLOCKED_MIN_WORDS =>
+        {
             Elimination::Blocked
         }
         Elimination::Auto if eligible >= FOUR_RUSSIANS_MIN_COLS && m.rows >= 64 => Elimination::FourRussians,
@@ -448,7 +455,8 @@ fn echelonize_blocked(m: &mut BitMatrix, eligible: usize) -> Vec<usize> {
     // above. A row's words in a panel never change after the forward pass (the pivot rows of
     // later panels are 0 there), so which pivot rows it takes is known from them; and a word
     // made of pivot columns only ends as the identity's, so only the words that hold a
-    // non-pivot column ("open") are combined, and the others are written once at the end.
+    // non-pivot column ("open") are combined, and the others are written once at the end (the
+    // tiles combined may leave any value in them before that).
     let open: Vec<bool> = (0..w).map(|j| pivot_bits[j] != used(j)).collect();
     for panel in panels.iter().rev() {
         let mut ranges: Vec<(usize, usize)> = Vec::new();
@@ -640,13 +648,15 @@ fn panel_groups(panel: &Panel) -> (Vec<PanelGroup>, usize) {
 /// pivot column they have set (read from the rows before any change), on the words in `ranges`
 /// (sorted, disjoint, from the panel's first word on).
 ///
-/// The words from the panel's first one on are cut into tiles of [`TILE_WORDS`], and every tile
-/// that meets `ranges` is combined whole: words of such a tile outside `ranges` get the same XOR,
-/// which changes nothing where the pivot rows are 0 (the callers leave out only words of later
-/// panels' pivot columns, and words of this panel's that they write themselves afterwards). For
-/// each tile every group's table is built (at most `8 · PANEL_STRIPES · 256` entries of a tile
-/// each, 512 KiB, which stays in the core's second-level cache), and every row gets all its
-/// entries while its tile is in registers.
+/// The words from the panel's first one on are cut into tiles of `T`, and every tile that meets
+/// `ranges` is combined whole: words of such a tile outside `ranges` get the same XOR. The
+/// forward pass gives all the words from the panel on; the backward pass gives the open words
+/// only, and the other words of their tiles (this panel's or later panels' words made of pivot
+/// columns alone, where the pivot rows need not be 0) get values that do not matter: it writes
+/// every such word of every pivot row at the end. For each tile every group's table is built (at
+/// most `8 · PANEL_STRIPES · 256` entries of a tile each, 512 KiB for tiles of 8 words, which
+/// stays in the core's second-level cache), and every row gets all its entries while its tile is
+/// in registers.
 fn update_rows<const T: usize>(
     m: &mut BitMatrix,
     panel: &Panel,
