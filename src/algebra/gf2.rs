@@ -269,16 +269,14 @@ pub fn echelonize(m: &mut BitMatrix, eligible: usize, how: Elimination) -> Vec<u
         Elimination::Auto => Elimination::Plain,
         how => how,
     };
-    let four_russians = how == Elimination::FourRussians;
-    if how == Elimination::Blocked {
-        rayon::scope(|_| echelonize_blocked(m, eligible))
-    } else if four_russians && m.rows * m.words < PARALLEL_MIN_WORDS {
-        echelonize_four_russians(m, eligible)
-    } else if four_russians {
+    match how {
+        Elimination::Blocked => rayon::scope(|_| echelonize_blocked(m, eligible)),
+        Elimination::FourRussians if m.rows * m.words < PARALLEL_MIN_WORDS => {
+            echelonize_four_russians(m, eligible)
+        }
         // On a worker thread of the pool, each stripe's parallel row update is cheap to start.
-        rayon::scope(|_| echelonize_four_russians(m, eligible))
-    } else {
-        echelonize_plain(m, eligible)
+        Elimination::FourRussians => rayon::scope(|_| echelonize_four_russians(m, eligible)),
+        _ => echelonize_plain(m, eligible),
     }
 }
 
@@ -356,28 +354,43 @@ fn echelonize_four_russians(m: &mut BitMatrix, eligible: usize) -> Vec<usize> {
     // Backward, last stripe first: each stripe's pivot rows clear the stripe in the rows above
     // them. Those rows are already 0 in the pivot columns of later stripes, and so are the
     // stripe's own pivot rows, so only words holding a non-pivot column need to be combined.
-    let mut pivot_bits = vec![0u64; w];
-    for st in &stripes {
-        pivot_bits[st.word] = st.mask;
-    }
-    let used = |j: usize| {
-        if j + 1 == w && !m.cols.is_multiple_of(64) { (1u64 << (m.cols % 64)) - 1 } else { u64::MAX }
-    };
-    let open: Vec<bool> = (0..w).map(|j| pivot_bits[j] != used(j)).collect();
+    let pivots: Vec<usize> =
+        stripes.iter().flat_map(|st| bits(st.mask).map(move |b| 64 * st.word + b)).collect();
+    let open = open_words(m, &pivots);
     for st in stripes.iter().rev() {
         if st.first_row == 0 {
             continue;
         }
-        let mut ranges: Vec<(usize, usize)> = vec![(st.word, st.word + 1)];
-        for j in (st.word + 1..w).filter(|&j| open[j]) {
-            match ranges.last_mut() {
-                Some(last) if last.1 == j => last.1 = j + 1,
-                _ => ranges.push((j, j + 1)),
-            }
-        }
-        clear_stripe(m, *st, Rows::Above, &ranges, &mut tables);
+        let words = std::iter::once(st.word).chain((st.word + 1..w).filter(|&j| open[j]));
+        clear_stripe(m, *st, Rows::Above, &word_ranges(words), &mut tables);
     }
-    stripes.iter().flat_map(|st| bits(st.mask).map(move |b| 64 * st.word + b)).collect()
+    pivots
+}
+
+/// Which words of `m`'s rows hold a column that is not one of `pivots` (carried columns
+/// included); the padding past the last column does not count.
+fn open_words(m: &BitMatrix, pivots: &[usize]) -> Vec<bool> {
+    let w = m.words;
+    let mut pivot_bits = vec![0u64; w];
+    for &c in pivots {
+        pivot_bits[c / 64] |= 1 << (c % 64);
+    }
+    let used = |j: usize| {
+        if j + 1 == w && !m.cols.is_multiple_of(64) { (1u64 << (m.cols % 64)) - 1 } else { u64::MAX }
+    };
+    (0..w).map(|j| pivot_bits[j] != used(j)).collect()
+}
+
+/// Increasing word numbers merged into ranges `(first, end)` of consecutive words.
+fn word_ranges(words: impl IntoIterator<Item = usize>) -> Vec<(usize, usize)> {
+    let mut ranges: Vec<(usize, usize)> = Vec::new();
+    for j in words {
+        match ranges.last_mut() {
+            Some(last) if last.1 == j => last.1 = j + 1,
+            _ => ranges.push((j, j + 1)),
+        }
+    }
+    ranges
 }
 
 /// Stripes per panel in the blocked kernel: the rows below a panel are streamed once for its
@@ -442,43 +455,28 @@ fn echelonize_blocked(m: &mut BitMatrix, eligible: usize) -> Vec<usize> {
         }
         ws0 += words;
     }
-    let mut pivot_bits = vec![0u64; w];
-    for panel in &panels {
-        for &c in &panel.pivots {
-            pivot_bits[panel.word + c / 64] |= 1 << (c % 64);
-        }
-    }
-    let used = |j: usize| {
-        if j + 1 == w && !m.cols.is_multiple_of(64) { (1u64 << (m.cols % 64)) - 1 } else { u64::MAX }
-    };
+    let pivots: Vec<usize> =
+        panels.iter().flat_map(|p| p.pivots.iter().map(move |&c| 64 * p.word + c)).collect();
     // Backward, last panel first: each panel's pivot rows clear its pivot columns in the rows
     // above. A row's words in a panel never change after the forward pass (the pivot rows of
     // later panels are 0 there), so which pivot rows it takes is known from them; and a word
     // made of pivot columns only ends as the identity's, so only the words that hold a
     // non-pivot column ("open") are combined, and the others are written once at the end (the
     // tiles combined may leave any value in them before that).
-    let open: Vec<bool> = (0..w).map(|j| pivot_bits[j] != used(j)).collect();
+    let open = open_words(m, &pivots);
     for panel in panels.iter().rev() {
-        let mut ranges: Vec<(usize, usize)> = Vec::new();
-        for j in (panel.word..w).filter(|&j| open[j]) {
-            match ranges.last_mut() {
-                Some(last) if last.1 == j => last.1 = j + 1,
-                _ => ranges.push((j, j + 1)),
-            }
-        }
-        let open_words: usize = ranges.iter().map(|&(a, b)| b - a).sum();
-        if panel.first_row == 0 || open_words == 0 {
+        let ranges = word_ranges((panel.word..w).filter(|&j| open[j]));
+        let open_count: usize = ranges.iter().map(|&(a, b)| b - a).sum();
+        if panel.first_row == 0 || open_count == 0 {
             continue;
         }
-        if open_words <= NARROW_BACKWARD_WORDS {
+        if open_count <= NARROW_BACKWARD_WORDS {
             update_rows(m, panel, 0, panel.first_row, &ranges, &mut narrow);
         } else {
             update_rows(m, panel, 0, panel.first_row, &ranges, &mut wide);
         }
     }
     let closed: Vec<usize> = (0..w).filter(|&j| !open[j]).collect();
-    let pivots: Vec<usize> =
-        panels.iter().flat_map(|p| p.pivots.iter().map(move |&c| 64 * p.word + c)).collect();
     for (row, &c) in m.data.chunks_exact_mut(w).zip(&pivots) {
         for &j in &closed {
             row[j] = 0;
@@ -522,14 +520,7 @@ fn panel_pivot_rows(m: &BitMatrix, r0: usize, ws0: usize, words: usize, cols: us
         let (pivot_rows, below) = q.data[qr * P..].split_at_mut(k * P);
         let (pivot_rows, _) = pivot_rows.as_chunks::<P>();
         for grp in &groups {
-            let t = &mut table[grp.offset..grp.offset + (1 << grp.count)];
-            t[0] = [0; P];
-            for i in 0..grp.count {
-                let (done, next) = t.split_at_mut(1 << i);
-                for (d, e) in next[..1 << i].iter_mut().zip(done.iter()) {
-                    *d = std::array::from_fn(|j| e[j] ^ pivot_rows[grp.first + i][j]);
-                }
-            }
+            fill_table(&mut table[grp.offset..], grp.count, |i| pivot_rows[grp.first + i]);
         }
         let (below, _) = below.as_chunks_mut::<P>();
         for row in below {
@@ -728,17 +719,12 @@ fn update_rows<const T: usize>(
             // A tile shorter than T (the last of a row) is padded with 0.
             let len = b - a;
             for grp in groups {
-                let t = &mut table[grp.offset..grp.offset + (1 << grp.count)];
-                t[0] = [0; T];
-                for i in 0..grp.count {
+                fill_table(&mut table[grp.offset..], grp.count, |i| {
                     let row = (grp.first + i) * w;
                     let mut src = [0; T];
                     src[..len].copy_from_slice(&pivot_rows[row + a..row + b]);
-                    let (done, next) = t.split_at_mut(1 << i);
-                    for (d, s) in next[..1 << i].iter_mut().zip(done.iter()) {
-                        *d = std::array::from_fn(|j| s[j] ^ src[j]);
-                    }
-                }
+                    src
+                });
             }
             if len == T {
                 apply_tile::<T, T>(block, w, a, &busy, &index, g, table);
@@ -758,6 +744,19 @@ fn update_rows<const T: usize>(
         task((targets, &mut scratch[0]));
     } else {
         targets.par_chunks_mut(per_task * w).zip(scratch.par_iter_mut()).for_each(task);
+    }
+}
+
+/// `t[v]` for `v < 2^count`: the XOR of `row(i)` over the bits `i` of `v` (each entry from one
+/// with a bit fewer).
+fn fill_table<const T: usize>(t: &mut [[u64; T]], count: usize, row: impl Fn(usize) -> [u64; T]) {
+    t[0] = [0; T];
+    for i in 0..count {
+        let src = row(i);
+        let (done, next) = t.split_at_mut(1 << i);
+        for (d, e) in next[..1 << i].iter_mut().zip(done.iter()) {
+            *d = std::array::from_fn(|j| e[j] ^ src[j]);
+        }
     }
 }
 
