@@ -5,6 +5,10 @@
 //! presses, whether that is proven and the time of the whole analysis; then every m×n board with
 //! m, n <= 30, n×n boards mod 3 (press adds 1 to the cell and its neighbours, all 0 → all 1) and
 //! the octopus. The budget (default 600 s) bounds each board.
+//!
+//! `cargo run --release --example bench_fewest -- modp LARGEST BUDGET_SECONDS` prints instead,
+//! for p = 3, 5, 7 and n = 1..=LARGEST, the n×n boards mod p (all 0 → all 1) whose quiet space
+//! has at least p^6 plans: its dimension, the fewest presses, whether proven, and the time.
 
 use std::time::{Duration, Instant};
 
@@ -13,7 +17,12 @@ use modsolve::parse_puzzle;
 use modsolve::solve::Budget;
 
 fn main() {
-    let mut args = std::env::args().skip(1);
+    let mut args = std::env::args().skip(1).peekable();
+    if args.peek().map(String::as_str) == Some("modp") {
+        let largest: usize = args.nth(1).map_or(80, |a| a.parse().expect("LARGEST is a number"));
+        let budget: u64 = args.next().map_or(60, |a| a.parse().expect("BUDGET_SECONDS is a number"));
+        return mod_p(largest, budget);
+    }
     let largest: usize = args.next().map_or(54, |a| a.parse().expect("LARGEST is a number"));
     let budget: u64 = args.next().map_or(600, |a| a.parse().expect("BUDGET_SECONDS is a number"));
     let smallest: usize = args.next().map_or(1, |a| a.parse().expect("SMALLEST is a number"));
@@ -81,6 +90,37 @@ fn main() {
         "octopus: {:.3} ms per solve (fewest proven)",
         started.elapsed().as_secs_f64() * 1000.0 / runs as f64
     );
+}
+
+/// The n×n boards mod 3, 5 and 7 with quiet spaces of at least p^6 plans.
+fn mod_p(largest: usize, budget: u64) {
+    let options = Options {
+        budget: Budget { nodes: u64::MAX, time: Some(Duration::from_secs(budget)) },
+        ..Options::default()
+    };
+    println!("n×n mod p, all 0 → all 1, budget {budget} s");
+    println!("{:>2} {:>3} {:>9} {:>7} {:>7} {:>9}", "p", "n", "quiet dim", "fewest", "proven", "seconds");
+    for p in [3u32, 5, 7] {
+        for n in 1..=largest {
+            let source = format!("Puzzle(graph: Grid(rows: {n}, cols: {n}), modulus: {p}, target: All(1))");
+            let puzzle = parse_puzzle(&source).expect("valid");
+            // The count alone first (no search), to skip the small quiet spaces.
+            let count_only = Options { budget: Budget { nodes: 0, time: None }, ..Options::default() };
+            let quiet =
+                analyze(&puzzle, &count_only).expect("verified").quiet_patterns.expect("counted") + 1u32;
+            let dimension = exponent(quiet, p);
+            if dimension < 6 {
+                continue;
+            }
+            let started = Instant::now();
+            let analysis = analyze(&puzzle, &options).expect("verified");
+            let seconds = started.elapsed().as_secs_f64();
+            let (fewest, proven) = analysis
+                .fewest
+                .map_or(("none".to_string(), true), |f| (f.total().to_string(), f.is_proven()));
+            println!("{p:>2} {n:>3} {dimension:>9} {fewest:>7} {proven:>7} {seconds:>9.3}");
+        }
+    }
 }
 
 /// `e` with `base^e = value` (the quiet space's dimension).

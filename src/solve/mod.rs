@@ -12,6 +12,7 @@
 //! otherwise the general per-prime path (`modular`). Both sit behind [`solve_with`] and tests force each on
 //! the same inputs. Every plan is simulated on the puzzle before it is returned.
 
+pub(crate) mod basis_walk;
 pub(crate) mod gf2;
 pub(crate) mod light_chase;
 pub(crate) mod minweight;

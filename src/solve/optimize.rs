@@ -6,15 +6,20 @@
 //! sets within the budget are enumerated whole in mixed radix, which proves the best plan and
 //! gives the exact number of plans within press limits; from 2^16 plans on, the set is cut by
 //! the multiples of its last generators into pieces enumerated on every core, and the pieces'
-//! results are taken in order, so the plan chosen is the one a single enumeration chooses. Otherwise branch and bound runs in the
-//! search solver ([`super::search`]) from the best plan known, and the answer is proven only if
-//! it finishes.
+//! results are taken in order, so the plan chosen is the one a single enumeration chooses.
+//! Sets of at least 2^16 plans with few generators for their buttons (`k² <= 4n`: a board of one
+//! modulus, whose quiet patterns are fixed by one row) go instead to [`super::basis_walk`], a
+//! depth-first walk over the quiet basis bounded at every level, from a descent's local optimum
+//! (unless limits bind on a set the enumeration can count). Otherwise a descent and an iterated
+//! local search find a good plan, then branch and bound runs in the search solver
+//! ([`super::search`]) from it, and the answer is proven only if it finishes.
 
 use num_bigint::BigUint;
 use num_traits::ToPrimitive;
 use rayon::prelude::*;
 
 use super::Answer;
+use super::basis_walk;
 use super::minweight::{self, Coset, pack};
 use super::search::{Budget, Goal, Meter, Objective, Score, SearchOutcome, SearchProblem, search};
 use crate::algebra::arith::{add_mod, mul_mod};
@@ -192,7 +197,17 @@ pub(crate) fn explore(
     {
         return Ok(found);
     }
-    if answer.kernel_size <= BigUint::from(budget.nodes)
+    // The bounded walk over the quiet basis goes first on sets of few generators for their
+    // buttons (a board of one modulus has at most one a row or column): its bound prunes
+    // there. It does not count the plans within limits, which the enumeration does.
+    let within_nodes = answer.kernel_size <= BigUint::from(budget.nodes);
+    let walk_first = budget.nodes > 0
+        && answer.kernel_size >= BigUint::from(PARALLEL_PLANS)
+        && (generators.len() as u64).pow(2) <= 4 * periods.len() as u64
+        && (limits.is_none() || !within_nodes)
+        && basis_walk::eligible(&generators, &periods);
+    if within_nodes
+        && !walk_first
         && let Some(((best, count), nodes)) =
             enumerate_on_every_core(&x0, &generators, &periods, limits, objective, budget.since(started))
     {
@@ -229,7 +244,8 @@ pub(crate) fn explore(
         let x = moves.descend(&x0, &mut meter);
         // Then a share of the budget for an iterated local search: depth-first search proves
         // small cases from any start, but on large sets it rarely improves a plan at all.
-        if meter.exhausted {
+        // Before the walk the descent is enough: the walk finds better plans sooner.
+        if meter.exhausted || walk_first {
             x
         } else {
             let left = budget.nodes - meter.nodes.min(budget.nodes);
@@ -247,6 +263,23 @@ pub(crate) fn explore(
         x0
     };
     let start = within(&x0, limits).then(|| objective.score(&x0));
+    // The bounded walk with the rest of the budget, when its tables fit.
+    if walk_first
+        && !meter.exhausted
+        && let Some(walked) = basis_walk::walk(
+            basis_walk::Problem { x0: &x0, generators: &generators, periods: &periods, limits, objective },
+            start,
+            walk_budget(budget, meter.nodes).since(started),
+        )
+    {
+        let best = walked.best.or_else(|| start.map(|_| x0.clone()));
+        let proof = if walked.complete { Proof::Proven } else { Proof::BudgetRanOut };
+        return Ok(Exploration {
+            best: best.map(|x| plan(&x, objective, proof)),
+            count_within_limits: if limits.is_none() { Some(answer.count.clone()) } else { None },
+            nodes: (meter.nodes + walked.nodes).min(budget.nodes),
+        });
+    }
     let outcome = if budget.nodes == 0 || meter.exhausted {
         // Nothing (more) may be searched: the plan found stands, "the budget ran out".
         SearchOutcome::default()
@@ -263,6 +296,18 @@ pub(crate) fn explore(
         // a budget spent is not one).
         nodes: (meter.nodes + outcome.nodes).min(budget.nodes),
     })
+}
+
+/// A walk whose nodes are costlier than single plans: with a time and the default node cap, the
+/// time alone bounds it (the cap, made for single nodes, would stop it at an arbitrary point
+/// well before its time). A node count a caller chose stays.
+/// `spent` nodes are taken off a node count.
+fn walk_budget(budget: Budget, spent: u64) -> Budget {
+    if budget.time.is_some() && budget.nodes == Budget::default().nodes {
+        Budget { nodes: u64::MAX, ..budget }
+    } else {
+        Budget { nodes: budget.nodes - spent.min(budget.nodes), ..budget }
+    }
 }
 
 /// The iterated local search gets this fraction of the budget (time and nodes) before branch
@@ -595,16 +640,8 @@ fn explore_binary(
     if coset.dimension() > minweight::MAX_DIMENSION {
         return None;
     }
-    // A node is a block of plans here: with a time and the default node cap, the time alone
-    // bounds the walk (the cap, made for single nodes, would stop it at an arbitrary point well
-    // before its time). A node count a caller chose stays.
-    let default_cap = Budget::default().nodes;
-    let budget = if budget.time.is_some() && budget.nodes == default_cap {
-        Budget { nodes: u64::MAX, ..budget }
-    } else {
-        budget
-    };
-    let found = minweight::min_weight(&coset, symmetries, budget);
+    // A node is a block of plans here.
+    let found = minweight::min_weight(&coset, symmetries, walk_budget(budget, 0));
     let presses: Vec<u64> = (0..n).map(|j| u64::from(minweight::bit(&found.best, j))).collect();
     let proof = if found.complete { Proof::Proven } else { Proof::BudgetRanOut };
     let count = if limits.is_some() { BigUint::from(1u8) << coset.dimension() } else { answer.count.clone() };
@@ -625,10 +662,33 @@ mod tests {
         x.iter().zip(g).zip(periods).map(|((&a, &v), &l)| add_mod(a, mul_mod(v, t % l, l), l)).collect()
     }
 
-    /// Random sets of 2^16 to 2^20 plans over mixed periods (generators need not come from a
-    /// puzzle: the enumeration only walks `x0 + Σ t·g`): the enumeration on every core gives the
-    /// same plan, count within the limits and nodes as one enumeration, for every objective,
-    /// with and without limits; with no time left both give up.
+    /// A random set `x0 + Σ t·g` of 2^16 to 2^20 plans (generators need not come from a
+    /// puzzle: the walks only visit `x0 + Σ t·g`), over `choices` of periods; returns the
+    /// periods, `x0`, the generators and the number of plans.
+    #[allow(clippy::type_complexity)]
+    fn random_set(
+        rng: &mut StdRng,
+        buttons: usize,
+        choices: &[u64],
+    ) -> (Vec<u64>, Vec<u64>, Vec<(Vec<u64>, u64)>, u64) {
+        let periods: Vec<u64> = (0..buttons).map(|_| choices[rng.random_range(0..choices.len())]).collect();
+        let x0: Vec<u64> = periods.iter().map(|&p| rng.random_range(0..p)).collect();
+        let mut generators: Vec<(Vec<u64>, u64)> = Vec::new();
+        let mut plans = 1u64;
+        while plans < 1 << 16 {
+            let g: Vec<u64> = periods.iter().map(|&p| rng.random_range(0..p)).collect();
+            let order = (1..=12u64).find(|&t| g.iter().zip(&periods).all(|(&v, &p)| t * v % p == 0)).unwrap();
+            if order > 1 && plans * order <= 1 << 20 {
+                plans *= order;
+                generators.push((g, order));
+            }
+        }
+        (periods, x0, generators, plans)
+    }
+
+    /// Random sets of 2^16 to 2^20 plans over mixed periods: the enumeration on every core
+    /// gives the same plan, count within the limits and nodes as one enumeration, for every
+    /// objective, with and without limits; with no time left both give up.
     #[test]
     fn enumeration_on_every_core_equals_one_enumeration() {
         let mut rng = StdRng::seed_from_u64(31);
@@ -637,20 +697,7 @@ mod tests {
             // Every third round mod 2 alone, where many plans tie for best: the first of them
             // in mixed-radix order must be the one chosen.
             let choices: &[u64] = if round % 3 == 0 { &[2] } else { &[2, 3, 4, 6, 12] };
-            let periods: Vec<u64> =
-                (0..buttons).map(|_| choices[rng.random_range(0..choices.len())]).collect();
-            let x0: Vec<u64> = periods.iter().map(|&p| rng.random_range(0..p)).collect();
-            let mut generators: Vec<(Vec<u64>, u64)> = Vec::new();
-            let mut plans = 1u64;
-            while plans < 1 << 16 {
-                let g: Vec<u64> = periods.iter().map(|&p| rng.random_range(0..p)).collect();
-                let order =
-                    (1..=12u64).find(|&t| g.iter().zip(&periods).all(|(&v, &p)| t * v % p == 0)).unwrap();
-                if order > 1 && plans * order <= 1 << 20 {
-                    plans *= order;
-                    generators.push((g, order));
-                }
-            }
+            let (periods, x0, generators, plans) = random_set(&mut rng, buttons, choices);
             let limits: Option<Vec<u64>> =
                 (round % 2 == 1).then(|| periods.iter().map(|&p| rng.random_range(0..p)).collect());
             let unbounded = Budget { nodes: u64::MAX, time: None };
@@ -759,5 +806,93 @@ mod tests {
         }
         assert!(improved > 100, "the descent improved only {improved} plans");
         assert!(kicked_better > 10, "the iterated search improved only {kicked_better} local optima");
+    }
+
+    /// The bounded walk over the quiet basis against the enumeration, on random sets of 2^16 to
+    /// 2^20 plans: mod 2, mod 3, 5 and 7, and mixed periods, every objective, with and without
+    /// press limits, from no incumbent and from the best score itself. The walk finishes, its
+    /// plan belongs to the set, keeps the limits and scores what the enumeration's best scores;
+    /// it is the same plan on one thread and on four; with no time left it does not finish.
+    #[test]
+    fn basis_walk_equals_enumeration() {
+        let mut rng = StdRng::seed_from_u64(47);
+        let (mut limited, mut infeasible) = (0, 0);
+        for round in 0..40 {
+            let choices: &[u64] = match round % 5 {
+                0 => &[2],
+                1 => &[3],
+                2 => &[5],
+                3 => &[7],
+                _ => &[2, 3, 4, 6, 12],
+            };
+            let buttons = rng.random_range(4..40);
+            let (periods, x0, generators, plans) = random_set(&mut rng, buttons, choices);
+            // Limits that bind (some at 0), every other round.
+            let limits: Option<Vec<u64>> = (round % 2 == 1).then(|| {
+                periods.iter().map(|&p| rng.random_range(0..p).max(rng.random_range(0..p))).collect()
+            });
+            // Every plan of the set, as a hash of its presses.
+            let fingerprint = |x: &[u64]| {
+                use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
+                BuildHasherDefault::<DefaultHasher>::default().hash_one(x)
+            };
+            let mut set = std::collections::HashSet::new();
+            let mut digits = vec![0u64; generators.len()];
+            let mut x = x0.clone();
+            'plans: loop {
+                set.insert(fingerprint(&x));
+                for (k, (g, order)) in generators.iter().enumerate() {
+                    x = add_multiple(&x, g, 1, &periods);
+                    digits[k] += 1;
+                    if digits[k] < *order {
+                        continue 'plans;
+                    }
+                    digits[k] = 0;
+                }
+                break;
+            }
+            let problem = |limits, objective| basis_walk::Problem {
+                x0: &x0,
+                generators: &generators,
+                periods: &periods,
+                limits,
+                objective,
+            };
+            let unbounded = Budget { nodes: u64::MAX, time: None };
+            for objective in [Objective::Total, Objective::Max, Objective::Buttons] {
+                let mut meter = Meter::new(unbounded);
+                let (best, _) =
+                    enumerate(&x0, &generators, &periods, limits.as_deref(), objective, &mut meter);
+                let expected = best.map(|x| objective.score(&x));
+                limited += usize::from(limits.is_some());
+                infeasible += usize::from(expected.is_none());
+                for incumbent in [None, expected] {
+                    let on = |threads: usize| {
+                        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+                        pool.install(|| {
+                            basis_walk::walk(problem(limits.as_deref(), objective), incumbent, unbounded)
+                        })
+                        .expect("eligible")
+                    };
+                    let walked = on(1);
+                    let what =
+                        format!("round {round}, {plans} plans, {objective:?}, incumbent {incumbent:?}");
+                    assert!(walked.complete, "{what}");
+                    assert_eq!(walked.best.as_ref().map(|x| objective.score(x)), expected, "{what}");
+                    if let Some(x) = &walked.best {
+                        assert!(within(x, limits.as_deref()), "{what}");
+                        assert!(set.contains(&fingerprint(x)), "{what}: not in the set");
+                    }
+                    assert_eq!(on(4).best, walked.best, "{what}");
+                }
+            }
+            let spent = Budget { nodes: u64::MAX, time: Some(std::time::Duration::ZERO) };
+            let cut = basis_walk::walk(problem(None, Objective::Total), None, spent).unwrap();
+            assert!(!cut.complete, "round {round}");
+        }
+        assert!(
+            limited > 0 && infeasible > 0 && infeasible < 60,
+            "{limited} limited, {infeasible} infeasible"
+        );
     }
 }

@@ -1,0 +1,598 @@
+//! Best plans over any solution set `x0 + Σ t_i·g_i` (button `j` counted modulo its period
+//! `L_j`, generator `i` taken `0 <= t_i < o_i` times): a depth-first walk over the quiet basis
+//! that bounds every partial choice, so that sets far beyond enumeration are proven.
+//!
+//! Defining identity: every plan of the set is reached by exactly one choice of `t`, the walk
+//! fixes `t` one generator at a time, and a subtree is left only when a lower bound on every plan
+//! below it is no better than a plan already known. The plan returned is *proven* best when the
+//! walk finished.
+//!
+//! The bound: after fixing some generators, the plan so far is `y`, and the generators still
+//! free add `Σ_{i free} t_i·g_i[j]` to button `j`. Buttons with the same period and the same
+//! *column* (their entries in the free generators) are shifted by the same amount `s`, whatever
+//! the free `t` are; that `s` is a multiple of `d`, the gcd of the column and the period. So a
+//! group's cost is one of its *table* `F(s) = Σ_{j in group} cost(y_j + s mod L)`, and
+//! `Σ_groups min_{d | s} F(s)` bounds every plan below (a group of zero column has `s = 0`).
+//! The groups of one level join into those of the next (one generator fewer free), and fixing
+//! that generator to `τ` makes the next level's tables `F'(s) = Σ_children F(s + c·τ)`, `c` the
+//! child's entry in that generator: a step costs the table entries, not the buttons. At the
+//! last level the groups' columns are all zero and the bound is the plan's exact cost.
+//!
+//! The generators are fixed in an order chosen from the bottom up so that few groups remain for
+//! as many levels as possible (fewer, larger groups bound more tightly and cost less). The walk's
+//! first levels are cut into pieces that run on every core and share the best cost known; each
+//! piece keeps the first best plan of its own, and a piece is cut only by a strictly better plan
+//! found elsewhere, so the plan returned (the first best in walk order) does not depend on the
+//! number of threads, unless a budget cut the walk.
+//!
+//! Costs: `total` is the sum of presses; `buttons` is `(buttons pressed) · 2^32 + total`; `max`
+//! keeps the largest press and the total apart, its bound being the largest of the groups'
+//! smallest maxima with the sum of their smallest totals (a valid bound for the pair in
+//! lexicographic order). A press beyond its limit costs "infeasible".
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Instant;
+
+use num_integer::Integer;
+use rayon::prelude::*;
+
+use super::search::{Budget, Objective, Score};
+use crate::algebra::arith::inv_mod;
+
+/// Periods above this are not walked (a group's table has one entry per residue).
+pub(crate) const MAX_PERIOD: u64 = 1024;
+
+/// The table entries of all levels together may not exceed this.
+const MAX_ENTRIES: usize = 1 << 23;
+
+/// More generators than this are not walked (the walk recurses once a generator).
+const MAX_GENERATORS: usize = 4096;
+
+/// Nodes a piece counts before it adds them to the shared count and looks at the clock.
+const CHECK_EVERY: u64 = 256;
+
+/// What [`walk`] found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Walked {
+    /// The best plan found that scores at most the incumbent's score, if any.
+    pub best: Option<Vec<u64>>,
+    /// Whether the walk finished: no plan scores better than `best` (or than the incumbent when
+    /// `best` is `None`).
+    pub complete: bool,
+    /// Nodes visited (a node is one partial choice of the generators).
+    pub nodes: u64,
+}
+
+/// The cost of a set of buttons under one objective, as a lower bound or exactly.
+trait Cost: Copy + Send + Sync {
+    const ZERO: Self;
+    /// One button pressed `v` times (`within` its limit, or not).
+    fn of(v: u64, within: bool, objective: Objective) -> Self;
+    /// Two disjoint sets of buttons.
+    fn add(self, other: Self) -> Self;
+    /// A bound on either of two costs.
+    fn meet(self, other: Self) -> Self;
+    /// Comparable in the objective's order; `u64::MAX` is infeasible.
+    fn key(self) -> u64;
+}
+
+/// `total` and `buttons`: one number, `u64::MAX` infeasible.
+#[derive(Clone, Copy)]
+struct Sum(u64);
+
+impl Cost for Sum {
+    const ZERO: Self = Sum(0);
+    #[inline]
+    fn of(v: u64, within: bool, objective: Objective) -> Self {
+        match (within, objective) {
+            (false, _) => Sum(u64::MAX),
+            (true, Objective::Buttons) if v != 0 => Sum((1 << 32) + v),
+            (true, _) => Sum(v),
+        }
+    }
+    #[inline]
+    fn add(self, other: Self) -> Self {
+        Sum(self.0.saturating_add(other.0))
+    }
+    #[inline]
+    fn meet(self, other: Self) -> Self {
+        Sum(self.0.min(other.0))
+    }
+    #[inline]
+    fn key(self) -> u64 {
+        self.0
+    }
+}
+
+/// `max`: the largest press and the total, kept apart.
+#[derive(Clone, Copy)]
+struct MaxSum {
+    max: u64,
+    sum: u64,
+}
+
+impl Cost for MaxSum {
+    const ZERO: Self = MaxSum { max: 0, sum: 0 };
+    #[inline]
+    fn of(v: u64, within: bool, _: Objective) -> Self {
+        MaxSum { max: v, sum: if within { v } else { u64::MAX } }
+    }
+    #[inline]
+    fn add(self, other: Self) -> Self {
+        MaxSum { max: self.max.max(other.max), sum: self.sum.saturating_add(other.sum) }
+    }
+    #[inline]
+    fn meet(self, other: Self) -> Self {
+        MaxSum { max: self.max.min(other.max), sum: self.sum.min(other.sum) }
+    }
+    #[inline]
+    fn key(self) -> u64 {
+        if self.sum == u64::MAX { u64::MAX } else { self.max << 40 | self.sum }
+    }
+}
+
+/// The key of a plan's score, in the order [`Cost::key`] uses.
+fn score_key(score: Score, objective: Objective) -> u64 {
+    let (a, b) = (score.0.min(u64::MAX as u128) as u64, score.1.min(u64::MAX as u128) as u64);
+    match objective {
+        Objective::Total => a,
+        Objective::Buttons => (a << 32).saturating_add(b),
+        Objective::Max => (a << 40).saturating_add(b),
+    }
+}
+
+/// One group of a level: its table's place, its period, the step of its reachable shifts, and
+/// where it goes when the level's generator is fixed.
+#[derive(Clone, Copy, Debug)]
+struct Group {
+    offset: usize,
+    period: u64,
+    step: u64,
+    parent: usize,
+    coefficient: u64,
+}
+
+/// The walk's fixed structure: the order of the generators and every level's groups.
+struct Levels {
+    /// `order[l]`: the generator fixed at level `l`.
+    order: Vec<usize>,
+    /// `groups[l]`: the groups of level `l` (`0..=k`).
+    groups: Vec<Vec<Group>>,
+    /// The table entries of each level.
+    entries: Vec<usize>,
+    /// Level 0's group of each button.
+    root: Vec<usize>,
+    /// `classes[l]`: level `l`'s groups whose columns are unit multiples `λ·c` of one column `c`
+    /// (same period), as ranges of `members[l]`, `(group, λ)`; they shift together.
+    classes: Vec<Vec<std::ops::Range<usize>>>,
+    members: Vec<Vec<(usize, u64)>>,
+}
+
+/// Whether a set can be walked: periods of at most [`MAX_PERIOD`], costs within their keys' bits
+/// and tables within [`MAX_ENTRIES`] (checked again once the groups are known).
+pub(crate) fn eligible(generators: &[(Vec<u64>, u64)], periods: &[u64]) -> bool {
+    let n = periods.len() as u64;
+    let widest = periods.iter().copied().max().unwrap_or(1);
+    widest <= MAX_PERIOD
+        && n.saturating_mul(widest) < 1 << 32
+        && generators.len() <= MAX_GENERATORS
+        && (generators.len() as u64 + 1).saturating_mul(n) <= (MAX_ENTRIES as u64) * 4
+}
+
+/// A stamp per residue, for splitting groups by their buttons' entries in one generator.
+struct Marks<'a> {
+    seen: &'a mut [u64],
+    slot: &'a mut [usize],
+    stamp: &'a mut u64,
+}
+
+impl Marks<'_> {
+    /// The groups of the split of each group (its buttons `buttons[starts[g]..starts[g + 1]]`)
+    /// by `entry`; with `ids`, each button's group after the split.
+    fn split(
+        &mut self,
+        buttons: &[usize],
+        starts: &[usize],
+        entry: impl Fn(usize) -> usize,
+        mut ids: Option<&mut Vec<usize>>,
+    ) -> usize {
+        let mut next = 0;
+        for range in starts.windows(2) {
+            *self.stamp += 1;
+            for &j in &buttons[range[0]..range[1]] {
+                let c = entry(j);
+                if self.seen[c] != *self.stamp {
+                    (self.seen[c], self.slot[c]) = (*self.stamp, next);
+                    next += 1;
+                }
+                if let Some(ids) = ids.as_deref_mut() {
+                    ids[j] = self.slot[c];
+                }
+            }
+        }
+        next
+    }
+}
+
+/// Builds the levels, or `None` when their tables would exceed [`MAX_ENTRIES`].
+fn levels(generators: &[(Vec<u64>, u64)], periods: &[u64]) -> Option<Levels> {
+    let (n, k) = (periods.len(), generators.len());
+    // From the bottom: at level k every column is empty, a group per period.
+    let mut distinct: Vec<u64> = periods.to_vec();
+    distinct.sort_unstable();
+    distinct.dedup();
+    let mut ids: Vec<usize> = periods.iter().map(|p| distinct.binary_search(p).unwrap_or(0)).collect();
+    let mut count = distinct.len();
+    // Choose the generator fixed just above the levels built so far: the one that splits the
+    // groups least. Greedy over every candidate when that is cheap, else smallest support last.
+    let greedy = (k as u64).pow(2).saturating_mul(n as u64) <= 1 << 27;
+    let support = |i: usize| generators[i].0.iter().filter(|&&v| v != 0).count();
+    let mut by_support: Vec<usize> = (0..k).collect();
+    by_support.sort_by_key(|&i| (support(i), i));
+    let mut chosen: Vec<usize> = Vec::with_capacity(k); // deepest first
+    let mut free: Vec<bool> = vec![true; k];
+    // Per level from the bottom: each button's group id.
+    let mut level_ids: Vec<Vec<usize>> = vec![ids.clone()];
+    // Buttons by group (a counting sort), and a stamp per residue for counting the distinct
+    // entries of one group.
+    let widest = periods.iter().copied().max().unwrap_or(1) as usize;
+    let (mut seen, mut slot, mut stamp) = (vec![0u64; widest], vec![0usize; widest], 0u64);
+    let mut buttons: Vec<usize> = vec![0; n];
+    let mut starts: Vec<usize> = vec![0; count + 1];
+    for &fallback in &by_support {
+        starts.clear();
+        starts.resize(count + 1, 0);
+        for &g in &ids {
+            starts[g + 1] += 1;
+        }
+        for g in 0..count {
+            starts[g + 1] += starts[g];
+        }
+        let mut fill = starts.clone();
+        for (j, &g) in ids.iter().enumerate() {
+            buttons[fill[g]] = j;
+            fill[g] += 1;
+        }
+        let entry = |i: usize| move |j: usize| (generators[i].0[j] % periods[j]) as usize;
+        let mut marks = Marks { seen: &mut seen, slot: &mut slot, stamp: &mut stamp };
+        let pick = if greedy {
+            let mut best: Option<(usize, usize)> = None;
+            for i in (0..k).filter(|&i| free[i]) {
+                let size = marks.split(&buttons, &starts, entry(i), None);
+                if best.is_none_or(|(b, _)| size < b) {
+                    best = Some((size, i));
+                }
+            }
+            best.map_or(0, |(_, i)| i)
+        } else {
+            fallback
+        };
+        free[pick] = false;
+        chosen.push(pick);
+        let next = marks.split(&buttons, &starts, entry(pick), Some(&mut ids));
+        count = next;
+        level_ids.push(ids.clone());
+    }
+    // Level l (0 at the top) has the ids of `level_ids[k - l]`; its generator is `chosen[k-1-l]`.
+    let order: Vec<usize> = chosen.iter().rev().copied().collect();
+    let mut groups: Vec<Vec<Group>> = Vec::with_capacity(k + 1);
+    let mut entries = Vec::with_capacity(k + 1);
+    let mut total = 0usize;
+    for l in 0..=k {
+        let ids = &level_ids[k - l];
+        let size = ids.iter().copied().max().map_or(0, |m| m + 1);
+        let mut level = vec![Group { offset: 0, period: 0, step: 0, parent: 0, coefficient: 0 }; size];
+        for (j, &g) in ids.iter().enumerate() {
+            level[g].period = periods[j];
+            if l < k {
+                level[g].parent = level_ids[k - l - 1][j];
+                level[g].coefficient = generators[order[l]].0[j] % periods[j];
+            }
+        }
+        let mut offset = 0;
+        for group in &mut level {
+            group.offset = offset;
+            offset += group.period as usize;
+        }
+        total += offset;
+        if total > MAX_ENTRIES {
+            return None;
+        }
+        entries.push(offset);
+        groups.push(level);
+    }
+    // Steps from the bottom: a group with an empty column shifts by 0 (step L); above, the step
+    // is the gcd of the group's entry and its parent's step.
+    for group in &mut groups[k] {
+        group.step = group.period;
+    }
+    for l in (0..k).rev() {
+        let (upper, lower) = groups.split_at_mut(l + 1);
+        for group in &mut upper[l] {
+            group.step = group.coefficient.gcd(&lower[0][group.parent].step);
+        }
+    }
+    // Classes: each group's column (read from one of its buttons) divided by its first entry
+    // when that is a unit; groups of zero column or of a first entry that is not a unit stand
+    // alone with λ = 1 (a zero column's step keeps its shift at 0).
+    let mut classes = Vec::with_capacity(k + 1);
+    let mut members = Vec::with_capacity(k + 1);
+    for l in 0..=k {
+        let ids = &level_ids[k - l];
+        let mut first: Vec<usize> = vec![usize::MAX; groups[l].len()];
+        for (j, &g) in ids.iter().enumerate() {
+            if first[g] == usize::MAX {
+                first[g] = j;
+            }
+        }
+        let mut by_column: std::collections::HashMap<(u64, Vec<u64>), usize> =
+            std::collections::HashMap::new();
+        let mut lists: Vec<Vec<(usize, u64)>> = Vec::new();
+        for (g, &j) in first.iter().enumerate() {
+            let period = periods[j];
+            let column: Vec<u64> = order[l..].iter().map(|&i| generators[i].0[j] % period).collect();
+            let unit = column.iter().find(|&&v| v != 0).and_then(|&v| inv_mod(v, period).map(|inv| (v, inv)));
+            let (key, lambda) = match unit {
+                Some((v, inv)) => ((period, column.iter().map(|&c| c * inv % period).collect()), v),
+                None => ((period, column), 1),
+            };
+            let next = lists.len();
+            let class = *by_column.entry(key).or_insert(next);
+            if class == next {
+                lists.push(Vec::new());
+            }
+            lists[class].push((g, lambda));
+        }
+        let mut level_members = Vec::with_capacity(groups[l].len());
+        let mut ranges = Vec::with_capacity(lists.len());
+        for list in lists {
+            let start = level_members.len();
+            level_members.extend(list);
+            ranges.push(start..level_members.len());
+        }
+        classes.push(ranges);
+        members.push(level_members);
+    }
+    Some(Levels { order, groups, entries, root: level_ids[k].clone(), classes, members })
+}
+
+/// A plan found: its cost's key and the multiple of each generator.
+type Found = (u64, Vec<u64>);
+
+/// The shared state of the pieces.
+struct Shared {
+    best: AtomicU64,
+    nodes: AtomicU64,
+    stop: AtomicBool,
+    budget: Budget,
+    started: Instant,
+}
+
+/// One piece's walk.
+struct Piece<'a, C: Cost> {
+    levels: &'a Levels,
+    generators: &'a [(Vec<u64>, u64)],
+    shared: &'a Shared,
+    /// Each level's tables.
+    tables: Vec<Vec<C>>,
+    /// The multiple chosen of each generator (by generator).
+    digits: Vec<u64>,
+    /// The piece's best: its key and digits.
+    best: Option<Found>,
+    nodes: u64,
+    unflushed: u64,
+}
+
+impl<C: Cost> Piece<'_, C> {
+    /// Counts a node; false once the walk must stop.
+    fn tick(&mut self) -> bool {
+        self.nodes += 1;
+        self.unflushed += 1;
+        // The first node looks at the clock too.
+        if self.unflushed >= CHECK_EVERY || self.nodes == 1 {
+            let nodes = self.shared.nodes.fetch_add(self.unflushed, Ordering::Relaxed) + self.unflushed;
+            self.unflushed = 0;
+            if nodes > self.shared.budget.nodes || self.shared.budget.expired(self.shared.started) {
+                self.shared.stop.store(true, Ordering::Relaxed);
+            }
+        }
+        !self.shared.stop.load(Ordering::Relaxed)
+    }
+
+    /// Level `l + 1`'s tables from level `l`'s with generator `order[l]` fixed to `tau`.
+    fn descend(&mut self, l: usize, tau: u64) {
+        let (upper, lower) = self.tables.split_at_mut(l + 1);
+        let (from, to) = (&upper[l], &mut lower[0]);
+        to.fill(C::ZERO);
+        for group in &self.levels.groups[l] {
+            let period = group.period as usize;
+            let shift = (group.coefficient * (tau % group.period) % group.period) as usize;
+            let parent = &self.levels.groups[l + 1][group.parent];
+            let source = &from[group.offset..group.offset + period];
+            let target = &mut to[parent.offset..parent.offset + period];
+            // target[s] += source[(s + shift) mod L]
+            let (head, tail) = target.split_at_mut(period - shift);
+            for (t, &v) in head.iter_mut().zip(&source[shift..]) {
+                *t = t.add(v);
+            }
+            for (t, &v) in tail.iter_mut().zip(&source[..shift]) {
+                *t = t.add(v);
+            }
+        }
+    }
+
+    /// The bound of level `l`'s tables: every class of groups at its best reachable shift.
+    fn bound(&self, l: usize) -> u64 {
+        let table = &self.tables[l];
+        let groups = &self.levels.groups[l];
+        let members = &self.levels.members[l];
+        let mut sum = C::ZERO;
+        for class in &self.levels.classes[l] {
+            let best = if class.len() == 1 {
+                let group = &groups[members[class.start].0];
+                let entries = &table[group.offset..group.offset + group.period as usize];
+                let mut best = entries[0];
+                for v in entries.iter().step_by(group.step.max(1) as usize).skip(1) {
+                    best = best.meet(*v);
+                }
+                best
+            } else {
+                // A unit multiple λ of the class's column shifts by λ·s.
+                let period = groups[members[class.start].0].period;
+                let mut best: Option<C> = None;
+                for s in 0..period {
+                    let mut cost = C::ZERO;
+                    for &(g, lambda) in &members[class.clone()] {
+                        cost = cost.add(table[groups[g].offset + (lambda * s % period) as usize]);
+                    }
+                    best = Some(best.map_or(cost, |b| b.meet(cost)));
+                }
+                best.unwrap_or(C::ZERO)
+            };
+            sum = sum.add(best);
+        }
+        sum.key()
+    }
+
+    /// The walk below a node at level `l`; false when it must stop.
+    fn visit(&mut self, l: usize) -> bool {
+        if !self.tick() {
+            return false;
+        }
+        let key = self.bound(l);
+        let own = self.best.as_ref().map_or(u64::MAX, |(b, _)| *b);
+        if key == u64::MAX || key >= own || key > self.shared.best.load(Ordering::Relaxed) {
+            return true;
+        }
+        let k = self.levels.order.len();
+        if l == k {
+            self.best = Some((key, self.digits.clone()));
+            self.shared.best.fetch_min(key, Ordering::Relaxed);
+            return true;
+        }
+        let generator = self.levels.order[l];
+        for tau in 0..self.generators[generator].1 {
+            self.descend(l, tau);
+            self.digits[generator] = tau;
+            if !self.visit(l + 1) {
+                return false;
+            }
+        }
+        self.digits[generator] = 0;
+        true
+    }
+}
+
+/// A solution set `x0 + Σ t_i·g_i (mod periods)` and what is asked of it.
+#[derive(Clone, Copy)]
+pub(crate) struct Problem<'a> {
+    pub x0: &'a [u64],
+    /// Each generator and its order.
+    pub generators: &'a [(Vec<u64>, u64)],
+    pub periods: &'a [u64],
+    pub limits: Option<&'a [u64]>,
+    pub objective: Objective,
+}
+
+/// The best plan of the set within its limits for its objective, better than or as good as
+/// `incumbent` (the score of a plan known), or `None` when the set is not [`eligible`] or its
+/// tables would be too large.
+pub(crate) fn walk(problem: Problem, incumbent: Option<Score>, budget: Budget) -> Option<Walked> {
+    if !eligible(problem.generators, problem.periods) {
+        return None;
+    }
+    let started = Instant::now();
+    let levels = levels(problem.generators, problem.periods)?;
+    let incumbent = incumbent.map_or(u64::MAX, |s| score_key(s, problem.objective));
+    Some(match problem.objective {
+        Objective::Max => run::<MaxSum>(&levels, problem, incumbent, budget, started),
+        _ => run::<Sum>(&levels, problem, incumbent, budget, started),
+    })
+}
+
+fn run<C: Cost>(
+    levels: &Levels,
+    problem: Problem,
+    incumbent: u64,
+    budget: Budget,
+    started: Instant,
+) -> Walked {
+    let Problem { x0, generators, periods, limits, objective } = problem;
+    let k = generators.len();
+    // The root's tables: each group's cost at every shift of the particular plan.
+    let mut root = vec![C::ZERO; levels.entries[0]];
+    for (j, &g) in levels.root.iter().enumerate() {
+        let group = &levels.groups[0][g];
+        let period = periods[j];
+        for s in 0..period {
+            let v = (x0[j] % period + s) % period;
+            let within = limits.is_none_or(|l| v <= l[j]);
+            let slot = &mut root[group.offset + s as usize];
+            *slot = slot.add(C::of(v, within, objective));
+        }
+    }
+    // Pieces: the multiples of the first generators in walk order, at least 8 a core.
+    let threads = rayon::current_num_threads() as u64;
+    let (mut depth, mut pieces) = (0usize, 1u64);
+    while threads > 1 && depth < k && pieces < 8 * threads {
+        pieces = pieces.saturating_mul(generators[levels.order[depth]].1);
+        depth += 1;
+    }
+    let shared = Shared {
+        best: AtomicU64::new(incumbent),
+        nodes: AtomicU64::new(0),
+        stop: AtomicBool::new(false),
+        budget,
+        started,
+    };
+    let results: Vec<(Option<Found>, u64)> = (0..pieces)
+        .into_par_iter()
+        .map(|piece| {
+            let mut walker = Piece::<C> {
+                levels,
+                generators,
+                shared: &shared,
+                tables: levels.entries.iter().map(|&e| vec![C::ZERO; e]).collect(),
+                digits: vec![0; k],
+                best: None,
+                nodes: 0,
+                unflushed: 0,
+            };
+            walker.tables[0].copy_from_slice(&root);
+            // The piece's digits, the last level fastest: pieces in order are the walk's order.
+            let mut taus = vec![0u64; depth];
+            let mut rest = piece;
+            for l in (0..depth).rev() {
+                let order = generators[levels.order[l]].1;
+                (taus[l], rest) = (rest % order, rest / order);
+            }
+            for (l, &tau) in taus.iter().enumerate() {
+                walker.descend(l, tau);
+                walker.digits[levels.order[l]] = tau;
+            }
+            walker.visit(depth);
+            shared.nodes.fetch_add(walker.unflushed, Ordering::Relaxed);
+            (walker.best, walker.nodes)
+        })
+        .collect();
+    let complete = !shared.stop.load(Ordering::Relaxed);
+    let nodes = results.iter().map(|(_, n)| n).sum();
+    let mut best: Option<Found> = None;
+    for (found, _) in results {
+        if let Some((key, digits)) = found
+            && best.as_ref().is_none_or(|(b, _)| key < *b)
+        {
+            best = Some((key, digits));
+        }
+    }
+    let best = best.map(|(_, digits)| {
+        let mut x: Vec<u64> = x0.iter().zip(periods).map(|(&v, &p)| v % p).collect();
+        for ((g, _), &t) in generators.iter().zip(&digits) {
+            for ((x, &v), &p) in x.iter_mut().zip(g).zip(periods) {
+                *x = (*x + v % p * (t % p)) % p;
+            }
+        }
+        x
+    });
+    Walked { best, complete, nodes }
+}
