@@ -6,7 +6,7 @@
 //! patterns; mod-2 puzzles with up to 2^20 plans and press limits against an enumeration of
 //! their solution sets; mod p and mixed sets of up to 2^21 plans made by copying buttons; the
 //! n×n fewest presses for n <= 78 against the published table (its data section and, through
-//! its SHA-256, its b-file).
+//! its SHA-256, its b-file); Lights Out mod 3 and mod 7 against a first-row walk over `Z_p`.
 
 use modsolve::analysis::{Analysis, Engine, Options, analyze};
 use modsolve::model::Puzzle;
@@ -710,28 +710,162 @@ fn copied_buttons_give_large_mod_p_and_mixed_sets_with_known_best_plans() {
     assert!(largest >= 1 << 16, "the largest solution set had {largest} plans");
 }
 
-/// Lights Out mod 3 and mod 5 (press adds 1 to a cell and its neighbours), all off → all 1:
-/// boards whose sets of 3^9 … 3^12 and 5^10 plans the bounded walk over the quiet basis proves
-/// in well under a second. The mod 3 figures are those the plain enumeration of every plan gave
-/// (the previous release: 0.33 s for 17 × 17, 1.23 s for 35 × 35); each plan is simulated.
+/// The fewest presses of n×n Lights Out mod `p` (a press adds 1 to its cell and its four
+/// neighbours) from all 0 to `target`, by a first-row walk written here: a first row fixes
+/// every press below it (each cell's equation fixes the press under it), the last row's
+/// residual is affine in the first row, its solutions are `r0 + span(null)` over `Z_p` (found
+/// here by Gauss–Jordan), and each of the `p^k` plans is built by adding the chased null
+/// patterns in mixed radix and summed. `None` when no plan reaches the target.
+fn fewest_mod_p_by_first_rows(n: usize, p: i64, target: &[i64]) -> Option<i64> {
+    let chase = |first: &[i64], target: &[i64]| -> (Vec<i64>, Vec<i64>) {
+        let mut x = vec![0i64; n * n];
+        x[..n].copy_from_slice(first);
+        let effect = |x: &[i64], r: usize, c: usize| {
+            let mut sum = x[r * n + c];
+            if c > 0 {
+                sum += x[r * n + c - 1];
+            }
+            if c + 1 < n {
+                sum += x[r * n + c + 1];
+            }
+            if r > 0 {
+                sum += x[(r - 1) * n + c];
+            }
+            if r + 1 < n {
+                sum += x[(r + 1) * n + c];
+            }
+            sum
+        };
+        for r in 0..n - 1 {
+            for c in 0..n {
+                // The press below (r, c) makes cell (r, c) reach its target.
+                let rest = effect(&x, r, c) - x[(r + 1) * n + c];
+                x[(r + 1) * n + c] = (target[r * n + c] - rest).rem_euclid(p);
+            }
+        }
+        let residual =
+            (0..n).map(|c| (effect(&x, n - 1, c) - target[(n - 1) * n + c]).rem_euclid(p)).collect();
+        (x, residual)
+    };
+    let zero = vec![0i64; n * n];
+    let (_, base) = chase(&vec![0; n], target);
+    // Column c of the residual's linear part: the homogeneous chase of a unit first row.
+    let columns: Vec<Vec<i64>> = (0..n)
+        .map(|c| {
+            let mut unit = vec![0i64; n];
+            unit[c] = 1;
+            chase(&unit, &zero).1
+        })
+        .collect();
+    // Gauss–Jordan on [M | −base] over Z_p.
+    let inverse = |a: i64| (1..p).find(|&b| a * b % p == 1).expect("p is prime");
+    let mut rows: Vec<Vec<i64>> =
+        (0..n).map(|i| (0..n).map(|c| columns[c][i]).chain([(-base[i]).rem_euclid(p)]).collect()).collect();
+    let mut pivots = Vec::new();
+    let mut rank = 0;
+    for c in 0..n {
+        let Some(r) = (rank..n).find(|&r| rows[r][c] != 0) else { continue };
+        rows.swap(rank, r);
+        let scale = inverse(rows[rank][c]);
+        for v in rows[rank].iter_mut() {
+            *v = *v * scale % p;
+        }
+        for r in 0..n {
+            if r != rank && rows[r][c] != 0 {
+                let factor = rows[r][c];
+                let pivot = rows[rank].clone();
+                for (v, q) in rows[r].iter_mut().zip(&pivot) {
+                    *v = (*v - factor * q).rem_euclid(p);
+                }
+            }
+        }
+        pivots.push(c);
+        rank += 1;
+    }
+    if rows[rank..].iter().any(|row| row[n] != 0) {
+        return None;
+    }
+    let mut first = vec![0i64; n];
+    for (r, &c) in pivots.iter().enumerate() {
+        first[c] = rows[r][n];
+    }
+    let nulls: Vec<Vec<i64>> = (0..n)
+        .filter(|c| !pivots.contains(c))
+        .map(|free| {
+            let mut v = vec![0i64; n];
+            v[free] = 1;
+            for (r, &c) in pivots.iter().enumerate() {
+                v[c] = (-rows[r][free]).rem_euclid(p);
+            }
+            chase(&v, &zero).0
+        })
+        .collect();
+    let (mut x, residual) = chase(&first, target);
+    assert!(residual.iter().all(|&v| v == 0), "the particular first row solves");
+    let mut best = x.iter().sum::<i64>();
+    let mut digits = vec![0i64; nulls.len()];
+    'plans: loop {
+        for (k, null) in nulls.iter().enumerate() {
+            for (a, b) in x.iter_mut().zip(null) {
+                *a = (*a + b) % p;
+            }
+            digits[k] += 1;
+            if digits[k] < p {
+                best = best.min(x.iter().sum());
+                continue 'plans;
+            }
+            digits[k] = 0;
+        }
+        return Some(best);
+    }
+}
+
+/// Lights Out mod 3 and mod 7, all 0 → all 1 and to random reachable targets: sets of 3^12 and
+/// 7^6 plans, which the bounded walk over the quiet basis proves, equal the first-row walk
+/// written here; each plan is simulated.
 #[test]
-fn mod_p_lights_out_fewest_presses_proven_by_the_basis_walk() {
-    for (n, modulus, plans, fewest) in [
-        (17, 3, 3u64.pow(12), 207u32),
-        (29, 3, 3u64.pow(9), 717),
-        (35, 3, 3u64.pow(12), 1074),
-        (51, 5, 5u64.pow(10), 4843),
-    ] {
-        let source = format!("Puzzle(graph: Grid(rows: {n}, cols: {n}), modulus: {modulus}, target: All(1))");
+fn mod_p_lights_out_fewest_presses_equal_a_first_row_walk() {
+    use rand::RngExt;
+    let mut rng = StdRng::seed_from_u64(1515);
+    let mut walked = Vec::new();
+    for (n, p, random) in [(17, 3, false), (35, 3, false), (17, 3, true), (20, 7, true)] {
+        // A random target reached by random presses, or all 1.
+        let target: Vec<i64> = if random {
+            let presses: Vec<i64> = (0..n * n).map(|_| rng.random_range(0..p)).collect();
+            (0..n * n)
+                .map(|i| {
+                    let (r, c) = (i / n, i % n);
+                    let mut sum = presses[i];
+                    for (dr, dc) in [(0, 1), (2, 1), (1, 0), (1, 2)] {
+                        let (rr, cc) = ((r + dr).wrapping_sub(1), (c + dc).wrapping_sub(1));
+                        if rr < n && cc < n {
+                            sum += presses[rr * n + cc];
+                        }
+                    }
+                    sum % p
+                })
+                .collect()
+        } else {
+            vec![1; n * n]
+        };
+        let list = target.iter().map(i64::to_string).collect::<Vec<_>>().join(", ");
+        let source = format!("Puzzle(graph: Grid(rows: {n}, cols: {n}), modulus: {p}, target: [{list}])");
         let puzzle = parse_puzzle(&source).unwrap();
         let options = Options { budget: Budget { nodes: 200_000_000, time: None }, ..Options::default() };
         let analysis = analyze(&puzzle, &options).unwrap();
-        assert_eq!(analysis.count.value, BigUint::from(plans), "{n}×{n} mod {modulus}");
+        let plans = analysis.count.value.to_u64().expect("small");
+        let what = format!("{n}×{n} mod {p}, {plans} plans");
+        assert!(plans >= 1 << 16, "{what}: the walk takes sets of at least 2^16 plans");
         let plan = analysis.fewest.expect("solvable");
-        assert!(plan.is_proven(), "{n}×{n} mod {modulus}");
-        assert_eq!(plan.total(), BigUint::from(fewest), "{n}×{n} mod {modulus}");
-        assert!(puzzle.solves(&plan.presses), "{n}×{n} mod {modulus}");
+        assert!(plan.is_proven(), "{what}");
+        assert!(puzzle.solves(&plan.presses), "{what}");
+        let expected = fewest_mod_p_by_first_rows(n, p, &target).expect("solvable");
+        assert_eq!(plan.total(), BigUint::from(expected as u64), "{what}");
+        walked.push((n, p, expected));
     }
+    // All 0 → all 1: the figures the previous release's enumeration of every plan proved.
+    assert_eq!(walked[0].2, 207);
+    assert_eq!(walked[1].2, 1074);
 }
 
 /// With no search nodes the analysis leaves the quiet basis out (it has no use there) and says
