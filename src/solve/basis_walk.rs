@@ -53,7 +53,7 @@ use crate::algebra::arith::inv_mod;
 pub(crate) const MAX_PERIOD: u64 = 1024;
 
 /// The table entries of all levels together may not exceed this.
-const MAX_ENTRIES: usize = 1 << 23;
+const MAX_ENTRIES: usize = 1 << 22;
 
 /// The walk is cut into at least this many pieces (or one a choice of every generator), which
 /// run on every core.
@@ -650,35 +650,41 @@ fn run<C: Cost>(
     };
     let results: Vec<(Option<Found>, u64)> = (0..pieces)
         .into_par_iter()
-        .map(|piece| {
-            let mut walker = Piece::<C> {
-                levels,
-                generators,
-                shared: &shared,
-                tables: levels.entries.iter().zip(&slots).map(|(&e, &n)| vec![C::ZERO; e * n]).collect(),
-                slots: slots.clone(),
-                digits: vec![0; k],
-                best: None,
-                nodes: 0,
-                unflushed: 0,
-            };
-            walker.tables[0][..root.len()].copy_from_slice(&root);
-            // The piece's digits, the last level fastest: pieces in order are the walk's order.
-            let mut taus = vec![0u64; depth];
-            let mut rest = piece;
-            for l in (0..depth).rev() {
-                let order = generators[levels.order[l]].1;
-                (taus[l], rest) = (rest % order, rest / order);
-            }
-            for (l, &tau) in taus.iter().enumerate() {
-                walker.descend(l, 0, tau, 0);
-                walker.digits[levels.order[l]] = tau;
-            }
-            let key = walker.bound(depth, 0);
-            walker.visit(depth, 0, key);
-            shared.nodes.fetch_add(walker.unflushed, Ordering::Relaxed);
-            (walker.best, walker.nodes)
-        })
+        // The tables are made once a worker, not once a piece (every table is written before
+        // it is read).
+        .map_init(
+            || levels.entries.iter().zip(&slots).map(|(&e, &n)| vec![C::ZERO; e * n]).collect::<Vec<_>>(),
+            |tables, piece| {
+                let mut walker = Piece::<C> {
+                    levels,
+                    generators,
+                    shared: &shared,
+                    tables: std::mem::take(tables),
+                    slots: slots.clone(),
+                    digits: vec![0; k],
+                    best: None,
+                    nodes: 0,
+                    unflushed: 0,
+                };
+                walker.tables[0][..root.len()].copy_from_slice(&root);
+                // The piece's digits, the last level fastest: pieces in order are the walk's order.
+                let mut taus = vec![0u64; depth];
+                let mut rest = piece;
+                for l in (0..depth).rev() {
+                    let order = generators[levels.order[l]].1;
+                    (taus[l], rest) = (rest % order, rest / order);
+                }
+                for (l, &tau) in taus.iter().enumerate() {
+                    walker.descend(l, 0, tau, 0);
+                    walker.digits[levels.order[l]] = tau;
+                }
+                let key = walker.bound(depth, 0);
+                walker.visit(depth, 0, key);
+                shared.nodes.fetch_add(walker.unflushed, Ordering::Relaxed);
+                *tables = std::mem::take(&mut walker.tables);
+                (walker.best, walker.nodes)
+            },
+        )
         .collect();
     let complete = !shared.stop.load(Ordering::Relaxed);
     let nodes = results.iter().map(|(_, n)| n).sum();
