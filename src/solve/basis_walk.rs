@@ -187,14 +187,15 @@ struct Levels {
 }
 
 /// Whether a set can be walked: periods of at most [`MAX_PERIOD`], costs within their keys' bits
-/// and tables within [`MAX_ENTRIES`] (checked again once the groups are known).
+/// and each button's group at every level within [`MAX_ENTRIES`] (the tables are checked as the
+/// groups are built).
 pub(crate) fn eligible(generators: &[(Vec<u64>, u64)], periods: &[u64]) -> bool {
     let n = periods.len() as u64;
     let widest = periods.iter().copied().max().unwrap_or(1);
     widest <= MAX_PERIOD
         && n.saturating_mul(widest) < 1 << 32
         && generators.len() <= MAX_GENERATORS
-        && (generators.len() as u64 + 1).saturating_mul(n) <= (MAX_ENTRIES as u64) * 4
+        && (generators.len() as u64 + 1).saturating_mul(n) <= MAX_ENTRIES as u64
 }
 
 /// A stamp per residue, for splitting groups by their buttons' entries in one generator.
@@ -254,6 +255,8 @@ fn levels(generators: &[(Vec<u64>, u64)], periods: &[u64]) -> Option<Levels> {
     // Buttons by group (a counting sort), and a stamp per residue for counting the distinct
     // entries of one group.
     let widest = periods.iter().copied().max().unwrap_or(1) as usize;
+    let narrowest = periods.iter().copied().min().unwrap_or(1) as usize;
+    let mut built = count * narrowest;
     let (mut seen, mut slot, mut stamp) = (vec![0u64; widest], vec![0usize; widest], 0u64);
     let mut buttons: Vec<usize> = vec![0; n];
     let mut starts: Vec<usize> = vec![0; count + 1];
@@ -289,6 +292,12 @@ fn levels(generators: &[(Vec<u64>, u64)], periods: &[u64]) -> Option<Levels> {
         chosen.push(pick);
         let next = marks.split(&buttons, &starts, entry(pick), Some(&mut ids));
         count = next;
+        // Every group's table has at least `narrowest` entries: give up as soon as the levels
+        // built so far cannot fit.
+        built += count * narrowest;
+        if built > MAX_ENTRIES {
+            return None;
+        }
         level_ids.push(ids.clone());
     }
     // Level l (0 at the top) has the ids of `level_ids[k - l]`; its generator is `chosen[k-1-l]`.
@@ -587,17 +596,39 @@ pub(crate) struct Problem<'a> {
 /// The best plan of the set within its limits for its objective, better than or as good as
 /// `incumbent` (the score of a plan known), or `None` when the set is not [`eligible`] or its
 /// tables would be too large.
+#[cfg(test)]
 pub(crate) fn walk(problem: Problem, incumbent: Option<Score>, budget: Budget) -> Option<Walked> {
+    let started = Instant::now();
+    Some(prepare(problem)?.run(problem.x0, incumbent, budget.since(started)))
+}
+
+/// A set's walk made ready: its levels built, its tables known to fit.
+pub(crate) struct Prepared<'a> {
+    problem: Problem<'a>,
+    levels: Levels,
+}
+
+/// The walk of a set, or `None` when the set is not [`eligible`] or its tables would be too
+/// large (its `x0` is not read).
+pub(crate) fn prepare(problem: Problem) -> Option<Prepared> {
     if !eligible(problem.generators, problem.periods) {
         return None;
     }
-    let started = Instant::now();
     let levels = levels(problem.generators, problem.periods)?;
-    let incumbent = incumbent.map_or(u64::MAX, |s| score_key(s, problem.objective));
-    Some(match problem.objective {
-        Objective::Max => run::<MaxSum>(&levels, problem, incumbent, budget, started),
-        _ => run::<Sum>(&levels, problem, incumbent, budget, started),
-    })
+    Some(Prepared { problem, levels })
+}
+
+impl Prepared<'_> {
+    /// The walk from the plan `x0` of the set (in place of the problem's).
+    pub(crate) fn run(&self, x0: &[u64], incumbent: Option<Score>, budget: Budget) -> Walked {
+        let started = Instant::now();
+        let problem = Problem { x0, ..self.problem };
+        let incumbent = incumbent.map_or(u64::MAX, |s| score_key(s, problem.objective));
+        match problem.objective {
+            Objective::Max => run::<MaxSum>(&self.levels, problem, incumbent, budget, started),
+            _ => run::<Sum>(&self.levels, problem, incumbent, budget, started),
+        }
+    }
 }
 
 fn run<C: Cost>(

@@ -201,11 +201,22 @@ pub(crate) fn explore(
     // buttons (a board of one modulus has at most one a row or column): its bound prunes
     // there. It does not count the plans within limits, which the enumeration does.
     let within_nodes = answer.kernel_size <= BigUint::from(budget.nodes);
-    let walk_first = budget.nodes > 0
+    let walk = (budget.nodes > 0
         && answer.kernel_size >= BigUint::from(PARALLEL_PLANS)
         && (generators.len() as u64).pow(2) <= 4 * periods.len() as u64
-        && (limits.is_none() || !within_nodes)
-        && basis_walk::eligible(&generators, &periods);
+        && (limits.is_none() || !within_nodes))
+        .then(|| {
+            // The plan to walk from comes later (the descent's).
+            basis_walk::prepare(basis_walk::Problem {
+                x0: &[],
+                generators: &generators,
+                periods: &periods,
+                limits,
+                objective,
+            })
+        })
+        .flatten();
+    let walk_first = walk.is_some();
     if within_nodes
         && !walk_first
         && let Some(((best, count), nodes)) =
@@ -263,15 +274,11 @@ pub(crate) fn explore(
         x0
     };
     let start = within(&x0, limits).then(|| objective.score(&x0));
-    // The bounded walk with the rest of the budget, when its tables fit.
-    if walk_first
+    // The bounded walk with the rest of the budget.
+    if let Some(walk) = &walk
         && !meter.exhausted
-        && let Some(walked) = basis_walk::walk(
-            basis_walk::Problem { x0: &x0, generators: &generators, periods: &periods, limits, objective },
-            start,
-            walk_budget(budget, meter.nodes).since(started),
-        )
     {
+        let walked = walk.run(&x0, start, walk_budget(budget, meter.nodes).since(started));
         let best = walked.best.or_else(|| start.map(|_| x0.clone()));
         let proof = if walked.complete { Proof::Proven } else { Proof::BudgetRanOut };
         return Ok(Exploration {
