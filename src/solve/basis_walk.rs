@@ -47,10 +47,10 @@ use num_integer::Integer;
 use rayon::prelude::*;
 
 use super::search::{Budget, Objective, Score};
-use crate::algebra::arith::inv_mod;
+use crate::algebra::arith::{add_mod, inv_mod, mul_mod};
 
 /// Periods above this are not walked (a group's table has one entry per residue).
-pub(crate) const MAX_PERIOD: u64 = 1024;
+const MAX_PERIOD: u64 = 1024;
 
 /// The table entries of all levels together may not exceed this.
 const MAX_ENTRIES: usize = 1 << 22;
@@ -69,7 +69,7 @@ const MAX_GENERATORS: usize = 4096;
 /// Nodes a piece counts before it adds them to the shared count and looks at the clock.
 const CHECK_EVERY: u64 = 256;
 
-/// What [`walk`] found.
+/// What [`Prepared::run`] found.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Walked {
     /// The best plan found that scores at most the incumbent's score, if any.
@@ -180,6 +180,10 @@ struct Levels {
     entries: Vec<usize>,
     /// Level 0's group of each button.
     root: Vec<usize>,
+    /// `slots[l]`: level `l`'s tables, one per multiple of the generator above when the children
+    /// are ordered by their bounds (orders up to [`ORDERED_CHILDREN`], entries permitting),
+    /// else one.
+    slots: Vec<usize>,
     /// `classes[l]`: level `l`'s groups whose columns are unit multiples `λ·c` of one column `c`
     /// (same period), as ranges of `members[l]`, `(group, λ)`; they shift together.
     classes: Vec<Vec<std::ops::Range<usize>>>,
@@ -189,7 +193,7 @@ struct Levels {
 /// Whether a set can be walked: periods of at most [`MAX_PERIOD`], costs within their keys' bits
 /// and each button's group at every level within [`MAX_ENTRIES`] (the tables are checked as the
 /// groups are built).
-pub(crate) fn eligible(generators: &[(Vec<u64>, u64)], periods: &[u64]) -> bool {
+fn eligible(generators: &[(Vec<u64>, u64)], periods: &[u64]) -> bool {
     let n = periods.len() as u64;
     let widest = periods.iter().copied().max().unwrap_or(1);
     widest <= MAX_PERIOD
@@ -380,7 +384,18 @@ fn levels(generators: &[(Vec<u64>, u64)], periods: &[u64]) -> Option<Levels> {
         classes.push(ranges);
         members.push(level_members);
     }
-    Some(Levels { order, groups, entries, root: level_ids[k].clone(), classes, members })
+    // Slots: a table for each multiple of the generator above, within the entries allowed.
+    let mut slots: Vec<usize> = vec![1; k + 1];
+    for l in 1..=k {
+        let order = generators[order[l - 1]].1;
+        let more = entries[l] * (order as usize).saturating_sub(1);
+        if order <= ORDERED_CHILDREN && total + more <= MAX_ENTRIES {
+            slots[l] = order as usize;
+            total += more;
+        }
+    }
+    let root = level_ids.pop().unwrap_or_default();
+    Some(Levels { order, groups, entries, root, slots, classes, members })
 }
 
 /// A plan found: its cost's key and the multiple of each generator.
@@ -400,10 +415,8 @@ struct Piece<'a, C: Cost> {
     levels: &'a Levels,
     generators: &'a [(Vec<u64>, u64)],
     shared: &'a Shared,
-    /// Each level's tables, `slots[l]` of them (one per multiple of the generator above, when
-    /// the children are ordered by their bounds).
+    /// Each level's tables, [`Levels::slots`] of them.
     tables: Vec<Vec<C>>,
-    slots: Vec<usize>,
     /// The multiple chosen of each generator (by generator).
     digits: Vec<u64>,
     /// The piece's best: its key and digits.
@@ -553,7 +566,7 @@ impl<C: Cost> Piece<'_, C> {
         }
         let generator = self.levels.order[l];
         let order = self.generators[generator].1;
-        if self.slots[l + 1] as u64 == order {
+        if self.levels.slots[l + 1] as u64 == order {
             self.descend_all(l, slot, order as usize);
             let mut children = [(0u64, 0u64); ORDERED_CHILDREN as usize];
             for tau in 0..order {
@@ -598,8 +611,7 @@ pub(crate) struct Problem<'a> {
 /// tables would be too large.
 #[cfg(test)]
 pub(crate) fn walk(problem: Problem, incumbent: Option<Score>, budget: Budget) -> Option<Walked> {
-    let started = Instant::now();
-    Some(prepare(problem)?.run(problem.x0, incumbent, budget.since(started)))
+    Some(prepare(problem)?.run(problem.x0, incumbent, budget))
 }
 
 /// A set's walk made ready: its levels built, its tables known to fit.
@@ -652,18 +664,6 @@ fn run<C: Cost>(
             *slot = slot.add(C::of(v, within, objective));
         }
     }
-    // Slots: a table for each multiple of the generator above, for orders up to
-    // `ORDERED_CHILDREN` and within the entries allowed.
-    let mut slots: Vec<usize> = vec![1; k + 1];
-    let mut total: usize = levels.entries.iter().sum();
-    for l in 1..=k {
-        let order = generators[levels.order[l - 1]].1;
-        let more = levels.entries[l] * (order as usize).saturating_sub(1);
-        if order <= ORDERED_CHILDREN && total + more <= MAX_ENTRIES {
-            slots[l] = order as usize;
-            total += more;
-        }
-    }
     // Pieces: the multiples of the first generators in walk order (in the order of their
     // multiples, not of their bounds), as many on one thread as on many, so that the plan
     // found does not depend on the threads.
@@ -684,14 +684,20 @@ fn run<C: Cost>(
         // The tables are made once a worker, not once a piece (every table is written before
         // it is read).
         .map_init(
-            || levels.entries.iter().zip(&slots).map(|(&e, &n)| vec![C::ZERO; e * n]).collect::<Vec<_>>(),
+            || {
+                levels
+                    .entries
+                    .iter()
+                    .zip(&levels.slots)
+                    .map(|(&e, &n)| vec![C::ZERO; e * n])
+                    .collect::<Vec<_>>()
+            },
             |tables, piece| {
                 let mut walker = Piece::<C> {
                     levels,
                     generators,
                     shared: &shared,
                     tables: std::mem::take(tables),
-                    slots: slots.clone(),
                     digits: vec![0; k],
                     best: None,
                     nodes: 0,
@@ -731,7 +737,7 @@ fn run<C: Cost>(
         let mut x: Vec<u64> = x0.iter().zip(periods).map(|(&v, &p)| v % p).collect();
         for ((g, _), &t) in generators.iter().zip(&digits) {
             for ((x, &v), &p) in x.iter_mut().zip(g).zip(periods) {
-                *x = (*x + v % p * (t % p)) % p;
+                *x = add_mod(*x, mul_mod(v % p, t % p, p), p);
             }
         }
         x
