@@ -46,6 +46,7 @@ use std::time::Instant;
 use num_integer::Integer;
 use rayon::prelude::*;
 
+use super::optimize::Problem;
 use super::search::{Budget, Objective, Score};
 use crate::algebra::arith::{add_mod, inv_mod, mul_mod};
 
@@ -593,17 +594,6 @@ impl<C: Cost> Piece<'_, C> {
         self.digits[generator] = 0;
         true
     }
-}
-
-/// A solution set `x0 + Σ t_i·g_i (mod periods)` and what is asked of it.
-#[derive(Clone, Copy)]
-pub(crate) struct Problem<'a> {
-    pub x0: &'a [u64],
-    /// Each generator and its order.
-    pub generators: &'a [(Vec<u64>, u64)],
-    pub periods: &'a [u64],
-    pub limits: Option<&'a [u64]>,
-    pub objective: Objective,
 }
 
 /// The best plan of the set within its limits for its objective, better than or as good as

@@ -146,6 +146,17 @@ pub(crate) struct Exploration {
     pub nodes: u64,
 }
 
+/// A solution set `x0 + Σ t_i·g_i (mod periods)` and what is asked of it.
+#[derive(Clone, Copy)]
+pub(crate) struct Problem<'a> {
+    pub x0: &'a [u64],
+    /// Each generator and its order.
+    pub generators: &'a [(Vec<u64>, u64)],
+    pub periods: &'a [u64],
+    pub limits: Option<&'a [u64]>,
+    pub objective: Objective,
+}
+
 /// `x_j <= limit_j` for every button, or no limits.
 fn within(x: &[u64], limits: Option<&[u64]>) -> bool {
     limits.is_none_or(|l| x.iter().zip(l).all(|(a, b)| a <= b))
@@ -207,7 +218,7 @@ pub(crate) fn explore(
         && (limits.is_none() || !within_nodes))
         .then(|| {
             // The plan to walk from comes later (the descent's).
-            basis_walk::prepare(basis_walk::Problem {
+            basis_walk::prepare(Problem {
                 x0: &[],
                 generators: &generators,
                 periods: &periods,
@@ -219,8 +230,10 @@ pub(crate) fn explore(
     let walk_first = walk.is_some();
     if within_nodes
         && !walk_first
-        && let Some(((best, count), nodes)) =
-            enumerate_on_every_core(&x0, &generators, &periods, limits, objective, budget.since(started))
+        && let Some(((best, count), nodes)) = enumerate_on_every_core(
+            Problem { x0: &x0, generators: &generators, periods: &periods, limits, objective },
+            budget.since(started),
+        )
     {
         return Ok(Exploration {
             best: best.map(|x| plan(&x, objective, Proof::Proven)),
@@ -494,14 +507,8 @@ fn plan(x: &[u64], objective: Objective, proof: Proof) -> Plan {
 
 /// Every plan of the set in mixed-radix order; returns the best within the limits and how many
 /// are within them.
-fn enumerate(
-    x0: &[u64],
-    generators: &[(Vec<u64>, u64)],
-    periods: &[u64],
-    limits: Option<&[u64]>,
-    objective: Objective,
-    meter: &mut Meter,
-) -> (Option<Vec<u64>>, u64) {
+fn enumerate(set: Problem, meter: &mut Meter) -> (Option<Vec<u64>>, u64) {
+    let Problem { x0, generators, periods, limits, objective } = set;
     let sparse = supports(generators);
     let mut x = x0.to_vec();
     let mut digits = vec![0u64; generators.len()];
@@ -565,19 +572,13 @@ const PARALLEL_PLANS: u64 = 1 << 16;
 /// 8 pieces a core), the pieces enumerated on every core and their results taken in order: the
 /// same plan (the first best in mixed-radix order), count and nodes as one enumeration. `None`
 /// when the budget ran out.
-fn enumerate_on_every_core(
-    x0: &[u64],
-    generators: &[(Vec<u64>, u64)],
-    periods: &[u64],
-    limits: Option<&[u64]>,
-    objective: Objective,
-    budget: Budget,
-) -> Option<(Enumerated, u64)> {
+fn enumerate_on_every_core(set: Problem, budget: Budget) -> Option<(Enumerated, u64)> {
+    let Problem { x0, generators, periods, objective, .. } = set;
     let threads = rayon::current_num_threads() as u64;
     let plans = generators.iter().try_fold(1u64, |n, &(_, order)| n.checked_mul(order));
     if threads == 1 || plans.is_none_or(|n| n < PARALLEL_PLANS) {
         let mut meter = Meter::new(budget);
-        let found = enumerate(x0, generators, periods, limits, objective, &mut meter);
+        let found = enumerate(set, &mut meter);
         return (!meter.exhausted).then_some((found, meter.nodes));
     }
     // The last generators (the slowest digits), whose multiples make the pieces.
@@ -602,7 +603,7 @@ fn enumerate_on_every_core(
                 }
             }
             let mut meter = Meter::new(budget.since(started));
-            let found = enumerate(&x, inner, periods, limits, objective, &mut meter);
+            let found = enumerate(Problem { x0: &x, generators: inner, ..set }, &mut meter);
             (!meter.exhausted).then_some((found, meter.nodes))
         })
         .collect();
@@ -707,26 +708,23 @@ mod tests {
             let (periods, x0, generators, plans) = random_set(&mut rng, buttons, choices);
             let limits: Option<Vec<u64>> =
                 (round % 2 == 1).then(|| periods.iter().map(|&p| rng.random_range(0..p)).collect());
+            let set = |limits, objective| Problem {
+                x0: &x0,
+                generators: &generators,
+                periods: &periods,
+                limits,
+                objective,
+            };
             let unbounded = Budget { nodes: u64::MAX, time: None };
             for objective in [Objective::Total, Objective::Max, Objective::Buttons] {
                 let mut meter = Meter::new(unbounded);
-                let one = enumerate(&x0, &generators, &periods, limits.as_deref(), objective, &mut meter);
-                let every = enumerate_on_every_core(
-                    &x0,
-                    &generators,
-                    &periods,
-                    limits.as_deref(),
-                    objective,
-                    unbounded,
-                );
+                let one = enumerate(set(limits.as_deref(), objective), &mut meter);
+                let every = enumerate_on_every_core(set(limits.as_deref(), objective), unbounded);
                 assert_eq!(every, Some((one, meter.nodes)), "round {round}, {objective:?}");
                 assert_eq!(meter.nodes, plans, "round {round}");
             }
             let spent = Budget { nodes: u64::MAX, time: Some(std::time::Duration::ZERO) };
-            assert_eq!(
-                enumerate_on_every_core(&x0, &generators, &periods, None, Objective::Total, spent),
-                None
-            );
+            assert_eq!(enumerate_on_every_core(set(None, Objective::Total), spent), None);
         }
     }
 
@@ -858,7 +856,7 @@ mod tests {
                 }
                 break;
             }
-            let problem = |limits, objective| basis_walk::Problem {
+            let problem = |limits, objective| Problem {
                 x0: &x0,
                 generators: &generators,
                 periods: &periods,
@@ -868,8 +866,7 @@ mod tests {
             let unbounded = Budget { nodes: u64::MAX, time: None };
             for objective in [Objective::Total, Objective::Max, Objective::Buttons] {
                 let mut meter = Meter::new(unbounded);
-                let (best, _) =
-                    enumerate(&x0, &generators, &periods, limits.as_deref(), objective, &mut meter);
+                let (best, _) = enumerate(problem(limits.as_deref(), objective), &mut meter);
                 let expected = best.map(|x| objective.score(&x));
                 limited += usize::from(limits.is_some());
                 infeasible += usize::from(expected.is_none());
