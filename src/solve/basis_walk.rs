@@ -31,9 +31,17 @@
 //! cut only by a strictly better plan found elsewhere, so the plan returned (the first best in
 //! walk order) does not depend on the number of threads, unless a budget cut the walk.
 //!
+//! Symmetries: on a prime modulus, permutations of the buttons that map the set onto itself
+//! (a square board's rotations and reflections) let the walk skip whole cosets. The set is
+//! [`Split`] so that its first generators label the cosets of a subspace every symmetry maps
+//! onto itself (the smallest that holds the deepest generators of the plain order); once they
+//! are fixed, a coset whose label some symmetry maps to a smaller one is left, its plans'
+//! images costing the same in the smaller coset.
+//!
 //! Where it stands: on Lights Out grids mod 3, 5 and 7 the bound prunes only once three or four
 //! generators remain free, so the walk costs about `p^(k−3)` nodes of a few thousand table
-//! entries each: sets of 3^18 or 5^12 plans take seconds, 3^21 and 7^13 more than a minute.
+//! entries each, less the symmetries' share: sets of 3^18 or 5^12 plans take seconds, 3^21
+//! and 7^13 more than a minute.
 //!
 //! Costs: `total` is the sum of presses; `buttons` is `(buttons pressed) · 2^32 + total`; `max`
 //! keeps the largest press and the total apart, its bound being the largest of the groups'
@@ -47,6 +55,7 @@ use num_integer::Integer;
 use rayon::prelude::*;
 
 use super::optimize::Problem;
+use super::orbits::{Action, Split};
 use super::search::{Budget, Objective, Score};
 use crate::algebra::arith::{add_mod, inv_mod, mul_mod};
 
@@ -238,8 +247,10 @@ impl Marks<'_> {
     }
 }
 
-/// Builds the levels, or `None` when their tables would exceed [`MAX_ENTRIES`].
-fn levels(generators: &[(Vec<u64>, u64)], periods: &[u64]) -> Option<Levels> {
+/// Builds the levels, or `None` when their tables would exceed [`MAX_ENTRIES`]. The first `top`
+/// generators are fixed first, in their order (the cosets of a symmetric split); the others
+/// below them in the order chosen.
+fn levels(generators: &[(Vec<u64>, u64)], periods: &[u64], top: usize) -> Option<Levels> {
     let (n, k) = (periods.len(), generators.len());
     // From the bottom: at level k every column is empty, a group per period.
     let mut distinct: Vec<u64> = periods.to_vec();
@@ -251,8 +262,9 @@ fn levels(generators: &[(Vec<u64>, u64)], periods: &[u64]) -> Option<Levels> {
     // groups least. Greedy over every candidate when that is cheap, else smallest support last.
     let greedy = (k as u64).pow(2).saturating_mul(n as u64) <= 1 << 27;
     let support = |i: usize| generators[i].0.iter().filter(|&&v| v != 0).count();
-    let mut by_support: Vec<usize> = (0..k).collect();
+    let mut by_support: Vec<usize> = (top..k).collect();
     by_support.sort_by_key(|&i| (support(i), i));
+    by_support.extend((0..top).rev());
     let mut chosen: Vec<usize> = Vec::with_capacity(k); // deepest first
     let mut free: Vec<bool> = vec![true; k];
     // Per level from the bottom: each button's group id.
@@ -281,9 +293,9 @@ fn levels(generators: &[(Vec<u64>, u64)], periods: &[u64]) -> Option<Levels> {
         }
         let entry = |i: usize| move |j: usize| (generators[i].0[j] % periods[j]) as usize;
         let mut marks = Marks { seen: &mut seen, slot: &mut slot, stamp: &mut stamp };
-        let pick = if greedy {
+        let pick = if greedy && chosen.len() < k - top {
             let mut best: Option<(usize, usize)> = None;
-            for i in (0..k).filter(|&i| free[i]) {
+            for i in (top..k).filter(|&i| free[i]) {
                 let size = marks.split(&buttons, &starts, entry(i), None);
                 if best.is_none_or(|(b, _)| size < b) {
                     best = Some((size, i));
@@ -415,6 +427,8 @@ struct Shared {
 struct Piece<'a, C: Cost> {
     levels: &'a Levels,
     generators: &'a [(Vec<u64>, u64)],
+    /// The cosets skipped for the symmetries, if any.
+    orbits: Option<&'a Orbits<'a>>,
     shared: &'a Shared,
     /// Each level's tables, [`Levels::slots`] of them.
     tables: Vec<Vec<C>>,
@@ -559,6 +573,13 @@ impl<C: Cost> Piece<'_, C> {
         if !self.wanted(key) {
             return true;
         }
+        // The top generators just fixed: a coset a symmetry maps to a smaller one is skipped.
+        if let Some(orbits) = self.orbits
+            && l == orbits.split.top
+            && !orbits.walked(&self.digits)
+        {
+            return true;
+        }
         let k = self.levels.order.len();
         if l == k {
             self.best = Some((key, self.digits.clone()));
@@ -599,43 +620,85 @@ impl<C: Cost> Piece<'_, C> {
 /// The best plan of the set within its limits for its objective, better than or as good as
 /// `incumbent` (the score of a plan known), or `None` when the set is not [`eligible`] or its
 /// tables would be too large.
+///
+/// `symmetries` (permutations of the buttons, as for [`prepare`]) let the walk skip the cosets
+/// of an invariant subspace that a symmetry maps to a smaller one.
 #[cfg(test)]
-pub(crate) fn walk(problem: Problem, incumbent: Option<Score>, budget: Budget) -> Option<Walked> {
-    Some(prepare(problem)?.run(problem.x0, incumbent, budget))
+pub(crate) fn walk(
+    problem: Problem,
+    incumbent: Option<Score>,
+    budget: Budget,
+    symmetries: &[Vec<usize>],
+) -> Option<Walked> {
+    Some(prepare(problem, symmetries)?.run(problem.x0, incumbent, budget))
 }
 
 /// A set's walk made ready: its levels built, its tables known to fit.
 pub(crate) struct Prepared<'a> {
     problem: Problem<'a>,
     levels: Levels,
+    /// The set cut for its symmetries: the walk's generators are the split's.
+    split: Option<Split>,
 }
 
 /// The walk of a set, or `None` when the set is not [`eligible`] or its tables would be too
-/// large (its `x0` is not read).
-pub(crate) fn prepare(problem: Problem) -> Option<Prepared> {
+/// large (its `x0` is not read). `symmetries` are permutations of the buttons (`perm[j]` is
+/// where button `j` goes) that may map the set onto itself; on a prime modulus the ones that
+/// do (checked, see [`Split`]) let the walk skip all but the first coset of each orbit.
+pub(crate) fn prepare<'a>(problem: Problem<'a>, symmetries: &[Vec<usize>]) -> Option<Prepared<'a>> {
     if !eligible(problem.generators, problem.periods) {
         return None;
     }
-    let levels = levels(problem.generators, problem.periods)?;
-    Some(Prepared { problem, levels })
+    let plain = levels(problem.generators, problem.periods, 0)?;
+    let deepest: Vec<usize> = plain.order.iter().rev().copied().collect();
+    let split = Split::new(problem.generators, problem.periods, problem.limits, symmetries, &deepest);
+    if let Some(split) = split
+        && let Some(levels) = levels(&split.generators, problem.periods, split.top)
+    {
+        return Some(Prepared { problem, levels, split: Some(split) });
+    }
+    Some(Prepared { problem, levels: plain, split: None })
 }
 
 impl Prepared<'_> {
+    /// Whether the walk skips cosets for the set's symmetries.
+    #[cfg(test)]
+    pub(crate) fn symmetric(&self) -> bool {
+        self.split.is_some()
+    }
+
     /// The walk from the plan `x0` of the set (in place of the problem's).
     pub(crate) fn run(&self, x0: &[u64], incumbent: Option<Score>, budget: Budget) -> Walked {
         let started = Instant::now();
-        let problem = Problem { x0, ..self.problem };
+        let generators = self.split.as_ref().map_or(self.problem.generators, |s| &s.generators[..]);
+        let problem = Problem { x0, generators, ..self.problem };
+        let orbits = self.split.as_ref().map(|split| Orbits { actions: split.actions(x0), split });
         let incumbent = incumbent.map_or(u64::MAX, |s| score_key(s, problem.objective));
+        let orbits = orbits.as_ref();
         match problem.objective {
-            Objective::Max => run::<MaxSum>(&self.levels, problem, incumbent, budget, started),
-            _ => run::<Sum>(&self.levels, problem, incumbent, budget, started),
+            Objective::Max => run::<MaxSum>(&self.levels, problem, orbits, incumbent, budget, started),
+            _ => run::<Sum>(&self.levels, problem, orbits, incumbent, budget, started),
         }
+    }
+}
+
+/// The symmetries' actions on the cosets of a split, for one walk.
+struct Orbits<'a> {
+    split: &'a Split,
+    actions: Vec<Action>,
+}
+
+impl Orbits<'_> {
+    /// Whether the coset of the top generators' multiples in `digits` is to be walked.
+    fn walked(&self, digits: &[u64]) -> bool {
+        self.split.least(&self.actions, &digits[..self.split.top])
     }
 }
 
 fn run<C: Cost>(
     levels: &Levels,
     problem: Problem,
+    orbits: Option<&Orbits>,
     incumbent: u64,
     budget: Budget,
     started: Instant,
@@ -686,6 +749,7 @@ fn run<C: Cost>(
                 let mut walker = Piece::<C> {
                     levels,
                     generators,
+                    orbits,
                     shared: &shared,
                     tables: std::mem::take(tables),
                     digits: vec![0; k],
@@ -705,8 +769,11 @@ fn run<C: Cost>(
                     walker.descend(l, 0, tau, 0);
                     walker.digits[levels.order[l]] = tau;
                 }
-                let key = walker.bound(depth, 0);
-                walker.visit(depth, 0, key);
+                // A piece below the top generators is one coset's, or a part of it.
+                if orbits.is_none_or(|o| depth < o.split.top || o.walked(&walker.digits)) {
+                    let key = walker.bound(depth, 0);
+                    walker.visit(depth, 0, key);
+                }
                 shared.nodes.fetch_add(walker.unflushed, Ordering::Relaxed);
                 *tables = std::mem::take(&mut walker.tables);
                 (walker.best, walker.nodes)

@@ -18,6 +18,7 @@ pub(crate) mod light_chase;
 pub(crate) mod minweight;
 pub(crate) mod modular;
 pub(crate) mod optimize;
+pub(crate) mod orbits;
 pub(crate) mod prime_chase;
 pub(crate) mod propagation;
 pub(crate) mod search;

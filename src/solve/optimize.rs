@@ -218,13 +218,10 @@ pub(crate) fn explore(
         && (limits.is_none() || !within_nodes))
         .then(|| {
             // The plan to walk from comes later (the descent's).
-            basis_walk::prepare(Problem {
-                x0: &[],
-                generators: &generators,
-                periods: &periods,
-                limits,
-                objective,
-            })
+            basis_walk::prepare(
+                Problem { x0: &[], generators: &generators, periods: &periods, limits, objective },
+                symmetries,
+            )
         })
         .flatten();
     let walk_first = walk.is_some();
@@ -694,6 +691,29 @@ mod tests {
         (periods, x0, generators, plans)
     }
 
+    /// Calls `visit` with every plan of the set, in mixed-radix order over the generators.
+    fn every_plan(
+        x0: &[u64],
+        generators: &[(Vec<u64>, u64)],
+        periods: &[u64],
+        mut visit: impl FnMut(&[u64]),
+    ) {
+        let mut digits = vec![0u64; generators.len()];
+        let mut x = x0.to_vec();
+        'plans: loop {
+            visit(&x);
+            for (k, (g, order)) in generators.iter().enumerate() {
+                x = add_multiple(&x, g, 1, periods);
+                digits[k] += 1;
+                if digits[k] < *order {
+                    continue 'plans;
+                }
+                digits[k] = 0;
+            }
+            break;
+        }
+    }
+
     /// Random sets of 2^16 to 2^20 plans over mixed periods: the enumeration on every core
     /// gives the same plan, count within the limits and nodes as one enumeration, for every
     /// objective, with and without limits; with no time left both give up.
@@ -842,20 +862,9 @@ mod tests {
                 BuildHasherDefault::<DefaultHasher>::default().hash_one(x)
             };
             let mut set = std::collections::HashSet::new();
-            let mut digits = vec![0u64; generators.len()];
-            let mut x = x0.clone();
-            'plans: loop {
-                set.insert(fingerprint(&x));
-                for (k, (g, order)) in generators.iter().enumerate() {
-                    x = add_multiple(&x, g, 1, &periods);
-                    digits[k] += 1;
-                    if digits[k] < *order {
-                        continue 'plans;
-                    }
-                    digits[k] = 0;
-                }
-                break;
-            }
+            every_plan(&x0, &generators, &periods, |x| {
+                set.insert(fingerprint(x));
+            });
             let problem = |limits, objective| Problem {
                 x0: &x0,
                 generators: &generators,
@@ -874,7 +883,7 @@ mod tests {
                     let on = |threads: usize| {
                         let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
                         pool.install(|| {
-                            basis_walk::walk(problem(limits.as_deref(), objective), incumbent, unbounded)
+                            basis_walk::walk(problem(limits.as_deref(), objective), incumbent, unbounded, &[])
                         })
                         .expect("eligible")
                     };
@@ -891,12 +900,159 @@ mod tests {
                 }
             }
             let spent = Budget { nodes: u64::MAX, time: Some(std::time::Duration::ZERO) };
-            let cut = basis_walk::walk(problem(None, Objective::Total), None, spent).unwrap();
+            let cut = basis_walk::walk(problem(None, Objective::Total), None, spent, &[]).unwrap();
             assert!(!cut.complete, "round {round}");
         }
         assert!(
             limited > 0 && infeasible > 0 && infeasible < 60,
             "{limited} limited, {infeasible} infeasible"
         );
+    }
+
+    /// The eight symmetries of a `side × side` square (cell `r·side + c`), identity first.
+    fn square_symmetries(side: usize) -> Vec<Vec<usize>> {
+        type Map = fn(usize, usize, usize) -> (usize, usize);
+        let maps: [Map; 8] = [
+            |r, c, _| (r, c),
+            |r, c, s| (r, s - 1 - c),
+            |r, c, s| (s - 1 - r, c),
+            |r, c, s| (s - 1 - r, s - 1 - c),
+            |r, c, _| (c, r),
+            |r, c, s| (s - 1 - c, s - 1 - r),
+            |r, c, s| (c, s - 1 - r),
+            |r, c, s| (s - 1 - c, r),
+        ];
+        maps.iter()
+            .map(|map| {
+                (0..side * side)
+                    .map(|i| {
+                        let (r, c) = map(i / side, i % side, side);
+                        r * side + c
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// Sets that a square's symmetries map onto themselves (spans of random vectors' orbits
+    /// through a symmetric plan), mod 2, 3, 5 and 7, of up to 2^20 plans: the walk that skips
+    /// the cosets a symmetry maps to smaller ones equals the enumeration for every objective,
+    /// with symmetric limits, with limits or a plan that break the symmetry (the symmetries are
+    /// then not used) and with a permutation among them that is no symmetry; its plan is in the
+    /// set and the same on 1 and 4 threads.
+    #[test]
+    fn basis_walk_with_symmetries_equals_enumeration() {
+        let mut rng = StdRng::seed_from_u64(59);
+        let mut split = 0;
+        for round in 0..32 {
+            let p = [3u64, 5, 7, 2][round % 4];
+            let side = rng.random_range(3..=5usize);
+            let n = side * side;
+            let symmetries = square_symmetries(side);
+            let most = (20.0 / (p as f64).log2()).floor() as usize;
+            // The span of orbits, each kept when it fits, its independent vectors the generators.
+            let mut rows: Vec<(usize, Vec<u64>)> = Vec::new();
+            let mut generators: Vec<(Vec<u64>, u64)> = Vec::new();
+            for _ in 0..12 {
+                // A random vector, or its sum over a subgroup (a reflection, the rotations, all
+                // eight): orbits of 8, 4, 2 or 1 dimensions.
+                let u: Vec<u64> =
+                    (0..n).map(|_| if rng.random_bool(0.5) { rng.random_range(0..p) } else { 0 }).collect();
+                let subgroup: &[usize] =
+                    [&[0][..], &[0, 1], &[0, 3, 6, 7], &[0, 1, 2, 3, 4, 5, 6, 7]][rng.random_range(0..4)];
+                let mut v = vec![0u64; n];
+                for &s in subgroup {
+                    for (j, &to) in symmetries[s].iter().enumerate() {
+                        v[to] = (v[to] + u[j]) % p;
+                    }
+                }
+                let (mut trial_rows, mut trial) = (rows.clone(), generators.clone());
+                for perm in &symmetries {
+                    let mut image = vec![0u64; n];
+                    for (j, &to) in perm.iter().enumerate() {
+                        image[to] = v[j];
+                    }
+                    let mut r = image.clone();
+                    for (pivot, row) in &trial_rows {
+                        let f = r[*pivot];
+                        for (a, &b) in r.iter_mut().zip(row) {
+                            *a = (*a + (p - f) * b) % p;
+                        }
+                    }
+                    if let Some(pivot) = r.iter().position(|&x| x != 0) {
+                        let inv = crate::algebra::arith::inv_mod(r[pivot], p).unwrap();
+                        r.iter_mut().for_each(|x| *x = *x * inv % p);
+                        trial_rows.push((pivot, r));
+                        trial.push((image, p));
+                    }
+                }
+                if trial.len() <= most {
+                    (rows, generators) = (trial_rows, trial);
+                }
+            }
+            let plans = p.pow(generators.len() as u32);
+            // A plan constant on the orbits of cells (a symmetric one), plus a combination of the
+            // generators; every fourth round a random one.
+            let orbit = |j: usize| symmetries.iter().map(|perm| perm[j]).min().unwrap();
+            let values: Vec<u64> = (0..n).map(|_| rng.random_range(0..p)).collect();
+            let symmetric_start = round % 8 != 3;
+            let mut x0: Vec<u64> =
+                (0..n).map(|j| if symmetric_start { values[orbit(j)] } else { values[j] }).collect();
+            for (g, _) in &generators {
+                x0 = add_multiple(&x0, g, rng.random_range(0..p), &vec![p; n]);
+            }
+            let periods = vec![p; n];
+            // Limits: none, symmetric ones, or ones that break the symmetry.
+            let limits: Option<Vec<u64>> = match round % 3 {
+                0 => None,
+                1 => {
+                    let caps: Vec<u64> = (0..n).map(|_| rng.random_range(p / 2..p)).collect();
+                    Some((0..n).map(|j| caps[orbit(j)]).collect())
+                }
+                _ => Some((0..n).map(|_| rng.random_range(p / 2..p)).collect()),
+            };
+            // A permutation that is no symmetry among the candidates.
+            let mut candidates = symmetries.clone();
+            let mut swap: Vec<usize> = (0..n).collect();
+            swap.swap(0, n - 1);
+            swap.swap(1, n / 2);
+            candidates.push(swap);
+            let mut set = std::collections::HashSet::new();
+            every_plan(&x0, &generators, &periods, |x| {
+                set.insert(x.to_vec());
+            });
+            let problem = |objective| Problem {
+                x0: &x0,
+                generators: &generators,
+                periods: &periods,
+                limits: limits.as_deref(),
+                objective,
+            };
+            if basis_walk::prepare(problem(Objective::Total), &candidates).is_some_and(|w| w.symmetric()) {
+                split += 1;
+            }
+            let unbounded = Budget { nodes: u64::MAX, time: None };
+            for objective in [Objective::Total, Objective::Max, Objective::Buttons] {
+                let mut meter = Meter::new(unbounded);
+                let (best, _) = enumerate(problem(objective), &mut meter);
+                let expected = best.map(|x| objective.score(&x));
+                let on = |threads: usize| {
+                    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+                    pool.install(|| basis_walk::walk(problem(objective), None, unbounded, &candidates))
+                        .expect("eligible")
+                };
+                let walked = on(1);
+                let what = format!("round {round}, {side}×{side} mod {p}, {plans} plans, {objective:?}");
+                assert!(walked.complete, "{what}");
+                assert_eq!(walked.best.as_ref().map(|x| objective.score(x)), expected, "{what}");
+                if let Some(x) = &walked.best {
+                    assert!(within(x, limits.as_deref()), "{what}");
+                    assert!(set.contains(x), "{what}: not in the set");
+                }
+                assert_eq!(on(4).best, walked.best, "{what}");
+            }
+        }
+        // Most rounds keep their symmetries (not those of a random start or broken limits).
+        assert!(split >= 12, "{split} of 32 rounds split");
     }
 }

@@ -1,0 +1,353 @@
+//! A board's symmetries on a solution set over a prime field, made usable by a walk: the set
+//! `x0 + span(g_i)` (every button counted mod `p`, every generator of order `p`) is cut into
+//! the cosets of a subspace `W` that every symmetry maps onto itself, and each symmetry
+//! permutes those cosets by an affine map of their labels, so a walk needs only the cosets
+//! whose label is least in its orbit.
+//!
+//! Defining identity: a symmetry is a permutation `σ` of the buttons (button `j` goes to
+//! `σ(j)`) that keeps every press limit and maps `x0` and every generator into the set; it then
+//! maps the set onto itself and keeps every plan's cost (costs depend on press counts and
+//! limits alone). With `A_σ` its matrix on the generators' coordinates and `Φ` the functionals
+//! that label the cosets (a basis of the smallest space of functionals that holds one
+//! coordinate functional and is closed under every `φ ↦ φ·A_σ`), `W = ker Φ` is invariant, and
+//! the coset of label `u` goes to the coset of label `Φ·b_σ + M_σ·u`, where `b_σ` are the
+//! coordinates of `σ(x0) − x0` and `Φ·A_σ = M_σ·Φ`.
+//!
+//! The generators handed to the walk are `top` of the original ones (those at `Φ`'s pivot
+//! columns, whose multiples are exactly the label) followed by a basis of `W`, so fixing the
+//! first `top` generators fixes the coset.
+
+use crate::algebra::arith::{add_mod, inv_mod, mul_mod, sub_mod};
+
+/// The cosets of W are at least this many, so that most orbits are whole (64 and 512 were
+/// measured: 512 took 41×41 mod 3 from 57 s to 37 s, and was within noise elsewhere).
+const MIN_COSETS: u64 = 512;
+
+/// Sets of more generators than this are not split: at `p^48` plans and more no walk finishes,
+/// symmetries or not.
+const MAX_GENERATORS: usize = 48;
+
+/// The set-up's work, `k² · n` for each candidate symmetry, may not exceed this (a second or
+/// so).
+const MAX_WORK: usize = 1 << 28;
+
+/// The coordinates of vectors mod `p` in an independent set of generators: the generators in
+/// reduced echelon form, each row with the combination of generators it is.
+struct Coordinates {
+    p: u64,
+    k: usize,
+    /// `(pivot, row, combination)`, `row[pivot] = 1`, every other row 0 at `pivot`.
+    rows: Vec<(usize, Vec<u64>, Vec<u64>)>,
+}
+
+impl Coordinates {
+    /// `None` when the generators are not independent mod `p`.
+    fn new(generators: &[(Vec<u64>, u64)], p: u64) -> Option<Coordinates> {
+        let k = generators.len();
+        let mut rows: Vec<(usize, Vec<u64>, Vec<u64>)> = Vec::with_capacity(k);
+        for (i, (g, _)) in generators.iter().enumerate() {
+            let mut v: Vec<u64> = g.iter().map(|&x| x % p).collect();
+            let mut combination = vec![0u64; k];
+            combination[i] = 1;
+            for (pivot, row, c) in &rows {
+                let f = v[*pivot];
+                if f != 0 {
+                    subtract(&mut v, row, f, p);
+                    subtract(&mut combination, c, f, p);
+                }
+            }
+            let pivot = v.iter().position(|&x| x != 0)?;
+            let inv = inv_mod(v[pivot], p)?;
+            scale(&mut v, inv, p);
+            scale(&mut combination, inv, p);
+            for (_, row, c) in &mut rows {
+                let f = row[pivot];
+                if f != 0 {
+                    subtract(row, &v, f, p);
+                    subtract(c, &combination, f, p);
+                }
+            }
+            rows.push((pivot, v, combination));
+        }
+        Some(Coordinates { p, k, rows })
+    }
+
+    /// `t` with `v = Σ t_i·g_i (mod p)`, or `None` when `v` is not in the span.
+    fn of(&self, v: &[u64]) -> Option<Vec<u64>> {
+        let p = self.p;
+        let mut v: Vec<u64> = v.iter().map(|&x| x % p).collect();
+        let mut t = vec![0u64; self.k];
+        for (pivot, row, c) in &self.rows {
+            let f = v[*pivot];
+            if f != 0 {
+                subtract(&mut v, row, f, p);
+                for (t, &c) in t.iter_mut().zip(c) {
+                    *t = add_mod(*t, mul_mod(f, c, p), p);
+                }
+            }
+        }
+        v.iter().all(|&x| x == 0).then_some(t)
+    }
+}
+
+/// `v -= f·w (mod p)`.
+fn subtract(v: &mut [u64], w: &[u64], f: u64, p: u64) {
+    for (a, &b) in v.iter_mut().zip(w) {
+        if b != 0 {
+            *a = sub_mod(*a, mul_mod(f, b, p), p);
+        }
+    }
+}
+
+/// `v *= f (mod p)`.
+fn scale(v: &mut [u64], f: u64, p: u64) {
+    for a in v.iter_mut() {
+        *a = mul_mod(*a, f, p);
+    }
+}
+
+/// `v` with button `j` moved to `perm[j]`.
+fn permuted(v: &[u64], perm: &[usize]) -> Vec<u64> {
+    let mut out = vec![0u64; v.len()];
+    for (j, &to) in perm.iter().enumerate() {
+        out[to] = v[j];
+    }
+    out
+}
+
+/// Row vectors in reduced echelon form (for spans of functionals).
+#[derive(Default)]
+struct Echelon {
+    rows: Vec<(usize, Vec<u64>)>,
+}
+
+impl Echelon {
+    /// Adds `v` to the span; false when it was already in it.
+    fn insert(&mut self, mut v: Vec<u64>, p: u64) -> bool {
+        for (pivot, row) in &self.rows {
+            let f = v[*pivot];
+            if f != 0 {
+                subtract(&mut v, row, f, p);
+            }
+        }
+        let Some(pivot) = v.iter().position(|&x| x != 0) else { return false };
+        let Some(inv) = inv_mod(v[pivot], p) else { return false };
+        scale(&mut v, inv, p);
+        for (_, row) in &mut self.rows {
+            let f = row[pivot];
+            if f != 0 {
+                subtract(row, &v, f, p);
+            }
+        }
+        self.rows.push((pivot, v));
+        true
+    }
+}
+
+/// `A·t`.
+fn apply(a: &[Vec<u64>], t: &[u64], p: u64) -> Vec<u64> {
+    a.iter().map(|row| row.iter().zip(t).fold(0, |s, (&x, &y)| add_mod(s, mul_mod(x, y, p), p))).collect()
+}
+
+/// `φ·A`: the functional `t ↦ φ(A·t)`.
+fn compose(phi: &[u64], a: &[Vec<u64>], p: u64) -> Vec<u64> {
+    let k = phi.len();
+    let mut out = vec![0u64; k];
+    for (r, &f) in phi.iter().enumerate() {
+        if f != 0 {
+            for (o, &x) in out.iter_mut().zip(&a[r]) {
+                *o = add_mod(*o, mul_mod(f, x, p), p);
+            }
+        }
+    }
+    out
+}
+
+/// A solution set split for its symmetries.
+pub(crate) struct Split {
+    /// The generators for the walk: the `top` that label the cosets, then a basis of `W`.
+    pub generators: Vec<(Vec<u64>, u64)>,
+    /// How many of `generators` label the cosets.
+    pub top: usize,
+    p: u64,
+    /// The symmetries kept, and each one's `M_σ` (`top × top`).
+    perms: Vec<Vec<usize>>,
+    matrices: Vec<Vec<Vec<u64>>>,
+    /// `Φ`, `top` functionals on the original coordinates, in reduced echelon form.
+    phi: Vec<Vec<u64>>,
+    coordinates: Coordinates,
+}
+
+/// An affine map of coset labels: `u ↦ shift + matrix·u (mod p)`.
+pub(crate) struct Action {
+    shift: Vec<u64>,
+    matrix: Vec<Vec<u64>>,
+}
+
+impl Split {
+    /// The split of the set spanned by `generators` (each of order `p`, every period `p`, `p`
+    /// prime) for the `candidates` that keep the `limits` and map every generator into the span,
+    /// with `W` the smallest invariant subspace that holds as many as fit of the `deepest`
+    /// generators (the walk's last, where its bound prunes), in that order; `None` when no
+    /// candidate is a symmetry or `W` would leave fewer than [`MIN_COSETS`] cosets.
+    pub(crate) fn new(
+        generators: &[(Vec<u64>, u64)],
+        periods: &[u64],
+        limits: Option<&[u64]>,
+        candidates: &[Vec<usize>],
+        deepest: &[usize],
+    ) -> Option<Split> {
+        let (n, k) = (periods.len(), generators.len());
+        let p = *periods.first()?;
+        let prime = p >= 2 && (2..p).take_while(|d| d * d <= p).all(|d| p % d != 0);
+        if !prime
+            || !(3..=MAX_GENERATORS).contains(&k)
+            || (k * k * n).saturating_mul(candidates.len()) > MAX_WORK
+            || periods.iter().any(|&l| l != p)
+            || generators.iter().any(|(g, order)| *order != p || g.len() != n)
+        {
+            return None;
+        }
+        let coordinates = Coordinates::new(generators, p)?;
+        // The symmetries and their matrices: column i holds the coordinates of σ(g_i).
+        let mut perms = Vec::new();
+        let mut actions: Vec<Vec<Vec<u64>>> = Vec::new();
+        for perm in candidates {
+            let is_permutation = perm.len() == n && {
+                let mut seen = vec![false; n];
+                perm.iter().all(|&q| q < n && !std::mem::replace(&mut seen[q], true))
+            };
+            if !is_permutation
+                || perm.iter().enumerate().all(|(j, &q)| j == q)
+                || limits.is_some_and(|l| perm.iter().enumerate().any(|(j, &q)| l[j] != l[q]))
+            {
+                continue;
+            }
+            let columns: Option<Vec<Vec<u64>>> =
+                generators.iter().map(|(g, _)| coordinates.of(&permuted(g, perm))).collect();
+            let Some(columns) = columns else { continue };
+            let a: Vec<Vec<u64>> = (0..k).map(|r| columns.iter().map(|c| c[r]).collect()).collect();
+            perms.push(perm.clone());
+            actions.push(a);
+        }
+        if perms.is_empty() {
+            return None;
+        }
+        // W: the smallest invariant subspace holding the walk's deepest generators, as many of
+        // them as leave at least `labels` generators to label its cosets.
+        let labels = (1..).find(|&a| p.saturating_pow(a as u32) >= MIN_COSETS).unwrap_or(1);
+        if k < labels + 2 {
+            return None;
+        }
+        let mut w = Echelon::default();
+        // The vectors that made W, in coordinates, in the order they came.
+        let mut made: Vec<Vec<u64>> = Vec::new();
+        for &i in deepest {
+            let (mut trial, mut trial_made) = (Echelon { rows: w.rows.clone() }, made.clone());
+            let mut unit = vec![0u64; k];
+            unit[i % k] = 1;
+            let mut queue = vec![unit];
+            while let Some(t) = queue.pop() {
+                if trial.insert(t.clone(), p) {
+                    for a in &actions {
+                        queue.push(apply(a, &t, p));
+                    }
+                    trial_made.push(t);
+                }
+            }
+            if trial.rows.len() + labels > k {
+                break;
+            }
+            (w, made) = (trial, trial_made);
+        }
+        if w.rows.is_empty() {
+            return None;
+        }
+        let inside: Vec<usize> = w.rows.iter().map(|(pivot, _)| *pivot).collect();
+        let pivots: Vec<usize> = (0..k).filter(|c| !inside.contains(c)).collect();
+        let top = pivots.len();
+        // Φ: for each column c outside W's pivots, t ↦ t_c − Σ_r t_{pivot r}·R_r[c]; it is the
+        // identity at those columns and vanishes on W.
+        let phi: Vec<Vec<u64>> = pivots
+            .iter()
+            .map(|&c| {
+                let mut f = vec![0u64; k];
+                f[c] = 1;
+                for (pivot, row) in &w.rows {
+                    f[*pivot] = sub_mod(0, row[c], p);
+                }
+                f
+            })
+            .collect();
+        // M_σ: Φ·A_σ = M_σ·Φ, read at the pivot columns (where Φ is the identity) and checked.
+        let mut matrices = Vec::with_capacity(actions.len());
+        for a in &actions {
+            let composed: Vec<Vec<u64>> = phi.iter().map(|f| compose(f, a, p)).collect();
+            let m: Vec<Vec<u64>> =
+                composed.iter().map(|row| pivots.iter().map(|&c| row[c]).collect()).collect();
+            let invariant = composed.iter().zip(&m).all(|(row, mrow)| {
+                (0..k).all(|c| {
+                    let v = mrow.iter().zip(&phi).fold(0, |s, (&x, f)| add_mod(s, mul_mod(x, f[c], p), p));
+                    v == row[c]
+                })
+            });
+            if !invariant {
+                return None;
+            }
+            matrices.push(m);
+        }
+        // The generators: those at the pivots (their multiples are the label), then W's, the
+        // deepest last.
+        let mut out: Vec<(Vec<u64>, u64)> = pivots.iter().map(|&c| generators[c].clone()).collect();
+        for t in made.iter().rev() {
+            let mut v = vec![0u64; n];
+            for (&f, (g, _)) in t.iter().zip(generators) {
+                if f != 0 {
+                    for (x, &y) in v.iter_mut().zip(g) {
+                        *x = add_mod(*x, mul_mod(f, y % p, p), p);
+                    }
+                }
+            }
+            out.push((v, p));
+        }
+        Some(Split { generators: out, top, p, perms, matrices, phi, coordinates })
+    }
+
+    /// The symmetries' actions on the coset labels of the set through `x0` (a plan of it); a
+    /// symmetry that does not map `x0` into the set is left out.
+    pub(crate) fn actions(&self, x0: &[u64]) -> Vec<Action> {
+        let p = self.p;
+        self.perms
+            .iter()
+            .zip(&self.matrices)
+            .filter_map(|(perm, m)| {
+                let moved = permuted(x0, perm);
+                let difference: Vec<u64> =
+                    moved.iter().zip(x0).map(|(&a, &b)| sub_mod(a % p, b % p, p)).collect();
+                let b = self.coordinates.of(&difference)?;
+                let shift = self
+                    .phi
+                    .iter()
+                    .map(|f| f.iter().zip(&b).fold(0, |s, (&x, &y)| add_mod(s, mul_mod(x, y, p), p)))
+                    .collect();
+                Some(Action { shift, matrix: m.clone() })
+            })
+            .collect()
+    }
+
+    /// Whether no action maps the label `u` (the multiples of the first [`Split::top`]
+    /// generators) to a smaller one (in the order of the digits, the first most significant).
+    pub(crate) fn least(&self, actions: &[Action], u: &[u64]) -> bool {
+        let p = self.p;
+        actions.iter().all(|action| {
+            // The image digit by digit, compared as it is made: the first that differs decides.
+            for ((row, &s), &digit) in action.matrix.iter().zip(&action.shift).zip(u) {
+                let image = row.iter().zip(u).fold(s, |acc, (&m, &x)| add_mod(acc, mul_mod(m, x, p), p));
+                if image != digit {
+                    return image > digit;
+                }
+            }
+            true
+        })
+    }
+}
