@@ -6,7 +6,11 @@
 //! large allocations: the dense matrix or propagation's symbolic forms, the per-button big
 //! integers of the answer (press counts and periods, kept twice), the quiet-pattern basis (at
 //! most `crate::solve`'s basis limit), and for `check` the per-cell macros. They are upper
-//! bounds of those, not of every byte: small puzzles estimate a few MiB.
+//! bounds of those, not of every byte: small puzzles estimate a few MiB. Not counted: the
+//! bounded walk over the quiet basis (`crate::solve::basis_walk`), which runs after the
+//! elimination's work space is freed and caps its tables at 2^22 entries a worker (at most
+//! 64 MiB a worker and 64 MiB of group ids): counting that cap for every puzzle would refuse
+//! small ones whose walk needs a few kilobytes.
 
 use crate::model::{Buttons, Neighborhood, Puzzle, Topology};
 

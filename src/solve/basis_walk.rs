@@ -40,8 +40,8 @@
 //!
 //! Where it stands: on Lights Out grids mod 3, 5 and 7 the bound prunes only once three or four
 //! generators remain free, so the walk costs about `p^(k−3)` nodes of a few thousand table
-//! entries each, less the symmetries' share: sets of 3^18 or 5^12 plans take seconds, 3^21
-//! and 7^13 more than a minute.
+//! entries each, less the symmetries' share (3 to 8 times on square boards): sets of 3^18 or
+//! 5^12 plans take seconds, 3^21 under a minute, 7^12 and 5^16 more than two minutes.
 //!
 //! Costs: `total` is the sum of presses; `buttons` is `(buttons pressed) · 2^32 + total`; `max`
 //! keeps the largest press and the total apart, its bound being the largest of the groups'
@@ -62,7 +62,8 @@ use crate::algebra::arith::{add_mod, inv_mod, mul_mod};
 /// Periods above this are not walked (a group's table has one entry per residue).
 const MAX_PERIOD: u64 = 1024;
 
-/// The table entries of all levels together may not exceed this.
+/// The table entries of all levels together may not exceed this (16 bytes an entry at most, on
+/// every worker).
 const MAX_ENTRIES: usize = 1 << 22;
 
 /// The walk is cut into at least this many pieces (or one a choice of every generator), which
