@@ -90,6 +90,8 @@ pub(crate) struct Walked {
     pub complete: bool,
     /// Nodes visited (a node is one partial choice of the generators).
     pub nodes: u64,
+    /// Cosets left unwalked because a symmetry maps them to a smaller one.
+    pub skipped: u64,
 }
 
 /// The cost of a set of buttons under one objective, as a lower bound or exactly.
@@ -439,6 +441,8 @@ struct Piece<'a, C: Cost> {
     best: Option<Found>,
     nodes: u64,
     unflushed: u64,
+    /// Cosets left for the symmetries.
+    skipped: u64,
 }
 
 impl<C: Cost> Piece<'_, C> {
@@ -579,6 +583,7 @@ impl<C: Cost> Piece<'_, C> {
             && l == orbits.split.top
             && !orbits.walked(&self.digits)
         {
+            self.skipped += 1;
             return true;
         }
         let k = self.levels.order.len();
@@ -733,7 +738,7 @@ fn run<C: Cost>(
         budget,
         started,
     };
-    let results: Vec<(Option<Found>, u64)> = (0..pieces)
+    let results: Vec<(Option<Found>, u64, u64)> = (0..pieces)
         .into_par_iter()
         // The tables are made once a worker, not once a piece (every table is written before
         // it is read).
@@ -757,6 +762,7 @@ fn run<C: Cost>(
                     best: None,
                     nodes: 0,
                     unflushed: 0,
+                    skipped: 0,
                 };
                 walker.tables[0][..root.len()].copy_from_slice(&root);
                 // The piece's digits, the last level fastest: pieces in order are the walk's order.
@@ -774,17 +780,20 @@ fn run<C: Cost>(
                 if orbits.is_none_or(|o| depth < o.split.top || o.walked(&walker.digits)) {
                     let key = walker.bound(depth, 0);
                     walker.visit(depth, 0, key);
+                } else if orbits.is_some_and(|o| depth == o.split.top) {
+                    walker.skipped += 1;
                 }
                 shared.nodes.fetch_add(walker.unflushed, Ordering::Relaxed);
                 *tables = std::mem::take(&mut walker.tables);
-                (walker.best, walker.nodes)
+                (walker.best, walker.nodes, walker.skipped)
             },
         )
         .collect();
     let complete = !shared.stop.load(Ordering::Relaxed);
-    let nodes = results.iter().map(|(_, n)| n).sum();
+    let nodes = results.iter().map(|(_, n, _)| n).sum();
+    let skipped = results.iter().map(|(_, _, s)| s).sum();
     let mut best: Option<Found> = None;
-    for (found, _) in results {
+    for (found, _, _) in results {
         if let Some((key, digits)) = found
             && best.as_ref().is_none_or(|(b, _)| key < *b)
         {
@@ -800,5 +809,5 @@ fn run<C: Cost>(
         }
         x
     });
-    Walked { best, complete, nodes }
+    Walked { best, complete, nodes, skipped }
 }

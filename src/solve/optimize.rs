@@ -943,7 +943,7 @@ mod tests {
     #[test]
     fn basis_walk_with_symmetries_equals_enumeration() {
         let mut rng = StdRng::seed_from_u64(59);
-        let mut split = 0;
+        let (mut split, mut skipping, mut partly) = (0, 0, 0);
         for round in 0..32 {
             let p = [3u64, 5, 7, 2][round % 4];
             let side = rng.random_range(3..=5usize);
@@ -1002,14 +1002,14 @@ mod tests {
                 x0 = add_multiple(&x0, g, rng.random_range(0..p), &vec![p; n]);
             }
             let periods = vec![p; n];
-            // Limits: none, symmetric ones, or ones that break the symmetry.
-            let limits: Option<Vec<u64>> = match round % 3 {
+            // Limits: none, symmetric ones, ones that keep only one reflection (the others are
+            // dropped), or ones that break every symmetry.
+            let caps: Vec<u64> = (0..n).map(|_| rng.random_range(p / 2..p)).collect();
+            let limits: Option<Vec<u64>> = match round % 4 {
                 0 => None,
-                1 => {
-                    let caps: Vec<u64> = (0..n).map(|_| rng.random_range(p / 2..p)).collect();
-                    Some((0..n).map(|j| caps[orbit(j)]).collect())
-                }
-                _ => Some((0..n).map(|_| rng.random_range(p / 2..p)).collect()),
+                1 => Some((0..n).map(|j| caps[orbit(j)]).collect()),
+                2 => Some((0..n).map(|j| caps[j.min(symmetries[1][j])]).collect()),
+                _ => Some(caps),
             };
             // A permutation that is no symmetry among the candidates.
             let mut candidates = symmetries.clone();
@@ -1017,9 +1017,13 @@ mod tests {
             swap.swap(0, n - 1);
             swap.swap(1, n / 2);
             candidates.push(swap);
+            let fingerprint = |x: &[u64]| {
+                use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
+                BuildHasherDefault::<DefaultHasher>::default().hash_one(x)
+            };
             let mut set = std::collections::HashSet::new();
             every_plan(&x0, &generators, &periods, |x| {
-                set.insert(x.to_vec());
+                set.insert(fingerprint(x));
             });
             let problem = |objective| Problem {
                 x0: &x0,
@@ -1047,12 +1051,21 @@ mod tests {
                 assert_eq!(walked.best.as_ref().map(|x| objective.score(x)), expected, "{what}");
                 if let Some(x) = &walked.best {
                     assert!(within(x, limits.as_deref()), "{what}");
-                    assert!(set.contains(x), "{what}: not in the set");
+                    assert!(set.contains(&fingerprint(x)), "{what}: not in the set");
                 }
                 assert_eq!(on(4).best, walked.best, "{what}");
+                if walked.skipped > 0 {
+                    skipping += 1;
+                    partly += usize::from(round % 4 == 2);
+                }
             }
         }
-        // Most rounds keep their symmetries (not those of a random start or broken limits).
+        // Most rounds keep their symmetries (not those of a random start or broken limits) and
+        // skip cosets, some with one reflection alone.
         assert!(split >= 12, "{split} of 32 rounds split");
+        assert!(
+            skipping >= 24 && partly >= 3,
+            "{skipping} walks skipped cosets, {partly} with one reflection"
+        );
     }
 }

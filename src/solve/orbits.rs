@@ -7,15 +7,18 @@
 //! Defining identity: a symmetry is a permutation `σ` of the buttons (button `j` goes to
 //! `σ(j)`) that keeps every press limit and maps `x0` and every generator into the set; it then
 //! maps the set onto itself and keeps every plan's cost (costs depend on press counts and
-//! limits alone). With `A_σ` its matrix on the generators' coordinates and `Φ` the functionals
-//! that label the cosets (a basis of the smallest space of functionals that holds one
-//! coordinate functional and is closed under every `φ ↦ φ·A_σ`), `W = ker Φ` is invariant, and
-//! the coset of label `u` goes to the coset of label `Φ·b_σ + M_σ·u`, where `b_σ` are the
-//! coordinates of `σ(x0) − x0` and `Φ·A_σ = M_σ·Φ`.
+//! limits alone). With `A_σ` its matrix on the generators' coordinates, `W` is the smallest
+//! subspace that holds the walk's deepest generators (as many as leave enough cosets) and that
+//! every `A_σ` maps into itself, and `Φ` the functionals that label its cosets (one for each
+//! coordinate outside `W`'s pivots: the identity there, zero on `W`). The coset of label `u`
+//! goes to the coset of label `Φ·b_σ + M_σ·u`, where `b_σ` are the coordinates of `σ(x0) − x0`
+//! and `Φ·A_σ = M_σ·Φ`.
 //!
-//! The generators handed to the walk are `top` of the original ones (those at `Φ`'s pivot
-//! columns, whose multiples are exactly the label) followed by a basis of `W`, so fixing the
-//! first `top` generators fixes the coset.
+//! The generators handed to the walk are the `top` original ones outside `W`'s pivots (whose
+//! multiples are exactly the label) followed by a basis of `W`, so fixing the first `top`
+//! generators fixes the coset. Any set of symmetries is sound, a group or not: a skipped coset
+//! has an image with a smaller label, so a chain of images ends at a walked coset, which holds
+//! a plan of the same cost.
 
 use crate::algebra::arith::{add_mod, inv_mod, mul_mod, sub_mod};
 
@@ -27,9 +30,9 @@ const MIN_COSETS: u64 = 512;
 /// symmetries or not.
 const MAX_GENERATORS: usize = 48;
 
-/// The set-up's work, `k² · n` for each candidate symmetry, may not exceed this (a second or
-/// so).
-const MAX_WORK: usize = 1 << 28;
+/// The set-up's work, `k² · n` products for each candidate symmetry, may not exceed this (a
+/// few tenths of a second: 53×53 mod 3, 39 generators and 8 candidates, needs about 2^25).
+const MAX_WORK: usize = 1 << 26;
 
 /// The coordinates of vectors mod `p` in an independent set of generators: the generators in
 /// reduced echelon form, each row with the combination of generators it is.
@@ -115,7 +118,7 @@ fn permuted(v: &[u64], perm: &[usize]) -> Vec<u64> {
     out
 }
 
-/// Row vectors in reduced echelon form (for spans of functionals).
+/// Row vectors in reduced echelon form (for spans of coordinate vectors).
 #[derive(Default)]
 struct Echelon {
     rows: Vec<(usize, Vec<u64>)>,
@@ -173,7 +176,7 @@ pub(crate) struct Split {
     /// The symmetries kept, and each one's `M_σ` (`top × top`).
     perms: Vec<Vec<usize>>,
     matrices: Vec<Vec<Vec<u64>>>,
-    /// `Φ`, `top` functionals on the original coordinates, in reduced echelon form.
+    /// `Φ`, `top` functionals on the original coordinates, the identity at the label's columns.
     phi: Vec<Vec<u64>>,
     coordinates: Coordinates,
 }
