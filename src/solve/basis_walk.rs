@@ -80,6 +80,10 @@ const MAX_GENERATORS: usize = 4096;
 /// Nodes a piece counts before it adds them to the shared count and looks at the clock.
 const CHECK_EVERY: u64 = 256;
 
+/// Table entries a piece works through before it looks at the clock, whatever its nodes (about
+/// a millisecond).
+const CHECK_WORK: usize = 1 << 18;
+
 /// What [`Prepared::run`] found.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Walked {
@@ -441,19 +445,24 @@ struct Piece<'a, C: Cost> {
     best: Option<Found>,
     nodes: u64,
     unflushed: u64,
+    /// Table entries worked through since the clock was last read.
+    work: usize,
     /// Cosets left for the symmetries.
     skipped: u64,
 }
 
 impl<C: Cost> Piece<'_, C> {
-    /// Counts a node; false once the walk must stop.
-    fn tick(&mut self) -> bool {
+    /// Counts a node at level `l`; false once the walk must stop.
+    fn tick(&mut self, l: usize) -> bool {
         self.nodes += 1;
         self.unflushed += 1;
+        // A node's work is about its table's entries: nodes of the first levels, with a group
+        // for nearly every button, cost thousands of times more than the last levels' nodes.
+        self.work += self.levels.entries[l];
         // The first node looks at the clock too.
-        if self.unflushed >= CHECK_EVERY || self.nodes == 1 {
+        if self.unflushed >= CHECK_EVERY || self.work >= CHECK_WORK || self.nodes == 1 {
             let nodes = self.shared.nodes.fetch_add(self.unflushed, Ordering::Relaxed) + self.unflushed;
-            self.unflushed = 0;
+            (self.unflushed, self.work) = (0, 0);
             if nodes > self.shared.budget.nodes || self.shared.budget.expired(self.shared.started) {
                 self.shared.stop.store(true, Ordering::Relaxed);
             }
@@ -572,7 +581,7 @@ impl<C: Cost> Piece<'_, C> {
     /// it must stop. The children are visited cheapest bound first when their orders fit the
     /// slots (ties in order of the multiple), else in order.
     fn visit(&mut self, l: usize, slot: usize, key: u64) -> bool {
-        if !self.tick() {
+        if !self.tick(l) {
             return false;
         }
         if !self.wanted(key) {
@@ -752,6 +761,11 @@ fn run<C: Cost>(
                     .collect::<Vec<_>>()
             },
             |tables, piece| {
+                // Pieces that start after the walk was stopped do not set up their tables (on
+                // a big board that alone took 0.2 s past the budget).
+                if shared.stop.load(Ordering::Relaxed) {
+                    return (None, 0, 0);
+                }
                 let mut walker = Piece::<C> {
                     levels,
                     generators,
@@ -762,6 +776,7 @@ fn run<C: Cost>(
                     best: None,
                     nodes: 0,
                     unflushed: 0,
+                    work: 0,
                     skipped: 0,
                 };
                 walker.tables[0][..root.len()].copy_from_slice(&root);
