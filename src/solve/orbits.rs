@@ -8,7 +8,7 @@
 //! `σ(j)`) that keeps every press limit and maps `x0` and every generator into the set; it then
 //! maps the set onto itself and keeps every plan's cost (costs depend on press counts and
 //! limits alone). With `A_σ` its matrix on the generators' coordinates, `W` is the smallest
-//! subspace that holds the walk's deepest generators (as many as leave enough cosets) and that
+//! subspace that holds the walk's deepest generators (each in turn that leaves enough cosets) and that
 //! every `A_σ` maps into itself, and `Φ` the functionals that label its cosets (one for each
 //! coordinate outside `W`'s pivots: the identity there, zero on `W`). The coset of label `u`
 //! goes to the coset of label `Φ·b_σ + M_σ·u`, where `b_σ` are the coordinates of `σ(x0) − x0`
@@ -190,9 +190,9 @@ pub(crate) struct Action {
 impl Split {
     /// The split of the set spanned by `generators` (each of order `p`, every period `p`, `p`
     /// prime) for the `candidates` that keep the `limits` and map every generator into the span,
-    /// with `W` the smallest invariant subspace that holds as many as fit of the `deepest`
-    /// generators (the walk's last, where its bound prunes), in that order; `None` when no
-    /// candidate is a symmetry or `W` would leave fewer than [`MIN_COSETS`] cosets.
+    /// with `W` the smallest invariant subspace that holds the `deepest` generators (the walk's
+    /// last, where its bound prunes), each in turn whose images still leave [`MIN_COSETS`]
+    /// cosets; `None` when no candidate is a symmetry or no generator fits.
     pub(crate) fn new(
         generators: &[(Vec<u64>, u64)],
         periods: &[u64],
@@ -236,8 +236,9 @@ impl Split {
         if perms.is_empty() {
             return None;
         }
-        // W: the smallest invariant subspace holding the walk's deepest generators, as many of
-        // them as leave at least `labels` generators to label its cosets.
+        // W: the smallest invariant subspace holding the walk's deepest generators, each in turn
+        // that leaves at least `labels` generators to label its cosets (one that does not is
+        // passed over: a later one may fit).
         let labels = (1..).find(|&a| p.saturating_pow(a as u32) >= MIN_COSETS).unwrap_or(1);
         if k < labels + 2 {
             return None;
@@ -259,7 +260,7 @@ impl Split {
                 }
             }
             if trial.rows.len() + labels > k {
-                break;
+                continue;
             }
             (w, made) = (trial, trial_made);
         }
