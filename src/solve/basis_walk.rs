@@ -70,6 +70,10 @@ const MAX_ENTRIES: usize = 1 << 22;
 /// run on every core.
 const PIECES: u64 = 256;
 
+// A piece's levels are never below a split's top generators (`p^depth` reaches `PIECES` no
+// later than `p^top` reaches the cosets' count), so `Piece::visit` sees every coset's level.
+const _: () = assert!(PIECES < super::orbits::MIN_COSETS);
+
 /// Children of a node are visited cheapest bound first when the generator's order is at most
 /// this (a table a child).
 const ORDERED_CHILDREN: u64 = 16;
@@ -451,6 +455,17 @@ struct Piece<'a, C: Cost> {
     skipped: u64,
 }
 
+/// `target[s] += source[(s + shift) mod L]` for every `s < L`, the length of both.
+fn add_rotated<C: Cost>(target: &mut [C], source: &[C], shift: usize) {
+    let (head, tail) = target.split_at_mut(target.len() - shift);
+    for (t, &v) in head.iter_mut().zip(&source[shift..]) {
+        *t = t.add(v);
+    }
+    for (t, &v) in tail.iter_mut().zip(&source[..shift]) {
+        *t = t.add(v);
+    }
+}
+
 impl<C: Cost> Piece<'_, C> {
     /// Counts a node at level `l`; false once the walk must stop.
     fn tick(&mut self, l: usize) -> bool {
@@ -489,15 +504,7 @@ impl<C: Cost> Piece<'_, C> {
             let shift = (group.coefficient * (tau % group.period) % group.period) as usize;
             let parent = &self.levels.groups[l + 1][group.parent];
             let source = &from[group.offset..group.offset + period];
-            let target = &mut to[parent.offset..parent.offset + period];
-            // target[s] += source[(s + shift) mod L]
-            let (head, tail) = target.split_at_mut(period - shift);
-            for (t, &v) in head.iter_mut().zip(&source[shift..]) {
-                *t = t.add(v);
-            }
-            for (t, &v) in tail.iter_mut().zip(&source[..shift]) {
-                *t = t.add(v);
-            }
+            add_rotated(&mut to[parent.offset..parent.offset + period], source, shift);
         }
     }
 
@@ -518,15 +525,7 @@ impl<C: Cost> Piece<'_, C> {
             let mut shift = 0usize;
             for tau in 0..order {
                 let start = tau * below + parent;
-                let target = &mut to[start..start + period];
-                // target[s] += source[(s + shift) mod L]
-                let (head, tail) = target.split_at_mut(period - shift);
-                for (t, &v) in head.iter_mut().zip(&source[shift..]) {
-                    *t = t.add(v);
-                }
-                for (t, &v) in tail.iter_mut().zip(&source[..shift]) {
-                    *t = t.add(v);
-                }
+                add_rotated(&mut to[start..start + period], source, shift);
                 shift += step;
                 if shift >= period {
                     shift -= period;
@@ -791,13 +790,8 @@ fn run<C: Cost>(
                     walker.descend(l, 0, tau, 0);
                     walker.digits[levels.order[l]] = tau;
                 }
-                // A piece below the top generators is one coset's, or a part of it.
-                if orbits.is_none_or(|o| depth < o.split.top || o.walked(&walker.digits)) {
-                    let key = walker.bound(depth, 0);
-                    walker.visit(depth, 0, key);
-                } else if orbits.is_some_and(|o| depth == o.split.top) {
-                    walker.skipped += 1;
-                }
+                let key = walker.bound(depth, 0);
+                walker.visit(depth, 0, key);
                 shared.nodes.fetch_add(walker.unflushed, Ordering::Relaxed);
                 *tables = std::mem::take(&mut walker.tables);
                 (walker.best, walker.nodes, walker.skipped)

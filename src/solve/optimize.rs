@@ -691,6 +691,39 @@ mod tests {
         (periods, x0, generators, plans)
     }
 
+    /// A hash of a plan, for sets of every plan of a set.
+    fn fingerprint(x: &[u64]) -> u64 {
+        use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
+        BuildHasherDefault::<DefaultHasher>::default().hash_one(x)
+    }
+
+    /// The bounded walk of `problem` on one thread, checked: it finishes with the `expected`
+    /// score, its plan is within the limits and among the set's plans (`set`, by
+    /// [`fingerprint`]), and four threads find the same plan.
+    fn checked_walk(
+        problem: Problem,
+        incumbent: Option<Score>,
+        symmetries: &[Vec<usize>],
+        expected: Option<Score>,
+        set: &std::collections::HashSet<u64>,
+        what: &str,
+    ) -> basis_walk::Walked {
+        let unbounded = Budget { nodes: u64::MAX, time: None };
+        let on = |threads: usize| {
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+            pool.install(|| basis_walk::walk(problem, incumbent, unbounded, symmetries)).expect("eligible")
+        };
+        let walked = on(1);
+        assert!(walked.complete, "{what}");
+        assert_eq!(walked.best.as_ref().map(|x| problem.objective.score(x)), expected, "{what}");
+        if let Some(x) = &walked.best {
+            assert!(within(x, problem.limits), "{what}");
+            assert!(set.contains(&fingerprint(x)), "{what}: not in the set");
+        }
+        assert_eq!(on(4).best, walked.best, "{what}");
+        walked
+    }
+
     /// Calls `visit` with every plan of the set, in mixed-radix order over the generators.
     fn every_plan(
         x0: &[u64],
@@ -857,10 +890,6 @@ mod tests {
                 periods.iter().map(|&p| rng.random_range(0..p).max(rng.random_range(0..p))).collect()
             });
             // Every plan of the set, as a hash of its presses.
-            let fingerprint = |x: &[u64]| {
-                use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
-                BuildHasherDefault::<DefaultHasher>::default().hash_one(x)
-            };
             let mut set = std::collections::HashSet::new();
             every_plan(&x0, &generators, &periods, |x| {
                 set.insert(fingerprint(x));
@@ -880,23 +909,16 @@ mod tests {
                 limited += usize::from(limits.is_some());
                 infeasible += usize::from(expected.is_none());
                 for incumbent in [None, expected] {
-                    let on = |threads: usize| {
-                        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
-                        pool.install(|| {
-                            basis_walk::walk(problem(limits.as_deref(), objective), incumbent, unbounded, &[])
-                        })
-                        .expect("eligible")
-                    };
-                    let walked = on(1);
                     let what =
                         format!("round {round}, {plans} plans, {objective:?}, incumbent {incumbent:?}");
-                    assert!(walked.complete, "{what}");
-                    assert_eq!(walked.best.as_ref().map(|x| objective.score(x)), expected, "{what}");
-                    if let Some(x) = &walked.best {
-                        assert!(within(x, limits.as_deref()), "{what}");
-                        assert!(set.contains(&fingerprint(x)), "{what}: not in the set");
-                    }
-                    assert_eq!(on(4).best, walked.best, "{what}");
+                    checked_walk(
+                        problem(limits.as_deref(), objective),
+                        incumbent,
+                        &[],
+                        expected,
+                        &set,
+                        &what,
+                    );
                 }
             }
             let spent = Budget { nodes: u64::MAX, time: Some(std::time::Duration::ZERO) };
@@ -907,31 +929,6 @@ mod tests {
             limited > 0 && infeasible > 0 && infeasible < 60,
             "{limited} limited, {infeasible} infeasible"
         );
-    }
-
-    /// The eight symmetries of a `side × side` square (cell `r·side + c`), identity first.
-    fn square_symmetries(side: usize) -> Vec<Vec<usize>> {
-        type Map = fn(usize, usize, usize) -> (usize, usize);
-        let maps: [Map; 8] = [
-            |r, c, _| (r, c),
-            |r, c, s| (r, s - 1 - c),
-            |r, c, s| (s - 1 - r, c),
-            |r, c, s| (s - 1 - r, s - 1 - c),
-            |r, c, _| (c, r),
-            |r, c, s| (s - 1 - c, s - 1 - r),
-            |r, c, s| (c, s - 1 - r),
-            |r, c, s| (s - 1 - c, r),
-        ];
-        maps.iter()
-            .map(|map| {
-                (0..side * side)
-                    .map(|i| {
-                        let (r, c) = map(i / side, i % side, side);
-                        r * side + c
-                    })
-                    .collect()
-            })
-            .collect()
     }
 
     /// Sets that a square's symmetries map onto themselves (spans of random vectors' orbits
@@ -948,7 +945,11 @@ mod tests {
             let p = [3u64, 5, 7, 2][round % 4];
             let side = rng.random_range(3..=5usize);
             let n = side * side;
-            let symmetries = square_symmetries(side);
+            // The identity, the two mirrors, the half turn, the two diagonals and the quarter
+            // turns, in that order.
+            let square = format!("Puzzle(graph: Grid(rows: {side}, cols: {side}), modulus: 2)");
+            let symmetries = crate::generate::symmetries(&crate::parse_puzzle(&square).unwrap());
+            assert_eq!(symmetries.len(), 8);
             let most = (20.0 / (p as f64).log2()).floor() as usize;
             // The span of orbits, each kept when it fits, its independent vectors the generators.
             let mut rows: Vec<(usize, Vec<u64>)> = Vec::new();
@@ -1017,10 +1018,6 @@ mod tests {
             swap.swap(0, n - 1);
             swap.swap(1, n / 2);
             candidates.push(swap);
-            let fingerprint = |x: &[u64]| {
-                use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
-                BuildHasherDefault::<DefaultHasher>::default().hash_one(x)
-            };
             let mut set = std::collections::HashSet::new();
             every_plan(&x0, &generators, &periods, |x| {
                 set.insert(fingerprint(x));
@@ -1040,20 +1037,8 @@ mod tests {
                 let mut meter = Meter::new(unbounded);
                 let (best, _) = enumerate(problem(objective), &mut meter);
                 let expected = best.map(|x| objective.score(&x));
-                let on = |threads: usize| {
-                    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
-                    pool.install(|| basis_walk::walk(problem(objective), None, unbounded, &candidates))
-                        .expect("eligible")
-                };
-                let walked = on(1);
                 let what = format!("round {round}, {side}×{side} mod {p}, {plans} plans, {objective:?}");
-                assert!(walked.complete, "{what}");
-                assert_eq!(walked.best.as_ref().map(|x| objective.score(x)), expected, "{what}");
-                if let Some(x) = &walked.best {
-                    assert!(within(x, limits.as_deref()), "{what}");
-                    assert!(set.contains(&fingerprint(x)), "{what}: not in the set");
-                }
-                assert_eq!(on(4).best, walked.best, "{what}");
+                let walked = checked_walk(problem(objective), None, &candidates, expected, &set, &what);
                 if walked.skipped > 0 {
                     skipping += 1;
                     partly += usize::from(round % 4 == 2);

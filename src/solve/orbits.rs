@@ -24,72 +24,50 @@ use crate::algebra::arith::{add_mod, inv_mod, mul_mod, sub_mod};
 
 /// The cosets of W are at least this many, so that most orbits are whole (64 and 512 were
 /// measured: 512 took 41×41 mod 3 from 57 s to 37 s, and was within noise elsewhere).
-const MIN_COSETS: u64 = 512;
+pub(crate) const MIN_COSETS: u64 = 512;
 
 /// Sets of more generators than this are not split: at `p^48` plans and more no walk finishes,
 /// symmetries or not.
 const MAX_GENERATORS: usize = 48;
 
-/// The set-up's work, `k² · n` products for each candidate symmetry, may not exceed this (a
-/// few tenths of a second: 53×53 mod 3, 39 generators and 8 candidates, needs about 2^25).
+/// The set-up's work, `k² · n` products for each candidate symmetry, may not exceed this
+/// (53×53 mod 3, 39 generators and 8 candidates, needs about 2^25 and took 19 ms).
 const MAX_WORK: usize = 1 << 26;
 
-/// The coordinates of vectors mod `p` in an independent set of generators: the generators in
-/// reduced echelon form, each row with the combination of generators it is.
+/// The coordinates of vectors mod `p` in an independent set of generators: each generator
+/// `g_i` followed by the unit vector `e_i`, in reduced echelon form, so that reducing `(v, 0)`
+/// leaves `(0, −t)` exactly when `v = Σ t_i·g_i`.
 struct Coordinates {
     p: u64,
-    k: usize,
-    /// `(pivot, row, combination)`, `row[pivot] = 1`, every other row 0 at `pivot`.
-    rows: Vec<(usize, Vec<u64>, Vec<u64>)>,
+    n: usize,
+    echelon: Echelon,
 }
 
 impl Coordinates {
     /// `None` when the generators are not independent mod `p`.
     fn new(generators: &[(Vec<u64>, u64)], p: u64) -> Option<Coordinates> {
-        let k = generators.len();
-        let mut rows: Vec<(usize, Vec<u64>, Vec<u64>)> = Vec::with_capacity(k);
+        let (n, k) = (generators.first().map_or(0, |(g, _)| g.len()), generators.len());
+        let mut echelon = Echelon::default();
         for (i, (g, _)) in generators.iter().enumerate() {
             let mut v: Vec<u64> = g.iter().map(|&x| x % p).collect();
-            let mut combination = vec![0u64; k];
-            combination[i] = 1;
-            for (pivot, row, c) in &rows {
-                let f = v[*pivot];
-                if f != 0 {
-                    subtract(&mut v, row, f, p);
-                    subtract(&mut combination, c, f, p);
-                }
+            v.resize(n + k, 0);
+            v[n + i] = 1;
+            echelon.insert(v, p);
+            // A pivot among the units: g_i is a combination of the generators before it.
+            if echelon.rows.last().is_none_or(|(pivot, _)| *pivot >= n) {
+                return None;
             }
-            let pivot = v.iter().position(|&x| x != 0)?;
-            let inv = inv_mod(v[pivot], p)?;
-            scale(&mut v, inv, p);
-            scale(&mut combination, inv, p);
-            for (_, row, c) in &mut rows {
-                let f = row[pivot];
-                if f != 0 {
-                    subtract(row, &v, f, p);
-                    subtract(c, &combination, f, p);
-                }
-            }
-            rows.push((pivot, v, combination));
         }
-        Some(Coordinates { p, k, rows })
+        Some(Coordinates { p, n, echelon })
     }
 
     /// `t` with `v = Σ t_i·g_i (mod p)`, or `None` when `v` is not in the span.
     fn of(&self, v: &[u64]) -> Option<Vec<u64>> {
         let p = self.p;
-        let mut v: Vec<u64> = v.iter().map(|&x| x % p).collect();
-        let mut t = vec![0u64; self.k];
-        for (pivot, row, c) in &self.rows {
-            let f = v[*pivot];
-            if f != 0 {
-                subtract(&mut v, row, f, p);
-                for (t, &c) in t.iter_mut().zip(c) {
-                    *t = add_mod(*t, mul_mod(f, c, p), p);
-                }
-            }
-        }
-        v.iter().all(|&x| x == 0).then_some(t)
+        let mut w: Vec<u64> = v.iter().map(|&x| x % p).collect();
+        w.resize(self.n + self.echelon.rows.len(), 0);
+        self.echelon.reduce(&mut w, p);
+        w[..self.n].iter().all(|&x| x == 0).then(|| w[self.n..].iter().map(|&x| sub_mod(0, x, p)).collect())
     }
 }
 
@@ -125,14 +103,19 @@ struct Echelon {
 }
 
 impl Echelon {
-    /// Adds `v` to the span; false when it was already in it.
-    fn insert(&mut self, mut v: Vec<u64>, p: u64) -> bool {
+    /// `v` less the multiples of the rows that clear its entries at their pivots.
+    fn reduce(&self, v: &mut [u64], p: u64) {
         for (pivot, row) in &self.rows {
             let f = v[*pivot];
             if f != 0 {
-                subtract(&mut v, row, f, p);
+                subtract(v, row, f, p);
             }
         }
+    }
+
+    /// Adds `v` to the span; false when it was already in it.
+    fn insert(&mut self, mut v: Vec<u64>, p: u64) -> bool {
+        self.reduce(&mut v, p);
         let Some(pivot) = v.iter().position(|&x| x != 0) else { return false };
         let Some(inv) = inv_mod(v[pivot], p) else { return false };
         scale(&mut v, inv, p);
@@ -147,9 +130,14 @@ impl Echelon {
     }
 }
 
+/// `Σ a_i·b_i (mod p)`.
+fn dot(a: &[u64], b: &[u64], p: u64) -> u64 {
+    a.iter().zip(b).fold(0, |s, (&x, &y)| add_mod(s, mul_mod(x, y, p), p))
+}
+
 /// `A·t`.
 fn apply(a: &[Vec<u64>], t: &[u64], p: u64) -> Vec<u64> {
-    a.iter().map(|row| row.iter().zip(t).fold(0, |s, (&x, &y)| add_mod(s, mul_mod(x, y, p), p))).collect()
+    a.iter().map(|row| dot(row, t, p)).collect()
 }
 
 /// `φ·A`: the functional `t ↦ φ(A·t)`.
@@ -214,7 +202,7 @@ impl Split {
         let coordinates = Coordinates::new(generators, p)?;
         // The symmetries and their matrices: column i holds the coordinates of σ(g_i).
         let mut perms = Vec::new();
-        let mut actions: Vec<Vec<Vec<u64>>> = Vec::new();
+        let mut on_basis: Vec<Vec<Vec<u64>>> = Vec::new();
         for perm in candidates {
             let is_permutation = perm.len() == n && {
                 let mut seen = vec![false; n];
@@ -231,7 +219,7 @@ impl Split {
             let Some(columns) = columns else { continue };
             let a: Vec<Vec<u64>> = (0..k).map(|r| columns.iter().map(|c| c[r]).collect()).collect();
             perms.push(perm.clone());
-            actions.push(a);
+            on_basis.push(a);
         }
         if perms.is_empty() {
             return None;
@@ -249,11 +237,11 @@ impl Split {
         for &i in deepest {
             let (mut trial, mut trial_made) = (Echelon { rows: w.rows.clone() }, made.clone());
             let mut unit = vec![0u64; k];
-            unit[i % k] = 1;
+            unit[i] = 1;
             let mut queue = vec![unit];
             while let Some(t) = queue.pop() {
                 if trial.insert(t.clone(), p) {
-                    for a in &actions {
+                    for a in &on_basis {
                         queue.push(apply(a, &t, p));
                     }
                     trial_made.push(t);
@@ -283,23 +271,20 @@ impl Split {
                 f
             })
             .collect();
-        // M_σ: Φ·A_σ = M_σ·Φ, read at the pivot columns (where Φ is the identity) and checked.
-        let mut matrices = Vec::with_capacity(actions.len());
-        for a in &actions {
-            let composed: Vec<Vec<u64>> = phi.iter().map(|f| compose(f, a, p)).collect();
-            let m: Vec<Vec<u64>> =
-                composed.iter().map(|row| pivots.iter().map(|&c| row[c]).collect()).collect();
-            let invariant = composed.iter().zip(&m).all(|(row, mrow)| {
-                (0..k).all(|c| {
-                    let v = mrow.iter().zip(&phi).fold(0, |s, (&x, f)| add_mod(s, mul_mod(x, f[c], p), p));
-                    v == row[c]
-                })
-            });
-            if !invariant {
-                return None;
-            }
-            matrices.push(m);
-        }
+        // M_σ: Φ·A_σ = M_σ·Φ (W is invariant), read at the pivot columns, where Φ is the
+        // identity.
+        let matrices: Vec<Vec<Vec<u64>>> = on_basis
+            .iter()
+            .map(|a| {
+                let composed: Vec<Vec<u64>> = phi.iter().map(|f| compose(f, a, p)).collect();
+                let m: Vec<Vec<u64>> =
+                    composed.iter().map(|row| pivots.iter().map(|&c| row[c]).collect()).collect();
+                debug_assert!(composed.iter().zip(&m).all(|(row, mrow)| {
+                    (0..k).all(|c| dot(mrow, &phi.iter().map(|f| f[c]).collect::<Vec<_>>(), p) == row[c])
+                }));
+                m
+            })
+            .collect();
         // The generators: those at the pivots (their multiples are the label), then W's, the
         // deepest last.
         let mut out: Vec<(Vec<u64>, u64)> = pivots.iter().map(|&c| generators[c].clone()).collect();
@@ -329,11 +314,7 @@ impl Split {
                 let difference: Vec<u64> =
                     moved.iter().zip(x0).map(|(&a, &b)| sub_mod(a % p, b % p, p)).collect();
                 let b = self.coordinates.of(&difference)?;
-                let shift = self
-                    .phi
-                    .iter()
-                    .map(|f| f.iter().zip(&b).fold(0, |s, (&x, &y)| add_mod(s, mul_mod(x, y, p), p)))
-                    .collect();
+                let shift = self.phi.iter().map(|f| dot(f, &b, p)).collect();
                 Some(Action { shift, matrix: m.clone() })
             })
             .collect()
@@ -346,7 +327,7 @@ impl Split {
         actions.iter().all(|action| {
             // The image digit by digit, compared as it is made: the first that differs decides.
             for ((row, &s), &digit) in action.matrix.iter().zip(&action.shift).zip(u) {
-                let image = row.iter().zip(u).fold(s, |acc, (&m, &x)| add_mod(acc, mul_mod(m, x, p), p));
+                let image = add_mod(s, dot(row, u, p), p);
                 if image != digit {
                     return image > digit;
                 }
