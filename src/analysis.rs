@@ -188,7 +188,7 @@ pub fn takes_compact(puzzle: &Puzzle, options: &Options) -> bool {
 /// refuses work whose estimated memory is above `options.max_memory` before allocating it, and
 /// keeps the budget's time for the whole work, elimination included: when the time runs out
 /// before the elimination finishes, the report is undecided (`solvable` is `None`) and the
-/// abandoned work finishes on a thread of its own. With a time budget the work runs on a copy
+/// abandoned work stops at its next pivot or row. With a time budget the work runs on a copy
 /// of the puzzle ([`analyse_shared`] saves it).
 ///
 /// Every plan in the report has been simulated on the puzzle.

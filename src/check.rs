@@ -438,8 +438,8 @@ pub struct CheckOptions {
 
 /// Checks one puzzle within the options' memory and time: the work is refused before it starts
 /// when its estimated memory is above the limit ([`Error::OverMemory`]), and abandoned when it
-/// runs past the time budget's bound ([`Error::BudgetRanOut`]; it finishes on a thread of its
-/// own). With a time budget the work runs on a copy of the puzzle.
+/// runs past the time budget's bound ([`Error::BudgetRanOut`]; it stops at its next pivot or
+/// row). With a time budget the work runs on a copy of the puzzle.
 ///
 /// ```
 /// use modsolve::check::{CheckOptions, check_within};

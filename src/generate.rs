@@ -39,6 +39,7 @@ use rayon::prelude::*;
 
 use crate::algebra::arith::sub_mod;
 use crate::analysis::{Options, analyze};
+use crate::bounded::{Stop, checkpoint};
 use crate::error::InternalError;
 use crate::model::{Buttons, CellValues, Puzzle, Topology};
 use crate::solve::search::Budget;
@@ -419,23 +420,27 @@ pub fn generate<E: From<InternalError>>(
     let mut found = 0;
     let mut tried = 0;
     let round = (rayon::current_num_threads() * 8).max(16);
+    let stop = Stop::here();
     while found < spec.count && tried < spec.attempts {
+        checkpoint();
         let end = tried.saturating_add(round).min(spec.attempts);
         let judged: Vec<Result<Option<Level>, InternalError>> = (tried..end)
             .into_par_iter()
             .map(|index| {
-                let mut rng = candidate_rng(spec.seed, index);
-                let (start, scrambled) = match spec.scramble {
-                    None => (random_start(template, &periods, &mut rng), None),
-                    Some(presses) => match scramble(&periods, presses, &mut rng) {
-                        Some(plan) => (undone(template, &plan), Some(plan)),
-                        None => return Ok(None),
-                    },
-                };
-                if start == template.target {
-                    return Ok(None);
-                }
-                judge_candidate(template, start, scrambled, spec, budget)
+                stop.carry(|| {
+                    let mut rng = candidate_rng(spec.seed, index);
+                    let (start, scrambled) = match spec.scramble {
+                        None => (random_start(template, &periods, &mut rng), None),
+                        Some(presses) => match scramble(&periods, presses, &mut rng) {
+                            Some(plan) => (undone(template, &plan), Some(plan)),
+                            None => return Ok(None),
+                        },
+                    };
+                    if start == template.target {
+                        return Ok(None);
+                    }
+                    judge_candidate(template, start, scrambled, spec, budget)
+                })
             })
             .collect();
         for level in judged {
@@ -579,19 +584,23 @@ pub fn par_histogram(
     let round = (rayon::current_num_threads() * 8).max(16);
     let mut histogram = Histogram::default();
     let mut next = 0;
+    let stop = Stop::here();
     while next < samples && !out_of_time() {
+        checkpoint();
         let end = next.saturating_add(round).min(samples);
         let pars: Vec<Option<Result<Option<u64>, InternalError>>> = (next..end)
             .into_par_iter()
             .map(|index| {
-                if out_of_time() {
-                    return None;
-                }
-                let mut rng = candidate_rng(seed, index);
-                let puzzle = with_start(template, random_start(template, &periods, &mut rng));
-                Some(analyze(&puzzle, &Options { budget, ..Options::default() }).map(|analysis| {
-                    analysis.fewest.filter(|p| p.is_proven()).and_then(|p| p.total().to_u64())
-                }))
+                stop.carry(|| {
+                    if out_of_time() {
+                        return None;
+                    }
+                    let mut rng = candidate_rng(seed, index);
+                    let puzzle = with_start(template, random_start(template, &periods, &mut rng));
+                    Some(analyze(&puzzle, &Options { budget, ..Options::default() }).map(|analysis| {
+                        analysis.fewest.filter(|p| p.is_proven()).and_then(|p| p.total().to_u64())
+                    }))
+                })
             })
             .collect();
         for par in pars.into_iter().flatten() {

@@ -24,6 +24,8 @@
 
 use rayon::prelude::*;
 
+use crate::bounded::{Stop, checkpoint};
+
 use super::arith::{add_mod, inv_mod, mul_mod, neg_mod, sub_mod, valuation};
 use super::gf2::BitMatrix;
 
@@ -138,6 +140,8 @@ impl PrimePowerSystem {
         let q = self.modulus();
         assert!(storage.supports(q), "{storage:?} cannot eliminate mod {q}");
         let small = self.rows.saturating_mul(self.cols) < PARALLEL_MIN_ENTRIES;
+        // Taken here: the pool's threads do not have this thread's flag.
+        let stop = Stop::here();
         match storage {
             Accumulator::Auto => self.eliminate_with(Accumulator::for_modulus(q)),
             Accumulator::Bits => self.eliminate_bits(),
@@ -146,9 +150,9 @@ impl PrimePowerSystem {
             Accumulator::Lazy16 if small => self.eliminate_lazy::<u16>(),
             Accumulator::Lazy32 if small => self.eliminate_lazy::<u32>(),
             Accumulator::Lazy64 if small => self.eliminate_lazy::<u64>(),
-            Accumulator::Lazy16 => rayon::scope(|_| self.eliminate_lazy::<u16>()),
-            Accumulator::Lazy32 => rayon::scope(|_| self.eliminate_lazy::<u32>()),
-            Accumulator::Lazy64 => rayon::scope(|_| self.eliminate_lazy::<u64>()),
+            Accumulator::Lazy16 => rayon::scope(|_| stop.carry(|| self.eliminate_lazy::<u16>())),
+            Accumulator::Lazy32 => rayon::scope(|_| stop.carry(|| self.eliminate_lazy::<u32>())),
+            Accumulator::Lazy64 => rayon::scope(|_| stop.carry(|| self.eliminate_lazy::<u64>())),
             Accumulator::Wide => self.eliminate_wide(),
         }
     }
@@ -195,6 +199,7 @@ impl PrimePowerSystem {
         let p = self.p;
         let mut k = 0;
         while k < rows.min(cols) {
+            checkpoint();
             // Lowest valuation over the remaining submatrix; the previous pivot's ends the search.
             let a = &self.matrix;
             let floor = pivot_valuations.last().copied().unwrap_or(0);
@@ -264,6 +269,7 @@ impl PrimePowerSystem {
         let mut pivot_tail: Vec<T::Narrow> = Vec::with_capacity(cols);
         let mut k = 0;
         while k < rows.min(cols) {
+            checkpoint();
             let floor = pivot_valuations.last().copied().unwrap_or(0);
             let found = self.find_pivot(k, floor, |r, c| a[r * cols + c].to_u64() % q);
             let Some((v, pr, pc)) = found else { break };
@@ -344,6 +350,7 @@ impl PrimePowerSystem {
         let (rows, cols) = (self.rows, self.cols);
         let mut m = BitMatrix::zeros(rows, cols + self.rhs.len());
         for r in 0..rows {
+            checkpoint();
             for c in 0..cols {
                 if self.matrix[r * cols + c] & 1 == 1 {
                     m.flip(r, c);
@@ -359,6 +366,7 @@ impl PrimePowerSystem {
         let mut perm: Vec<usize> = (0..cols).collect();
         let mut k = 0;
         while k < rows.min(cols) {
+            checkpoint();
             // The first position (in the current column order) with a 1 in rows `k..`.
             let found = (k..cols).find_map(|c| (k..rows).find(|&r| m.get(r, perm[c])).map(|r| (r, c)));
             let Some((r, c)) = found else { break };
@@ -546,7 +554,9 @@ impl Echelon {
         }
         let blocks: Vec<(usize, usize)> =
             (0..count).step_by(KERNEL_BLOCK).map(|first| (first, KERNEL_BLOCK.min(count - first))).collect();
+        let stop = Stop::here();
         let solve = |&(first, width): &(usize, usize)| -> Vec<u64> {
+            stop.carry(checkpoint);
             match Accumulator::for_modulus(self.q) {
                 Accumulator::Bits | Accumulator::Lazy16 => {
                     self.kernel_block::<u16>(first, width, seeded.len(), &seed_of)

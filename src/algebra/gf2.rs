@@ -38,6 +38,7 @@
 //!   directly at the end. On one core this is 0.8–0.9 of M4RI's time at 16384 × 16384 and
 //!   32768 × 32768, where M4RI uses its asymptotically faster PLE decomposition.
 
+use crate::bounded::{Stop, checkpoint};
 use rayon::prelude::*;
 
 /// A dense 0/1 matrix stored row by row, `words` 64-bit words per row.
@@ -269,13 +270,14 @@ pub fn echelonize(m: &mut BitMatrix, eligible: usize, how: Elimination) -> Vec<u
         Elimination::Auto => Elimination::Plain,
         how => how,
     };
+    let stop = Stop::here();
     match how {
-        Elimination::Blocked => rayon::scope(|_| echelonize_blocked(m, eligible)),
+        Elimination::Blocked => rayon::scope(|_| stop.carry(|| echelonize_blocked(m, eligible))),
         Elimination::FourRussians if m.rows * m.words < PARALLEL_MIN_WORDS => {
             echelonize_four_russians(m, eligible)
         }
         // On a worker thread of the pool, each stripe's parallel row update is cheap to start.
-        Elimination::FourRussians => rayon::scope(|_| echelonize_four_russians(m, eligible)),
+        Elimination::FourRussians => rayon::scope(|_| stop.carry(|| echelonize_four_russians(m, eligible))),
         _ => echelonize_plain(m, eligible),
     }
 }
@@ -287,6 +289,7 @@ fn echelonize_plain(m: &mut BitMatrix, eligible: usize) -> Vec<usize> {
         if k == m.rows {
             break;
         }
+        checkpoint();
         let Some(p) = (k..m.rows).find(|&r| m.get(r, c)) else {
             continue;
         };
@@ -341,6 +344,7 @@ fn echelonize_four_russians(m: &mut BitMatrix, eligible: usize) -> Vec<usize> {
         if r0 == m.rows {
             break;
         }
+        checkpoint();
         let width = (eligible - 64 * ws).min(64);
         let allowed = if width == 64 { u64::MAX } else { (1u64 << width) - 1 };
         let mask = stripe_pivots(m, ws, allowed, r0, &mut []);
@@ -361,6 +365,7 @@ fn echelonize_four_russians(m: &mut BitMatrix, eligible: usize) -> Vec<usize> {
         if st.first_row == 0 {
             continue;
         }
+        checkpoint();
         let words = std::iter::once(st.word).chain((st.word + 1..w).filter(|&j| open[j]));
         clear_stripe(m, *st, Rows::Above, &word_ranges(words), &mut tables);
     }
@@ -440,6 +445,7 @@ fn echelonize_blocked(m: &mut BitMatrix, eligible: usize) -> Vec<usize> {
     let mut narrow: Vec<Vec<[u64; 1]>> = Vec::new();
     let (mut r0, mut ws0) = (0, 0);
     while ws0 < stripe_count && r0 < m.rows {
+        checkpoint();
         let words = PANEL_STRIPES.min(stripe_count - ws0);
         let cols = (eligible - 64 * ws0).min(64 * words);
         let chosen = panel_pivot_rows(m, r0, ws0, words, cols);
@@ -470,6 +476,7 @@ fn echelonize_blocked(m: &mut BitMatrix, eligible: usize) -> Vec<usize> {
         if panel.first_row == 0 || open_count == 0 {
             continue;
         }
+        checkpoint();
         if open_count <= NARROW_BACKWARD_WORDS {
             update_rows(m, panel, 0, panel.first_row, &ranges, &mut narrow);
         } else {

@@ -24,6 +24,7 @@
 //! two sorted rows. Products are reduced through `u64` for `p^E <= 2^32`, else through `u128`.
 
 use super::arith::{Ring, inv_mod, valuation};
+use crate::bounded::checkpoint;
 
 /// One sparse row: sorted distinct columns with nonzero values mod `p^E`, and a right side.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -117,6 +118,7 @@ impl SparseSystem {
         let mut is_pivot = vec![false; cols];
         let mut scratch = SparseRow::default();
         for c in 0..cols {
+            checkpoint();
             let candidates = std::mem::take(&mut buckets[c]);
             if candidates.is_empty() {
                 continue;

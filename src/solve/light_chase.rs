@@ -18,6 +18,7 @@ use num_traits::{One, Zero};
 use super::{Answer, Generator, Method};
 use crate::algebra::arith::inv_mod;
 use crate::algebra::gf2::{BitMatrix, Elimination, echelonize, solve as solve_bits};
+use crate::bounded::{Stop, checkpoint};
 use crate::model::{Buttons, Neighborhood, Puzzle, Topology};
 
 use super::BASIS_ENTRY_LIMIT;
@@ -186,6 +187,7 @@ fn replay(f: &Frame, d: Difference, y: &[u64]) -> Vec<u32> {
     // Three rows in the frame: above, this one, below.
     let (mut up, mut row, mut below) = (vec![0u64; w], y.to_vec(), vec![0u64; w]);
     for r in 0..f.height {
+        checkpoint();
         for (c, &v) in row.iter().enumerate() {
             out[f.cell(r, c)] = v as u32;
         }
@@ -288,6 +290,7 @@ fn replay_gf2_rows(f: &Frame, d: Difference, y: &[u64], mut visit: impl FnMut(us
         row[c / 64] |= (v & 1) << (c % 64);
     }
     for r in 0..f.height {
+        checkpoint();
         visit(r, &row);
         if r + 1 == f.height {
             break;
@@ -317,7 +320,9 @@ fn last_row_gf2(f: &Frame, d: Difference, kernel: bool) -> LastRow {
     // Word k of every form (symbols 64k..64k + 63, and the constant at bit W) evolves on its
     // own: one word per cell of a row, a stencil over contiguous memory that stays in cache,
     // the words shared among the cores.
-    let columns: Vec<Vec<u64>> = (0..words).into_par_iter().map(|k| chase_word(f, d, k)).collect();
+    let stop = Stop::here();
+    let columns: Vec<Vec<u64>> =
+        (0..words).into_par_iter().map(|k| stop.carry(|| chase_word(f, d, k))).collect();
     let mut system = BitMatrix::zeros(w, w + 1);
     for c in 0..w {
         for (dst, column) in system.row_mut(c).iter_mut().zip(&columns) {
@@ -366,6 +371,9 @@ fn chase_word(f: &Frame, d: Difference, k: usize) -> Vec<u64> {
     }
     let mut d_row = vec![0u64; if is_constant { w.div_ceil(64) } else { 0 }];
     for r in 0..f.height - 1 {
+        if r % 64 == 0 {
+            checkpoint();
+        }
         let (a, b) = if is_constant || first >= w {
             (0, w)
         } else {
@@ -444,6 +452,7 @@ fn last_row_general(f: &Frame, d: Difference) -> LastRow {
     // next = w⁻¹·d·e_const − w⁻¹·s·cur[c] − cur[c−1] − cur[c+1] − prev[c]
     let own = (f.neighbor_inverse * f.self_weight) % m;
     for r in 0..f.height - 1 {
+        checkpoint();
         for c in 0..w {
             let dst = c * len;
             for k in 0..len {

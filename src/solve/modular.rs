@@ -142,7 +142,8 @@ fn solve_many_basis(
         && entries >= PRIMES_IN_PARALLEL_FROM
         && (entries <= puzzle.cell_count().saturating_mul(buttons + 1) || entries <= 1 << 22);
     let solved: Vec<PrimeSolution> = if side_by_side {
-        primes.par_iter().with_max_len(1).map(solve_prime).collect()
+        let stop = crate::bounded::Stop::here();
+        primes.par_iter().with_max_len(1).map(|prime| stop.carry(|| solve_prime(prime))).collect()
     } else {
         primes.iter().map(solve_prime).collect()
     };

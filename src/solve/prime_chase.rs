@@ -24,6 +24,7 @@ use super::propagation::{Order, Step, order_with};
 use crate::algebra::arith::{Ring, add_mod, inv_mod, mul_mod, sub_mod, valuation};
 use crate::algebra::echelon::{Accumulator, Echelon, PrimePowerSystem};
 use crate::algebra::sparse::SparseRow;
+use crate::bounded::checkpoint;
 
 /// One prime's system solved by propagation: the order, and the residual system's echelon.
 pub(crate) struct Chased {
@@ -197,6 +198,9 @@ impl Pass<'_> {
         }
         let mut next_seed = 0;
         for (step_index, step) in order.steps.iter().enumerate() {
+            if step_index % 256 == 0 {
+                checkpoint();
+            }
             let unknown = match *step {
                 Step::Seed(j) => {
                     let mut f = vec![T::default(); width];
