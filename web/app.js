@@ -22,15 +22,40 @@ const app = {
 };
 window.playground = app;
 
+// Integers past 2^53 (the moduli, values and press counts of a puzzle with big moduli) would be
+// rounded by JSON.parse, and an edit would send every rounded value back: they are read as
+// BigInt and written back digit for digit, where the browser can (JSON.parse's source text and
+// JSON.rawJSON: Chromium 114, Firefox 135, Safari 18.4).
+const exactJson = typeof JSON.rawJSON === 'function';
+
+function parseExact(text) {
+  if (!exactJson) return JSON.parse(text);
+  return JSON.parse(text, (key, value, context) =>
+    typeof value === 'number' && !Number.isSafeInteger(value) && context && /^-?\d+$/.test(context.source)
+      ? BigInt(context.source)
+      : value);
+}
+
+function stringifyExact(body) {
+  return JSON.stringify(body, (key, value) => (typeof value === 'bigint' ? JSON.rawJSON(String(value)) : value));
+}
+
+// `v + 1` modulo `m` (0: no modulus), exact when either is a BigInt.
+function nextValue(v, m) {
+  if (typeof v === 'number' && typeof m === 'number') return m === 0 ? v + 1 : (v + 1) % m;
+  const big = BigInt(m) === 0n ? BigInt(v) + 1n : (BigInt(v) + 1n) % BigInt(m);
+  return big <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(big) : big;
+}
+
 async function api(path, body) {
   const init = body === undefined ? {} : {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
+    body: stringifyExact(body),
   };
   const response = await fetch(path, init);
   const type = response.headers.get('content-type') || '';
-  const data = type.includes('json') ? await response.json() : await response.text();
+  const data = type.includes('json') ? parseExact(await response.text()) : await response.text();
   if (!response.ok) {
     const error = new Error(data.error ? data.error.message : String(data));
     error.document = data;
@@ -236,8 +261,8 @@ function render() {
     const names = board.button_names || [];
     names.forEach((name, j) => {
       const b = document.createElement('button');
-      const count = plan ? Number(plan[j]) : 0;
-      b.textContent = count ? `${name} ×${count}` : name;
+      const count = plan ? String(plan[j]) : '0';
+      b.textContent = count !== '0' ? `${name} ×${count}` : name;
       b.dataset.button = j;
       b.disabled = !play;
       if (play && app.hint === j) b.classList.add('hinted');
@@ -266,7 +291,7 @@ function edit(cell) {
     return;
   }
   const values = board[which].slice();
-  values[cell] = (values[cell] + 1) % board.moduli[cell];
+  values[cell] = nextValue(values[cell], board.moduli[cell]);
   board[which] = values;
   analyse({ source: app.source, file: app.file, [which]: values }, started);
 }
@@ -379,7 +404,7 @@ function templateSource(form) {
 Puzzle(
     name: "New ${rows}x${cols}",
     graph: Grid(rows: ${rows}, cols: ${cols}${wrap}${hood}),
-    modulus: ${Number(f.get('modulus'))},
+    modulus: ${/^\d+$/.test(f.get('modulus')) ? f.get('modulus') : Number(f.get('modulus'))},
     start: All(1),
     target: All(0),
 )

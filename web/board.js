@@ -16,6 +16,9 @@ function rgb(hex) {
 
 // `low` mixed towards `high` by value / (modulus - 1), as report::svg::cell_colour does.
 export function cellColour(value, modulus) {
+  // A BigInt (past 2^53) as the nearest number: a colour needs no more.
+  value = Number(value);
+  modulus = Number(modulus);
   const a = rgb(palette.low), b = rgb(palette.high);
   const t = modulus <= 1 ? 0 : Math.min(value, modulus - 1) / (modulus - 1);
   const mix = (i) => Math.round(a[i] + (b[i] - a[i]) * t);
@@ -23,6 +26,8 @@ export function cellColour(value, modulus) {
 }
 
 function light(value, modulus) {
+  value = Number(value);
+  modulus = Number(modulus);
   return modulus > 1 && value > 0 && Math.min(value, modulus - 1) * 2 >= modulus - 1;
 }
 
@@ -87,7 +92,7 @@ export function draw(canvas, board, state, { plan = null, hint = null, maxWidth 
       ctx.font = `${Math.round(inner * 0.4)}px system-ui, sans-serif`;
       ctx.fillText(String(v), x + inner / 2, y + inner / 2);
     }
-    if (plan && pressable && plan[i] && Number(plan[i]) !== 0 && inner >= 14) {
+    if (plan && pressable && plan[i] && String(plan[i]) !== '0' && inner >= 14) {
       const radius = Math.max(6, Math.min(10, inner / 4));
       const bx = x + inner - radius, by = y + radius;
       ctx.fillStyle = palette.press;
@@ -121,10 +126,12 @@ function drawPixels(ctx, board, state, plan, g) {
     const [r, c] = place(board, i);
     const o = 4 * (r * cols + c);
     let colour;
-    if (plan && Number(plan[i]) !== 0) {
+    if (plan && String(plan[i]) !== '0') {
       colour = press;
     } else {
-      const key = state[i] * 65536 + moduli[i];
+      // One number a (value, modulus) pair while moduli stay below 2^16; a string past that.
+      const v = state[i], m = moduli[i];
+      const key = typeof m === 'number' && m < 65536 && typeof v === 'number' ? v * 65536 + m : `${v}/${m}`;
       colour = cache.get(key);
       if (!colour) {
         colour = cellColour(state[i], moduli[i]);

@@ -28,6 +28,15 @@ Puzzle(
 )
 """
 
+# Moduli and values past 2^53, which JavaScript's numbers round.
+BIG = """// Moduli past 2^53.
+Puzzle(
+    graph: Path(3),
+    modulus: [9007199254740997, 9007199254740881, 4611686018427387847],
+    start: [9007199254740995, 3, 4611686018427387845],
+)
+"""
+
 
 @pytest.fixture(scope="module")
 def folder(tmp_path_factory):
@@ -35,6 +44,7 @@ def folder(tmp_path_factory):
     for path in (ROOT / "puzzles").glob("*.ron"):
         shutil.copy(path, folder / path.name)
     (folder / "broken.ron").write_text(BROKEN)
+    (folder / "big-moduli.ron").write_text(BIG)
     return folder
 
 
@@ -120,6 +130,17 @@ def test_an_edit_changes_the_analysis(page):
     expect(page.locator("dd[data-fact='par']")).not_to_have_text("18 (proven)")
     assert "start: [3, 4, 5, 3]" in page.input_value("#source")
     shot(page, "edit")
+
+
+def test_an_edit_keeps_values_past_2_53_exact(page):
+    open_level(page, "big-moduli.ron")
+    before = page.evaluate("window.playground.seq")
+    click_cell(page, 0)  # 9007199254740995 -> 9007199254740996; the others unchanged
+    page.wait_for_function(f"document.body.dataset.analysed > {before}")
+    assert "start: [9007199254740996, 3, 4611686018427387845]" in page.input_value("#source")
+    click_cell(page, 0)  # 9007199254740996 -> 0 (mod 9007199254740997)
+    page.wait_for_function(f"document.body.dataset.analysed > {before + 1}")
+    assert "start: [0, 3, 4611686018427387845]" in page.input_value("#source")
 
 
 def test_edit_of_a_20x20_board_to_its_analysis(page):
