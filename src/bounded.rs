@@ -300,23 +300,42 @@ mod tests {
         });
     }
 
-    /// The whole analysis of a board light chasing solves, as `analyse` runs it under a budget
-    /// (40 s and 7.6 s when nothing stops them).
+    /// Whole analyses, as `analyse` runs them under a budget, but with no time in the inner
+    /// budget (and no node limit), so that only abandonment stops them: light chasing, general
+    /// propagation (King moves), the mod-2 minimum-weight walk and the bounded walk over the
+    /// quiet basis. Each takes 7 s to minutes when nothing stops it.
     #[test]
-    fn abandoned_light_chasing_stops() {
-        for (modulus, side) in [(3, 2000), (2, 16000)] {
-            let source = format!(
-                "Puzzle(graph: Grid(rows: {side}, cols: {side}), modulus: {modulus}, target: All(1))"
-            );
+    fn abandoned_analyses_stop() {
+        let grid = |side: usize, modulus: u64, extra: &str| {
+            format!(
+                "Puzzle(graph: Grid(rows: {side}, cols: {side}{extra}), modulus: {modulus}, target: All(1))"
+            )
+        };
+        let cases = [
+            ("light chasing 2000² mod 3", grid(2000, 3, "")),
+            ("light chasing 16000² mod 2", grid(16000, 2, "")),
+            ("propagation, King 1000² mod 3", grid(1000, 3, ", neighborhood: King")),
+            ("minimum-weight walk 65² mod 2", grid(65, 2, "")),
+            ("basis walk 41² mod 3", grid(41, 3, "")),
+        ];
+        for (what, source) in cases {
             let puzzle = crate::parse_puzzle(&source).expect("a grid");
-            // No time in the inner budget: `analyse` works on this thread, as it does on the
-            // thread of its own that it starts under a budget.
+            // `analyse` works on this thread, as it does on the thread it starts under a budget.
             let options =
-                crate::Options { budget: Budget { time: None, ..Budget::default() }, ..Default::default() };
-            ends_soon_after_abandoned(&format!("light chasing {side}² mod {modulus}"), move || {
+                crate::Options { budget: Budget { time: None, nodes: u64::MAX }, ..Default::default() };
+            ends_soon_after_abandoned(what, move || {
                 let _ = crate::analyse(&puzzle, &options);
             });
         }
+    }
+
+    /// A search's node meter stops abandoned work (searches under `generate` have no time).
+    #[test]
+    fn an_abandoned_search_stops() {
+        ends_soon_after_abandoned("a meter without limits", || {
+            let mut meter = crate::solve::search::Meter::new(Budget { time: None, nodes: u64::MAX });
+            while meter.tick() {}
+        });
     }
 
     #[test]

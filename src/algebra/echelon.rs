@@ -556,8 +556,7 @@ impl Echelon {
             (0..count).step_by(KERNEL_BLOCK).map(|first| (first, KERNEL_BLOCK.min(count - first))).collect();
         let stop = Stop::here();
         let solve = |&(first, width): &(usize, usize)| -> Vec<u64> {
-            stop.carry(checkpoint);
-            match Accumulator::for_modulus(self.q) {
+            stop.carry(|| match Accumulator::for_modulus(self.q) {
                 Accumulator::Bits | Accumulator::Lazy16 => {
                     self.kernel_block::<u16>(first, width, seeded.len(), &seed_of)
                 }
@@ -566,7 +565,7 @@ impl Echelon {
                 Accumulator::Auto | Accumulator::Wide => {
                     self.kernel_block_wide(first, width, seeded.len(), &seed_of)
                 }
-            }
+            })
         };
         let solved: Vec<Vec<u64>> = if count * self.rank * self.cols >= PARALLEL_MIN_ENTRIES {
             blocks.par_iter().map(solve).collect()
@@ -605,6 +604,9 @@ impl Echelon {
         let most_pending = (T::MAX - (q - 1)) / ((q - 1) * (q - 1)).max(1);
         let mut acc: Vec<T> = vec![T::from_u64(0); width];
         for k in (0..self.rank).rev() {
+            if k % 64 == 0 {
+                checkpoint();
+            }
             acc.iter_mut().for_each(|a| *a = T::from_u64(0));
             let mut pending = 0u64;
             let (head, tail) = y.split_at_mut((k + 1) * width);
@@ -648,6 +650,9 @@ impl Echelon {
         }
         let mut acc = vec![0u64; width];
         for k in (0..self.rank).rev() {
+            if k % 64 == 0 {
+                checkpoint();
+            }
             acc.iter_mut().for_each(|a| *a = 0);
             let (head, tail) = y.split_at_mut((k + 1) * width);
             for (offset, &a) in self.pivot_rows[k].iter().enumerate().skip(1) {

@@ -85,6 +85,7 @@ pub fn nested_dissection(graph: &Graph) -> Vec<u32> {
     let mut next_id = 0u32;
     let mut tasks = vec![Task::Split((0..n as u32).collect())];
     while let Some(task) = tasks.pop() {
+        crate::bounded::checkpoint();
         let vertices = match task {
             Task::Emit(vertices) => {
                 out.extend(vertices);

@@ -476,6 +476,7 @@ impl<C: Cost> Piece<'_, C> {
         self.work += self.levels.entries[l];
         // The first node looks at the clock too.
         if self.unflushed >= CHECK_EVERY || self.work >= CHECK_WORK || self.nodes == 1 {
+            crate::bounded::checkpoint();
             let nodes = self.shared.nodes.fetch_add(self.unflushed, Ordering::Relaxed) + self.unflushed;
             (self.unflushed, self.work) = (0, 0);
             if nodes > self.shared.budget.nodes || self.shared.budget.expired(self.shared.started) {
@@ -746,6 +747,7 @@ fn run<C: Cost>(
         budget,
         started,
     };
+    let stop = crate::bounded::Stop::here();
     let results: Vec<(Option<Found>, u64, u64)> = (0..pieces)
         .into_par_iter()
         // The tables are made once a worker, not once a piece (every table is written before
@@ -760,41 +762,43 @@ fn run<C: Cost>(
                     .collect::<Vec<_>>()
             },
             |tables, piece| {
-                // Pieces that start after the walk was stopped do not set up their tables (on
-                // a big board that alone took 0.2 s past the budget).
-                if shared.stop.load(Ordering::Relaxed) {
-                    return (None, 0, 0);
-                }
-                let mut walker = Piece::<C> {
-                    levels,
-                    generators,
-                    orbits,
-                    shared: &shared,
-                    tables: std::mem::take(tables),
-                    digits: vec![0; k],
-                    best: None,
-                    nodes: 0,
-                    unflushed: 0,
-                    work: 0,
-                    skipped: 0,
-                };
-                walker.tables[0][..root.len()].copy_from_slice(&root);
-                // The piece's digits, the last level fastest: pieces in order are the walk's order.
-                let mut taus = vec![0u64; depth];
-                let mut rest = piece;
-                for l in (0..depth).rev() {
-                    let order = generators[levels.order[l]].1;
-                    (taus[l], rest) = (rest % order, rest / order);
-                }
-                for (l, &tau) in taus.iter().enumerate() {
-                    walker.descend(l, 0, tau, 0);
-                    walker.digits[levels.order[l]] = tau;
-                }
-                let key = walker.bound(depth, 0);
-                walker.visit(depth, 0, key);
-                shared.nodes.fetch_add(walker.unflushed, Ordering::Relaxed);
-                *tables = std::mem::take(&mut walker.tables);
-                (walker.best, walker.nodes, walker.skipped)
+                stop.carry(|| {
+                    // Pieces that start after the walk was stopped do not set up their tables (on
+                    // a big board that alone took 0.2 s past the budget).
+                    if shared.stop.load(Ordering::Relaxed) {
+                        return (None, 0, 0);
+                    }
+                    let mut walker = Piece::<C> {
+                        levels,
+                        generators,
+                        orbits,
+                        shared: &shared,
+                        tables: std::mem::take(tables),
+                        digits: vec![0; k],
+                        best: None,
+                        nodes: 0,
+                        unflushed: 0,
+                        work: 0,
+                        skipped: 0,
+                    };
+                    walker.tables[0][..root.len()].copy_from_slice(&root);
+                    // The piece's digits, the last level fastest: pieces in order are the walk's order.
+                    let mut taus = vec![0u64; depth];
+                    let mut rest = piece;
+                    for l in (0..depth).rev() {
+                        let order = generators[levels.order[l]].1;
+                        (taus[l], rest) = (rest % order, rest / order);
+                    }
+                    for (l, &tau) in taus.iter().enumerate() {
+                        walker.descend(l, 0, tau, 0);
+                        walker.digits[levels.order[l]] = tau;
+                    }
+                    let key = walker.bound(depth, 0);
+                    walker.visit(depth, 0, key);
+                    shared.nodes.fetch_add(walker.unflushed, Ordering::Relaxed);
+                    *tables = std::mem::take(&mut walker.tables);
+                    (walker.best, walker.nodes, walker.skipped)
+                })
             },
         )
         .collect();

@@ -341,14 +341,17 @@ pub(crate) fn min_weight(coset: &Coset, symmetries: &[Vec<usize>], budget: Budge
         budget,
         started,
     };
+    let stop = crate::bounded::Stop::here();
     let found: Vec<Option<Candidate>> = (0..1u64 << top)
         .into_par_iter()
         .map(|chunk| {
-            if n <= i16::MAX as usize {
-                walk_chunk::<i16>(&layout, &shared, chunk, low)
-            } else {
-                walk_chunk::<i32>(&layout, &shared, chunk, low)
-            }
+            stop.carry(|| {
+                if n <= i16::MAX as usize {
+                    walk_chunk::<i16>(&layout, &shared, chunk, low)
+                } else {
+                    walk_chunk::<i32>(&layout, &shared, chunk, low)
+                }
+            })
         })
         .collect();
     let complete = !shared.stop.load(Ordering::Relaxed);
@@ -548,6 +551,7 @@ fn walk_chunk<L: Lane>(layout: &Layout, shared: &Shared, chunk: u64, low: usize)
         .collect();
     for step in 0..steps {
         if step % CHECK == 0 {
+            crate::bounded::checkpoint();
             if shared.stop.load(Ordering::Relaxed) {
                 return found;
             }

@@ -586,22 +586,25 @@ fn enumerate_on_every_core(set: Problem, budget: Budget) -> Option<(Enumerated, 
     }
     let (inner, outer) = generators.split_at(split);
     let started = std::time::Instant::now();
+    let stop = crate::bounded::Stop::here();
     let results: Vec<Option<(Enumerated, u64)>> = (0..pieces)
         .into_par_iter()
         .map(|piece| {
-            // The piece's first plan: the digits of `piece`, first generator fastest.
-            let mut x = x0.to_vec();
-            let mut rest = piece;
-            for (g, order) in outer {
-                let t = rest % order;
-                rest /= order;
-                for ((x, &v), &period) in x.iter_mut().zip(g).zip(periods) {
-                    *x = add_mod(*x, mul_mod(v, t, period), period);
+            stop.carry(|| {
+                // The piece's first plan: the digits of `piece`, first generator fastest.
+                let mut x = x0.to_vec();
+                let mut rest = piece;
+                for (g, order) in outer {
+                    let t = rest % order;
+                    rest /= order;
+                    for ((x, &v), &period) in x.iter_mut().zip(g).zip(periods) {
+                        *x = add_mod(*x, mul_mod(v, t, period), period);
+                    }
                 }
-            }
-            let mut meter = Meter::new(budget.since(started));
-            let found = enumerate(Problem { x0: &x, generators: inner, ..set }, &mut meter);
-            (!meter.exhausted).then_some((found, meter.nodes))
+                let mut meter = Meter::new(budget.since(started));
+                let found = enumerate(Problem { x0: &x, generators: inner, ..set }, &mut meter);
+                (!meter.exhausted).then_some((found, meter.nodes))
+            })
         })
         .collect();
     let (mut best, mut count, mut nodes): (Option<(Score, Vec<u64>)>, u64, u64) = (None, 0, 0);

@@ -65,10 +65,14 @@ pub(crate) fn order(
 ) -> Option<Order> {
     let mut rows: Vec<Vec<(usize, u64)>> = vec![Vec::new(); puzzle.cell_count()];
     for (j, e) in effects.iter().enumerate() {
+        if j % 4096 == 0 {
+            crate::bounded::checkpoint();
+        }
         for &(i, a) in e {
             rows[i].push((j, a));
         }
     }
+    crate::bounded::checkpoint();
     let by_unknown: Vec<Vec<usize>> = effects.iter().map(|e| e.iter().map(|&(i, _)| i).collect()).collect();
     order_with(&rows, &by_unknown, |_, _, a| num_integer::gcd(a, m) == 1, max_seeds)
 }
@@ -115,7 +119,12 @@ pub(crate) fn order_with(
             }
         }
     };
+    let mut rounds = 0u32;
     while known_count < n {
+        rounds = rounds.wrapping_add(1);
+        if rounds.is_multiple_of(4096) {
+            crate::bounded::checkpoint();
+        }
         if let Some(i) = queue.pop_front() {
             if used[i] || open[i] != 1 {
                 continue;
@@ -172,7 +181,14 @@ pub(crate) fn solve(puzzle: &Puzzle, force: bool) -> Option<Answer> {
     }
     // One modulus, checked before the effects are built.
     puzzle.moduli.uniform()?;
-    let effects: Vec<Vec<(usize, u64)>> = (0..n).map(|j| puzzle.effects(j)).collect();
+    let effects: Vec<Vec<(usize, u64)>> = (0..n)
+        .map(|j| {
+            if j % 4096 == 0 {
+                crate::bounded::checkpoint();
+            }
+            puzzle.effects(j)
+        })
+        .collect();
     let m = modulus(puzzle, &effects)?;
     // Unforced, it must pay: at least 400 unknowns and at most one seed in eight.
     let max_seeds =
@@ -194,7 +210,10 @@ pub(crate) fn solve(puzzle: &Puzzle, force: bool) -> Option<Answer> {
     // forms[j]: coefficients of the seeds, then the constant.
     let mut forms: Vec<Vec<u64>> = vec![Vec::new(); n];
     let mut next_seed = 0;
-    for step in &plan.steps {
+    for (index, step) in plan.steps.iter().enumerate() {
+        if index % 256 == 0 {
+            crate::bounded::checkpoint();
+        }
         match *step {
             Step::Seed(j) => {
                 forms[j] = seed_form(width, next_seed);
@@ -224,6 +243,9 @@ pub(crate) fn solve(puzzle: &Puzzle, force: bool) -> Option<Answer> {
     let mut matrix = vec![0u64; r * s];
     let mut rhs = vec![0u64; r];
     for (row, &i) in plan.residual.iter().enumerate() {
+        if row % 256 == 0 {
+            crate::bounded::checkpoint();
+        }
         let mut total = vec![0u64; width];
         for &(j, a) in &rows[i] {
             for (x, &y) in total.iter_mut().zip(&forms[j]) {
@@ -241,7 +263,11 @@ pub(crate) fn solve(puzzle: &Puzzle, force: bool) -> Option<Answer> {
     let evaluate = |y: &[u64], with_constant: bool| -> Vec<BigUint> {
         forms
             .iter()
-            .map(|f| {
+            .enumerate()
+            .map(|(j, f)| {
+                if j % 256 == 0 {
+                    crate::bounded::checkpoint();
+                }
                 let mut v = if with_constant { f[s] } else { 0 };
                 for (cs, ys) in f[..s].chunks(chunk).zip(y.chunks(chunk)) {
                     let sum = cs.iter().zip(ys).fold(0u64, |acc, (&c, &yi)| acc + c * yi);

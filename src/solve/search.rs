@@ -102,11 +102,13 @@ impl Meter {
         self.nodes += 1;
         if self.nodes > self.budget.nodes {
             self.exhausted = true;
-        } else if self.nodes & 0xfff == 1
-            && let Some(limit) = self.budget.time
-            && self.started.elapsed() >= limit
-        {
-            self.exhausted = true;
+        } else if self.nodes & 0xfff == 1 {
+            crate::bounded::checkpoint();
+            if let Some(limit) = self.budget.time
+                && self.started.elapsed() >= limit
+            {
+                self.exhausted = true;
+            }
         }
         !self.exhausted
     }
