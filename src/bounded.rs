@@ -4,7 +4,8 @@
 //! A time budget is kept by running the work on a thread of its own and waiting for it at most
 //! `bound` of the budget: past that the caller reports the question as undecided and the work
 //! is abandoned. Abandoned work stops soon after: the long loops (the elimination kernels' pivot
-//! steps, light chasing's rows, the generator's rounds) call `checkpoint`, which ends
+//! steps, light chasing's rows, propagation's steps, the searches' and walks' node counts, the
+//! generator's rounds) call `checkpoint`, which ends
 //! abandoned work by unwinding its stack, so its memory is freed and its cores are free for the
 //! next request. The unwinding carries a private payload through `resume_unwind`, which prints
 //! nothing (the pattern rust-analyzer uses to cancel queries).
