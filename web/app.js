@@ -47,10 +47,25 @@ function nextValue(v, m) {
   return big <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(big) : big;
 }
 
+// The API's token: from the start-up URL `modsolve serve` printed (`?token=…`), kept for this
+// tab so that a reload still works, and taken out of the address bar (and so of screenshots
+// and shared links).
+const token = (() => {
+  const params = new URLSearchParams(location.search);
+  const given = params.get('token');
+  if (given === null) return sessionStorage.getItem('modsolve-token');
+  sessionStorage.setItem('modsolve-token', given);
+  params.delete('token');
+  const rest = params.toString();
+  history.replaceState(null, '', location.pathname + (rest ? `?${rest}` : '') + location.hash);
+  return given;
+})();
+
 async function api(path, body) {
-  const init = body === undefined ? {} : {
+  const headers = token ? { 'x-modsolve-token': token } : {};
+  const init = body === undefined ? { headers } : {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { ...headers, 'content-type': 'application/json' },
     body: stringifyExact(body),
   };
   const response = await fetch(path, init);
@@ -545,7 +560,20 @@ async function histogram() {
 
 async function start() {
   const t0 = performance.now();
-  const doc = await api('/api/palette');
+  let doc;
+  try {
+    doc = await api('/api/palette');
+  } catch (e) {
+    // Opened without the token (or from a name the server does not answer to): say how to open it.
+    status(e.message);
+    $('files').textContent = '';
+    const li = document.createElement('li');
+    li.className = 'refused';
+    li.textContent = e.message;
+    $('files').append(li);
+    document.body.dataset.ready = 'refused';
+    return;
+  }
   setPalette(doc.palette, doc.text_cell_limit);
   const wanted = new URLSearchParams(location.search).get('file');
   listFiles();

@@ -164,6 +164,14 @@ pub(crate) struct ServeArgs {
     /// Refuse work whose estimated peak memory is above this: 4GiB, 500MiB, or bytes.
     #[arg(long, value_name = "SIZE", value_parser = modsolve::input::parse_size, default_value = "2GiB")]
     pub(crate) max_memory: u64,
+    /// Open the API without the random token of the start-up URL. Requests must still name
+    /// this server in `Host` and come from its own page (`Origin`).
+    #[arg(long)]
+    pub(crate) no_token: bool,
+    /// Also accept requests whose `Host` is NAME (IP addresses and localhost always are), e.g.
+    /// the machine's name when serving with --host 0.0.0.0. Repeat for several names.
+    #[arg(long, value_name = "NAME")]
+    pub(crate) allow_host: Vec<String>,
 }
 
 /// A time in humantime's forms (`5s`, `1.5s`, `250ms`).

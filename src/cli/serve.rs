@@ -1,5 +1,6 @@
 //! `modsolve serve [DIR]`: the playground's server ([`modsolve::serve`]) on the address asked
-//! for; its URL is the first line on standard output.
+//! for; its URL, with the API's random token (`?token=…`) unless `--no-token`, is the first
+//! line on standard output.
 
 use std::io::Write;
 use std::net::SocketAddr;
@@ -16,6 +17,8 @@ pub(crate) struct Request {
     budget: Duration,
     max_body: u64,
     max_memory: u64,
+    no_token: bool,
+    allow_host: Vec<String>,
 }
 
 impl From<ServeArgs> for Request {
@@ -26,6 +29,8 @@ impl From<ServeArgs> for Request {
             budget: args.budget,
             max_body: args.max_body,
             max_memory: args.max_memory,
+            no_token: args.no_token,
+            allow_host: args.allow_host,
         }
     }
 }
@@ -48,10 +53,15 @@ pub(crate) fn run(request: Request) -> Result<Output, Failure> {
     config.budget = request.budget;
     config.max_body = usize::try_from(request.max_body).unwrap_or(usize::MAX);
     config.max_memory = Some(request.max_memory);
+    config.allowed_hosts = request.allow_host;
+    if request.no_token {
+        config.token = None;
+    }
+    let query = config.token.as_ref().map(|t| format!("?token={t}")).unwrap_or_default();
     let dir = request.dir.display().to_string();
     modsolve::serve::run(config, request.addr, |addr| {
         let mut out = std::io::stdout().lock();
-        let _ = writeln!(out, "http://{addr}/");
+        let _ = writeln!(out, "http://{addr}/{query}");
         let _ = out.flush();
         eprintln!("modsolve serve: the playground on {dir}; stop it with Ctrl-C");
     })

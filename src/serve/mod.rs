@@ -9,12 +9,16 @@
 //! puzzle error (with its line and column), 403 for a path outside the served directory, 404,
 //! 409 for a file that exists, 413 for a body over the limit, 503 when the budget ran out.
 //!
-//! Safety: files are read and written only inside the served directory (paths are
-//! canonicalised and their prefix checked, in `paths.rs`); request bodies are limited
+//! Safety: only the designer's own page may drive the server ([`guard`]: the `Host` must name
+//! this server, a request's `Origin` must be the page's own, and the API needs the random token
+//! of the start-up URL); only `.ron` files are read or written, and only inside the served
+//! directory (paths are canonicalised and their prefix checked, in `paths.rs`); request bodies
+//! are limited
 //! ([`Config::max_body`]); every solve runs under a time budget and a memory limit, off the
 //! async threads (`spawn_blocking`), at most [`Config::jobs`] at a time.
 
 pub mod api;
+pub mod guard;
 mod paths;
 
 use std::net::SocketAddr;
@@ -40,11 +44,17 @@ pub struct Config {
     pub max_memory: Option<u64>,
     /// How many solves run at once; further requests wait their turn.
     pub jobs: usize,
+    /// The token every API request must carry ([`guard`]); `None` opens the API to every
+    /// request whose `Host` and `Origin` pass.
+    pub token: Option<String>,
+    /// Host names accepted in the `Host` header besides IP addresses and `localhost`.
+    pub allowed_hosts: Vec<String>,
 }
 
 impl Config {
     /// The defaults for a directory: 5 s a solve, 16 MiB bodies, 2 GiB a solve, two solves a
-    /// core at once.
+    /// core at once, a fresh random token ([`guard::new_token`]), no host names beyond
+    /// `localhost`.
     pub fn new(dir: impl Into<PathBuf>) -> Self {
         Config {
             dir: dir.into(),
@@ -52,6 +62,8 @@ impl Config {
             max_body: 16 << 20,
             max_memory: Some(2 << 30),
             jobs: std::thread::available_parallelism().map_or(2, |n| n.get() * 2),
+            token: Some(guard::new_token()),
+            allowed_hosts: Vec::new(),
         }
     }
 }
@@ -62,6 +74,7 @@ pub(crate) struct Shared {
     pub(crate) dir: PathBuf,
     pub(crate) config: Config,
     pub(crate) jobs: tokio::sync::Semaphore,
+    pub(crate) guard: guard::Guard,
 }
 
 /// A failed request: an HTTP status and the command line's JSON error document.
@@ -75,7 +88,7 @@ pub struct ApiError {
 }
 
 impl ApiError {
-    fn new(status: StatusCode, kind: &'static str, message: impl Into<String>) -> Self {
+    pub(crate) fn new(status: StatusCode, kind: &'static str, message: impl Into<String>) -> Self {
         ApiError { status, kind, message: message.into(), file: None, position: None }
     }
 
@@ -88,6 +101,16 @@ impl ApiError {
     pub(crate) fn forbidden(path: &str) -> Self {
         ApiError::new(StatusCode::FORBIDDEN, "forbidden", format!("`{path}` is outside the served directory"))
             .with_file(path)
+    }
+
+    /// 403: the path is not a level file; only `.ron` files are read or written.
+    pub(crate) fn not_a_level(path: &str) -> Self {
+        ApiError::new(
+            StatusCode::FORBIDDEN,
+            "forbidden",
+            format!("`{path}` is not a level file: only .ron files are read or written"),
+        )
+        .with_file(path)
     }
 
     /// 404: no such file in the served directory.
@@ -159,8 +182,12 @@ pub fn router(config: Config) -> std::io::Result<axum::Router> {
     }
     let jobs = tokio::sync::Semaphore::new(config.jobs.max(1));
     let max_body = config.max_body;
-    let shared = Arc::new(Shared { dir, config, jobs });
-    Ok(api::routes(shared).layer(axum::extract::DefaultBodyLimit::max(max_body)))
+    let hosts = config.allowed_hosts.iter().map(|h| h.trim_end_matches('.').to_ascii_lowercase()).collect();
+    let guard = guard::Guard { hosts, token: config.token.clone() };
+    let shared = Arc::new(Shared { dir, config, jobs, guard });
+    Ok(api::routes(Arc::clone(&shared))
+        .layer(axum::extract::DefaultBodyLimit::max(max_body))
+        .layer(axum::middleware::from_fn_with_state(shared, guard::check)))
 }
 
 /// Serves the playground on `addr` until the process ends; `ready` is told the address bound

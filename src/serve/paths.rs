@@ -1,6 +1,6 @@
-//! File access confined to the served directory: a path from a request is relative, made of
-//! plain names only, and once canonicalised (symbolic links followed) it must still be inside
-//! the directory.
+//! File access confined to the served directory's level files: a path from a request is
+//! relative, made of plain names only, names a `.ron` file, and once canonicalised (symbolic
+//! links followed) it must still be a `.ron` file inside the directory.
 
 use std::path::{Component, Path, PathBuf};
 
@@ -22,13 +22,25 @@ fn plain(relative: &str) -> Result<&Path, ApiError> {
     Ok(path)
 }
 
-/// An existing file inside `dir` (which is canonical): 403 when the path leaves it (by `..`, an
-/// absolute path or a symbolic link pointing out), 404 when there is no such file.
+/// Whether a path names a level file (`.ron`).
+fn is_level(path: &Path) -> bool {
+    path.extension().is_some_and(|e| e == "ron")
+}
+
+/// An existing `.ron` file inside `dir` (which is canonical): 403 when the path leaves it (by
+/// `..`, an absolute path or a symbolic link pointing out) or is not a `.ron` file (nor links to
+/// one), 404 when there is no such file.
 pub(crate) fn existing(dir: &Path, relative: &str) -> Result<PathBuf, ApiError> {
     let path = plain(relative)?;
+    if !is_level(path) {
+        return Err(ApiError::not_a_level(relative));
+    }
     let real = dir.join(path).canonicalize().map_err(|_| ApiError::not_found(relative))?;
     if !real.starts_with(dir) {
         return Err(ApiError::forbidden(relative));
+    }
+    if !is_level(&real) {
+        return Err(ApiError::not_a_level(relative));
     }
     if !real.is_file() {
         return Err(ApiError::not_found(relative));
@@ -44,7 +56,7 @@ pub(crate) fn writable(dir: &Path, relative: &str) -> Result<PathBuf, ApiError> 
     let Some(name) = path.file_name() else {
         return Err(ApiError::bad_request(format!("`{relative}` is not a file name")));
     };
-    if path.extension().is_none_or(|e| e != "ron") {
+    if !is_level(path) {
         return Err(ApiError::bad_request(format!("`{relative}`: puzzle files are saved as .ron")));
     }
     let parent = dir.join(path.parent().unwrap_or(Path::new("")));
@@ -57,6 +69,9 @@ pub(crate) fn writable(dir: &Path, relative: &str) -> Result<PathBuf, ApiError> 
         let real = target.canonicalize().map_err(|_| ApiError::forbidden(relative))?;
         if !real.starts_with(dir) {
             return Err(ApiError::forbidden(relative));
+        }
+        if !is_level(&real) {
+            return Err(ApiError::not_a_level(relative));
         }
     }
     Ok(target)

@@ -232,3 +232,22 @@ def test_a_1000x1000_board_is_drawn_soon_after_its_solve(page):
     assert page.evaluate("window.playground.board.cells") == 1_000_000
     shot(page, "board-1000x1000")
     assert figures["drawn"] < 2000
+
+
+def test_the_token_guards_the_api_and_leaves_the_address_bar(browser, server):
+    # The printed URL carries the token; the page keeps it for the tab and drops it from the URL.
+    assert "?token=" in server
+    page = browser.new_page(viewport={"width": 1400, "height": 900})
+    page.goto(server)
+    page.wait_for_selector("body[data-ready='1']")
+    assert "token" not in page.url, page.url
+    page.reload()
+    page.wait_for_selector("body[data-ready='1']")
+    page.close()
+    # Without the token the API refuses, and the page says how to open it.
+    bare = browser.new_page(viewport={"width": 1400, "height": 900})
+    bare.goto(server.split("?")[0])
+    bare.wait_for_selector("body[data-ready='refused']")
+    expect(bare.locator("#status")).to_contain_text("needs the token")
+    shot(bare, "no-token")
+    bare.close()

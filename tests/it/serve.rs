@@ -20,7 +20,10 @@ use crate::util::{Scratch, modsolve, shipped_files};
 /// A running server over a scratch copy of `puzzles/`; stopped when dropped.
 struct Server {
     child: Child,
+    /// The server's address, `http://127.0.0.1:PORT/`.
     url: String,
+    /// The API token of the start-up URL (`None` with `--no-token`).
+    token: Option<String>,
     dir: Scratch,
     agent: ureq::Agent,
 }
@@ -42,15 +45,45 @@ impl Server {
             .expect("modsolve serve starts");
         let mut line = String::new();
         BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
-        let url = line.trim().to_string();
-        assert!(url.starts_with("http://127.0.0.1:") && url.ends_with('/'), "{url}");
+        let printed = line.trim();
+        let (url, token) = match printed.split_once("?token=") {
+            Some((url, token)) => (url.to_string(), Some(token.to_string())),
+            None => (printed.to_string(), None),
+        };
+        assert!(url.starts_with("http://127.0.0.1:") && url.ends_with('/'), "{printed}");
+        if let Some(token) = &token {
+            assert!(token.len() == 48 && token.bytes().all(|b| b.is_ascii_hexdigit()), "{printed}");
+        }
         let agent = ureq::Agent::config_builder().http_status_as_error(false).build().into();
-        Server { child, url, dir, agent }
+        Server { child, url, token, dir, agent }
+    }
+
+    /// A request with the token (unless `headers` has one) and these headers (a `host` among
+    /// them replaces the real one).
+    fn with_headers<B>(
+        &self,
+        mut request: ureq::RequestBuilder<B>,
+        headers: &[(&str, &str)],
+    ) -> ureq::RequestBuilder<B> {
+        let own_token = headers.iter().any(|(name, _)| name.eq_ignore_ascii_case("x-modsolve-token"));
+        if let Some(token) = self.token.as_ref().filter(|_| !own_token) {
+            request = request.header("x-modsolve-token", token);
+        }
+        for (name, value) in headers {
+            request = request.header(*name, *value);
+        }
+        request
     }
 
     /// GET: the status, the content type and the body.
     fn get(&self, path: &str) -> (u16, String, String) {
-        let mut response = self.agent.get(format!("{}{path}", self.url)).call().expect("an answer");
+        self.get_with(path, &[])
+    }
+
+    /// GET with the token and these headers ([`Server::with_headers`]).
+    fn get_with(&self, path: &str, headers: &[(&str, &str)]) -> (u16, String, String) {
+        let request = self.with_headers(self.agent.get(format!("{}{path}", self.url)), headers);
+        let mut response = request.call().expect("an answer");
         let status = response.status().as_u16();
         let kind = content_type(&response);
         (status, kind, response.body_mut().read_to_string().unwrap())
@@ -62,12 +95,13 @@ impl Server {
     }
 
     fn post_raw(&self, path: &str, content_type_: &str, body: String) -> (u16, Value) {
-        let mut response = self
-            .agent
-            .post(format!("{}{path}", self.url))
-            .header("content-type", content_type_)
-            .send(body)
-            .expect("an answer");
+        self.post_with(path, &[("content-type", content_type_)], body)
+    }
+
+    /// POST with the token and these headers ([`Server::with_headers`]).
+    fn post_with(&self, path: &str, headers: &[(&str, &str)], body: String) -> (u16, Value) {
+        let request = self.with_headers(self.agent.post(format!("{}{path}", self.url)), headers);
+        let mut response = request.send(body).expect("an answer");
         let status = response.status().as_u16();
         let text = response.body_mut().with_config().limit(64 << 20).read_to_string().unwrap();
         (status, serde_json::from_str(&text).unwrap_or(Value::String(text)))
@@ -234,6 +268,101 @@ fn serve_reads_files_only_inside_its_folder() {
     // The folder listing does not follow the link out.
     let (_, _, body) = server.get("api/files");
     assert!(!body.contains("link.ron"), "{body}");
+}
+
+/// The three attacks on a playground left open: a page whose domain resolves to 127.0.0.1 (DNS
+/// rebinding: its own name in `Host`), a fetch from another site's page (a foreign `Origin`),
+/// and a request without the token. Each is answered 403 with nothing read or written.
+#[test]
+fn serve_refuses_rebinding_foreign_origins_and_requests_without_the_token() {
+    let server = Server::start(&[]);
+    let token = server.token.clone().expect("a token by default");
+    let port = server.url.trim_start_matches("http://127.0.0.1:").trim_end_matches('/').to_string();
+    let save =
+        json!({"path": "octopus.ron", "source": "Puzzle(graph: Path(1), modulus: 2)", "overwrite": true});
+    let create = json!({"path": "planted.ron", "source": "Puzzle(graph: Path(1), modulus: 2)"});
+    let before = std::fs::read_to_string(server.dir.path().join("octopus.ron")).unwrap();
+    let rebinding = format!("attacker.example:{port}");
+    let attacks: Vec<(&str, Vec<(&str, &str)>)> = vec![
+        ("rebinding Host", vec![("host", &rebinding)]),
+        ("rebinding Host with a trailing name", vec![("host", "127.0.0.1.attacker.example")]),
+        ("foreign Origin", vec![("origin", "http://attacker.example")]),
+        ("null Origin", vec![("origin", "null")]),
+        ("cross-site fetch", vec![("sec-fetch-site", "cross-site")]),
+        ("wrong token", vec![("x-modsolve-token", "00")]),
+    ];
+    for (what, headers) in &attacks {
+        for path in ["api/files", "api/file?path=octopus.ron", "api/svg?path=octopus.ron", "api/palette"] {
+            let (status, _, body) = server.get_with(path, headers);
+            assert_eq!(status, 403, "{what} {path}: {body}");
+            assert!(!body.contains("Puzzle(") && !body.contains("<svg"), "{what} {path}: {body}");
+            assert_error(&(status, serde_json::from_str(&body).unwrap()), 403, "forbidden");
+        }
+        let mut with_type = headers.clone();
+        with_type.push(("content-type", "application/json"));
+        for body in [&save, &create] {
+            let answer = server.post_with("api/save", &with_type, body.to_string());
+            assert_error(&answer, 403, "forbidden");
+        }
+        let answer =
+            server.post_with("api/analyse", &with_type, json!({"source": octopus_source()}).to_string());
+        assert_error(&answer, 403, "forbidden");
+    }
+    // Without the token at all: the page loads (it says how to open it), the API does not answer.
+    let bare = ureq::Agent::from(ureq::Agent::config_builder().http_status_as_error(false).build());
+    let mut page = bare.get(&server.url).call().unwrap();
+    assert_eq!(page.status().as_u16(), 200);
+    assert_eq!(page.headers().get("referrer-policy").unwrap(), "no-referrer");
+    assert!(page.body_mut().read_to_string().unwrap().contains("/app.js"));
+    for path in ["api/files", "api/file?path=octopus.ron"] {
+        let mut response = bare.get(format!("{}{path}", server.url)).call().unwrap();
+        assert_eq!(response.status().as_u16(), 403, "{path}");
+        let text = response.body_mut().read_to_string().unwrap();
+        assert!(text.contains("needs the token"), "{text}");
+    }
+    let mut response = bare
+        .post(format!("{}api/save", server.url))
+        .header("content-type", "application/json")
+        .send(save.to_string())
+        .unwrap();
+    assert_eq!(response.status().as_u16(), 403, "{}", response.body_mut().read_to_string().unwrap());
+    // Nothing was written.
+    assert_eq!(std::fs::read_to_string(server.dir.path().join("octopus.ron")).unwrap(), before);
+    assert!(!server.dir.path().join("planted.ron").exists());
+    // The page's own requests pass: its Origin, `localhost` and `[::1]`-style names, the token
+    // in the query for a link.
+    let own = format!("http://127.0.0.1:{port}");
+    assert_eq!(server.get_with("api/file?path=octopus.ron", &[("origin", &own)]).0, 200);
+    let localhost = format!("localhost:{port}");
+    assert_eq!(server.get_with("api/palette", &[("host", &localhost)]).0, 200);
+    let linked = bare.get(format!("{}api/svg?path=octopus.ron&token={token}", server.url)).call().unwrap();
+    assert_eq!(linked.status().as_u16(), 200);
+    // Only level files are read, even inside the folder.
+    server.dir.file("notes.txt", "private notes");
+    let (status, _, body) = server.get("api/file?path=notes.txt");
+    assert_eq!(status, 403, "{body}");
+    assert!(!body.contains("private notes"), "{body}");
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink(server.dir.path().join("notes.txt"), server.dir.path().join("notes.ron"))
+            .unwrap();
+        let (status, _, body) = server.get("api/file?path=notes.ron");
+        assert_eq!(status, 403, "{body}");
+        let answer = server.post("api/save", &json!({"path": "notes.ron", "source": "x", "overwrite": true}));
+        assert_eq!(answer.0, 403, "{}", answer.1);
+        assert_eq!(std::fs::read_to_string(server.dir.path().join("notes.txt")).unwrap(), "private notes");
+    }
+}
+
+/// `--no-token` opens the API to requests without the token; Host and Origin are still checked.
+#[test]
+fn serve_no_token_still_checks_host_and_origin() {
+    let server = Server::start(&["--no-token", "--allow-host", "Studio.Lan"]);
+    assert_eq!(server.token, None);
+    assert_eq!(server.get("api/palette").0, 200);
+    assert_eq!(server.get_with("api/palette", &[("host", "studio.lan:1")]).0, 200);
+    assert_eq!(server.get_with("api/palette", &[("host", "attacker.example")]).0, 403);
+    assert_eq!(server.get_with("api/palette", &[("origin", "http://attacker.example")]).0, 403);
 }
 
 fn urlencode(text: &str) -> String {
