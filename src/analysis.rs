@@ -220,6 +220,12 @@ pub fn analyse_shared(puzzle: Arc<Puzzle>, options: &Options) -> Result<SolveRep
     bounded_report(puzzle, options, compact)
 }
 
+/// The estimated peak memory of [`analyse`] on `puzzle` with `options`: the figure its memory
+/// check compares with `options.max_memory`, for callers that share one budget among jobs.
+pub fn memory_estimate(puzzle: &Puzzle, options: &Options) -> crate::memory::Estimate {
+    crate::memory::for_solve(puzzle, takes_compact(puzzle, options))
+}
+
 /// Refuses work over the memory limit; whether the compact path is taken.
 fn within_memory(puzzle: &Puzzle, options: &Options) -> Result<bool, Error> {
     let compact = takes_compact(puzzle, options);

@@ -158,12 +158,23 @@ pub(crate) struct ServeArgs {
     /// The time each solve, check or hint may take (generation: four times this).
     #[arg(long, value_parser = parse_duration, default_value = "5s")]
     pub(crate) budget: std::time::Duration,
+    /// Answer every request within this, its wait for a free job included (503 when no job
+    /// came free in time).
+    #[arg(long, value_parser = parse_duration, default_value = "10s")]
+    pub(crate) timeout: std::time::Duration,
+    /// How many jobs (solves, checks, hints, generations) run at once [default: two a core].
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
+    pub(crate) jobs: Option<u16>,
+    /// How many requests may wait for a job; one more is answered 503 (with Retry-After) at once.
+    #[arg(long, default_value_t = 32)]
+    pub(crate) max_queue: usize,
     /// Refuse request bodies larger than this: 16MiB, 500k (decimal), or bytes.
     #[arg(long, value_name = "SIZE", value_parser = modsolve::input::parse_size, default_value = "16MiB")]
     pub(crate) max_body: u64,
-    /// Refuse work whose estimated peak memory is above this: 4GiB, 500MiB, or bytes.
-    #[arg(long, value_name = "SIZE", value_parser = modsolve::input::parse_size, default_value = "2GiB")]
-    pub(crate) max_memory: u64,
+    /// The memory all running jobs share (the sum of their estimated peaks stays under it):
+    /// 4GiB, 500MiB, or bytes [default: a quarter of this machine's memory].
+    #[arg(long, value_name = "SIZE", value_parser = modsolve::input::parse_size)]
+    pub(crate) max_memory: Option<u64>,
     /// Open the API without the random token of the start-up URL. Requests must still name
     /// this server in `Host` and come from its own page (`Origin`).
     #[arg(long)]

@@ -15,8 +15,11 @@ pub(crate) struct Request {
     dir: PathBuf,
     addr: SocketAddr,
     budget: Duration,
+    timeout: Duration,
+    max_queue: usize,
+    jobs: Option<u16>,
     max_body: u64,
-    max_memory: u64,
+    max_memory: Option<u64>,
     no_token: bool,
     allow_host: Vec<String>,
 }
@@ -27,6 +30,9 @@ impl From<ServeArgs> for Request {
             dir: args.dir,
             addr: SocketAddr::new(args.host, args.port),
             budget: args.budget,
+            timeout: args.timeout,
+            max_queue: args.max_queue,
+            jobs: args.jobs,
             max_body: args.max_body,
             max_memory: args.max_memory,
             no_token: args.no_token,
@@ -52,7 +58,12 @@ pub(crate) fn run(request: Request) -> Result<Output, Failure> {
     let mut config = modsolve::serve::Config::new(&request.dir);
     config.budget = request.budget;
     config.max_body = usize::try_from(request.max_body).unwrap_or(usize::MAX);
-    config.max_memory = Some(request.max_memory);
+    config.timeout = request.timeout;
+    config.max_queue = request.max_queue;
+    if let Some(jobs) = request.jobs {
+        config.jobs = usize::from(jobs);
+    }
+    config.max_memory = request.max_memory;
     config.allowed_hosts = request.allow_host;
     if request.no_token {
         config.token = None;

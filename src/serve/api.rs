@@ -30,6 +30,7 @@ use num_bigint::BigUint;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
+use super::admission::{self, Job};
 use super::{ApiError, Shared, paths};
 use crate::Puzzle;
 use crate::check::CheckOptions;
@@ -98,16 +99,13 @@ fn query<T>(query: Result<Query<T>, QueryRejection>) -> Result<T, ApiError> {
     query.map(|Query(t)| t).map_err(|rejection| ApiError::bad_request(rejection.body_text()))
 }
 
-/// Runs `work` on tokio's blocking threads, at most [`super::Config::jobs`] at a time. A panic
-/// in it is a 500, never a crash.
+/// Runs `work` as one job of the server ([`admission::run`]): within the request's deadline,
+/// once a job slot is free.
 async fn blocking<T: Send + 'static>(
-    shared: &Shared,
-    work: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
+    shared: &Arc<Shared>,
+    work: impl FnOnce(Job) -> Result<T, ApiError> + Send + 'static,
 ) -> Result<T, ApiError> {
-    let _permit = shared.jobs.acquire().await.map_err(|_| ApiError::internal("the server is stopping"))?;
-    tokio::task::spawn_blocking(work)
-        .await
-        .map_err(|e| ApiError::internal(format!("the work stopped: {e}")))?
+    admission::run(shared, Instant::now(), work).await
 }
 
 /// The puzzle of a request's RON text, or the error with its line and column.
@@ -119,19 +117,33 @@ fn parse(source: &str, file: &str) -> Result<Puzzle, ApiError> {
     })
 }
 
-fn options(shared: &Shared) -> crate::Options {
+/// The time a job's solve may take: the server's budget, within what is left of the request's
+/// deadline less the bounded work's own margin (it may run 10 % and 0.2 s over its time, and
+/// the answer is still to be written), so that the answer leaves before the deadline.
+fn time(job: &Job) -> std::time::Duration {
+    let left = job.remaining().saturating_sub(std::time::Duration::from_millis(300));
+    job.shared.config.budget.min(left.div_f64(1.1))
+}
+
+fn options(job: &Job) -> crate::Options {
     crate::Options {
-        budget: Budget { time: Some(shared.config.budget), ..Budget::default() },
-        max_memory: shared.config.max_memory,
+        budget: Budget { time: Some(time(job)), ..Budget::default() },
+        max_memory: Some(job.shared.memory_limit()),
         ..crate::Options::default()
     }
 }
 
-fn check_options(shared: &Shared) -> CheckOptions {
+fn check_options(job: &Job) -> CheckOptions {
     CheckOptions {
-        budget: Budget { time: Some(shared.config.budget), ..Budget::default() },
-        max_memory: shared.config.max_memory,
+        budget: Budget { time: Some(time(job)), ..Budget::default() },
+        max_memory: Some(job.shared.memory_limit()),
     }
+}
+
+/// Reserves the memory a solve of `puzzle` takes ([`Job::reserve`]).
+fn reserve_solve(job: &mut Job, puzzle: &Puzzle) -> Result<(), ApiError> {
+    let estimate = crate::analysis::memory_estimate(puzzle, &options(job));
+    job.reserve(estimate)
 }
 
 fn default_file() -> String {
@@ -149,12 +161,11 @@ async fn palette() -> Json<Value> {
 /// `GET /api/files`: every `.ron` file of the directory checked, as `check --json` prints it
 /// for several files.
 async fn files(State(shared): Shared_) -> Result<Json<Value>, ApiError> {
-    let worker = Arc::clone(&shared);
-    blocking(&shared, move || {
-        let names = paths::level_files(&worker.dir)
+    blocking(&shared, move |job| {
+        let names = paths::level_files(&job.shared.dir)
             .map_err(|e| ApiError::internal(format!("cannot list the directory: {e}")))?;
-        let options = check_options(&worker);
-        let results = crate::bounded::in_parallel(&names, |name| check_file(&worker, name, &options));
+        let options = check_options(&job);
+        let results = crate::bounded::in_parallel(&names, |name| check_file(&job.shared, name, &options));
         let mut summary = crate::report::batch::Summary::default();
         let mut objects = Vec::new();
         for (object, verdict) in results {
@@ -356,10 +367,10 @@ async fn analyse(
     request: Result<Json<AnalyseRequest>, JsonRejection>,
 ) -> Result<Response, ApiError> {
     let request = body(request)?;
-    let worker = Arc::clone(&shared);
-    blocking(&shared, move || {
+    blocking(&shared, move |mut job| {
         let (puzzle, source) = edited(&request)?;
-        let report = crate::analyse(&puzzle, &options(&worker))?;
+        reserve_solve(&mut job, &puzzle)?;
+        let report = crate::analyse(&puzzle, &options(&job))?;
         let head = json!({
             "version": SCHEMA_VERSION,
             "file": request.file,
@@ -390,10 +401,10 @@ async fn check(
     request: Result<Json<SourceRequest>, JsonRejection>,
 ) -> Result<Json<Value>, ApiError> {
     let request = body(request)?;
-    let worker = Arc::clone(&shared);
-    blocking(&shared, move || {
+    blocking(&shared, move |mut job| {
         let puzzle = parse(&request.source, &request.file)?;
-        let report = crate::check::check_within(&puzzle, &check_options(&worker))?;
+        job.reserve(crate::memory::for_check(&puzzle))?;
+        let report = crate::check::check_within(&puzzle, &check_options(&job))?;
         let object = crate::report::check::check_json(&request.file, &puzzle, &report, false);
         Ok(Json(crate::report::batch::batch_json(vec![object], None)))
     })
@@ -435,11 +446,11 @@ async fn hint(
     request: Result<Json<PressedRequest>, JsonRejection>,
 ) -> Result<Json<Value>, ApiError> {
     let request = body(request)?;
-    let worker = Arc::clone(&shared);
-    blocking(&shared, move || {
+    blocking(&shared, move |mut job| {
         let puzzle = parse(&request.source, &request.file)?;
         check_pressed(&request.pressed, &puzzle)?;
-        let options = HintOptions { analysis: options(&worker), steps: request.steps };
+        reserve_solve(&mut job, &puzzle)?;
+        let options = HintOptions { analysis: options(&job), steps: request.steps };
         let hint = crate::hint::hint(&puzzle, &request.pressed, &options)?;
         Ok(Json(crate::report::hint_json(&puzzle, &hint)))
     })
@@ -452,7 +463,7 @@ async fn state(
     request: Result<Json<PressedRequest>, JsonRejection>,
 ) -> Result<Json<Value>, ApiError> {
     let request = body(request)?;
-    blocking(&shared, move || {
+    blocking(&shared, move |_job| {
         let puzzle = parse(&request.source, &request.file)?;
         check_pressed(&request.pressed, &puzzle)?;
         let position = crate::hint::position(&puzzle, &request.pressed)
@@ -525,15 +536,14 @@ async fn generate(
         scramble: request.scramble,
         deny_warnings: request.deny_warnings,
     };
-    let worker = Arc::clone(&shared);
-    blocking(&shared, move || {
+    blocking(&shared, move |mut job| {
         let template = parse(&request.source, &request.file)?;
-        let estimate = crate::memory::for_candidates(&template, rayon::current_num_threads());
-        crate::memory::within(estimate, worker.config.max_memory).map_err(|e| ApiError::from(crate::Error::from(e)))?;
+        job.reserve(crate::memory::for_candidates(&template, rayon::current_num_threads()))?;
         if let Some(reason) = crate::generate::impossible(&template, &spec)? {
             return Err(ApiError::bad_request(reason.to_string()));
         }
-        let budget = Budget { time: Some(worker.config.budget * 4), ..Budget::default() };
+        let left = job.remaining().saturating_sub(std::time::Duration::from_millis(300)).div_f64(1.1);
+        let budget = Budget { time: Some((job.shared.config.budget * 4).min(left)), ..Budget::default() };
         let file = request.file.clone();
         let run = move || {
             let mut levels = Vec::new();
@@ -586,10 +596,10 @@ async fn histogram(
 ) -> Result<Json<Value>, ApiError> {
     let request = body(request)?;
     let samples = request.samples.min(100_000);
-    let worker = Arc::clone(&shared);
-    blocking(&shared, move || {
+    blocking(&shared, move |mut job| {
         let template = parse(&request.source, &request.file)?;
-        let deadline = Instant::now() + worker.config.budget;
+        reserve_solve(&mut job, &template)?;
+        let deadline = Instant::now() + time(&job);
         let nodes = 200_000;
         let histogram = crate::generate::par_histogram_within(
             &template,
@@ -597,12 +607,12 @@ async fn histogram(
             request.seed,
             nodes,
             Some(deadline),
-            worker.config.max_memory,
+            Some(job.shared.memory_limit()),
         )?;
         let asked = crate::report::batch::HistogramAsked {
             samples,
             nodes_per_sample: nodes,
-            time: Some(worker.config.budget),
+            time: Some(job.shared.config.budget),
         };
         let object = crate::report::batch::histogram_json(&request.file, &histogram, &asked);
         Ok(Json(crate::report::batch::batch_json(vec![object], None)))
@@ -626,7 +636,7 @@ async fn save(
 ) -> Result<Json<Value>, ApiError> {
     let request = body(request)?;
     let target = paths::writable(&shared.dir, &request.path)?;
-    blocking(&shared, move || {
+    blocking(&shared, move |_job| {
         parse(&request.source, &request.path)?;
         crate::generate::write_atomically(&target, request.source.as_bytes(), request.overwrite).map_err(
             |e| {
@@ -652,11 +662,12 @@ async fn save(
 }
 
 /// The board at the position the presses reach, with the fewest plan from there.
-fn svg(shared: &Shared, puzzle: &Puzzle, pressed: &[usize]) -> Result<Response, ApiError> {
+fn svg(job: &mut Job, puzzle: &Puzzle, pressed: &[usize]) -> Result<Response, ApiError> {
     check_pressed(pressed, puzzle)?;
     let position =
         crate::hint::position(puzzle, pressed).map_err(|e| ApiError::from(crate::Error::Input(e)))?;
-    let report = crate::analyse(&position, &options(shared))?;
+    reserve_solve(job, &position)?;
+    let report = crate::analyse(&position, &options(job))?;
     let plan: Option<Vec<BigUint>> = report.fewest.as_ref().map(|p| p.presses.to_big());
     let text = crate::report::svg::board_svg(&position, &position.start().to_vec(), plan.as_deref());
     Ok(([(header::CONTENT_TYPE, "image/svg+xml")], text).into_response())
@@ -669,12 +680,11 @@ async fn svg_of_file(
 ) -> Result<Response, ApiError> {
     let relative = query(q)?.path;
     let path = paths::existing(&shared.dir, &relative)?;
-    let worker = Arc::clone(&shared);
-    blocking(&shared, move || {
-        let source = crate::input::read_source(&path, worker.config.max_body as u64)
+    blocking(&shared, move |mut job| {
+        let source = crate::input::read_source(&path, job.shared.config.max_body as u64)
             .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, "io", e.to_string()).with_file(&relative))?;
         let puzzle = parse(&source, &relative)?;
-        svg(&worker, &puzzle, &[])
+        svg(&mut job, &puzzle, &[])
     })
     .await
 }
@@ -685,10 +695,9 @@ async fn svg_of_source(
     request: Result<Json<PressedRequest>, JsonRejection>,
 ) -> Result<Response, ApiError> {
     let request = body(request)?;
-    let worker = Arc::clone(&shared);
-    blocking(&shared, move || {
+    blocking(&shared, move |mut job| {
         let puzzle = parse(&request.source, &request.file)?;
-        svg(&worker, &puzzle, &request.pressed)
+        svg(&mut job, &puzzle, &request.pressed)
     })
     .await
 }

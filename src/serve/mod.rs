@@ -7,16 +7,20 @@
 //! matching command (see [`api`] for the list). Failures are the command line's JSON error
 //! document ([`crate::report::error_json`]) with an HTTP status: 400 for a bad request or a
 //! puzzle error (with its line and column), 403 for a path outside the served directory, 404,
-//! 409 for a file that exists, 413 for a body over the limit, 503 when the budget ran out.
+//! 409 for a file that exists, 413 for a body or a job over the limit, 503 when the budget ran
+//! out or the server is busy (with `Retry-After`).
 //!
 //! Safety: only the designer's own page may drive the server ([`guard`]: the `Host` must name
 //! this server, a request's `Origin` must be the page's own, and the API needs the random token
 //! of the start-up URL); only `.ron` files are read or written, and only inside the served
 //! directory (paths are canonicalised and their prefix checked, in `paths.rs`); request bodies
-//! are limited
-//! ([`Config::max_body`]); every solve runs under a time budget and a memory limit, off the
-//! async threads (`spawn_blocking`), at most [`Config::jobs`] at a time.
+//! are limited ([`Config::max_body`]). Every request is answered within [`Config::timeout`],
+//! its wait for a job slot included, and its solve runs under the time budget off the async
+//! threads (`spawn_blocking`), at most [`Config::jobs`] at a time; at most
+//! [`Config::max_queue`] requests wait (one more is answered 503 with `Retry-After` at once),
+//! and the running jobs share one memory budget ([`Config::max_memory`]), in `admission.rs`.
 
+mod admission;
 pub mod api;
 pub mod guard;
 mod paths;
@@ -38,12 +42,17 @@ pub struct Config {
     pub dir: PathBuf,
     /// The time one solve, check, hint or generation may take.
     pub budget: Duration,
+    /// The time within which every request is answered, its wait for a job slot included.
+    pub timeout: Duration,
     /// The largest request body, in bytes.
     pub max_body: usize,
-    /// Refuse work whose estimated memory is above this (`None`: half of this machine's).
+    /// The memory budget shared by all running jobs: the sum of their estimated peaks stays
+    /// under it (`None`: a quarter of this machine's memory).
     pub max_memory: Option<u64>,
-    /// How many solves run at once; further requests wait their turn.
+    /// How many jobs run at once; further requests wait their turn.
     pub jobs: usize,
+    /// How many requests may wait for a job slot; one more is answered 503 at once.
+    pub max_queue: usize,
     /// The token every API request must carry ([`guard`]); `None` opens the API to every
     /// request whose `Host` and `Origin` pass.
     pub token: Option<String>,
@@ -52,16 +61,19 @@ pub struct Config {
 }
 
 impl Config {
-    /// The defaults for a directory: 5 s a solve, 16 MiB bodies, 2 GiB a solve, two solves a
-    /// core at once, a fresh random token ([`guard::new_token`]), no host names beyond
+    /// The defaults for a directory: 5 s a solve, every request answered within 10 s, 16 MiB
+    /// bodies, a quarter of the machine's memory shared by the jobs, two jobs a core at once,
+    /// 32 requests waiting at most, a fresh random token ([`guard::new_token`]), no host names beyond
     /// `localhost`.
     pub fn new(dir: impl Into<PathBuf>) -> Self {
         Config {
             dir: dir.into(),
             budget: Duration::from_secs(5),
+            timeout: Duration::from_secs(10),
             max_body: 16 << 20,
-            max_memory: Some(2 << 30),
+            max_memory: None,
             jobs: std::thread::available_parallelism().map_or(2, |n| n.get() * 2),
+            max_queue: 32,
             token: Some(guard::new_token()),
             allowed_hosts: Vec::new(),
         }
@@ -73,8 +85,15 @@ pub(crate) struct Shared {
     /// The served directory, canonical.
     pub(crate) dir: PathBuf,
     pub(crate) config: Config,
-    pub(crate) jobs: tokio::sync::Semaphore,
+    pub(crate) admission: admission::Admission,
     pub(crate) guard: guard::Guard,
+}
+
+impl Shared {
+    /// The memory budget shared by the running jobs.
+    pub(crate) fn memory_limit(&self) -> u64 {
+        self.config.max_memory.unwrap_or_else(|| crate::memory::default_limit() / 2)
+    }
 }
 
 /// A failed request: an HTTP status and the command line's JSON error document.
@@ -85,11 +104,19 @@ pub struct ApiError {
     message: String,
     file: Option<String>,
     position: Option<Position>,
+    /// Seconds to send in `Retry-After` (with 503).
+    retry_after: Option<u64>,
 }
 
 impl ApiError {
     pub(crate) fn new(status: StatusCode, kind: &'static str, message: impl Into<String>) -> Self {
-        ApiError { status, kind, message: message.into(), file: None, position: None }
+        ApiError { status, kind, message: message.into(), file: None, position: None, retry_after: None }
+    }
+
+    /// The same error, telling the client to try again after `seconds`.
+    pub(crate) fn retry_after(mut self, seconds: u64) -> Self {
+        self.retry_after = Some(seconds);
+        self
     }
 
     /// 400: the request is not what the endpoint takes.
@@ -167,7 +194,11 @@ impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let document =
             crate::report::error_json(self.kind, &self.message, self.file.as_deref(), self.position);
-        (self.status, axum::Json(document)).into_response()
+        let mut response = (self.status, axum::Json(document)).into_response();
+        if let Some(seconds) = self.retry_after {
+            response.headers_mut().insert(axum::http::header::RETRY_AFTER, seconds.into());
+        }
+        response
     }
 }
 
@@ -180,13 +211,14 @@ pub fn router(config: Config) -> std::io::Result<axum::Router> {
             format!("{} is not a directory", dir.display()),
         ));
     }
-    let jobs = tokio::sync::Semaphore::new(config.jobs.max(1));
+    let admission = admission::Admission::new(config.jobs);
     let max_body = config.max_body;
     let hosts = config.allowed_hosts.iter().map(|h| h.trim_end_matches('.').to_ascii_lowercase()).collect();
     let guard = guard::Guard { hosts, token: config.token.clone() };
-    let shared = Arc::new(Shared { dir, config, jobs, guard });
+    let shared = Arc::new(Shared { dir, config, admission, guard });
     Ok(api::routes(Arc::clone(&shared))
         .layer(axum::extract::DefaultBodyLimit::max(max_body))
+        .layer(axum::middleware::from_fn_with_state(Arc::clone(&shared), admission::gate))
         .layer(axum::middleware::from_fn_with_state(shared, guard::check)))
 }
 
@@ -198,6 +230,7 @@ pub fn run(config: Config, addr: SocketAddr, ready: impl FnOnce(SocketAddr)) -> 
         .worker_threads(2)
         .max_blocking_threads(64)
         .enable_io()
+        .enable_time()
         .build()?;
     runtime.block_on(async move {
         let listener = tokio::net::TcpListener::bind(addr).await?;

@@ -635,7 +635,8 @@ fn random_source(rng: &mut StdRng) -> String {
 
 #[test]
 fn serve_load_test_500_requests_from_50_clients() {
-    let server = Server::start(&[]);
+    // 50 clients at once: room for all of them to wait (the default queue holds 32).
+    let server = Server::start(&["--max-queue", "64"]);
     let mut rng = StdRng::seed_from_u64(14);
     let sources: Vec<String> = (0..500).map(|_| random_source(&mut rng)).collect();
     // Warm up, then measure the resident memory before and after the load.
@@ -676,6 +677,108 @@ fn serve_load_test_500_requests_from_50_clients() {
         after / 1024
     );
     assert!(after < before + 128 * 1024, "memory grew from {before} KiB to {after} KiB");
+}
+
+/// One request's answer: its status, its `Retry-After` and how long it took.
+fn timed_post(server: &Server, path: &str, body: &str) -> (u16, Option<String>, Duration) {
+    let started = Instant::now();
+    let mut request =
+        server.agent.post(format!("{}{path}", server.url)).header("content-type", "application/json");
+    if let Some(token) = &server.token {
+        request = request.header("x-modsolve-token", token);
+    }
+    let mut response = request.send(body).expect("an answer");
+    let _ = response.body_mut().with_config().limit(256 << 20).read_to_vec();
+    let retry = response.headers().get("retry-after").map(|v| v.to_str().unwrap().to_string());
+    (response.status().as_u16(), retry, started.elapsed())
+}
+
+/// 30 concurrent 300×300 King analyses (each 1–2 s of work, 1.9 GiB estimated) against 4 job
+/// slots, 8 queue places, a 4 s timeout and 4 GiB of memory shared by the jobs: every request
+/// is answered within its timeout's bound (+10 % + 0.2 s), by its document or by 503 with
+/// `Retry-After`; those that find the queue full or the memory taken are refused at once; a
+/// burst with 10 MiB bodies is bounded too; the server's memory goes back down afterwards.
+#[test]
+fn serve_holds_deadlines_queue_and_memory_under_concurrent_big_requests() {
+    let server = Server::start(&[
+        "--timeout",
+        "4s",
+        "--max-queue",
+        "8",
+        "--jobs",
+        "4",
+        "--max-body",
+        "32MiB",
+        "--max-memory",
+        "4GiB",
+    ]);
+    let king = json!({"source": "Puzzle(graph: Grid(rows: 300, cols: 300, neighborhood: King), modulus: 3, start: All(1))"})
+        .to_string();
+    let bound = Duration::from_secs_f64(4.0 * 1.1 + 0.2);
+    let before = server.rss_kib();
+    let barrier = std::sync::Barrier::new(30);
+    let answers: Vec<(u16, Option<String>, Duration)> = std::thread::scope(|scope| {
+        let clients: Vec<_> = (0..30)
+            .map(|_| {
+                let (server, king, barrier) = (&server, &king, &barrier);
+                scope.spawn(move || {
+                    barrier.wait();
+                    timed_post(server, "api/analyse", king)
+                })
+            })
+            .collect();
+        clients.into_iter().map(|c| c.join().unwrap()).collect()
+    });
+    std::thread::sleep(Duration::from_millis(500));
+    let after_burst = server.rss_kib();
+    let mut times: Vec<f64> = answers.iter().map(|a| a.2.as_secs_f64()).collect();
+    times.sort_by(f64::total_cmp);
+    let answered = answers.iter().filter(|a| a.0 == 200).count();
+    let at_once = answers.iter().filter(|a| a.0 == 503 && a.2 < Duration::from_millis(500)).count();
+    eprintln!(
+        "30 concurrent 300x300 King analyses: {answered} answered, {} refused (503; {at_once} at once); slowest {:.2} s, median {:.2} s (bound {:.1} s)",
+        30 - answered,
+        times[29],
+        times[15],
+        bound.as_secs_f64()
+    );
+    for (status, retry, elapsed) in &answers {
+        assert!(*status == 200 || *status == 503, "{status}");
+        assert!(*elapsed <= bound, "answered after {elapsed:?}, past the bound {bound:?}");
+        if *status == 503 {
+            assert_eq!(retry.as_deref(), Some("1"), "a 503 says when to retry");
+        }
+    }
+    // At most 4 run (2 within the memory) and 8 wait: at least 18 are refused without waiting.
+    assert!(answered >= 2, "{answered} answered");
+    assert!(at_once >= 18, "{at_once} refused at once");
+    // Ten 10 MiB bodies while the slots are busy again: no waiting for a slot past the queue.
+    let big = json!({"source": format!("Puzzle(graph: Path(2), modulus: 2) //{}", "x".repeat(10 << 20))})
+        .to_string();
+    let burst: Vec<(u16, Option<String>, Duration)> = std::thread::scope(|scope| {
+        let clients: Vec<_> = (0..20)
+            .map(|k| {
+                let (server, king, big) = (&server, &king, &big);
+                scope.spawn(move || timed_post(server, "api/analyse", if k < 10 { king } else { big }))
+            })
+            .collect();
+        clients.into_iter().map(|c| c.join().unwrap()).collect()
+    });
+    for (status, _, elapsed) in &burst {
+        assert!(*status == 200 || *status == 503, "{status}");
+        assert!(*elapsed <= bound, "answered after {elapsed:?}");
+    }
+    std::thread::sleep(Duration::from_millis(500));
+    let after = server.rss_kib();
+    eprintln!(
+        "server RSS: {} MiB before, {} MiB after the analyses, {} MiB after the burst with big bodies",
+        before / 1024,
+        after_burst / 1024,
+        after / 1024
+    );
+    assert!(after_burst < 100 * 1024, "resident memory {after_burst} KiB after the analyses");
+    // The allocator keeps some of the big bodies' memory for reuse; it must stay bounded.
+    assert!(after < 512 * 1024, "resident memory {after} KiB after the big bodies");
 }
 
 /// A random request body: a puzzle text cut or changed at random places, fields of the wrong
