@@ -17,13 +17,28 @@ use crate::solve::optimize::explore;
 use crate::solve::search::{Budget, Objective};
 use crate::solve::{Answer, differences_fit, solve, solve_differences};
 
-/// How much a finding matters: errors fail the check, warnings only with `--deny warnings`.
+/// How much a finding matters: errors fail the check, warnings only with `--deny warnings`,
+/// notes never (they describe the puzzle, as `no-simple-strategy` does: it is what makes a
+/// puzzle a puzzle).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Severity {
+    /// Reported for the designer's information; never fails the check.
+    Note,
     /// Reported; fails the check only when warnings are denied.
     Warning,
     /// Fails the check.
     Error,
+}
+
+impl Severity {
+    /// The severity's name in reports: `note`, `warning` or `error`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Note => "note",
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        }
+    }
 }
 
 /// What a finding is about: a stable code for tools.
@@ -86,6 +101,7 @@ impl FindingCode {
     pub fn severity(self) -> Severity {
         match self {
             FindingCode::Unsolvable | FindingCode::IntendedFails => Severity::Error,
+            FindingCode::NoSimpleStrategy => Severity::Note,
             _ => Severity::Warning,
         }
     }
@@ -133,14 +149,19 @@ pub struct CheckReport {
     pub intended: Option<IntendedVerdict>,
     /// How simple player strategies fare from the start.
     pub strategies: Vec<crate::strategy::StrategyOutcome>,
-    /// Errors and warnings, each with its code.
+    /// Errors, warnings and notes, each with its code.
     pub findings: Vec<Finding>,
 }
 
 impl CheckReport {
-    /// Whether the puzzle passes: no error-level finding (and no warning when they are denied).
+    /// Whether the puzzle passes: no error-level finding (and no warning when they are denied;
+    /// notes never fail it).
     pub fn passed(&self, deny_warnings: bool) -> bool {
-        self.findings.iter().all(|f| f.severity == Severity::Warning && !deny_warnings)
+        self.findings.iter().all(|f| match f.severity {
+            Severity::Note => true,
+            Severity::Warning => !deny_warnings,
+            Severity::Error => false,
+        })
     }
 
     /// The number of findings that are warnings.

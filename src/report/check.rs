@@ -7,7 +7,7 @@ use num_bigint::BigUint;
 use serde_json::{Value, json};
 
 use super::{heading, json_integer, plan_text};
-use crate::check::{CheckReport, MacrosLeftOut, Severity, fraction_text};
+use crate::check::{CheckReport, MacrosLeftOut, fraction_text};
 use crate::model::Puzzle;
 
 fn list(x: &[BigUint]) -> String {
@@ -127,11 +127,7 @@ pub fn check_text(file: &str, puzzle: &Puzzle, report: &CheckReport, deny_warnin
         let _ = writeln!(out, "  players: {}", parts.join("; "));
     }
     for f in &report.findings {
-        let level = match f.severity {
-            Severity::Warning => "warning",
-            Severity::Error => "error",
-        };
-        let _ = writeln!(out, "  {level}[{}]: {}", f.code.as_str(), f.message);
+        let _ = writeln!(out, "  {}[{}]: {}", f.severity.as_str(), f.code.as_str(), f.message);
     }
     out
 }
@@ -183,7 +179,7 @@ pub fn check_json(file: &str, puzzle: &Puzzle, report: &CheckReport, deny_warnin
         })).collect::<Vec<_>>(),
         "warnings": report.findings.iter().map(|f| json!({
             "code": f.code.as_str(),
-            "severity": match f.severity { Severity::Warning => "warning", Severity::Error => "error" },
+            "severity": f.severity.as_str(),
             "message": f.message,
         })).collect::<Vec<_>>(),
     })

@@ -18,6 +18,8 @@ pub enum Level {
     Error,
     /// Shown, but the check stays green.
     Warning,
+    /// Shown as information.
+    Notice,
 }
 
 impl Level {
@@ -25,6 +27,7 @@ impl Level {
         match self {
             Level::Error => "error",
             Level::Warning => "warning",
+            Level::Notice => "notice",
         }
     }
 }
@@ -57,7 +60,7 @@ pub fn fields_of(code: FindingCode) -> &'static [&'static str] {
 }
 
 /// Every finding of one file's check as an annotation at the line of its field. Warnings are
-/// errors when warnings are denied, as they fail the check then.
+/// errors when warnings are denied, as they fail the check then; notes are notices.
 pub fn check_annotations(file: &str, source: &str, report: &CheckReport, deny_warnings: bool) -> String {
     let mut out = String::new();
     for finding in &report.findings {
@@ -65,6 +68,7 @@ pub fn check_annotations(file: &str, source: &str, report: &CheckReport, deny_wa
             Severity::Error => Level::Error,
             Severity::Warning if deny_warnings => Level::Error,
             Severity::Warning => Level::Warning,
+            Severity::Note => Level::Notice,
         };
         let at = fields_of(finding.code)
             .iter()

@@ -115,7 +115,8 @@ def test_load_to_interactive_board(browser, server):
 def test_octopus_shows_par_18(page):
     open_level(page, "octopus.ron")
     expect(page.locator("dd[data-fact='par']")).to_have_text("18 (proven)")
-    expect(page.locator("#files li[data-file='octopus.ron'] .verdict")).to_have_text("warnings")
+    # no-simple-strategy is a note: the octopus passes with no warning badge.
+    expect(page.locator("#files li[data-file='octopus.ron'] .verdict")).to_have_text("pass")
     page.wait_for_selector("body[data-checked]")
     expect(page.locator("#findings")).to_contain_text("no-simple-strategy")
     shot(page, "octopus")

@@ -150,7 +150,8 @@ fn bad_sources_do_not_block_or_sink_a_batch() {
     ] {
         assert!(report.lines().any(|l| l == line), "{line}\nin\n{report}");
     }
-    assert!(report.ends_with("checked 5 files: 2 passed, 0 failed, 3 unreadable; 2 warnings\n"), "{report}");
+    // Their no-simple-strategy findings are notes, not warnings.
+    assert!(report.ends_with("checked 5 files: 2 passed, 0 failed, 3 unreadable; 0 warnings\n"), "{report}");
     assert!(elapsed < Duration::from_secs(10), "{elapsed:?}");
 
     // The JSON names each unreadable file with its error.
