@@ -132,7 +132,21 @@ async function load(source, file) {
   app.source = source;
   $('source').value = source;
   resetPlay();
+  // A newly opened file owns the board only once it reads: until then nothing of the file
+  // shown before stays on screen as if it belonged to this one.
+  app.fresh = true;
   await analyse({ source, file });
+}
+
+// Takes the board off the screen (a newly opened file that does not read has none).
+function clearBoard() {
+  app.board = null;
+  app.solve = null;
+  const canvas = $('board');
+  canvas.getContext('2d').clearRect(0, 0, canvas.width, canvas.height);
+  canvas.width = 0;
+  canvas.height = 0;
+  $('buttons').innerHTML = '';
 }
 
 // Asks for the analysis of `request` (source plus any edits); newer requests win.
@@ -145,14 +159,21 @@ async function analyse(request, started = performance.now()) {
   } catch (e) {
     if (seq !== app.seq) return;
     showError(e, request.source);
-    // What is drawn and said is of the last good text: shown as stale until the text is fixed.
-    document.body.classList.add('stale');
+    if (app.fresh) {
+      // The file just opened does not read: it has no board to show.
+      clearBoard();
+    } else {
+      // An edit that does not read: what is drawn is of the last good text, shown as stale
+      // until the text is fixed.
+      document.body.classList.add('stale');
+    }
     $('facts').innerHTML = '';
     $('findings').innerHTML = '';
     return;
   }
   if (seq !== app.seq) return;
   const answered = performance.now();
+  app.fresh = false;
   $('error').hidden = true;
   document.body.classList.remove('stale');
   app.board = doc.board;

@@ -28,6 +28,14 @@ Puzzle(
 )
 """
 
+# A misspelt field: the error's advice ("did you mean") is at the end of a long line.
+TYPO = """// British spelling of a field name.
+Puzzle(
+    graph: Grid(rows: 3, cols: 3, neighbourhood: King),
+    modulus: 2,
+)
+"""
+
 # Moduli and values past 2^53, which JavaScript's numbers round.
 BIG = """// Moduli past 2^53.
 Puzzle(
@@ -44,6 +52,7 @@ def folder(tmp_path_factory):
     for path in (ROOT / "puzzles").glob("*.ron"):
         shutil.copy(path, folder / path.name)
     (folder / "broken.ron").write_text(BROKEN)
+    (folder / "typo.ron").write_text(TYPO)
     (folder / "big-moduli.ron").write_text(BIG)
     return folder
 
@@ -219,7 +228,23 @@ def test_a_file_with_an_error_shows_its_line(page):
     expect(error).to_contain_text("5 |     start: [1, 2, 0],")
     assert page.get_attribute("#error", "data-line") == "5"
     expect(page.locator("#files li[data-file='broken.ron'] .verdict")).to_have_text("fail")
+    # The board of the file shown before is not left on screen as if it were this file's.
+    assert page.evaluate("window.playground.board") is None
+    assert page.evaluate("document.getElementById('board').width") == 0
     shot(page, "error")
+
+
+def test_an_error_is_shown_whole_with_its_advice(page):
+    before = page.evaluate("window.playground.seq")
+    page.click("#files li[data-file='typo.ron']")
+    page.wait_for_function(f"document.body.dataset.error >= {before + 1}")
+    error = page.locator("#error")
+    expect(error).to_contain_text("did you mean `neighborhood`?")
+    expect(error).to_contain_text("typo.ron:3:")
+    # Wrapped, not cut off: nothing of it is past the box's edge.
+    overflow = page.evaluate("(() => { const e = document.getElementById('error'); return e.scrollWidth - e.clientWidth; })()")
+    assert overflow <= 0, overflow
+    shot(page, "error-advice")
 
 
 def test_a_1000x1000_board_is_drawn_soon_after_its_solve(page):
