@@ -7,12 +7,15 @@
 //! gives the exact number of plans within press limits; from 2^16 plans on, the set is cut by
 //! the multiples of its last generators into pieces enumerated on every core, and the pieces'
 //! results are taken in order, so the plan chosen is the one a single enumeration chooses.
-//! Sets of at least 2^16 plans with few generators for their buttons (`k² <= 4n`: a board of one
-//! modulus, whose quiet patterns are fixed by one row) go instead to [`super::basis_walk`], a
+//! Sets of at least 2^16 plans of one period with few generators for their buttons (`k² <= 4n`:
+//! a board of one modulus, whose quiet patterns are fixed by one row) go instead to
+//! [`super::basis_walk`], a
 //! depth-first walk over the quiet basis bounded at every level, from a descent's local optimum
 //! (unless limits bind on a set the enumeration can count). Otherwise a descent and an iterated
 //! local search find a good plan, then branch and bound runs in the search solver
-//! ([`super::search`]) from it, and the answer is proven only if it finishes.
+//! ([`super::search`]) on both cores: one search down from that plan, one raising a proven
+//! floor from [`super::bound`]; the answer is proven only if one of them finishes, and the floor
+//! reached is the plan's lower bound.
 
 use num_bigint::BigUint;
 use num_traits::{ToPrimitive, Zero};
@@ -287,14 +290,18 @@ pub(crate) fn explore(
         let x = moves.descend(&x0, &mut meter);
         // Then a share of the budget for an iterated local search: depth-first search proves
         // small cases from any start, but on large sets it rarely improves a plan at all.
-        // Before the walk the descent is enough: the walk finds better plans sooner.
+        // Before the walk the descent is enough: the walk finds better plans sooner. On small
+        // sets of mixed periods branch and bound with its modular bounds does, and the local
+        // search gets a smaller share.
+        let divisor =
+            if mixed && periods.len() <= SMALL_MIXED { SMALL_MIXED_SHARE } else { LOCAL_SEARCH_SHARE };
         if meter.exhausted || walk_first {
             x
         } else {
             let left = budget.nodes - meter.nodes.min(budget.nodes);
             let share = Budget {
-                nodes: (budget.nodes / LOCAL_SEARCH_SHARE).min(left),
-                time: budget.time.map(|t| t / LOCAL_SEARCH_SHARE as u32),
+                nodes: (budget.nodes / divisor).min(left),
+                time: budget.time.map(|t| t / divisor as u32),
             };
             let mut local = Meter::new(share.since(started));
             let x = moves.iterated_descent(x, &mut local);
@@ -433,6 +440,11 @@ fn walk_budget(budget: Budget, spent: u64) -> Budget {
         Budget { nodes: budget.nodes - spent.min(budget.nodes), ..budget }
     }
 }
+
+/// Sets of mixed periods of at most this many buttons give the iterated local search only
+/// `1 / SMALL_MIXED_SHARE` of the budget: branch and bound finds better plans there.
+const SMALL_MIXED: usize = 100;
+const SMALL_MIXED_SHARE: u64 = 16;
 
 /// The iterated local search gets this fraction of the budget (time and nodes) before branch
 /// and bound.

@@ -10,7 +10,12 @@
 //!
 //! The same walk finds a first plan, enumerates (counts) all plans, or runs branch and bound for
 //! an [`Objective`], with values tried in increasing order so that partial scores are lower
-//! bounds. A [`Budget`] bounds the nodes and the time; an interrupted walk says so.
+//! bounds. Branch and bound adds, at each value, a bound on what the buttons still open must
+//! add: for each depth, open cells whose remaining buttons are disjoint, each with a table (by
+//! residual) of the least cost those buttons need to meet the cell alone; a residual that no
+//! value of them meets ends the branch. A floor (a proven lower bound) ends the search, complete,
+//! at the first plan that meets it. A [`Budget`] bounds the nodes and the time; an interrupted
+//! walk says so.
 
 use std::time::{Duration, Instant};
 
