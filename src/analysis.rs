@@ -264,6 +264,8 @@ pub fn analyze(puzzle: &Puzzle, options: &Options) -> Result<Analysis, InternalE
         Engine::Auto | Engine::Algebra if puzzle.phases.is_some() => by_stages(puzzle, options, started)?,
         Engine::Auto | Engine::Algebra => by_algebra(puzzle, options, started)?,
     };
+    let mut analysis = analysis;
+    attach_bounds(puzzle, &mut analysis);
     verify(puzzle, &analysis)?;
     Ok(analysis)
 }
@@ -314,12 +316,18 @@ fn by_algebra(puzzle: &Puzzle, options: &Options, started: Instant) -> Result<An
     // When the set cannot be walked, the algebra's plan stands: best only if it is the only one.
     let standing = |objective, why| {
         let proof = if answer.count.is_one() { Proof::Proven } else { Proof::NotSearched(why) };
-        within_limits(puzzle, x0).then(|| Plan { presses: x0.clone(), objective, proof, partial: None })
+        within_limits(puzzle, x0).then(|| Plan {
+            presses: x0.clone(),
+            objective,
+            proof,
+            partial: None,
+            lower_bound: None,
+        })
     };
     let mut counted = !limited;
     match explore_for(Objective::Total) {
         Ok(found) => {
-            analysis.fewest = found.best;
+            analysis.fewest = with_bound(found.best, found.lower_bound);
             if let Some(count) = found.count_within_limits {
                 analysis.count = Count { value: count, exact: true };
                 counted = true;
@@ -330,7 +338,7 @@ fn by_algebra(puzzle: &Puzzle, options: &Options, started: Instant) -> Result<An
     }
     if options.objective != Objective::Total {
         analysis.optimal = match explore_for(options.objective) {
-            Ok(found) => found.best,
+            Ok(found) => with_bound(found.best, found.lower_bound),
             Err(why) => standing(options.objective, why),
         };
     }
@@ -427,6 +435,7 @@ fn count_by_search(puzzle: &Puzzle, budget: Budget, keep: usize, analysis: &mut 
             objective: Objective::Total,
             proof: Proof::BudgetRanOut,
             partial: None,
+            lower_bound: None,
         });
     }
     let cut = if !outcome.complete {
@@ -487,7 +496,13 @@ fn by_search(puzzle: &Puzzle, options: &Options, started: Instant) -> Result<Ana
         let outcome = search(&problem, Goal::Best(objective), options.budget.since(started), None);
         *analysis.search_nodes.get_or_insert(0) += outcome.nodes;
         let proof = if outcome.complete { Proof::Proven } else { Proof::BudgetRanOut };
-        let plan = outcome.plan.map(|x| Plan { presses: to_big(&x), objective, proof, partial: None });
+        let plan = outcome.plan.map(|x| Plan {
+            presses: to_big(&x),
+            objective,
+            proof,
+            partial: None,
+            lower_bound: None,
+        });
         (plan, outcome.complete)
     };
     // The fewest plan first: it also decides solvability.
@@ -600,7 +615,10 @@ fn by_stages(puzzle: &Puzzle, options: &Options, started: Instant) -> Result<Ana
                 presses.iter().map(|x| x.to_u64()).collect::<Option<Vec<u64>>>().map(|x| objective.score(&x));
             let score = score.unwrap_or((u128::MAX, u128::MAX));
             if best.as_ref().is_none_or(|(s, _)| score < *s) {
-                best = Some((score, Plan { presses, objective, proof: Proof::Proven, partial: *case }));
+                best = Some((
+                    score,
+                    Plan { presses, objective, proof: Proof::Proven, partial: *case, lower_bound: None },
+                ));
             }
         }
         best.map(|(_, mut plan)| {
@@ -613,6 +631,39 @@ fn by_stages(puzzle: &Puzzle, options: &Options, started: Instant) -> Result<Ana
         analysis.optimal = best_for(options.objective);
     }
     Ok(analysis)
+}
+
+/// The plan with the lower bound its search proved.
+fn with_bound(plan: Option<Plan>, bound: Option<u128>) -> Option<Plan> {
+    plan.map(|plan| Plan { lower_bound: bound.map(BigUint::from), ..plan })
+}
+
+/// Gives every plan its lower bound ([`crate::solve::bound`]): a proven plan's own measure,
+/// otherwise the relaxations' bound, which proves a fewest-presses plan that meets it. Staged
+/// presses (a cut press is not a full one) get a bound only when proven.
+fn attach_bounds(puzzle: &Puzzle, analysis: &mut Analysis) {
+    use crate::solve::bound::{Bound, lower_bound};
+    let highest = if puzzle.phases.is_none() && puzzle.button_count() <= crate::solve::SEARCH_BUTTON_LIMIT {
+        highest_values(puzzle, &analysis.periods)
+    } else {
+        None
+    };
+    for plan in analysis.fewest.iter_mut().chain(analysis.optimal.iter_mut()) {
+        if plan.is_proven() {
+            plan.lower_bound = Some(plan.measure());
+            continue;
+        }
+        let Some(highest) = &highest else { continue };
+        let found = plan.lower_bound.take();
+        if let Bound::AtLeast(b) = lower_bound(&search_problem(puzzle, highest), plan.objective) {
+            let b = BigUint::from(b).max(found.unwrap_or_default());
+            if plan.objective == Objective::Total && b == plan.measure() {
+                plan.proof = Proof::Proven;
+            }
+            // A bound above a verified plan would be a bug in the bound: none is shown then.
+            plan.lower_bound = (b <= plan.measure()).then_some(b);
+        }
+    }
 }
 
 /// Every plan the analysis returns reaches the target and respects the limits.

@@ -422,7 +422,16 @@ fn findings(puzzle: &Puzzle, report: &CheckReport, periods: &[BigUint]) -> Vec<F
     {
         add(
             FindingCode::ParNotProven,
-            format!("the par {} is the fewest presses found, {}", plan.total(), plan.proof.describe()),
+            match &plan.lower_bound {
+                Some(bound) => format!(
+                    "the par {} is the fewest presses found, {}; every plan takes at least {bound}",
+                    plan.total(),
+                    plan.proof.describe()
+                ),
+                None => {
+                    format!("the par {} is the fewest presses found, {}", plan.total(), plan.proof.describe())
+                }
+            },
         );
     }
     out

@@ -100,6 +100,8 @@ pub enum Outcome {
         proven: bool,
         /// Whether the par is proven, and if not, why not.
         proof: Proof,
+        /// A proven lower bound on the par (the par itself when proven), when one was found.
+        lower_bound: Option<BigUint>,
     },
     /// No sequence of presses turns the position into the target.
     Unsolvable,
@@ -262,7 +264,7 @@ pub fn hint(puzzle: &Puzzle, pressed: &[usize], options: &HintOptions) -> Result
     };
     let presses = plan.presses.to_big();
     let total: BigUint = presses.iter().sum();
-    let (proof, cut) = (plan.proof, plan.partial);
+    let (proof, cut, lower_bound) = (plan.proof, plan.partial, plan.lower_bound.clone());
     let press =
         |button: usize, phases: Option<usize>| Press { button, name: here.button_name(button), phases };
     let Some(count) = total.to_u64().filter(|&t| t <= STEP_LIMIT) else {
@@ -277,7 +279,8 @@ pub fn hint(puzzle: &Puzzle, pressed: &[usize], options: &HintOptions) -> Result
                 InternalError::VerificationFailed("hint: an empty plan for an unsolved position".into())
             })?,
         };
-        hint.outcome = Outcome::Next { press: first, par: total, proven: proof.is_proven(), proof };
+        hint.outcome =
+            Outcome::Next { press: first, par: total, proven: proof.is_proven(), proof, lower_bound };
         if options.steps {
             hint.steps_left_out = Some(format!("the plan has more than {STEP_LIMIT} presses"));
         }
@@ -286,7 +289,13 @@ pub fn hint(puzzle: &Puzzle, pressed: &[usize], options: &HintOptions) -> Result
     let keep = options.steps && count.saturating_mul(here.cell_count() as u64) <= STEP_VALUE_LIMIT;
     let steps = play(&here, &ordered(&presses, cut), proof, keep)?;
     let (first, par) = (steps.first.clone(), steps.played);
-    hint.outcome = Outcome::Next { press: first, par: BigUint::from(par), proven: proof.is_proven(), proof };
+    hint.outcome = Outcome::Next {
+        press: first,
+        par: BigUint::from(par),
+        proven: proof.is_proven(),
+        proof,
+        lower_bound,
+    };
     if options.steps {
         if keep {
             hint.steps = Some(steps.steps);

@@ -27,7 +27,10 @@ pub fn check_text(file: &str, puzzle: &Puzzle, report: &CheckReport, deny_warnin
     let analysis = &report.analysis;
     match &analysis.fewest {
         Some(plan) => {
-            let proof = plan.proof.describe();
+            let proof = match &plan.lower_bound {
+                Some(bound) if !plan.is_proven() => format!("{}; at least {bound}", plan.proof.describe()),
+                _ => plan.proof.describe(),
+            };
             let _ = writeln!(
                 out,
                 "  solvable: yes, {} {}; par {} ({proof})",
@@ -147,6 +150,7 @@ pub fn check_json(file: &str, puzzle: &Puzzle, report: &CheckReport, deny_warnin
         "count": analysis.count.value.to_string(),
         "par": report.par().map(|p| json_integer(&p)),
         "par_proven": analysis.fewest.as_ref().is_some_and(|p| p.is_proven()),
+        "par_lower_bound": analysis.fewest.as_ref().and_then(|p| p.lower_bound.as_ref()).map(json_integer),
         "fewest": analysis.fewest.as_ref().map(|p| plan_json(&p.presses)),
         "all_starts_solvable": report.all_starts_solvable,
         "solvable_starts": fraction_text(&report.solvable_starts),

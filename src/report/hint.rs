@@ -107,7 +107,7 @@ pub fn hint_text(puzzle: &Puzzle, hint: &Hint) -> String {
         Outcome::Undecided(why) => {
             let _ = writeln!(out, "\nUndecided: {why}; a larger --budget may solve it.");
         }
-        Outcome::Next { press, par, proof, .. } => {
+        Outcome::Next { press, par, proof, lower_bound, .. } => {
             let marked = if marked_cell(puzzle, Some(press)).is_some() && pictured(puzzle) {
                 ", marked [ ] above"
             } else {
@@ -117,7 +117,10 @@ pub fn hint_text(puzzle: &Puzzle, hint: &Hint) -> String {
             let _ = writeln!(
                 out,
                 "Fewest presses to the target: {par} ({}); the plan is verified by playing it press by press.",
-                proof.describe()
+                match lower_bound {
+                    Some(bound) if !proof.is_proven() => format!("{}; at least {bound}", proof.describe()),
+                    _ => proof.describe(),
+                }
             );
         }
     }
@@ -171,6 +174,11 @@ pub fn hint_json(puzzle: &Puzzle, hint: &Hint) -> Value {
         Outcome::Unsolvable => (Some(false), None, None, None, None),
         Outcome::Undecided(why) => (None, None, None, None, Some(why.clone())),
     };
+    let lower_bound = match &hint.outcome {
+        Outcome::Solved => Some(json!(0)),
+        Outcome::Next { lower_bound, .. } => lower_bound.as_ref().map(json_integer),
+        Outcome::Unsolvable | Outcome::Undecided(_) => None,
+    };
     let steps = hint.steps.as_ref().map(|steps| {
         steps
             .iter()
@@ -194,6 +202,7 @@ pub fn hint_json(puzzle: &Puzzle, hint: &Hint) -> Value {
         "next": hint.next().map(press_json),
         "par": par,
         "par_proven": proven,
+        "par_lower_bound": lower_bound,
         "proof": proof,
         "verified": hint.next().is_some(),
         "steps": steps,

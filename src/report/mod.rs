@@ -120,7 +120,10 @@ pub(crate) fn describe_moduli(moduli: &CellValues) -> String {
 
 fn plan_heading(plan: &PlanReport) -> String {
     let total = plan.total();
-    let proof = plan.proof.describe();
+    let proof = match &plan.lower_bound {
+        Some(bound) if !plan.proof.is_proven() => format!("{}; at least {bound}", plan.proof.describe()),
+        _ => plan.proof.describe(),
+    };
     match plan.objective {
         Objective::Total => format!("Fewest presses: {total} ({proof})"),
         Objective::Max => {

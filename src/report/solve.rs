@@ -336,6 +336,9 @@ pub struct PlanReport {
     pub proof: Proof,
     /// Staged presses: the last press cut short because the puzzle was solved.
     pub partial: Option<Partial>,
+    /// A proven lower bound on the objective's first measure (presses in all, the largest press
+    /// count, or the buttons pressed) over every plan; equal to the plan's when it is proven.
+    pub lower_bound: Option<BigUint>,
 }
 
 impl PlanReport {
@@ -345,6 +348,7 @@ impl PlanReport {
             objective: plan.objective,
             proof: plan.proof,
             partial: plan.partial,
+            lower_bound: plan.lower_bound.clone(),
         }
     }
 
@@ -370,12 +374,13 @@ impl Serialize for PartialJson {
 impl Serialize for PlanReport {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeMap;
-        let mut map = s.serialize_map(Some(6))?;
+        let mut map = s.serialize_map(Some(7))?;
         map.serialize_entry("presses", &self.presses)?;
         map.serialize_entry("total_presses", &Integer(&self.total()))?;
         map.serialize_entry("objective", self.objective.name())?;
         map.serialize_entry("proven", &self.proof.is_proven())?;
         map.serialize_entry("proof", self.proof.code())?;
+        map.serialize_entry("lower_bound", &self.lower_bound.as_ref().map(Integer))?;
         map.serialize_entry("partial", &self.partial.map(PartialJson))?;
         map.end()
     }
@@ -538,14 +543,19 @@ impl SolveReport {
             count: Some(if solvable { answer.kernel_size.clone() } else { BigUint::zero() }),
             count_exact: true,
             limited: false,
-            fewest: answer.presses.map(|x| PlanReport {
-                presses: match x {
-                    CompactPlan::Bits { words, len } => Numbers::Bits { words, len },
-                    CompactPlan::Counts(v) => Numbers::Small(v),
-                },
-                objective: Objective::Total,
-                proof,
-                partial: None,
+            fewest: answer.presses.map(|x| {
+                let mut plan = PlanReport {
+                    presses: match x {
+                        CompactPlan::Bits { words, len } => Numbers::Bits { words, len },
+                        CompactPlan::Counts(v) => Numbers::Small(v),
+                    },
+                    objective: Objective::Total,
+                    proof,
+                    partial: None,
+                    lower_bound: None,
+                };
+                plan.lower_bound = proof.is_proven().then(|| plan.total());
+                plan
             }),
             optimal: None,
             quiet_patterns: Some(&answer.kernel_size - BigUint::one()),

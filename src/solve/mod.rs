@@ -13,6 +13,7 @@
 //! the same inputs. Every plan is simulated on the puzzle before it is returned.
 
 pub(crate) mod basis_walk;
+pub(crate) mod bound;
 pub(crate) mod gf2;
 pub(crate) mod light_chase;
 pub(crate) mod minweight;

@@ -7,21 +7,25 @@
 //! gives the exact number of plans within press limits; from 2^16 plans on, the set is cut by
 //! the multiples of its last generators into pieces enumerated on every core, and the pieces'
 //! results are taken in order, so the plan chosen is the one a single enumeration chooses.
-//! Sets of at least 2^16 plans with few generators for their buttons (`k² <= 4n`: a board of one
-//! modulus, whose quiet patterns are fixed by one row) go instead to [`super::basis_walk`], a
+//! Sets of at least 2^16 plans of one period with few generators for their buttons (`k² <= 4n`:
+//! a board of one modulus, whose quiet patterns are fixed by one row) go instead to
+//! [`super::basis_walk`], a
 //! depth-first walk over the quiet basis bounded at every level, from a descent's local optimum
 //! (unless limits bind on a set the enumeration can count). Otherwise a descent and an iterated
 //! local search find a good plan, then branch and bound runs in the search solver
-//! ([`super::search`]) from it, and the answer is proven only if it finishes.
+//! ([`super::search`]) on both cores: one search down from that plan, one raising a proven
+//! floor from [`super::bound`]; the answer is proven only if one of them finishes, and the floor
+//! reached is the plan's lower bound.
 
 use num_bigint::BigUint;
-use num_traits::ToPrimitive;
+use num_traits::{ToPrimitive, Zero};
 use rayon::prelude::*;
 
 use super::Answer;
 use super::basis_walk;
+use super::bound::{self, Bound};
 use super::minweight::{self, Coset, pack};
-use super::search::{Budget, Goal, Meter, Objective, Score, SearchOutcome, SearchProblem, search};
+use super::search::{Budget, Goal, Meter, Objective, Score, SearchOutcome, SearchProblem, search_to};
 use crate::algebra::arith::{add_mod, mul_mod};
 
 /// Branch and bound is not tried on puzzles with more buttons than this.
@@ -112,6 +116,10 @@ pub struct Plan {
     /// Staged presses: the last press of `button` stopped after `phases` phases (the puzzle was
     /// solved), `None` when every press ran in full.
     pub partial: Option<Partial>,
+    /// A proven lower bound on the objective's first measure over every plan (presses in all,
+    /// the largest press count, or the buttons pressed): the plan's own when it is proven best,
+    /// `None` when no bound was computed.
+    pub lower_bound: Option<BigUint>,
 }
 
 /// A press cut short because the puzzle was solved part-way through it.
@@ -133,6 +141,16 @@ impl Plan {
     pub fn is_proven(&self) -> bool {
         self.proof.is_proven()
     }
+
+    /// The plan's first measure for its objective: presses in all, the largest press count, or
+    /// the buttons pressed.
+    pub fn measure(&self) -> BigUint {
+        match self.objective {
+            Objective::Total => self.total(),
+            Objective::Max => self.presses.iter().max().cloned().unwrap_or_default(),
+            Objective::Buttons => BigUint::from(self.presses.iter().filter(|x| !x.is_zero()).count()),
+        }
+    }
 }
 
 /// The outcome of exploring the solution set for one objective.
@@ -144,6 +162,8 @@ pub(crate) struct Exploration {
     pub count_within_limits: Option<BigUint>,
     /// Plans enumerated or search nodes visited.
     pub nodes: u64,
+    /// A proven lower bound on the objective's first measure, when one was found.
+    pub lower_bound: Option<u128>,
 }
 
 /// A solution set `x0 + Σ t_i·g_i (mod periods)` and what is asked of it.
@@ -212,7 +232,10 @@ pub(crate) fn explore(
     // buttons (a board of one modulus has at most one a row or column): its bound prunes
     // there. It does not count the plans within limits, which the enumeration does.
     let within_nodes = answer.kernel_size <= BigUint::from(budget.nodes);
+    // Sets of mixed periods go to the search instead, which the modular bounds guide there.
+    let mixed = periods.iter().any(|&p| p != periods[0]);
     let walk = (budget.nodes > 0
+        && !mixed
         && answer.kernel_size >= BigUint::from(PARALLEL_PLANS)
         && (generators.len() as u64).pow(2) <= 4 * periods.len() as u64
         && (limits.is_none() || !within_nodes))
@@ -240,6 +263,7 @@ pub(crate) fn explore(
                 answer.count.clone()
             }),
             nodes,
+            lower_bound: None,
         });
     }
     // Branch and bound from the particular plan (when it is within the limits); on huge puzzles
@@ -250,6 +274,7 @@ pub(crate) fn explore(
             best: within(&x0, limits).then(|| plan(&x0, objective, not_searched)),
             count_within_limits: if limits.is_none() { Some(answer.count.clone()) } else { None },
             nodes: 0,
+            lower_bound: None,
         });
     }
     // Branch and bound from the particular plan (when it is within the limits).
@@ -265,14 +290,18 @@ pub(crate) fn explore(
         let x = moves.descend(&x0, &mut meter);
         // Then a share of the budget for an iterated local search: depth-first search proves
         // small cases from any start, but on large sets it rarely improves a plan at all.
-        // Before the walk the descent is enough: the walk finds better plans sooner.
+        // Before the walk the descent is enough: the walk finds better plans sooner. On small
+        // sets of mixed periods branch and bound with its modular bounds does, and the local
+        // search gets a smaller share.
+        let divisor =
+            if mixed && periods.len() <= SMALL_MIXED { SMALL_MIXED_SHARE } else { LOCAL_SEARCH_SHARE };
         if meter.exhausted || walk_first {
             x
         } else {
             let left = budget.nodes - meter.nodes.min(budget.nodes);
             let share = Budget {
-                nodes: (budget.nodes / LOCAL_SEARCH_SHARE).min(left),
-                time: budget.time.map(|t| t / LOCAL_SEARCH_SHARE as u32),
+                nodes: (budget.nodes / divisor).min(left),
+                time: budget.time.map(|t| t / divisor as u32),
             };
             let mut local = Meter::new(share.since(started));
             let x = moves.iterated_descent(x, &mut local);
@@ -295,14 +324,16 @@ pub(crate) fn explore(
             best: best.map(|x| plan(&x, objective, proof)),
             count_within_limits: if limits.is_none() { Some(answer.count.clone()) } else { None },
             nodes: (meter.nodes + walked.nodes).min(budget.nodes),
+            lower_bound: None,
         });
     }
-    let outcome = if budget.nodes == 0 || meter.exhausted {
+    let (outcome, floor) = if budget.nodes == 0 || meter.exhausted {
         // Nothing (more) may be searched: the plan found stands, "the budget ran out".
-        SearchOutcome::default()
+        (SearchOutcome::default(), None)
     } else {
         let left = Budget { nodes: budget.nodes - meter.nodes.min(budget.nodes), ..budget.since(started) };
-        search(&search_problem(&highest), Goal::Best(objective), left, start)
+        let (outcome, floor) = branch_and_bound(&search_problem(&highest), objective, left, start);
+        (outcome, Some(floor))
     };
     let best = outcome.plan.or_else(|| start.map(|_| x0.clone()));
     let proof = if outcome.complete { Proof::Proven } else { Proof::BudgetRanOut };
@@ -312,7 +343,90 @@ pub(crate) fn explore(
         // The local search's multiples and kicks, then the search's nodes (the tick that finds
         // a budget spent is not one).
         nodes: (meter.nodes + outcome.nodes).min(budget.nodes),
+        lower_bound: floor,
     })
+}
+
+/// Branch and bound on both cores, each with half the nodes: one search down from the
+/// incumbent `start` (it ends as soon as it meets the modular bound of [`bound::lower_bound`]),
+/// and [`deepen`], which raises that bound. Each search counts its own nodes on one thread, so a
+/// node budget gives the same answer however the threads run; the better plan is taken (the
+/// first search's on a tie). Returns the outcome (its plan only when better than `start`) and
+/// the floor proven: the best score's first measure when the outcome is complete.
+fn branch_and_bound(
+    problem: &SearchProblem,
+    objective: Objective,
+    budget: Budget,
+    start: Option<Score>,
+) -> (SearchOutcome, u128) {
+    let floor = match bound::lower_bound(problem, objective) {
+        Bound::AtLeast(b) => b,
+        // The relaxation has no plan at all: the searches find none either.
+        Bound::NoPlan => 0,
+    };
+    let half = Budget { nodes: budget.nodes / 2, ..budget };
+    let stop = crate::bounded::Stop::here();
+    let (down, (up, raised)) = rayon::join(
+        || stop.carry(|| search_to(problem, Goal::Best(objective), half, start, Some((floor, 0)))),
+        || stop.carry(|| deepen(problem, objective, half, start, floor)),
+    );
+    let complete = down.complete || up.complete;
+    let nodes = down.nodes + up.nodes;
+    let mut outcome = match (down.score, up.score) {
+        (Some(a), Some(b)) if b < a && up.plan.is_some() => up,
+        (None, Some(_)) if up.plan.is_some() => up,
+        _ if down.plan.is_some() => down,
+        _ => up,
+    };
+    outcome.complete = complete;
+    outcome.nodes = nodes;
+    let best = outcome.plan.as_ref().map(|x| objective.score(x)).or(start);
+    let floor = match best {
+        Some(score) if complete => score.0,
+        _ => raised,
+    };
+    (outcome, floor)
+}
+
+/// Branch and bound that raises its own floor: from the bound `floor`, search for a plan whose
+/// first measure is below `floor + δ` (δ = 1, 2, 4, …); a search that finishes with none proves
+/// `floor + δ`, and the next looks higher, until a plan is found (the search that found it
+/// finishes as branch and bound: its plan is best, since every smaller first measure was ruled
+/// out) or the incumbent `start` is reached (then a last search from it). Each search is depth
+/// first with the lookahead bound of [`super::search`]. Returns the outcome (its plan only when
+/// better than `start`) and the floor proven.
+fn deepen(
+    problem: &SearchProblem,
+    objective: Objective,
+    budget: Budget,
+    start: Option<Score>,
+    mut floor: u128,
+) -> (SearchOutcome, u128) {
+    let started = std::time::Instant::now();
+    // The largest first measure any plan can have: past it, one search without a cap decides.
+    let most = match objective {
+        Objective::Total => problem.highest.iter().map(|&h| h as u128).sum(),
+        Objective::Max => problem.highest.iter().copied().max().unwrap_or(0) as u128,
+        Objective::Buttons => problem.highest.len() as u128,
+    };
+    let cap = start.map_or(most, |s| s.0);
+    let (mut nodes, mut step) = (0u64, 1u128);
+    loop {
+        let left = Budget { nodes: budget.nodes - nodes.min(budget.nodes), ..budget.since(started) };
+        let last = floor.saturating_add(step) > cap;
+        let initial = if last { start } else { Some((floor + step, 0)) };
+        let mut outcome = search_to(problem, Goal::Best(objective), left, initial, Some((floor, 0)));
+        nodes += outcome.nodes;
+        outcome.nodes = nodes;
+        if last || !outcome.complete || outcome.plan.is_some() {
+            if !last && outcome.plan.is_none() {
+                outcome.score = None;
+            }
+            return (outcome, floor);
+        }
+        floor += step;
+        step *= 2;
+    }
 }
 
 /// A walk whose nodes are costlier than single plans: with a time and the default node cap, the
@@ -326,6 +440,11 @@ fn walk_budget(budget: Budget, spent: u64) -> Budget {
         Budget { nodes: budget.nodes - spent.min(budget.nodes), ..budget }
     }
 }
+
+/// Sets of mixed periods of at most this many buttons give the iterated local search only
+/// `1 / SMALL_MIXED_SHARE` of the budget: branch and bound finds better plans there.
+const SMALL_MIXED: usize = 100;
+const SMALL_MIXED_SHARE: u64 = 16;
 
 /// The iterated local search gets this fraction of the budget (time and nodes) before branch
 /// and bound.
@@ -499,7 +618,13 @@ fn supports(generators: &[(Vec<u64>, u64)]) -> Vec<Vec<(usize, u64)>> {
 }
 
 fn plan(x: &[u64], objective: Objective, proof: Proof) -> Plan {
-    Plan { presses: x.iter().map(|&v| BigUint::from(v)).collect(), objective, proof, partial: None }
+    Plan {
+        presses: x.iter().map(|&v| BigUint::from(v)).collect(),
+        objective,
+        proof,
+        partial: None,
+        lower_bound: None,
+    }
 }
 
 /// Every plan of the set in mixed-radix order; returns the best within the limits and how many
@@ -643,7 +768,12 @@ fn explore_binary(
     .independent();
     let zeros: Vec<usize> = limits.map_or_else(Vec::new, |l| (0..n).filter(|&j| l[j] == 0).collect());
     let Some(coset) = coset.restricted(&zeros) else {
-        return Some(Exploration { best: None, count_within_limits: Some(BigUint::ZERO), nodes: 0 });
+        return Some(Exploration {
+            best: None,
+            count_within_limits: Some(BigUint::ZERO),
+            nodes: 0,
+            lower_bound: None,
+        });
     };
     if coset.dimension() > minweight::MAX_DIMENSION {
         return None;
@@ -657,6 +787,7 @@ fn explore_binary(
         best: Some(plan(&presses, objective, proof)),
         count_within_limits: Some(count),
         nodes: found.nodes,
+        lower_bound: None,
     })
 }
 

@@ -10,7 +10,12 @@
 //!
 //! The same walk finds a first plan, enumerates (counts) all plans, or runs branch and bound for
 //! an [`Objective`], with values tried in increasing order so that partial scores are lower
-//! bounds. A [`Budget`] bounds the nodes and the time; an interrupted walk says so.
+//! bounds. Branch and bound adds, at each value, a bound on what the buttons still open must
+//! add: for each depth, open cells whose remaining buttons are disjoint, each with a table (by
+//! residual) of the least cost those buttons need to meet the cell alone; a residual that no
+//! value of them meets ends the branch. A floor (a proven lower bound) ends the search, complete,
+//! at the first plan that meets it. A [`Budget`] bounds the nodes and the time; an interrupted
+//! walk says so.
 
 use std::time::{Duration, Instant};
 
@@ -163,6 +168,137 @@ struct Walk<'a> {
     /// Partial score components: sum, max, nonzero count.
     sum: u128,
     stop: bool,
+    /// The bound on what the buttons still open must add, for branch and bound.
+    ahead: Option<Lookahead>,
+    /// A proven lower bound on the best score: a plan that meets it ends the search, complete.
+    floor: Option<Score>,
+    /// A plan met the floor.
+    done: bool,
+}
+
+/// For each depth, open cells whose remaining buttons are disjoint, each with a table of the
+/// least cost those buttons need to leave each residual (`u64::MAX`: none can); their costs add
+/// up (`total`, `buttons`) or their largest bounds the largest press (`max`).
+struct Lookahead {
+    objective: Objective,
+    at: Vec<Vec<(usize, usize)>>,
+    tables: Vec<Vec<u64>>,
+}
+
+/// Lookahead tables are built only for puzzles of at most this many buttons, and at most this
+/// many entries in all.
+const LOOKAHEAD_BUTTONS: usize = 4000;
+const LOOKAHEAD_ENTRIES: usize = 1 << 24;
+
+impl Lookahead {
+    fn new(problem: &SearchProblem, order: &[usize], objective: Objective) -> Option<Lookahead> {
+        let n = order.len();
+        if n > LOOKAHEAD_BUTTONS {
+            return None;
+        }
+        let cells = problem.moduli.len();
+        let mut depth_of = vec![0usize; n];
+        for (d, &j) in order.iter().enumerate() {
+            depth_of[j] = d;
+        }
+        // Each cell's buttons (weights summed and reduced), by depth.
+        let mut by_cell: Vec<Vec<(usize, u64)>> = vec![Vec::new(); cells];
+        for (j, effect) in problem.effects.iter().enumerate() {
+            for &(i, a) in effect {
+                let m = problem.moduli[i];
+                match by_cell[i].last_mut() {
+                    Some((k, w)) if *k == j => *w = ((*w as u128 + a as u128) % m as u128) as u64,
+                    _ => by_cell[i].push((j, a % m)),
+                }
+            }
+        }
+        let mut entries = 0usize;
+        // tables[first[i] + k]: cell i's buttons from its k-th (by depth) on.
+        let mut tables: Vec<Vec<u64>> = Vec::new();
+        let mut first = vec![usize::MAX; cells];
+        for (i, list) in by_cell.iter_mut().enumerate() {
+            crate::bounded::checkpoint();
+            list.retain(|&(_, a)| a != 0);
+            list.sort_by_key(|&(j, _)| depth_of[j]);
+            let m = problem.moduli[i];
+            entries = entries.saturating_add((list.len() + 1).saturating_mul(m as usize));
+            if m > 4096 || list.is_empty() || entries > LOOKAHEAD_ENTRIES {
+                continue;
+            }
+            let m_us = m as usize;
+            let mut suffix: Vec<Vec<u64>> = vec![Vec::new(); list.len() + 1];
+            let mut table = vec![u64::MAX; m_us];
+            table[0] = 0;
+            suffix[list.len()] = table.clone();
+            for k in (0..list.len()).rev() {
+                let (j, a) = list[k];
+                let period = m / a.gcd(&m);
+                let top = problem.highest[j].min(period - 1);
+                let mut next = vec![u64::MAX; m_us];
+                for (r, &here) in table.iter().enumerate() {
+                    if here == u64::MAX {
+                        continue;
+                    }
+                    let mut t = r;
+                    for x in 0..=top {
+                        let c = match objective {
+                            Objective::Total => here.saturating_add(x),
+                            Objective::Buttons => here + u64::from(x > 0),
+                            Objective::Max => here.max(x),
+                        };
+                        if c < next[t] {
+                            next[t] = c;
+                        }
+                        t = ((t as u64 + a) % m) as usize;
+                    }
+                }
+                table = next;
+                suffix[k] = table.clone();
+            }
+            first[i] = tables.len();
+            tables.extend(suffix);
+        }
+        // The packing at each depth: open cells, fewest buttons left first, disjoint.
+        let mut at = Vec::with_capacity(n + 1);
+        let mut used = vec![usize::MAX; n];
+        for d in 0..=n {
+            crate::bounded::checkpoint();
+            let mut open: Vec<(usize, usize, usize)> = (0..cells)
+                .filter(|&i| first[i] != usize::MAX)
+                .filter_map(|i| {
+                    let k = by_cell[i].iter().position(|&(j, _)| depth_of[j] >= d)?;
+                    Some((by_cell[i].len() - k, i, k))
+                })
+                .collect();
+            open.sort_unstable();
+            let mut chosen = Vec::new();
+            for (_, i, k) in open {
+                if by_cell[i][k..].iter().all(|&(j, _)| used[j] != d) {
+                    by_cell[i][k..].iter().for_each(|&(j, _)| used[j] = d);
+                    chosen.push((i, first[i] + k));
+                }
+            }
+            at.push(chosen);
+        }
+        Some(Lookahead { objective, at, tables })
+    }
+
+    /// The least the open buttons must add at `depth` given the residuals, `None` when they
+    /// cannot meet them.
+    fn rest(&self, depth: usize, residual: &[u64]) -> Option<u64> {
+        let mut rest = 0u64;
+        for &(i, t) in &self.at[depth] {
+            let c = self.tables[t][residual[i] as usize];
+            if c == u64::MAX {
+                return None;
+            }
+            rest = match self.objective {
+                Objective::Max => rest.max(c),
+                _ => rest.saturating_add(c),
+            };
+        }
+        Some(rest)
+    }
 }
 
 /// Runs the search. `initial_best` (a known plan's score) lets branch and bound prune from the
@@ -173,7 +309,28 @@ pub(crate) fn search(
     budget: Budget,
     initial_best: Option<Score>,
 ) -> SearchOutcome {
+    search_to(problem, goal, budget, initial_best, None)
+}
+
+/// [`search`] that also ends, complete, when it meets `floor`, a proven lower bound on the
+/// best score (when `initial_best` meets it already, nothing is searched).
+pub(crate) fn search_to(
+    problem: &SearchProblem,
+    goal: Goal,
+    budget: Budget,
+    initial_best: Option<Score>,
+    floor: Option<Score>,
+) -> SearchOutcome {
+    if let (Some(best), Some(floor)) = (initial_best, floor)
+        && best <= floor
+    {
+        return SearchOutcome { score: initial_best, complete: true, ..SearchOutcome::default() };
+    }
     let (order, closing) = button_order(problem);
+    let ahead = match goal {
+        Goal::Best(objective) => Lookahead::new(problem, &order, objective),
+        Goal::All { .. } => None,
+    };
     let mut walk = Walk {
         problem,
         goal,
@@ -185,6 +342,9 @@ pub(crate) fn search(
         out: SearchOutcome { score: initial_best, ..SearchOutcome::default() },
         sum: 0,
         stop: false,
+        ahead,
+        floor,
+        done: false,
     };
     // Cells no button touches must already be right.
     let mut touched = vec![false; problem.moduli.len()];
@@ -198,7 +358,7 @@ pub(crate) fn search(
         walk.descend(0, 0, 0);
     }
     walk.out.nodes = walk.meter.nodes;
-    walk.out.complete = !walk.meter.exhausted;
+    walk.out.complete = walk.done || !walk.meter.exhausted;
     walk.out
 }
 
@@ -318,7 +478,21 @@ impl Walk<'_> {
                 }
             }
             self.press(j, value);
-            let ok = self.closing[depth].iter().all(|&i| self.residual[i] == 0);
+            let mut ok = self.closing[depth].iter().all(|&i| self.residual[i] == 0);
+            if ok && let Some(ahead) = &self.ahead {
+                ok = match ahead.rest(depth + 1, &self.residual) {
+                    None => false,
+                    Some(rest) => self.out.score.is_none_or(|best| {
+                        let (m2, nz2) = (max.max(value) as u128, (nonzero + (value != 0) as u64) as u128);
+                        let bound = match ahead.objective {
+                            Objective::Total => (self.sum + rest as u128, 0),
+                            Objective::Max => (m2.max(rest as u128), self.sum),
+                            Objective::Buttons => (nz2 + rest as u128, self.sum),
+                        };
+                        bound < best
+                    }),
+                };
+            }
             if ok {
                 self.descend(depth + 1, max.max(value), nonzero + (value != 0) as u64);
             }
@@ -385,6 +559,9 @@ impl Walk<'_> {
                 if self.out.score.is_none_or(|best| score < best) {
                     self.out.score = Some(score);
                     self.out.plan = Some(self.x.clone());
+                    if self.floor.is_some_and(|floor| score <= floor) {
+                        (self.done, self.stop) = (true, true);
+                    }
                 }
             }
         }

@@ -929,3 +929,96 @@ fn zero_nodes_need_no_quiet_basis() {
         }
     }
 }
+
+/// Random puzzles whose press vectors number up to 2^20, of mixed moduli, prime powers and
+/// primes, with and without press limits, every objective, against brute force at three node
+/// budgets (one too small to finish, one too small to enumerate the set so that branch and
+/// bound with its modular bounds runs, and a large one): every plan solves the puzzle and keeps
+/// the limits; every plan called proven scores the true best; every lower bound is at most the
+/// true best's first measure (the plan's own when proven); the large budget proves them all.
+#[test]
+fn best_plans_and_lower_bounds_against_brute_force() {
+    use modsolve::model::Topology;
+    use rand::RngExt;
+    let kinds: [(&str, &[u64]); 3] = [
+        ("mixed", &[2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]),
+        ("prime powers", &[4, 8, 9, 16, 25, 27]),
+        ("primes", &[2, 3, 5, 7, 11]),
+    ];
+    let mut rng = StdRng::seed_from_u64(35);
+    let (mut tested, mut bounded, mut unproven) = (0, 0, 0);
+    while tested < 150 {
+        let (kind, moduli_of) = kinds[tested % 3];
+        let cells = rng.random_range(2..=7);
+        let one = moduli_of[rng.random_range(0..moduli_of.len())];
+        let moduli: Vec<u64> = (0..cells)
+            .map(|_| if kind == "mixed" { moduli_of[rng.random_range(0..moduli_of.len())] } else { one })
+            .collect();
+        let buttons: Vec<Vec<(usize, i64)>> = (0..rng.random_range(3..=9))
+            .map(|_| {
+                let mut button = Vec::new();
+                for (i, &m) in moduli.iter().enumerate() {
+                    if rng.random_bool(0.45) {
+                        button.push((i, rng.random_range(1..m as i64)));
+                    }
+                }
+                button
+            })
+            .collect();
+        let start: Vec<u64> = moduli.iter().map(|&m| rng.random_range(0..m)).collect();
+        let limited = tested % 2 == 1;
+        let mut builder =
+            Puzzle::builder(Topology::Cells(cells)).moduli(moduli).buttons(buttons.clone()).start(start);
+        if limited {
+            builder = builder.max_presses((0..buttons.len()).map(|_| rng.random_range(0..=6)).collect());
+        }
+        let Ok(puzzle) = builder.build() else { continue };
+        let periods: Vec<u64> = puzzle.periods().iter().map(|l| l.to_u64().unwrap()).collect();
+        let space = periods.iter().enumerate().try_fold(1u64, |n, (j, &l)| {
+            let highest = puzzle.max_presses().as_ref().map_or(l - 1, |k| (l - 1).min(k[j]));
+            n.checked_mul(highest + 1).filter(|&n| n <= 1 << 20)
+        });
+        let Some(space) = space else { continue };
+        if space < 1 << 8 {
+            continue;
+        }
+        tested += 1;
+        let brute = brute_force(&puzzle);
+        for (k, objective) in OBJECTIVES.into_iter().enumerate() {
+            for nodes in [20, 2_000, 50_000_000] {
+                let what = format!("{kind}, {space} vectors, {objective:?}, {nodes} nodes: {puzzle:?}");
+                let options =
+                    Options { objective, budget: Budget { nodes, time: None }, ..Options::default() };
+                let analysis = analyze(&puzzle, &options).expect("verified");
+                let shown = if objective == Objective::Total { &analysis.fewest } else { &analysis.optimal };
+                let Some(plan) = shown else {
+                    assert!(brute.best[k].is_none() || nodes < 50_000_000, "{what}: no plan");
+                    continue;
+                };
+                let x = to_u64(&plan.presses);
+                assert!(puzzle.solves(&plan.presses), "{what}");
+                if let Some(limits) = puzzle.max_presses() {
+                    assert!(x.iter().zip(limits.iter()).all(|(v, l)| v <= l), "{what}");
+                }
+                let truth = brute.best[k].expect("a plan exists");
+                let score = objective.score(&x);
+                assert!(score >= truth, "{what}");
+                if plan.is_proven() {
+                    assert_eq!(score, truth, "{what}: proven but not best");
+                    assert_eq!(plan.lower_bound, Some(BigUint::from(truth.0)), "{what}");
+                } else {
+                    unproven += 1;
+                    assert!(nodes < 50_000_000, "{what}: not proven with a large budget");
+                }
+                if let Some(bound) = &plan.lower_bound {
+                    assert!(*bound <= BigUint::from(truth.0), "{what}: bound {bound} above {}", truth.0);
+                    bounded += usize::from(!plan.is_proven() && *bound > BigUint::from(0u8));
+                }
+            }
+        }
+    }
+    assert!(
+        bounded > 20 && unproven > 20,
+        "{bounded} positive bounds on unproven plans, {unproven} unproven"
+    );
+}

@@ -1,0 +1,399 @@
+//! Proven lower bounds on the best score of a puzzle's plans, for every objective.
+//!
+//! A plan is `0 <= x_j <= hi_j` with `Σ_j a_ij·x_j ≡ d_i (mod m_i)` for every cell. Three
+//! relaxations, each a valid bound on its own:
+//!
+//! - *Groups* (one cell, or two cells that share a button): the least cost of the group's
+//!   buttons alone meeting the group's congruences, by dynamic programming over the group's
+//!   residues (the modular reasoning a linear relaxation does not see). Cost is `Σ x_j` for
+//!   `total`, `Σ [x_j > 0]` for `buttons`, and `max x_j` for `max`, whose bound is the largest
+//!   group's. A group that cannot be met at all proves there is no plan.
+//! - *Packing*: groups whose buttons are disjoint add up (`total`, `buttons`).
+//! - *Linear programme*: minimise `Σ w_j` over `0 <= w_j <= U_j` subject to every group's cut
+//!   `Σ_{j∈B(G)} w_j >= c_G` and, for `total`, every cell's rows `Σ_j (c·a_ij mod m_i)·x_j >=
+//!   c·d_i mod m_i` (the left side is a non-negative number congruent to the right). Its dual is
+//!   solved with `microlp`; the bound is then recomputed exactly, in integers, from the dual
+//!   solution rounded down to multiples of 2^-20 (any `y >= 0` gives the valid bound `e·y −
+//!   Σ_j U_j·max(0, (Cᵀy)_j − 1)`), so floating point can weaken it but never make it wrong.
+//!
+//! All work is bounded by fixed counts (no clock), so the same puzzle gets the same bound on
+//! every machine.
+
+use num_integer::Integer;
+
+use super::search::{Objective, SearchProblem};
+
+/// Dynamic-programming steps spent on groups of two cells at most (single cells always run).
+const PAIR_WORK: u64 = 60_000_000;
+/// Group states (the product of the group's moduli) at most.
+const GROUP_STATES: u64 = 4096;
+/// The linear programme is solved only on puzzles of at most this many buttons and rows.
+const LP_BUTTONS: usize = 4000;
+const LP_ROWS: usize = 40_000;
+/// Cell rows per cell: the multiples `c = 1..=ROW_MULTIPLES` (and `m − 1`).
+const ROW_MULTIPLES: u64 = 12;
+/// The dual is rounded down to multiples of `1 / DENOMINATOR`.
+const DENOMINATOR: i128 = 1 << 20;
+
+/// What the relaxations prove about the best plan.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Bound {
+    /// No plan meets the congruences within the press limits.
+    NoPlan,
+    /// Every plan's primary score (total presses, largest press, or buttons pressed) is at
+    /// least this.
+    AtLeast(u128),
+}
+
+/// A group's buttons and its least cost.
+struct Cut {
+    buttons: Vec<usize>,
+    cost: u128,
+}
+
+/// The lower bound on the primary score of `objective` over the plans of `problem` (its
+/// `highest` are the largest values allowed per button). Cheap for small puzzles; the work is
+/// capped by fixed counts on large ones.
+pub(crate) fn lower_bound(problem: &SearchProblem, objective: Objective) -> Bound {
+    let cells = problem.moduli.len();
+    let n = problem.effects.len();
+    // Each cell's buttons with their weights, summed per button and reduced.
+    let mut by_cell: Vec<Vec<(usize, u64)>> = vec![Vec::new(); cells];
+    for (j, effect) in problem.effects.iter().enumerate() {
+        for &(i, a) in effect {
+            let m = problem.moduli[i];
+            match by_cell[i].last_mut() {
+                Some((k, w)) if *k == j => *w = ((*w as u128 + a as u128) % m as u128) as u64,
+                _ => by_cell[i].push((j, a % m)),
+            }
+        }
+    }
+    for list in &mut by_cell {
+        list.retain(|&(_, a)| a != 0);
+    }
+    // Single cells.
+    let mut cuts: Vec<Cut> = Vec::new();
+    for i in 0..cells {
+        crate::bounded::checkpoint();
+        let mut unlimited = u64::MAX;
+        let Some(cost) = group_cost(problem, &by_cell, &[i], objective, &mut unlimited) else {
+            continue;
+        };
+        match cost {
+            None => return Bound::NoPlan,
+            Some(0) => {}
+            Some(c) => cuts.push(Cut { buttons: by_cell[i].iter().map(|&(j, _)| j).collect(), cost: c }),
+        }
+    }
+    // Pairs of cells sharing a button, those sharing most first, within a fixed amount of work.
+    let mut pairs: Vec<(usize, usize, usize)> = Vec::new();
+    if cells <= 20_000 {
+        let mut cells_of: Vec<Vec<usize>> = vec![Vec::new(); n];
+        for (i, list) in by_cell.iter().enumerate() {
+            for &(j, _) in list {
+                cells_of[j].push(i);
+            }
+        }
+        let mut shared = std::collections::BTreeMap::<(usize, usize), usize>::new();
+        for list in &cells_of {
+            if list.len() > 64 {
+                continue;
+            }
+            for (k, &a) in list.iter().enumerate() {
+                for &b in &list[k + 1..] {
+                    *shared.entry((a.min(b), a.max(b))).or_default() += 1;
+                }
+            }
+        }
+        pairs = shared.into_iter().map(|((a, b), s)| (a, b, s)).collect();
+        pairs.sort_by_key(|&(a, b, s)| (std::cmp::Reverse(s), a, b));
+    }
+    let mut work = PAIR_WORK;
+    for &(a, b, _) in &pairs {
+        crate::bounded::checkpoint();
+        if work == 0 {
+            break;
+        }
+        match group_cost(problem, &by_cell, &[a, b], objective, &mut work) {
+            None => {}
+            Some(None) => return Bound::NoPlan,
+            Some(Some(0)) => {}
+            Some(Some(c)) => {
+                let mut buttons: Vec<usize> = by_cell[a].iter().chain(&by_cell[b]).map(|&(j, _)| j).collect();
+                buttons.sort_unstable();
+                buttons.dedup();
+                cuts.push(Cut { buttons, cost: c });
+            }
+        }
+    }
+    let largest = cuts.iter().map(|c| c.cost).max().unwrap_or(0);
+    if objective == Objective::Max {
+        return Bound::AtLeast(largest);
+    }
+    let mut best = largest.max(packing(&cuts, n));
+    if n <= LP_BUTTONS
+        && let Some(lp) = linear_bound(problem, &by_cell, &cuts, objective)
+    {
+        best = best.max(lp);
+    }
+    Bound::AtLeast(best)
+}
+
+/// Cuts with pairwise disjoint buttons, greedily from the costliest: their costs add up.
+fn packing(cuts: &[Cut], buttons: usize) -> u128 {
+    let mut order: Vec<usize> = (0..cuts.len()).collect();
+    order.sort_by_key(|&k| (std::cmp::Reverse(cuts[k].cost), cuts[k].buttons.len(), k));
+    let mut used = vec![false; buttons];
+    let mut sum = 0u128;
+    for k in order {
+        if cuts[k].buttons.iter().all(|&j| !used[j]) {
+            cuts[k].buttons.iter().for_each(|&j| used[j] = true);
+            sum += cuts[k].cost;
+        }
+    }
+    sum
+}
+
+/// The least cost of `group`'s buttons meeting its cells' congruences, ignoring every other
+/// cell: `Some(None)` when they cannot, `None` when the group is too large to compute (more
+/// than [`GROUP_STATES`] states or `work` steps left).
+fn group_cost(
+    problem: &SearchProblem,
+    by_cell: &[Vec<(usize, u64)>],
+    group: &[usize],
+    objective: Objective,
+    work: &mut u64,
+) -> Option<Option<u128>> {
+    let moduli: Vec<u64> = group.iter().map(|&i| problem.moduli[i]).collect();
+    let states = moduli.iter().try_fold(1u64, |s, &m| s.checked_mul(m).filter(|&s| s <= GROUP_STATES))?;
+    let states = states as usize;
+    let mut buttons: Vec<usize> = group.iter().flat_map(|&i| by_cell[i].iter().map(|&(j, _)| j)).collect();
+    buttons.sort_unstable();
+    buttons.dedup();
+    // Each button's weights on the group's cells and its period there.
+    let weight = |j: usize, k: usize| by_cell[group[k]].iter().find(|&&(b, _)| b == j).map_or(0, |&(_, a)| a);
+    // A state is the residues in mixed radix, first cell fastest.
+    let encode =
+        |r: &[u64]| r.iter().zip(&moduli).rev().fold(0usize, |s, (&v, &m)| s * m as usize + v as usize);
+    let target = encode(&group.iter().map(|&i| problem.rhs[i] % problem.moduli[i]).collect::<Vec<_>>());
+    let mut steps_needed = 0u64;
+    let mut plans: Vec<(Vec<usize>, u64)> = Vec::new();
+    for &j in &buttons {
+        let w: Vec<u64> = (0..group.len()).map(|k| weight(j, k)).collect();
+        let period = w.iter().zip(&moduli).fold(1u64, |l, (&a, &m)| l.lcm(&(m / a.gcd(&m))));
+        let top = problem.highest[j].min(period - 1);
+        // The state after one more press, from each state.
+        let shift: Vec<usize> = (0..states)
+            .map(|s| {
+                let mut rest = s;
+                let mut r = Vec::with_capacity(group.len());
+                for (k, &m) in moduli.iter().enumerate() {
+                    let v = rest as u64 % m;
+                    rest /= m as usize;
+                    r.push(((v as u128 + w[k] as u128) % m as u128) as u64);
+                }
+                encode(&r)
+            })
+            .collect();
+        steps_needed = steps_needed.saturating_add((states as u64).saturating_mul(top.saturating_add(1)));
+        plans.push((shift, top));
+    }
+    if steps_needed > *work {
+        return None;
+    }
+    *work -= steps_needed;
+    const NONE: u128 = u128::MAX;
+    let mut cost = vec![NONE; states];
+    cost[0] = 0;
+    for (shift, top) in &plans {
+        let mut next = vec![NONE; states];
+        for (s, &here) in cost.iter().enumerate() {
+            if here == NONE {
+                continue;
+            }
+            let mut t = s;
+            for x in 0..=*top {
+                let c = match objective {
+                    Objective::Total => here + x as u128,
+                    Objective::Buttons => here + u128::from(x > 0),
+                    Objective::Max => here.max(x as u128),
+                };
+                if c < next[t] {
+                    next[t] = c;
+                }
+                t = shift[t];
+            }
+        }
+        cost = next;
+    }
+    Some((cost[target] != NONE).then_some(cost[target]))
+}
+
+/// The linear programme's bound, recomputed exactly from its dual; `None` when it was not
+/// solved (too large, numbers too large, or the solver failed).
+fn linear_bound(
+    problem: &SearchProblem,
+    by_cell: &[Vec<(usize, u64)>],
+    cuts: &[Cut],
+    objective: Objective,
+) -> Option<u128> {
+    let n = problem.effects.len();
+    // Rows `Σ coeff·w >= rhs`, every number small enough for exact i128 sums below.
+    let mut rows: Vec<(Vec<(usize, u64)>, u64)> = Vec::new();
+    for cut in cuts {
+        rows.push((cut.buttons.iter().map(|&j| (j, 1)).collect(), u64::try_from(cut.cost).ok()?));
+    }
+    let upper: Vec<u64> = match objective {
+        Objective::Total => problem.highest.clone(),
+        _ => vec![1; n],
+    };
+    if objective == Objective::Total {
+        for (i, list) in by_cell.iter().enumerate() {
+            let m = problem.moduli[i];
+            let d = problem.rhs[i] % m;
+            if list.is_empty() || m > 1 << 20 {
+                continue;
+            }
+            let multiples = (1..=ROW_MULTIPLES.min(m - 1)).chain((m - 1 > ROW_MULTIPLES).then_some(m - 1));
+            for c in multiples {
+                let rhs = c * d % m;
+                if rhs == 0 {
+                    continue;
+                }
+                let coeffs: Vec<(usize, u64)> =
+                    list.iter().map(|&(j, a)| (j, c * a % m)).filter(|&(_, a)| a != 0).collect();
+                rows.push((coeffs, rhs));
+            }
+        }
+    }
+    if rows.is_empty() || rows.len() > LP_ROWS || upper.iter().any(|&u| u > 1 << 32) {
+        return None;
+    }
+    // The dual: maximise Σ rhs·y − Σ U_j·z_j, Σ_r C_rj·y_r − z_j <= 1, y, z >= 0.
+    use microlp::{ComparisonOp, OptimizationDirection, Problem};
+    let solved = std::panic::catch_unwind(|| {
+        let mut lp = Problem::new(OptimizationDirection::Maximize);
+        let y: Vec<_> = rows.iter().map(|(_, rhs)| lp.add_var(*rhs as f64, (0.0, f64::INFINITY))).collect();
+        let mut columns: Vec<Vec<(microlp::Variable, f64)>> = vec![Vec::new(); n];
+        for ((coeffs, _), &var) in rows.iter().zip(&y) {
+            for &(j, a) in coeffs {
+                columns[j].push((var, a as f64));
+            }
+        }
+        for (j, mut column) in columns.into_iter().enumerate() {
+            if column.is_empty() {
+                continue;
+            }
+            let z = lp.add_var(-(upper[j] as f64), (0.0, f64::INFINITY));
+            column.push((z, -1.0));
+            lp.add_constraint(column.as_slice(), ComparisonOp::Le, 1.0);
+        }
+        let solution = lp.solve().ok()?.into_solution().ok()?;
+        Some(y.iter().map(|&v| solution.var_value(v)).collect::<Vec<f64>>())
+    })
+    .ok()??;
+    // The exact bound of the rounded dual.
+    let p: Vec<i128> = solved
+        .iter()
+        .map(|&v| if v.is_finite() && v > 0.0 { (v * DENOMINATOR as f64) as i128 } else { 0 })
+        .collect();
+    let mut value: i128 = 0;
+    let mut load = vec![0i128; n];
+    for ((coeffs, rhs), &pr) in rows.iter().zip(&p) {
+        if pr == 0 {
+            continue;
+        }
+        value = value.checked_add((*rhs as i128).checked_mul(pr)?)?;
+        for &(j, a) in coeffs {
+            load[j] = load[j].checked_add((a as i128).checked_mul(pr)?)?;
+        }
+    }
+    for (j, &l) in load.iter().enumerate() {
+        if l > DENOMINATOR {
+            value = value.checked_sub((upper[j] as i128).checked_mul(l - DENOMINATOR)?)?;
+        }
+    }
+    Some(if value > 0 { ((value + DENOMINATOR - 1) / DENOMINATOR) as u128 } else { 0 })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every plan of a tiny system, for the true best score.
+    fn brute(problem: &SearchProblem, objective: Objective) -> Option<u128> {
+        let n = problem.effects.len();
+        let mut x = vec![0u64; n];
+        let mut best: Option<u128> = None;
+        loop {
+            let ok = (0..problem.moduli.len()).all(|i| {
+                let m = problem.moduli[i] as u128;
+                let s: u128 = problem
+                    .effects
+                    .iter()
+                    .zip(&x)
+                    .flat_map(|(e, &v)| {
+                        e.iter().filter(move |&&(c, _)| c == i).map(move |&(_, a)| a as u128 * v as u128)
+                    })
+                    .sum();
+                s % m == problem.rhs[i] as u128 % m
+            });
+            if ok {
+                let score = objective.score(&x).0;
+                best = Some(best.map_or(score, |b| b.min(score)));
+            }
+            let mut k = 0;
+            loop {
+                if k == n {
+                    return best;
+                }
+                x[k] += 1;
+                if x[k] <= problem.highest[k] {
+                    break;
+                }
+                x[k] = 0;
+                k += 1;
+            }
+        }
+    }
+
+    #[test]
+    fn bounds_never_exceed_the_best_plan() {
+        use rand::{RngExt, SeedableRng, rngs::StdRng};
+        let mut rng = StdRng::seed_from_u64(3);
+        let (mut positive, mut no_plan) = (0, 0);
+        for round in 0..400 {
+            let cells = rng.random_range(1..6);
+            let moduli: Vec<u64> =
+                (0..cells).map(|_| [2, 3, 4, 5, 6, 8, 9, 12][rng.random_range(0..8)]).collect();
+            let n = rng.random_range(1..6);
+            let effects: Vec<Vec<(usize, u64)>> = (0..n)
+                .map(|_| {
+                    let mut effect = Vec::new();
+                    for (i, &m) in moduli.iter().enumerate() {
+                        if rng.random_bool(0.5) {
+                            effect.push((i, rng.random_range(1..m)));
+                        }
+                    }
+                    effect
+                })
+                .collect();
+            let highest: Vec<u64> = (0..n).map(|_| rng.random_range(0..8)).collect();
+            let rhs: Vec<u64> = moduli.iter().map(|&m| rng.random_range(0..m)).collect();
+            let problem = SearchProblem { moduli, effects, rhs, highest };
+            for objective in [Objective::Total, Objective::Max, Objective::Buttons] {
+                let truth = brute(&problem, objective);
+                match (lower_bound(&problem, objective), truth) {
+                    (Bound::NoPlan, None) => no_plan += 1,
+                    (Bound::NoPlan, Some(t)) => panic!("round {round}: no plan, but {t} {problem:?}"),
+                    (Bound::AtLeast(b), Some(t)) => {
+                        assert!(b <= t, "round {round} {objective:?}: bound {b} > best {t} {problem:?}");
+                        positive += usize::from(b > 0);
+                    }
+                    (Bound::AtLeast(_), None) => {}
+                }
+            }
+        }
+        assert!(positive > 300 && no_plan > 20, "{positive} positive bounds, {no_plan} proofs of no plan");
+    }
+}
