@@ -567,9 +567,9 @@ pub struct Histogram {
 
 /// The distribution of the par over up to `samples` random solvable starts, each judged with
 /// `nodes_per_sample` search nodes. Samples are streamed into the counts a round at a time (no
-/// list of samples is ever built, so any `samples` is fine), and no sample starts after
-/// `deadline`: then `taken` says how many were judged. Without a deadline the result depends on
-/// the seed alone.
+/// list of samples is ever built, so any `samples` is fine); at `deadline` (the budget's time)
+/// the samples still running are abandoned and no other starts: then `taken` says how many were
+/// judged. Without a deadline the result depends on the seed alone.
 pub fn par_histogram(
     template: &Puzzle,
     samples: usize,
@@ -578,7 +578,19 @@ pub fn par_histogram(
     deadline: Option<Instant>,
 ) -> Result<Histogram, InternalError> {
     let base = solve(&with_start(template, template.target.clone()))?;
-    let periods: Vec<u64> = base.periods.iter().map(|l| l.to_u64().unwrap_or(u64::MAX)).collect();
+    sample_pars(template, &base.periods, samples, seed, nodes_per_sample, deadline)
+}
+
+/// [`par_histogram`] from the periods of the template's buttons (an elimination already done).
+pub(crate) fn sample_pars(
+    template: &Puzzle,
+    periods: &[BigUint],
+    samples: usize,
+    seed: u64,
+    nodes_per_sample: u64,
+    deadline: Option<Instant>,
+) -> Result<Histogram, InternalError> {
+    let periods: Vec<u64> = periods.iter().map(|l| l.to_u64().unwrap_or(u64::MAX)).collect();
     let budget = Budget { nodes: nodes_per_sample, time: None };
     let out_of_time = || deadline.is_some_and(|deadline| Instant::now() >= deadline);
     let round = (rayon::current_num_threads() * 8).max(16);
@@ -588,21 +600,33 @@ pub fn par_histogram(
     while next < samples && !out_of_time() {
         checkpoint();
         let end = next.saturating_add(round).min(samples);
-        let pars: Vec<Option<Result<Option<u64>, InternalError>>> = (next..end)
-            .into_par_iter()
-            .map(|index| {
+        let indices: Vec<usize> = (next..end).collect();
+        // Plain threads, each waiting for its sample on a thread of its own until the deadline:
+        // rayon's pool stays free for the samples' kernels.
+        let pars: Vec<Option<Result<Option<u64>, InternalError>>> =
+            crate::bounded::in_parallel(&indices, |&index| {
                 stop.carry(|| {
                     if out_of_time() {
                         return None;
                     }
                     let mut rng = candidate_rng(seed, index);
                     let puzzle = with_start(template, random_start(template, &periods, &mut rng));
-                    Some(analyze(&puzzle, &Options { budget, ..Options::default() }).map(|analysis| {
-                        analysis.fewest.filter(|p| p.is_proven()).and_then(|p| p.total().to_u64())
-                    }))
+                    let judge = move || {
+                        analyze(&puzzle, &Options { budget, ..Options::default() }).map(|analysis| {
+                            analysis.fewest.filter(|p| p.is_proven()).and_then(|p| p.total().to_u64())
+                        })
+                    };
+                    match deadline {
+                        None => Some(judge()),
+                        Some(deadline) => match crate::bounded::until(deadline, judge) {
+                            Ok(par) => Some(par),
+                            // Not taken: the budget's time ended it.
+                            Err(crate::bounded::Abandoned::TimeRanOut) => None,
+                            Err(crate::bounded::Abandoned::Stopped) => Some(Err(InternalError::Stopped)),
+                        },
+                    }
                 })
-            })
-            .collect();
+            });
         for par in pars.into_iter().flatten() {
             histogram.taken += 1;
             match par? {
@@ -613,6 +637,29 @@ pub fn par_histogram(
         next = end;
     }
     Ok(histogram)
+}
+
+/// [`par_histogram_within`] within a timeout too (`None`: no bound): the whole histogram,
+/// set-up included, is abandoned past it ([`crate::Error::BudgetRanOut`]) and its work stops.
+pub fn par_histogram_timed(
+    template: &Puzzle,
+    samples: usize,
+    seed: u64,
+    nodes_per_sample: u64,
+    deadline: Option<Instant>,
+    max_memory: Option<u64>,
+    timeout: Option<std::time::Duration>,
+) -> Result<Histogram, crate::error::Error> {
+    if timeout.is_none() {
+        return par_histogram_within(template, samples, seed, nodes_per_sample, deadline, max_memory);
+    }
+    let owned = template.clone();
+    let work = move || par_histogram_within(&owned, samples, seed, nodes_per_sample, deadline, max_memory);
+    match crate::bounded::within(timeout, work) {
+        Ok(result) => result,
+        Err(crate::bounded::Abandoned::TimeRanOut) => Err(crate::error::Error::BudgetRanOut),
+        Err(crate::bounded::Abandoned::Stopped) => Err(InternalError::Stopped.into()),
+    }
 }
 
 /// [`par_histogram`] within a memory limit (`None`: half of this machine's memory): refused

@@ -21,8 +21,12 @@ pub(crate) struct Request {
 
 impl From<HintArgs> for Request {
     fn from(args: HintArgs) -> Self {
-        let analysis =
-            Options { budget: args.budget, max_memory: args.limits.max_memory, ..Options::default() };
+        let analysis = Options {
+            budget: args.budget,
+            timeout: args.timeout,
+            max_memory: args.limits.max_memory,
+            ..Options::default()
+        };
         Request {
             file: args.file,
             max_input: args.limits.max_input,

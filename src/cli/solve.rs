@@ -95,7 +95,7 @@ fn write_svg(path: &std::path::Path, puzzle: &modsolve::Puzzle, report: &SolveRe
 fn method_line(report: &SolveReport) -> String {
     use modsolve::report::Elimination;
     if report.undecided.is_some() {
-        return "abandoned: the budget ran out before the elimination finished".into();
+        return "abandoned: the timeout came before the analysis finished".into();
     }
     let seeds = report.seeds.unwrap_or(0);
     let compact = matches!(report.periods, Numbers::Repeated { .. });

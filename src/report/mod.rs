@@ -141,7 +141,7 @@ pub fn solve_text(puzzle: &Puzzle, report: &SolveReport, picture: bool) -> Strin
     out.push('\n');
     let within = if report.limited { " within the press limits" } else { "" };
     if let Some(why) = &report.undecided {
-        let _ = writeln!(out, "\nUndecided: {why}; a larger --budget may solve it.");
+        let _ = writeln!(out, "\nUndecided: {why}; a larger --timeout may solve it.");
         return out;
     }
     match report.shown() {
@@ -200,6 +200,7 @@ pub fn solve_text(puzzle: &Puzzle, report: &SolveReport, picture: bool) -> Strin
     }
     if let Some(listing) = &report.listing {
         let _ = match listing.cut {
+            None if listing.plans.is_empty() => writeln!(out, "\nNo plan{within} to list."),
             None => writeln!(out, "\nAll {} {plans}{within}:", listing.plans.len()),
             Some(_) => writeln!(out, "\nThe first {} {plans}{within}:", listing.plans.len()),
         };

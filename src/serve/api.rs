@@ -121,7 +121,8 @@ fn parse(source: &str, file: &str) -> Result<Puzzle, ApiError> {
 
 fn options(shared: &Shared) -> crate::Options {
     crate::Options {
-        budget: Budget { time: Some(shared.config.budget), ..Budget::default() },
+        budget: Budget::of_time(shared.config.budget),
+        timeout: Some(shared.config.budget),
         max_memory: shared.config.max_memory,
         ..crate::Options::default()
     }
@@ -129,7 +130,8 @@ fn options(shared: &Shared) -> crate::Options {
 
 fn check_options(shared: &Shared) -> CheckOptions {
     CheckOptions {
-        budget: Budget { time: Some(shared.config.budget), ..Budget::default() },
+        budget: Budget::of_time(shared.config.budget),
+        timeout: Some(shared.config.budget),
         max_memory: shared.config.max_memory,
     }
 }
@@ -533,7 +535,7 @@ async fn generate(
         if let Some(reason) = crate::generate::impossible(&template, &spec)? {
             return Err(ApiError::bad_request(reason.to_string()));
         }
-        let budget = Budget { time: Some(worker.config.budget * 4), ..Budget::default() };
+        let timeout = Some(worker.config.budget * 4);
         let file = request.file.clone();
         let run = move || {
             let mut levels = Vec::new();
@@ -553,7 +555,7 @@ async fn generate(
             });
             batch.map(|batch| (levels, batch))
         };
-        let (levels, batch) = match crate::bounded::within(budget, run) {
+        let (levels, batch) = match crate::bounded::within(timeout, run) {
             Ok(result) => result?,
             Err(crate::bounded::Abandoned::TimeRanOut) => return Err(ApiError::from(crate::Error::BudgetRanOut)),
             Err(crate::bounded::Abandoned::Stopped) => return Err(ApiError::internal("the generator stopped")),
