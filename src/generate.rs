@@ -177,6 +177,15 @@ pub enum Infeasible {
         /// Solvable starts other than the target.
         starts: BigUint,
     },
+    /// Fewer levels than asked for exist at all: the scramble's plans, counted one by one, make
+    /// only `levels` starts other than the target that differ up to the template's symmetries.
+    #[error("{count} levels cannot be made: only {levels} distinct level{s} exist{v} for this spec", s = if *levels == 1 { "" } else { "s" }, v = if *levels == 1 { "s" } else { "" })]
+    TooFewLevels {
+        /// Levels asked for.
+        count: usize,
+        /// The distinct levels there are.
+        levels: usize,
+    },
     /// A scramble of no presses leaves the target.
     #[error("a scramble must have at least 1 press: a level is not already solved")]
     ZeroScramble,
@@ -260,7 +269,90 @@ pub fn impossible(template: &Puzzle, spec: &Spec) -> Result<Option<Infeasible>, 
     {
         return Ok(Some(Infeasible::StrategyDoesNotApply(strategy)));
     }
+    if let Some(scramble) = spec.scramble
+        && let Some(levels) = scrambled_levels(template, &periods, scramble)
+        && levels < spec.count
+    {
+        return Ok(Some(Infeasible::TooFewLevels { count: spec.count, levels }));
+    }
     Ok(None)
+}
+
+/// The most scramble plans [`scrambled_levels`] plays one by one.
+const COUNTED_PLANS: u128 = 100_000;
+
+/// The levels a scramble of `presses` presses can make (starts other than the target, up to the
+/// template's symmetries), when its plans are few enough to play each: every plan with
+/// `0 <= x_j <= L_j − 1` and `Σ x_j = presses` (the plans [`scramble`] draws from). `None` when
+/// there are more than [`COUNTED_PLANS`] of them, or counting them would take long.
+fn scrambled_levels(template: &Puzzle, periods: &[u64], presses: u64) -> Option<usize> {
+    let n = periods.len();
+    // Plans by their presses so far, saturating past the limit: n × presses steps at most.
+    if (n as u128) * (presses as u128 + 1) > 50_000_000 {
+        return None;
+    }
+    let k = presses as usize;
+    let cap = COUNTED_PLANS + 1;
+    let mut ways = vec![0u128; k + 1];
+    ways[0] = 1;
+    for &l in periods {
+        let top = l.saturating_sub(1) as usize;
+        let mut next = vec![0u128; k + 1];
+        for (sum, &w) in ways.iter().enumerate() {
+            if w == 0 {
+                continue;
+            }
+            for x in 0..=top.min(k - sum) {
+                next[sum + x] = (next[sum + x] + w).min(cap);
+            }
+        }
+        ways = next;
+        checkpoint();
+    }
+    let plans = ways[k];
+    if plans > COUNTED_PLANS || plans.saturating_mul((n as u128).max(1)) > 100_000_000 {
+        return None;
+    }
+    // Every plan, in order: the last open buttons take what the first ones leave.
+    let symmetries = symmetries(template);
+    let mut seen: HashSet<Vec<u64>> = HashSet::new();
+    let mut plan = vec![0u64; n];
+    // The most presses the buttons from j on can take.
+    let mut room = vec![0u64; n + 1];
+    for j in (0..n).rev() {
+        room[j] = room[j + 1].saturating_add(periods[j].saturating_sub(1));
+    }
+    fn each(
+        j: usize,
+        left: u64,
+        periods: &[u64],
+        room: &[u64],
+        plan: &mut Vec<u64>,
+        visit: &mut dyn FnMut(&[u64]),
+    ) {
+        if j == periods.len() {
+            if left == 0 {
+                visit(plan);
+            }
+            return;
+        }
+        if room[j] < left {
+            return;
+        }
+        let top = periods[j].saturating_sub(1).min(left);
+        for x in 0..=top {
+            plan[j] = x;
+            each(j + 1, left - x, periods, room, plan, visit);
+        }
+        plan[j] = 0;
+    }
+    each(0, presses, periods, &room, &mut plan, &mut |x| {
+        let start = undone(template, x);
+        if start != template.target.to_vec() {
+            seen.insert(canonical(&start, &symmetries));
+        }
+    });
+    Some(seen.len())
 }
 
 pub(crate) fn with_start(template: &Puzzle, start: impl Into<CellValues>) -> Puzzle {

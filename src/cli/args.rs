@@ -54,8 +54,9 @@ pub(crate) enum Command {
     /// Check puzzle files the way a game designer needs: par, solvable starts, quiet patterns,
     /// single-cell macros, intended plan, warnings. Exit 0 all pass, 1 any fails, 2 unreadable.
     Check(CheckArgs),
-    /// Hint for players: the next press of a fewest plan from the start, or from the board after
-    /// the presses already made (--pressed); --steps lists the whole plan in order with the
+    /// Hint for players: the next press of a fewest plan from the start, from a board given by
+    /// its cell values (--state), or from the board after the presses already made (--pressed);
+    /// --steps lists the whole plan in order with the
     /// board after each press. Exit 0 hint given (or already solved), 1 not solvable from
     /// there, 2 bad input, 3 undecided.
     Hint(HintArgs),
@@ -143,9 +144,13 @@ pub(crate) struct HintArgs {
     pub(crate) limits: Limits,
     /// The presses already made, in order, by button number from 0 or by label: `3,7,7` or
     /// `"tentacle 1,tentacle 3"`. They are replayed under the puzzle's rule before hinting.
-    /// `--state` is the same option: the state the player has reached, given by its presses.
-    #[arg(long, visible_alias = "state", value_name = "BUTTONS", allow_hyphen_values = true)]
+    #[arg(long, value_name = "BUTTONS", allow_hyphen_values = true)]
     pub(crate) pressed: Option<String>,
+    /// The board the player has reached, as cell values in cell order (one per cell, each
+    /// below its cell's modulus): `1,0,1,…`. The hint is from that board (with --pressed, from
+    /// the presses made after it).
+    #[arg(long, value_name = "VALUES", allow_hyphen_values = true)]
+    pub(crate) state: Option<String>,
     /// List the whole fewest plan in order, with the board after each press (for staged
     /// presses the press cut short by the win comes last).
     #[arg(long)]

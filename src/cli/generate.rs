@@ -195,6 +195,10 @@ fn infeasible(reason: &Infeasible) -> String {
         Infeasible::StrategyDoesNotApply(strategy) => {
             format!("--strategy {strategy} needs a grid whose buttons are its cells")
         }
+        Infeasible::TooFewLevels { count, levels } => format!(
+            "--count {count} cannot be met: only {levels} distinct level{} for this spec (the starts a scramble of --scramble presses makes, up to rotation and reflection)",
+            if *levels == 1 { " exists" } else { "s exist" }
+        ),
         Infeasible::ZeroScramble => "--scramble must be at least 1: a level is not already solved".into(),
         Infeasible::ScrambleTooLong { scramble, most } if *scramble > modsolve::generate::SCRAMBLE_LIMIT => {
             format!(

@@ -442,6 +442,47 @@ fn counts_within_press_limits_are_never_guessed() {
     assert!(stdout(&output).contains("Solutions within the press limits: 0 plans"));
 }
 
+/// A scramble whose plans are few is counted: a scramble of all 25 presses of 5×5 Lights Out
+/// makes one level, of 24 presses six up to rotation and reflection (of its 25 plans), so
+/// asking for more says how many exist, at once, and writes nothing (it was called "rare …
+/// raise --attempts"); asking for that many makes them, so the count is exact both ways.
+#[test]
+fn generate_says_how_many_distinct_levels_exist() {
+    let scratch = Scratch::new();
+    let lights = puzzle("lightsout-5x5.ron");
+    for (presses, levels, noun) in [("25", 1, "level exists"), ("24", 6, "levels exist")] {
+        let out = scratch.path().join(format!("levels-{presses}"));
+        let (output, took) = run(&[
+            "generate",
+            &lights,
+            "--scramble",
+            presses,
+            "--count",
+            &(levels + 1).to_string(),
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(output.status.code(), Some(2), "{output:?}");
+        let err = String::from_utf8_lossy(&output.stderr).into_owned();
+        assert!(err.contains(&format!("only {levels} distinct {noun} for this spec")), "{err}");
+        assert!(!err.contains("rare") && !out.exists(), "{err}");
+        assert!(took < Duration::from_secs(5), "{took:?}");
+        let (output, _) = run(&[
+            "generate",
+            &lights,
+            "--scramble",
+            presses,
+            "--count",
+            &levels.to_string(),
+            "--out",
+            out.to_str().unwrap(),
+            "--json",
+        ]);
+        assert_eq!(output.status.code(), Some(0), "{output:?}");
+        assert_eq!(std::fs::read_dir(&out).unwrap().count(), levels);
+    }
+}
+
 /// More levels than a template has starts can never be made: refused at once (it ran without
 /// end with the default attempts), and `--budget` in minutes past 64 bits is a usage error (it
 /// overflowed). Both found by fuzzing.
