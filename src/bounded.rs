@@ -85,6 +85,20 @@ fn waiting<T: Send + 'static>(
     })
 }
 
+/// Runs `work` within a timeout (`None`: no bound), as the entry points do: on its own thread,
+/// abandoned past the bound (the timeout, 10% and 0.2 s more) with
+/// [`crate::Error::BudgetRanOut`], and stopped at its next checkpoint. For callers that bound a
+/// whole command, its set-up and output included (the command line's `generate --timeout`).
+pub fn within_timeout<T: Send + 'static>(
+    timeout: Option<Duration>,
+    work: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, crate::Error> {
+    within(timeout, work).map_err(|abandoned| match abandoned {
+        Abandoned::TimeRanOut => crate::Error::BudgetRanOut,
+        Abandoned::Stopped => crate::error::InternalError::Stopped.into(),
+    })
+}
+
 thread_local! {
     /// The flag of the bounded work this thread is running, if any.
     static CURRENT: RefCell<Stop> = const { RefCell::new(Stop(None)) };

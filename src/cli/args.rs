@@ -242,6 +242,10 @@ pub(crate) struct GenerateArgs {
     /// Overwrite level files already in --out (without it, a run that would is refused).
     #[arg(long)]
     pub(crate) force: bool,
+    /// The wall time the whole run may take, e.g. 30s: past it the run stops (exit 3), the
+    /// levels written so far complete. Default: none (--attempts bounds the run).
+    #[arg(long, value_parser = parse_timeout)]
+    pub(crate) timeout: Option<std::time::Duration>,
 }
 
 /// A confidence level strictly between 0 and 1.

@@ -483,6 +483,40 @@ fn generate_says_how_many_distinct_levels_exist() {
     }
 }
 
+/// `generate --timeout` bounds the whole run: past it the run stops (exit 3) and the JSON
+/// document printed so far ends with the error; every level it lists is written, complete.
+#[test]
+fn generate_stops_at_its_timeout() {
+    let scratch = Scratch::new();
+    let template = scratch.file("grid.ron", "Puzzle(graph: Grid(rows: 12, cols: 12), modulus: 5)");
+    let out = scratch.path().join("levels");
+    let (output, took) = run(&[
+        "generate",
+        template.to_str().unwrap(),
+        "--count",
+        "100000",
+        "--attempts",
+        "10000000",
+        "--out",
+        out.to_str().unwrap(),
+        "--json",
+        "--timeout",
+        "500ms",
+    ]);
+    assert_eq!(output.status.code(), Some(3), "{output:?}");
+    assert!(took < Duration::from_millis(500 + 1500), "{took:?}");
+    let json: Value = serde_json::from_slice(&output.stdout).expect("one JSON document");
+    assert_eq!(json["error"]["kind"], "budget", "{json}");
+    assert!(json["error"]["message"].as_str().unwrap().contains("the timeout came"), "{json}");
+    let listed = json["levels"].as_array().map_or(0, Vec::len);
+    let written = std::fs::read_dir(&out).map_or(0, |d| d.count());
+    assert_eq!(listed, written);
+    for level in json["levels"].as_array().into_iter().flatten() {
+        let text = std::fs::read_to_string(level["file"].as_str().unwrap()).unwrap();
+        assert!(modsolve::parse_puzzle(&text).is_ok(), "{text}");
+    }
+}
+
 /// More levels than a template has starts can never be made: refused at once (it ran without
 /// end with the default attempts), and `--budget` in minutes past 64 bits is a usage error (it
 /// overflowed). Both found by fuzzing.
