@@ -222,7 +222,7 @@ const PLAY_TIME: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// `Π values`, as powers of the distinct values: a board of a million cells has a handful of
 /// distinct moduli and periods, and multiplying a million factors one by one is quadratic.
-fn product(values: impl Iterator<Item = BigUint>) -> BigUint {
+pub(crate) fn product(values: impl Iterator<Item = BigUint>) -> BigUint {
     let mut counts: std::collections::BTreeMap<BigUint, u32> = std::collections::BTreeMap::new();
     for v in values {
         *counts.entry(v).or_insert(0) += 1;

@@ -262,9 +262,10 @@ pub fn par_distribution(template: &Puzzle, options: &DistributionOptions) -> Res
 fn distribution(template: &Puzzle, options: &DistributionOptions) -> Result<ParDistribution, Error> {
     let base = crate::generate::with_start(template, template.target.clone());
     let answer = crate::solve::solve(&base)?;
-    let domain: BigUint = answer.periods.iter().product();
+    // As powers of the distinct values: multiplying 90,000 factors one by one is quadratic.
+    let domain = crate::check::product(answer.periods.iter().cloned());
     let solvable = &domain / &answer.kernel_size;
-    let states: BigUint = template.moduli.iter().map(|&m| BigUint::from(m)).product();
+    let states = crate::check::product(template.moduli.iter().map(|&m| BigUint::from(m)));
     let why = match exact_plan(template, &solvable, &states, options) {
         Ok(plan) => {
             let exact = breadth_first(template, &plan, options.deadline);
