@@ -310,6 +310,29 @@ fn the_timeout_bounds_the_elimination() {
     assert!(took < Duration::from_millis(300 + 1500), "{took:?}");
 }
 
+/// A time budget that ends the search says that the result depends on the machine; a node
+/// budget (the default, or one given) does not need to.
+#[test]
+fn a_time_budget_says_the_result_depends_on_the_machine() {
+    use rand::{RngExt, SeedableRng, rngs::StdRng};
+    let mut rng = StdRng::seed_from_u64(3);
+    let moduli: Vec<String> = (0..144).map(|_| rng.random_range(2..13u64).to_string()).collect();
+    let scratch = Scratch::new();
+    let file = scratch.file(
+        "mixed.ron",
+        &format!("Puzzle(graph: Grid(rows: 12, cols: 12), modulus: [{}], target: All(1))", moduli.join(", ")),
+    );
+    let file = file.to_str().unwrap();
+    let note = "depends on this machine's speed";
+    let (output, _) = run(&[file, "--budget", "200ms"]);
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    let text = stdout(&output);
+    assert!(text.contains("not proven: the budget ran out") && text.contains(note), "{text}");
+    let (output, _) = run(&[file, "--budget", "100000nodes"]);
+    let text = stdout(&output);
+    assert!(text.contains("not proven: the budget ran out") && !text.contains(note), "{text}");
+}
+
 /// The budget bounds only the best-effort search: a board whose elimination takes longer than
 /// the budget (King 200×200 mod 3: about a second) is still answered, with its exact count and
 /// a verified plan, where a time budget once made it undecided; the search after it keeps the
