@@ -1,5 +1,9 @@
 """`modsolve.check` and `modsolve.generate`."""
 
+import time
+
+import pytest
+
 import modsolve
 from conftest import puzzle_text
 
@@ -84,8 +88,6 @@ def test_a_budget_never_leaves_a_solve_undecided():
 def test_par_distribution_keeps_its_budget():
     # The sampling ends at the budget's time, its running samples abandoned: at most the set-up
     # (one elimination) plus the budget, with a margin for a shared machine.
-    import time
-
     king = "Puzzle(graph: Grid(rows: 200, cols: 200, neighborhood: King), modulus: 3, target: All(1))"
     started = time.monotonic()
     modsolve.solve(king, nodes=0)
@@ -94,5 +96,6 @@ def test_par_distribution_keeps_its_budget():
     report = modsolve.par_distribution(king, budget=0.5)
     took = time.monotonic() - started
     assert took < 2 * plain + 0.5 * 1.1 + 1.0, (took, plain)
+    assert report["method"] == "sampled" and report["complete"] is False
     with pytest.raises(TimeoutError):
         modsolve.par_distribution(king, timeout=0.05)
