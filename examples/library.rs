@@ -35,7 +35,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("\n{}", serde_json::to_string(&report)?);
 
     // What a level designer wants to know.
-    let check = check_within(&octopus, &CheckOptions { budget, max_memory: None })?;
+    let check = check_within(&octopus, &CheckOptions { budget, timeout: None, max_memory: None })?;
     println!(
         "\ncheck: par {}, solvable starts {}/{}, {} quiet patterns, passed: {}",
         check.par().expect("solvable"),

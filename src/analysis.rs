@@ -49,9 +49,14 @@ pub struct Options {
     pub engine: Engine,
     /// The objective of the plan shown; the fewest-press plan is always computed too.
     pub objective: Objective,
-    /// The work allowed; its time bounds the whole analysis (every search and enumeration in
-    /// it together), not each phase.
+    /// The best-effort work allowed: the searches for a better plan (and the search solver's
+    /// and a listing's walks), every search in the analysis together. It never makes the
+    /// algebra's answer (solvable, the count, a plan) undecided. The default is a node count,
+    /// the same on every machine.
     pub budget: Budget,
+    /// The wall time the whole analysis may take, elimination included (`None`, the default:
+    /// no bound). Past it the report is undecided and the abandoned work stops.
+    pub timeout: Option<std::time::Duration>,
     /// List plans (within limits), at most `list_limit` of them.
     pub list_all: bool,
     /// The most plans a listing holds.
@@ -71,6 +76,7 @@ impl Default for Options {
             engine: Engine::default(),
             objective: Objective::default(),
             budget: Budget::default(),
+            timeout: None,
             list_all: false,
             list_limit: 1000,
             max_memory: None,
@@ -186,10 +192,10 @@ pub fn takes_compact(puzzle: &Puzzle, options: &Options) -> bool {
 /// This is the one entry point the command line uses. It chooses the method (the algebra with
 /// its searches, the search solver alone, or light chasing in compact form on big grids),
 /// refuses work whose estimated memory is above `options.max_memory` before allocating it, and
-/// keeps the budget's time for the whole work, elimination included: when the time runs out
-/// before the elimination finishes, the report is undecided (`solvable` is `None`) and the
-/// abandoned work stops at its next pivot or row. With a time budget the work runs on a copy
-/// of the puzzle ([`analyse_shared`] saves it).
+/// keeps `options.timeout` for the whole work, elimination included: when the timeout comes
+/// before the work finishes, the report is undecided (`solvable` is `None`) and the abandoned
+/// work stops at its next pivot or row. With a timeout the work runs on a copy of the puzzle
+/// ([`analyse_shared`] saves it). The budget bounds only the searches for a better plan.
 ///
 /// Every plan in the report has been simulated on the puzzle.
 ///
@@ -203,7 +209,7 @@ pub fn takes_compact(puzzle: &Puzzle, options: &Options) -> bool {
 /// ```
 pub fn analyse(puzzle: &Puzzle, options: &Options) -> Result<SolveReport, Error> {
     let compact = within_memory(puzzle, options)?;
-    if options.budget.time.is_none() {
+    if options.timeout.is_none() {
         return Ok(solve_report(puzzle, options, compact)?);
     }
     bounded_report(Arc::new(puzzle.clone()), options, compact)
@@ -214,7 +220,7 @@ pub fn analyse(puzzle: &Puzzle, options: &Options) -> Result<SolveReport, Error>
 /// of a board of millions of cells this way).
 pub fn analyse_shared(puzzle: Arc<Puzzle>, options: &Options) -> Result<SolveReport, Error> {
     let compact = within_memory(&puzzle, options)?;
-    if options.budget.time.is_none() {
+    if options.timeout.is_none() {
         return Ok(solve_report(&puzzle, options, compact)?);
     }
     bounded_report(puzzle, options, compact)
@@ -241,22 +247,22 @@ fn solve_report(puzzle: &Puzzle, options: &Options, compact: bool) -> Result<Sol
     Ok(SolveReport::of_analysis(puzzle, &analyze(puzzle, options)?))
 }
 
-/// The report of the work on a worker thread, abandoned past the time budget's bound.
+/// The report of the work on a worker thread, abandoned past the timeout's bound.
 fn bounded_report(puzzle: Arc<Puzzle>, options: &Options, compact: bool) -> Result<SolveReport, Error> {
     let (shared, copied) = (Arc::clone(&puzzle), *options);
-    match crate::bounded::within(options.budget, move || solve_report(&shared, &copied, compact)) {
+    match crate::bounded::within(options.timeout, move || solve_report(&shared, &copied, compact)) {
         Ok(report) => Ok(report?),
         Err(Abandoned::TimeRanOut) => Ok(SolveReport::undecided(
             &puzzle,
             options.engine,
-            "the budget ran out before the elimination finished",
+            "the timeout came before the analysis finished",
         )),
         Err(Abandoned::Stopped) => Err(InternalError::Stopped.into()),
     }
 }
 
-/// Runs the analysis. The budget's time bounds the searches in it, not the elimination (see
-/// [`analyse`], which bounds both).
+/// Runs the analysis. The budget bounds the searches in it, not the elimination; nothing here
+/// keeps a timeout (see [`analyse`], which does).
 pub fn analyze(puzzle: &Puzzle, options: &Options) -> Result<Analysis, InternalError> {
     let started = Instant::now();
     let analysis = match options.engine {
@@ -348,7 +354,14 @@ fn by_algebra(puzzle: &Puzzle, options: &Options, started: Instant) -> Result<An
         analysis.count = Count { value: BigUint::zero(), exact: false };
     }
     if options.list_all {
-        analysis.listing = list_from_basis(puzzle, &answer, options.list_limit, options.budget, started);
+        // An exact count bounds the listing: once that many plans are listed (none, when it is
+        // 0), the rest of the set has no plan to find.
+        let count = analysis.count.exact.then(|| analysis.count.value.to_u64()).flatten();
+        analysis.listing =
+            list_from_basis(puzzle, &answer, options.list_limit, count, options.budget, started);
+        if analysis.listing.is_none() && count == Some(0) {
+            analysis.listing = Some(Listing { plans: Vec::new(), cut: None });
+        }
         if analysis.listing.is_none() {
             let count = analysis.count.clone();
             let listing =
@@ -373,11 +386,13 @@ fn by_algebra(puzzle: &Puzzle, options: &Options, started: Instant) -> Result<An
 /// Lists the first `keep` plans of the algebra's solution set `x0 + Σ t_g·g (mod L)`, in
 /// mixed-radix order over the basis, skipping plans beyond the press limits; `None` when the
 /// basis was left out. Memory holds only the plans kept; the budget (nodes and time) bounds
-/// the walk.
+/// the walk, and an exact `count` of the plans within the limits ends it once they are all
+/// listed (at once when it is 0).
 fn list_from_basis(
     puzzle: &Puzzle,
     answer: &Answer,
     keep: usize,
+    count: Option<u64>,
     budget: Budget,
     started: Instant,
 ) -> Option<Listing> {
@@ -390,6 +405,9 @@ fn list_from_basis(
     let mut plans = Vec::new();
     let mut steps = 0u64;
     loop {
+        if count.is_some_and(|count| plans.len() as u64 == count) {
+            return Some(Listing { plans, cut: None });
+        }
         if within_limits(puzzle, &x) {
             if plans.len() == keep {
                 return Some(Listing { plans, cut: Some(Cut::Limit) });

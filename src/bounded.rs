@@ -1,9 +1,10 @@
-//! Work within bounds: a time budget that bounds a whole computation, elimination included,
+//! Work within bounds: a timeout that bounds a whole computation, elimination included,
 //! and independent pieces of work run side by side on plain threads.
 //!
-//! A time budget is kept by running the work on a thread of its own and waiting for it at most
-//! `bound` of the budget: past that the caller reports the question as undecided and the work
-//! is abandoned. Abandoned work stops soon after: the long loops (the elimination kernels' pivot
+//! A timeout is kept by running the work on a thread of its own and waiting for it at most
+//! `bound` of the timeout: past that the caller reports the question as undecided and the work
+//! is abandoned. (The budget, [`Budget`](crate::Budget), bounds only the best-effort searches
+//! inside; it never abandons work.) Abandoned work stops soon after: the long loops (the elimination kernels' pivot
 //! steps, light chasing's rows, propagation's steps, the searches' and walks' node counts, the
 //! generator's rounds) call `checkpoint`, which ends
 //! abandoned work by unwinding its stack, so its memory is freed and its cores are free for the
@@ -20,9 +21,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{RecvTimeoutError, channel};
 use std::time::Duration;
 
-use crate::solve::search::Budget;
-
-/// The wall time a budget of `time` allows the whole work: 10% and 0.2 s more (the searches
+/// The wall time a timeout of `time` allows the whole work: 10% and 0.2 s more (the searches
 /// inside keep the budget themselves; this catches what cannot be interrupted), less a moment
 /// for the caller to print.
 pub(crate) fn bound(time: Duration) -> Duration {
@@ -38,11 +37,29 @@ pub(crate) enum Abandoned {
     Stopped,
 }
 
-/// Runs `work` on its own thread and waits for it at most the [`bound`] of the budget's time
-/// (without a time, until it is done). Past the bound the work is told to stop: it ends at its
+/// Runs `work` on its own thread and waits for it at most the [`bound`] of the timeout
+/// (without one, until it is done). Past the bound the work is told to stop: it ends at its
 /// next [`checkpoint`].
 pub(crate) fn within<T: Send + 'static>(
-    budget: Budget,
+    timeout: Option<Duration>,
+    work: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, Abandoned> {
+    waiting(timeout.map(bound), work)
+}
+
+/// Runs `work` on its own thread and waits for it until `deadline`, not a moment more (a
+/// best-effort part that the budget's time ends: a par sample). Past it the work is told to
+/// stop, as with [`within`].
+pub(crate) fn until<T: Send + 'static>(
+    deadline: std::time::Instant,
+    work: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, Abandoned> {
+    waiting(Some(deadline.saturating_duration_since(std::time::Instant::now())), work)
+}
+
+/// Runs `work` on its own thread and waits for it at most `wait` (without it, until it is done).
+fn waiting<T: Send + 'static>(
+    wait: Option<Duration>,
     work: impl FnOnce() -> T + Send + 'static,
 ) -> Result<T, Abandoned> {
     let (send, receive) = channel();
@@ -51,8 +68,8 @@ pub(crate) fn within<T: Send + 'static>(
     std::thread::spawn(move || {
         let _ = send.send(carried.carry(work));
     });
-    let received = match budget.time {
-        Some(time) => receive.recv_timeout(bound(time)),
+    let received = match wait {
+        Some(wait) => receive.recv_timeout(wait),
         None => receive.recv().map_err(|_| RecvTimeoutError::Disconnected),
     };
     received.map_err(|e| match e {
@@ -65,6 +82,20 @@ pub(crate) fn within<T: Send + 'static>(
             checkpoint();
             Abandoned::Stopped
         }
+    })
+}
+
+/// Runs `work` within a timeout (`None`: no bound), as the entry points do: on its own thread,
+/// abandoned past the bound (the timeout, 10% and 0.2 s more) with
+/// [`crate::Error::BudgetRanOut`], and stopped at its next checkpoint. For callers that bound a
+/// whole command, its set-up and output included (the command line's `generate --timeout`).
+pub fn within_timeout<T: Send + 'static>(
+    timeout: Option<Duration>,
+    work: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, crate::Error> {
+    within(timeout, work).map_err(|abandoned| match abandoned {
+        Abandoned::TimeRanOut => crate::Error::BudgetRanOut,
+        Abandoned::Stopped => crate::error::InternalError::Stopped.into(),
     })
 }
 
@@ -166,10 +197,11 @@ pub fn in_parallel<T: Sync, R: Send>(items: &[T], work: impl Fn(&T) -> R + Sync)
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::solve::search::Budget;
 
     #[test]
     fn work_past_the_bound_is_abandoned() {
-        let budget = Budget { time: Some(Duration::from_millis(10)), ..Budget::default() };
+        let budget = Some(Duration::from_millis(10));
         let started = std::time::Instant::now();
         let result = within(budget, || std::thread::sleep(Duration::from_secs(5)));
         assert_eq!(result, Err(Abandoned::TimeRanOut));
@@ -187,7 +219,7 @@ mod tests {
         }
     }
 
-    const SHORT: Budget = Budget { time: Some(Duration::from_millis(100)), nodes: u64::MAX };
+    const SHORT: Option<Duration> = Some(Duration::from_millis(100));
 
     /// Runs `work` under a 0.1 s budget and asserts that it is abandoned at the bound (0.28 s) and
     /// then ends within 2 s (the cases below run for 7 s and more when nothing stops them).
@@ -225,7 +257,7 @@ mod tests {
         });
         // Bounded work inside bounded work: the outer flag reaches the inner work.
         ends_soon_after_abandoned("bounded work inside bounded work", || {
-            let long = Budget { time: Some(Duration::from_secs(60)), ..SHORT };
+            let long = Some(Duration::from_secs(60));
             let _ = within(long, || {
                 loop {
                     checkpoint();

@@ -228,21 +228,22 @@ pub fn check(puzzle: &Puzzle, budget: Budget) -> Result<CheckReport, InternalErr
     Ok(report)
 }
 
-/// When player strategies must stop: at three fifths of the budget, leaving the rest for the
-/// findings and the report, but never less than a moment from now (a strategy that wins in a
-/// few presses is always played).
+/// When player strategies must stop: at three fifths of a time budget, leaving the rest for
+/// the findings and the report, but never less than a moment from now (a strategy that wins in
+/// a few presses is always played). A node budget plays for [`PLAY_TIME`] at most.
 fn strategy_deadline(budget: Budget, started: std::time::Instant) -> std::time::Instant {
     let moment = std::time::Instant::now() + std::time::Duration::from_millis(50);
-    match budget.time {
-        Some(time) => (started + time.mul_f64(0.6)).max(moment),
-        // No time limit: a day is as good as none.
-        None => started + std::time::Duration::from_secs(86_400),
-    }
+    let time = budget.time.unwrap_or(PLAY_TIME);
+    (started + time.mul_f64(0.6)).max(moment)
 }
+
+/// The play-throughs' share of the time when the budget is a node count: 0.6 of this. (Player
+/// strategies count no nodes; this is the one part of a default check that reads a clock.)
+const PLAY_TIME: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// `Π values`, as powers of the distinct values: a board of a million cells has a handful of
 /// distinct moduli and periods, and multiplying a million factors one by one is quadratic.
-fn product(values: impl Iterator<Item = BigUint>) -> BigUint {
+pub(crate) fn product(values: impl Iterator<Item = BigUint>) -> BigUint {
     let mut counts: std::collections::BTreeMap<BigUint, u32> = std::collections::BTreeMap::new();
     for v in values {
         *counts.entry(v).or_insert(0) += 1;
@@ -459,8 +460,12 @@ mod tests {
 /// What [`check_within`] is given.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct CheckOptions {
-    /// Its time bounds the whole check; its nodes bound the par search.
+    /// The best-effort work allowed: the par search, the shortening of macros and the
+    /// play-throughs of the player strategies. It never leaves the check undecided.
     pub budget: Budget,
+    /// The wall time the whole check may take (`None`: no bound); past it the check is
+    /// abandoned ([`Error::BudgetRanOut`]).
+    pub timeout: Option<std::time::Duration>,
     /// Refuse puzzles whose estimated peak memory is above this many bytes (`None`: half of
     /// this machine's memory).
     pub max_memory: Option<u64>,
@@ -468,8 +473,8 @@ pub struct CheckOptions {
 
 /// Checks one puzzle within the options' memory and time: the work is refused before it starts
 /// when its estimated memory is above the limit ([`Error::OverMemory`]), and abandoned when it
-/// runs past the time budget's bound ([`Error::BudgetRanOut`]; it stops at its next pivot or
-/// row). With a time budget the work runs on a copy of the puzzle.
+/// runs past the timeout's bound ([`Error::BudgetRanOut`]; it stops at its next pivot or
+/// row). With a timeout the work runs on a copy of the puzzle.
 ///
 /// ```
 /// use modsolve::check::{CheckOptions, check_within};
@@ -482,11 +487,11 @@ pub struct CheckOptions {
 pub fn check_within(puzzle: &Puzzle, options: &CheckOptions) -> Result<CheckReport, Error> {
     crate::memory::within(crate::memory::for_check(puzzle), options.max_memory)?;
     let budget = options.budget;
-    if budget.time.is_none() {
+    if options.timeout.is_none() {
         return Ok(check(puzzle, budget)?);
     }
     let owned = puzzle.clone();
-    match crate::bounded::within(budget, move || check(&owned, budget)) {
+    match crate::bounded::within(options.timeout, move || check(&owned, budget)) {
         Ok(report) => Ok(report?),
         Err(crate::bounded::Abandoned::TimeRanOut) => Err(Error::BudgetRanOut),
         Err(crate::bounded::Abandoned::Stopped) => Err(InternalError::Stopped.into()),

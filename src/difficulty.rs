@@ -35,7 +35,7 @@ use num_bigint::BigUint;
 use num_traits::ToPrimitive;
 
 use crate::error::Error;
-use crate::generate::{Histogram, par_histogram};
+use crate::generate::{Histogram, sample_pars};
 use crate::memory::show;
 use crate::model::Puzzle;
 
@@ -50,8 +50,12 @@ pub struct DistributionOptions {
     pub seed: u64,
     /// Search nodes per sample.
     pub nodes_per_sample: u64,
-    /// No layer (exact) or sample starts after this.
+    /// The budget's time: no layer (exact) or sample starts after this, and the samples still
+    /// running are abandoned at it.
     pub deadline: Option<Instant>,
+    /// The wall time the whole distribution may take, set-up included (`None`: no bound); past
+    /// it the result is [`Error::BudgetRanOut`] and the work stops.
+    pub timeout: Option<std::time::Duration>,
     /// The memory limit in bytes (`None`: half of this machine's memory).
     pub max_memory: Option<u64>,
     /// The confidence of the sampled intervals, in `(0, 1)`.
@@ -66,9 +70,31 @@ impl Default for DistributionOptions {
             seed: 1,
             nodes_per_sample: 2_000_000,
             deadline: None,
+            timeout: None,
             max_memory: None,
             confidence: 0.95,
         }
+    }
+}
+
+/// The sampling's time when the budget is the default: a sample's work is an elimination and a
+/// search, not nodes alone, so the default bounds the samples (and the exact search) by time.
+pub const DEFAULT_SAMPLING_TIME: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// Search nodes a sample gets when the budget bounds the sampling by time.
+pub const NODES_PER_TIMED_SAMPLE: u64 = 2_000_000;
+
+/// How a budget bounds a par histogram or distribution: each sample's search nodes, and the time
+/// of all samples together (the deadline's distance). A node count given bounds each sample and
+/// sets no time; a time bounds them all, with [`NODES_PER_TIMED_SAMPLE`] nodes each (or fewer,
+/// when given); the default budget is [`DEFAULT_SAMPLING_TIME`] of such samples.
+pub fn sampling_bounds(budget: crate::Budget) -> (u64, Option<std::time::Duration>) {
+    if budget.is_default() {
+        (NODES_PER_TIMED_SAMPLE, Some(DEFAULT_SAMPLING_TIME))
+    } else if let Some(time) = budget.time {
+        (budget.nodes.min(NODES_PER_TIMED_SAMPLE), Some(time))
+    } else {
+        (budget.nodes, None)
     }
 }
 
@@ -221,11 +247,25 @@ impl ParDistribution {
 /// starts and the search fits in memory, sampled otherwise. Only the sampled path can be
 /// refused for memory ([`Error::OverMemory`]).
 pub fn par_distribution(template: &Puzzle, options: &DistributionOptions) -> Result<ParDistribution, Error> {
+    if options.timeout.is_none() {
+        return distribution(template, options);
+    }
+    let (owned, copied) = (template.clone(), *options);
+    match crate::bounded::within(options.timeout, move || distribution(&owned, &copied)) {
+        Ok(result) => result,
+        Err(crate::bounded::Abandoned::TimeRanOut) => Err(Error::BudgetRanOut),
+        Err(crate::bounded::Abandoned::Stopped) => Err(crate::error::InternalError::Stopped.into()),
+    }
+}
+
+/// [`par_distribution`] on this thread, with no timeout of its own.
+fn distribution(template: &Puzzle, options: &DistributionOptions) -> Result<ParDistribution, Error> {
     let base = crate::generate::with_start(template, template.target.clone());
     let answer = crate::solve::solve(&base)?;
-    let domain: BigUint = answer.periods.iter().product();
+    // As powers of the distinct values: multiplying 90,000 factors one by one is quadratic.
+    let domain = crate::check::product(answer.periods.iter().cloned());
     let solvable = &domain / &answer.kernel_size;
-    let states: BigUint = template.moduli.iter().map(|&m| BigUint::from(m)).product();
+    let states = crate::check::product(template.moduli.iter().map(|&m| BigUint::from(m)));
     let why = match exact_plan(template, &solvable, &states, options) {
         Ok(plan) => {
             let exact = breadth_first(template, &plan, options.deadline);
@@ -235,8 +275,14 @@ pub fn par_distribution(template: &Puzzle, options: &DistributionOptions) -> Res
     };
     let estimate = crate::memory::for_candidates(template, rayon::current_num_threads());
     crate::memory::within(estimate, options.max_memory)?;
-    let histogram =
-        par_histogram(template, options.samples, options.seed, options.nodes_per_sample, options.deadline)?;
+    let histogram = sample_pars(
+        template,
+        &answer.periods,
+        options.samples,
+        options.seed,
+        options.nodes_per_sample,
+        options.deadline,
+    )?;
     let z = normal_quantile(0.5 + options.confidence / 2.0);
     let proven = histogram.taken - histogram.unproven;
     let shares = histogram
@@ -384,7 +430,11 @@ const SCAN_EVERY: u64 = 1 << 24;
 
 fn breadth_first(template: &Puzzle, plan: &Plan, deadline: Option<Instant>) -> ExactCounts {
     let mut moves = Moves::new(template);
-    let late = || deadline.is_some_and(|d| Instant::now() >= d);
+    // Where the deadline is looked at, abandoned work (a timeout) stops too.
+    let late = || {
+        crate::bounded::checkpoint();
+        deadline.is_some_and(|d| Instant::now() >= d)
+    };
     let mut pars = BTreeMap::new();
     let mut reached = 0u64;
     match plan.encoding {

@@ -99,9 +99,9 @@ pub enum Error {
     /// The work would need more memory than allowed; nothing was allocated for it.
     #[error(transparent)]
     OverMemory(#[from] OverMemory),
-    /// The time budget ran out before the work finished (when the work has no undecided
-    /// answer to give, as a check does).
-    #[error("the budget ran out before the work finished")]
+    /// The timeout came before the work finished (when the work has no undecided answer to
+    /// give, as a check does). The name is historical: the budget never ends work this way.
+    #[error("the timeout came before the work finished")]
     BudgetRanOut,
     /// A request the chosen method cannot answer, or a bug (a plan failed its simulation).
     #[error(transparent)]

@@ -177,6 +177,15 @@ pub enum Infeasible {
         /// Solvable starts other than the target.
         starts: BigUint,
     },
+    /// Fewer levels than asked for exist at all: the scramble's plans, counted one by one, make
+    /// only `levels` starts other than the target that differ up to the template's symmetries.
+    #[error("{count} levels cannot be made: only {levels} distinct level{s} exist{v} for this spec", s = if *levels == 1 { "" } else { "s" }, v = if *levels == 1 { "s" } else { "" })]
+    TooFewLevels {
+        /// Levels asked for.
+        count: usize,
+        /// The distinct levels there are.
+        levels: usize,
+    },
     /// A scramble of no presses leaves the target.
     #[error("a scramble must have at least 1 press: a level is not already solved")]
     ZeroScramble,
@@ -260,7 +269,90 @@ pub fn impossible(template: &Puzzle, spec: &Spec) -> Result<Option<Infeasible>, 
     {
         return Ok(Some(Infeasible::StrategyDoesNotApply(strategy)));
     }
+    if let Some(scramble) = spec.scramble
+        && let Some(levels) = scrambled_levels(template, &periods, scramble)
+        && levels < spec.count
+    {
+        return Ok(Some(Infeasible::TooFewLevels { count: spec.count, levels }));
+    }
     Ok(None)
+}
+
+/// The most scramble plans [`scrambled_levels`] plays one by one.
+const COUNTED_PLANS: u128 = 100_000;
+
+/// The levels a scramble of `presses` presses can make (starts other than the target, up to the
+/// template's symmetries), when its plans are few enough to play each: every plan with
+/// `0 <= x_j <= L_j − 1` and `Σ x_j = presses` (the plans [`scramble`] draws from). `None` when
+/// there are more than [`COUNTED_PLANS`] of them, or counting them would take long.
+fn scrambled_levels(template: &Puzzle, periods: &[u64], presses: u64) -> Option<usize> {
+    let n = periods.len();
+    // Plans by their presses so far, saturating past the limit: n × presses steps at most.
+    if (n as u128) * (presses as u128 + 1) > 50_000_000 {
+        return None;
+    }
+    let k = presses as usize;
+    let cap = COUNTED_PLANS + 1;
+    let mut ways = vec![0u128; k + 1];
+    ways[0] = 1;
+    for &l in periods {
+        let top = l.saturating_sub(1) as usize;
+        let mut next = vec![0u128; k + 1];
+        for (sum, &w) in ways.iter().enumerate() {
+            if w == 0 {
+                continue;
+            }
+            for x in 0..=top.min(k - sum) {
+                next[sum + x] = (next[sum + x] + w).min(cap);
+            }
+        }
+        ways = next;
+        checkpoint();
+    }
+    let plans = ways[k];
+    if plans > COUNTED_PLANS || plans.saturating_mul((n as u128).max(1)) > 100_000_000 {
+        return None;
+    }
+    // Every plan, in order: the last open buttons take what the first ones leave.
+    let symmetries = symmetries(template);
+    let mut seen: HashSet<Vec<u64>> = HashSet::new();
+    let mut plan = vec![0u64; n];
+    // The most presses the buttons from j on can take.
+    let mut room = vec![0u64; n + 1];
+    for j in (0..n).rev() {
+        room[j] = room[j + 1].saturating_add(periods[j].saturating_sub(1));
+    }
+    fn each(
+        j: usize,
+        left: u64,
+        periods: &[u64],
+        room: &[u64],
+        plan: &mut Vec<u64>,
+        visit: &mut dyn FnMut(&[u64]),
+    ) {
+        if j == periods.len() {
+            if left == 0 {
+                visit(plan);
+            }
+            return;
+        }
+        if room[j] < left {
+            return;
+        }
+        let top = periods[j].saturating_sub(1).min(left);
+        for x in 0..=top {
+            plan[j] = x;
+            each(j + 1, left - x, periods, room, plan, visit);
+        }
+        plan[j] = 0;
+    }
+    each(0, presses, periods, &room, &mut plan, &mut |x| {
+        let start = undone(template, x);
+        if start != template.target.to_vec() {
+            seen.insert(canonical(&start, &symmetries));
+        }
+    });
+    Some(seen.len())
 }
 
 pub(crate) fn with_start(template: &Puzzle, start: impl Into<CellValues>) -> Puzzle {
@@ -567,9 +659,9 @@ pub struct Histogram {
 
 /// The distribution of the par over up to `samples` random solvable starts, each judged with
 /// `nodes_per_sample` search nodes. Samples are streamed into the counts a round at a time (no
-/// list of samples is ever built, so any `samples` is fine), and no sample starts after
-/// `deadline`: then `taken` says how many were judged. Without a deadline the result depends on
-/// the seed alone.
+/// list of samples is ever built, so any `samples` is fine); at `deadline` (the budget's time)
+/// the samples still running are abandoned and no other starts: then `taken` says how many were
+/// judged. Without a deadline the result depends on the seed alone.
 pub fn par_histogram(
     template: &Puzzle,
     samples: usize,
@@ -578,7 +670,19 @@ pub fn par_histogram(
     deadline: Option<Instant>,
 ) -> Result<Histogram, InternalError> {
     let base = solve(&with_start(template, template.target.clone()))?;
-    let periods: Vec<u64> = base.periods.iter().map(|l| l.to_u64().unwrap_or(u64::MAX)).collect();
+    sample_pars(template, &base.periods, samples, seed, nodes_per_sample, deadline)
+}
+
+/// [`par_histogram`] from the periods of the template's buttons (an elimination already done).
+pub(crate) fn sample_pars(
+    template: &Puzzle,
+    periods: &[BigUint],
+    samples: usize,
+    seed: u64,
+    nodes_per_sample: u64,
+    deadline: Option<Instant>,
+) -> Result<Histogram, InternalError> {
+    let periods: Vec<u64> = periods.iter().map(|l| l.to_u64().unwrap_or(u64::MAX)).collect();
     let budget = Budget { nodes: nodes_per_sample, time: None };
     let out_of_time = || deadline.is_some_and(|deadline| Instant::now() >= deadline);
     let round = (rayon::current_num_threads() * 8).max(16);
@@ -588,21 +692,33 @@ pub fn par_histogram(
     while next < samples && !out_of_time() {
         checkpoint();
         let end = next.saturating_add(round).min(samples);
-        let pars: Vec<Option<Result<Option<u64>, InternalError>>> = (next..end)
-            .into_par_iter()
-            .map(|index| {
+        let indices: Vec<usize> = (next..end).collect();
+        // Plain threads, each waiting for its sample on a thread of its own until the deadline:
+        // rayon's pool stays free for the samples' kernels.
+        let pars: Vec<Option<Result<Option<u64>, InternalError>>> =
+            crate::bounded::in_parallel(&indices, |&index| {
                 stop.carry(|| {
                     if out_of_time() {
                         return None;
                     }
                     let mut rng = candidate_rng(seed, index);
                     let puzzle = with_start(template, random_start(template, &periods, &mut rng));
-                    Some(analyze(&puzzle, &Options { budget, ..Options::default() }).map(|analysis| {
-                        analysis.fewest.filter(|p| p.is_proven()).and_then(|p| p.total().to_u64())
-                    }))
+                    let judge = move || {
+                        analyze(&puzzle, &Options { budget, ..Options::default() }).map(|analysis| {
+                            analysis.fewest.filter(|p| p.is_proven()).and_then(|p| p.total().to_u64())
+                        })
+                    };
+                    match deadline {
+                        None => Some(judge()),
+                        Some(deadline) => match crate::bounded::until(deadline, judge) {
+                            Ok(par) => Some(par),
+                            // Not taken: the budget's time ended it.
+                            Err(crate::bounded::Abandoned::TimeRanOut) => None,
+                            Err(crate::bounded::Abandoned::Stopped) => Some(Err(InternalError::Stopped)),
+                        },
+                    }
                 })
-            })
-            .collect();
+            });
         for par in pars.into_iter().flatten() {
             histogram.taken += 1;
             match par? {
@@ -613,6 +729,29 @@ pub fn par_histogram(
         next = end;
     }
     Ok(histogram)
+}
+
+/// [`par_histogram_within`] within a timeout too (`None`: no bound): the whole histogram,
+/// set-up included, is abandoned past it ([`crate::Error::BudgetRanOut`]) and its work stops.
+pub fn par_histogram_timed(
+    template: &Puzzle,
+    samples: usize,
+    seed: u64,
+    nodes_per_sample: u64,
+    deadline: Option<Instant>,
+    max_memory: Option<u64>,
+    timeout: Option<std::time::Duration>,
+) -> Result<Histogram, crate::error::Error> {
+    if timeout.is_none() {
+        return par_histogram_within(template, samples, seed, nodes_per_sample, deadline, max_memory);
+    }
+    let owned = template.clone();
+    let work = move || par_histogram_within(&owned, samples, seed, nodes_per_sample, deadline, max_memory);
+    match crate::bounded::within(timeout, work) {
+        Ok(result) => result,
+        Err(crate::bounded::Abandoned::TimeRanOut) => Err(crate::error::Error::BudgetRanOut),
+        Err(crate::bounded::Abandoned::Stopped) => Err(InternalError::Stopped.into()),
+    }
 }
 
 /// [`par_histogram`] within a memory limit (`None`: half of this machine's memory): refused

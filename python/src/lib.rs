@@ -73,12 +73,15 @@ fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
 /// Solves a puzzle: the document `modsolve FILE --json` prints, as a dict.
 ///
 /// `puzzle` is RON text or a dict. `minimize` is 'total', 'max' or 'buttons'; `method` is
-/// 'auto', 'algebra' or 'search'. `budget` bounds the time in seconds (None: no time bound) and
-/// `nodes` the search nodes. `all` lists the plans (at most `limit`). `max_memory` (bytes, or a
+/// 'auto', 'algebra' or 'search'. `budget` (seconds) and `nodes` bound only the best-effort
+/// search for a better plan (None for both: the default fixed amount of work, 200000000 nodes,
+/// the same result on every machine; a time makes it depend on the machine); they never make
+/// the answer undecided. `timeout` (seconds; None: no bound) bounds the whole call: past it the
+/// document is undecided. `all` lists the plans (at most `limit`). `max_memory` (bytes, or a
 /// size such as '4GiB'; None: half of this machine's memory) refuses bigger work with a
 /// MemoryError.
 #[pyfunction]
-#[pyo3(signature = (puzzle, *, minimize = "total", method = "auto", budget = Some(10.0), nodes = 200_000_000, all = false, limit = 1000, max_memory = None))]
+#[pyo3(signature = (puzzle, *, minimize = "total", method = "auto", budget = None, nodes = None, timeout = None, all = false, limit = 1000, max_memory = None))]
 #[allow(clippy::too_many_arguments)]
 fn solve(
     py: Python<'_>,
@@ -86,7 +89,8 @@ fn solve(
     minimize: &str,
     method: &str,
     budget: Option<f64>,
-    nodes: u64,
+    nodes: Option<u64>,
+    timeout: Option<f64>,
     all: bool,
     limit: usize,
     max_memory: Option<&Bound<'_, PyAny>>,
@@ -95,6 +99,7 @@ fn solve(
         engine: engine(method)?,
         objective: objective(minimize)?,
         budget: budget_of(budget, nodes)?,
+        timeout: timeout_of(timeout)?,
         list_all: all,
         list_limit: limit,
         max_memory: memory_limit(max_memory)?,
@@ -111,27 +116,34 @@ fn solve(
 /// Checks a puzzle as a level designer needs: the document `modsolve check FILE --json` prints
 /// for one file, as a dict (`file` is the name it shows; default '<string>' or '<dict>').
 ///
-/// `budget` bounds the time in seconds (None: no time bound), `nodes` the par search. A check
-/// the budget stops gives the command line's undecided document (`error`, `undecided`).
+/// `budget` (seconds) and `nodes` bound the best-effort parts (the par search, macros, the
+/// players' play-throughs) as in `solve`. A check that `timeout` (seconds) stops gives the
+/// command line's undecided document (`error`, `undecided`).
 #[pyfunction]
-#[pyo3(signature = (puzzle, *, budget = Some(5.0), nodes = 200_000_000, deny_warnings = false, max_memory = None, file = None))]
+#[pyo3(signature = (puzzle, *, budget = None, nodes = None, timeout = None, deny_warnings = false, max_memory = None, file = None))]
+#[allow(clippy::too_many_arguments)]
 fn check(
     py: Python<'_>,
     puzzle: &Bound<'_, PyAny>,
     budget: Option<f64>,
-    nodes: u64,
+    nodes: Option<u64>,
+    timeout: Option<f64>,
     deny_warnings: bool,
     max_memory: Option<&Bound<'_, PyAny>>,
     file: Option<String>,
 ) -> PyResult<Py<PyAny>> {
-    let options = CheckOptions { budget: budget_of(budget, nodes)?, max_memory: memory_limit(max_memory)? };
+    let options = CheckOptions {
+        budget: budget_of(budget, nodes)?,
+        timeout: timeout_of(timeout)?,
+        max_memory: memory_limit(max_memory)?,
+    };
     let shown = file.unwrap_or_else(|| default_name(puzzle).into());
     let puzzle = read(py, puzzle)?;
     let object = work(py, || match check_within(&puzzle, &options) {
         Ok(report) => Ok(check_json(&shown, &puzzle, &report, deny_warnings)),
         Err(Error::BudgetRanOut) => Ok(json!({
             "file": shown,
-            "error": "the budget ran out before the check finished",
+            "error": "the timeout came before the check finished",
             "undecided": true,
         })),
         Err(e) => Err(e),
@@ -233,20 +245,24 @@ enum Pressed {
 ///
 /// `pressed` lists the presses made so far from the start, each a button number (from 0) or a
 /// label; `steps` lists the whole ordered plan with the board after each press. `budget`,
-/// `nodes` and `max_memory` as in `solve`. A press that names no button is a ValueError.
+/// `nodes`, `timeout` and `max_memory` as in `solve`. A press that names no button is a
+/// ValueError.
 #[pyfunction]
-#[pyo3(signature = (puzzle, *, pressed = None, steps = false, budget = Some(10.0), nodes = 200_000_000, max_memory = None))]
+#[pyo3(signature = (puzzle, *, pressed = None, steps = false, budget = None, nodes = None, timeout = None, max_memory = None))]
+#[allow(clippy::too_many_arguments)]
 fn hint(
     py: Python<'_>,
     puzzle: &Bound<'_, PyAny>,
     pressed: Option<Vec<Pressed>>,
     steps: bool,
     budget: Option<f64>,
-    nodes: u64,
+    nodes: Option<u64>,
+    timeout: Option<f64>,
     max_memory: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
     let analysis = Options {
         budget: budget_of(budget, nodes)?,
+        timeout: timeout_of(timeout)?,
         max_memory: memory_limit(max_memory)?,
         ..Options::default()
     };
@@ -285,15 +301,19 @@ fn hint(
 ///
 /// Exact (every solvable start counted by its par) when the puzzle has at most `exact_limit`
 /// solvable starts, else estimated from `samples` random starts (from `seed`) with intervals of
-/// the given `confidence`. `budget` bounds the time in seconds (None: no time bound), and
+/// the given `confidence`. `budget` (seconds) bounds the exact search and the sampling (None:
+/// 10 s of samples of 2000000 nodes each; `nodes` instead: each sample's nodes, no time);
+/// `timeout` (seconds) bounds the whole call, set-up included (a TimeoutError past it), and
 /// `max_memory` the memory as in `solve`.
 #[pyfunction]
-#[pyo3(signature = (puzzle, *, budget = Some(10.0), exact_limit = 1 << 32, samples = 1000, seed = 1, confidence = 0.95, max_memory = None, file = None))]
+#[pyo3(signature = (puzzle, *, budget = None, nodes = None, timeout = None, exact_limit = 1 << 32, samples = 1000, seed = 1, confidence = 0.95, max_memory = None, file = None))]
 #[allow(clippy::too_many_arguments)]
 fn par_distribution(
     py: Python<'_>,
     puzzle: &Bound<'_, PyAny>,
     budget: Option<f64>,
+    nodes: Option<u64>,
+    timeout: Option<f64>,
     exact_limit: u64,
     samples: usize,
     seed: u64,
@@ -304,15 +324,16 @@ fn par_distribution(
     if !(confidence > 0.0 && confidence < 1.0) {
         return Err(PyValueError::new_err(format!("confidence {confidence} is not between 0 and 1")));
     }
-    let time = budget_of(budget, 0)?.time;
+    let (nodes_per_sample, time) = modsolve::difficulty::sampling_bounds(budget_of(budget, nodes)?);
     let options = modsolve::difficulty::DistributionOptions {
         exact_limit,
-        samples,
+        samples: if time.is_some() { samples } else { samples.min(1_000_000) },
         seed,
         confidence,
+        nodes_per_sample,
         deadline: time.map(|t| std::time::Instant::now() + t),
+        timeout: timeout_of(timeout)?,
         max_memory: memory_limit(max_memory)?,
-        ..modsolve::difficulty::DistributionOptions::default()
     };
     let shown = file.unwrap_or_else(|| default_name(puzzle).into());
     let puzzle = read(py, puzzle)?;
@@ -424,15 +445,32 @@ fn puzzle_error(e: &InputError, source: Option<&str>, field: Option<String>) -> 
     })
 }
 
-/// Reads a budget: `seconds` of time (None: no time bound) and `nodes`.
-fn budget_of(seconds: Option<f64>, nodes: u64) -> PyResult<Budget> {
+/// Reads a budget: `seconds` of time and `nodes`; neither is the default (a fixed node count),
+/// a time alone has no node cap, nodes alone no time.
+fn budget_of(seconds: Option<f64>, nodes: Option<u64>) -> PyResult<Budget> {
     let time = match seconds {
         None => None,
         Some(s) => Some(Duration::try_from_secs_f64(s).map_err(|_| {
             PyValueError::new_err(format!("budget {s} is not a time: give seconds (>= 0) or None"))
         })?),
     };
-    Ok(Budget { nodes, time })
+    Ok(match (time, nodes) {
+        (None, None) => Budget::default(),
+        (Some(time), None) => Budget::of_time(time),
+        (None, Some(nodes)) => Budget::of_nodes(nodes),
+        (time, Some(nodes)) => Budget { nodes, time },
+    })
+}
+
+/// Reads a timeout in seconds (None: no bound).
+fn timeout_of(seconds: Option<f64>) -> PyResult<Option<Duration>> {
+    seconds
+        .map(|s| {
+            Duration::try_from_secs_f64(s).map_err(|_| {
+                PyValueError::new_err(format!("timeout {s} is not a time: give seconds (>= 0) or None"))
+            })
+        })
+        .transpose()
 }
 
 fn engine(method: &str) -> PyResult<Engine> {

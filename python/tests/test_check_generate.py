@@ -1,5 +1,9 @@
 """`modsolve.check` and `modsolve.generate`."""
 
+import time
+
+import pytest
+
 import modsolve
 from conftest import puzzle_text
 
@@ -53,23 +57,46 @@ def test_a_rare_spec_finds_fewer():
     assert batch["tried"] == 3 and batch["found"] < 5
 
 
-# A budget of 0 s still lets the work run 0.17 s (the bound adds 0.2 s for what cannot be
+# A timeout of 0 s still lets the work run 0.17 s (the bound adds 0.2 s for what cannot be
 # interrupted): the board must take well over that. 300 x 300 took 0.16 s on an idle machine;
 # 600 x 600 takes about 1.1 s.
 BIG_MOD_3 = "Puzzle(graph: Grid(rows: 600, cols: 600), modulus: 3, target: All(1))"
 
 
-def test_a_check_the_budget_stops_is_undecided():
-    report = modsolve.check(BIG_MOD_3, budget=0.0)
+def test_a_check_the_timeout_stops_is_undecided():
+    report = modsolve.check(BIG_MOD_3, timeout=0.0)
     assert report == {
         "version": 1,
         "file": "<string>",
-        "error": "the budget ran out before the check finished",
+        "error": "the timeout came before the check finished",
         "undecided": True,
     }
 
 
-def test_a_solve_the_budget_stops_is_undecided():
-    report = modsolve.solve(BIG_MOD_3, budget=0.0)
+def test_a_solve_the_timeout_stops_is_undecided():
+    report = modsolve.solve(BIG_MOD_3, timeout=0.0)
     assert report["solvable"] is None
-    assert report["undecided"] == "the budget ran out before the elimination finished"
+    assert report["undecided"] == "the timeout came before the analysis finished"
+
+
+def test_a_budget_never_leaves_a_solve_undecided():
+    # The budget bounds only the search for a better plan: the algebra's answer stands.
+    report = modsolve.solve(BIG_MOD_3, budget=0.0)
+    assert report["solvable"] is True and report["undecided"] is None
+    assert report["fewest"]["total_presses"] > 0
+
+
+def test_par_distribution_keeps_its_budget():
+    # The sampling ends at the budget's time, its running samples abandoned: at most the set-up
+    # (one elimination) plus the budget, with a margin for a shared machine.
+    king = "Puzzle(graph: Grid(rows: 200, cols: 200, neighborhood: King), modulus: 3, target: All(1))"
+    started = time.monotonic()
+    modsolve.solve(king, nodes=0)
+    plain = time.monotonic() - started
+    started = time.monotonic()
+    report = modsolve.par_distribution(king, budget=0.5)
+    took = time.monotonic() - started
+    assert took < 2 * plain + 0.5 * 1.1 + 1.0, (took, plain)
+    assert report["method"] == "sampled" and report["complete"] is False
+    with pytest.raises(TimeoutError):
+        modsolve.par_distribution(king, timeout=0.05)

@@ -72,6 +72,7 @@ def test_dict_errors_name_the_field_without_a_position():
         {"method": "magic"},
         {"budget": -1.0},
         {"budget": float("nan")},
+        {"timeout": -1.0},
         {"max_memory": "lots"},
     ],
 )

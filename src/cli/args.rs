@@ -20,8 +20,17 @@ PUZZLE FILES (RON):
     )
 The full reference is FORMAT.md beside the README.
 
+BUDGET AND TIMEOUT:
+    --budget bounds only the best-effort work: the search for a better plan than the one the
+    algebra gives, check's play-throughs and samples. It never makes an exact answer (solvable,
+    the count, a plan) undecided. The default is a fixed amount of work (200000000 nodes, about
+    10 s here), so the result is the same on every machine; give a time (--budget 30s) or a node
+    count (--budget 5000000 or 5000000nodes); a time-bounded result depends on the machine.
+    --timeout bounds the whole command (default: none): at its end the answer is undecided,
+    exit 3, and the work is stopped.
+
 EXIT CODES: 0 solved, 1 no solution (or a failed check), 2 bad input or usage,
-    3 undecided (the budget ran out before the search decided whether there is a plan).";
+    3 undecided (--timeout came before modsolve could tell whether there is a plan).";
 
 #[derive(Parser, Debug)]
 #[command(
@@ -45,8 +54,9 @@ pub(crate) enum Command {
     /// Check puzzle files the way a game designer needs: par, solvable starts, quiet patterns,
     /// single-cell macros, intended plan, warnings. Exit 0 all pass, 1 any fails, 2 unreadable.
     Check(CheckArgs),
-    /// Hint for players: the next press of a fewest plan from the start, or from the board after
-    /// the presses already made (--pressed); --steps lists the whole plan in order with the
+    /// Hint for players: the next press of a fewest plan from the start, from a board given by
+    /// its cell values (--state), or from the board after the presses already made (--pressed);
+    /// --steps lists the whole plan in order with the
     /// board after each press. Exit 0 hint given (or already solved), 1 not solvable from
     /// there, 2 bad input, 3 undecided.
     Hint(HintArgs),
@@ -92,10 +102,17 @@ pub(crate) struct CheckArgs {
     /// `--deny warnings`: warnings fail the check too.
     #[arg(long, value_enum)]
     pub(crate) deny: Option<DenyArg>,
-    /// Work allowed per puzzle: a time (5s, 1.5s, 500ms) bounds each file's whole check (with
-    /// --par-histogram, the whole histogram); a node count bounds the par search (each sample).
-    #[arg(long, value_parser = parse_budget, default_value = "5s")]
+    /// Best-effort work per puzzle: the par search, macros, play-throughs and samples (a node
+    /// count bounds each par search; a time, e.g. 5s, bounds them all together, with
+    /// --par-histogram or --par-distribution the sampling of every file). Default: 200000000
+    /// nodes, the same result on every machine. Never makes a check undecided.
+    #[arg(long, value_parser = parse_budget, default_value = "default")]
     pub(crate) budget: Budget,
+    /// The wall time each file's whole check may take (with --par-histogram or
+    /// --par-distribution, each file's whole run), e.g. 30s; past it the file is undecided.
+    /// Default: none.
+    #[arg(long, value_parser = parse_timeout)]
+    pub(crate) timeout: Option<std::time::Duration>,
     /// Treat each file as a template: sample random solvable starts and chart their par.
     #[arg(long)]
     pub(crate) par_histogram: bool,
@@ -127,9 +144,13 @@ pub(crate) struct HintArgs {
     pub(crate) limits: Limits,
     /// The presses already made, in order, by button number from 0 or by label: `3,7,7` or
     /// `"tentacle 1,tentacle 3"`. They are replayed under the puzzle's rule before hinting.
-    /// `--state` is the same option: the state the player has reached, given by its presses.
-    #[arg(long, visible_alias = "state", value_name = "BUTTONS", allow_hyphen_values = true)]
+    #[arg(long, value_name = "BUTTONS", allow_hyphen_values = true)]
     pub(crate) pressed: Option<String>,
+    /// The board the player has reached, as cell values in cell order (one per cell, each
+    /// below its cell's modulus): `1,0,1,…`. The hint is from that board (with --pressed, from
+    /// the presses made after it).
+    #[arg(long, value_name = "VALUES", allow_hyphen_values = true)]
+    pub(crate) state: Option<String>,
     /// List the whole fewest plan in order, with the board after each press (for staged
     /// presses the press cut short by the win comes last).
     #[arg(long)]
@@ -137,10 +158,14 @@ pub(crate) struct HintArgs {
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub(crate) json: bool,
-    /// Work allowed: a time (10s, 1.5s, 250ms) bounds the whole command; a number of nodes
-    /// bounds the search for the fewest plan.
-    #[arg(long, value_parser = parse_budget, default_value = "10s")]
+    /// Best-effort work: the search for the fewest plan (a node count, or a time like 10s).
+    /// Default: 200000000 nodes. Never makes the hint undecided.
+    #[arg(long, value_parser = parse_budget, default_value = "default")]
     pub(crate) budget: Budget,
+    /// The wall time the whole command may take, e.g. 10s; past it the answer is undecided
+    /// (exit 3). Default: none.
+    #[arg(long, value_parser = parse_timeout)]
+    pub(crate) timeout: Option<std::time::Duration>,
 }
 
 #[cfg(feature = "serve")]
@@ -236,6 +261,10 @@ pub(crate) struct GenerateArgs {
     /// Overwrite level files already in --out (without it, a run that would is refused).
     #[arg(long)]
     pub(crate) force: bool,
+    /// The wall time the whole run may take, e.g. 30s: past it the run stops (exit 3), the
+    /// levels written so far complete. Default: none (--attempts bounds the run).
+    #[arg(long, value_parser = parse_timeout)]
+    pub(crate) timeout: Option<std::time::Duration>,
 }
 
 /// A confidence level strictly between 0 and 1.
@@ -313,10 +342,16 @@ pub(crate) struct SolveArgs {
     /// What the plan shown minimises: total presses, the largest press count, or distinct buttons.
     #[arg(long, value_enum, default_value_t = ObjectiveArg::Total)]
     pub(crate) minimize: ObjectiveArg,
-    /// Work allowed: a time (10s, 1.5s, 1m30s, 250ms) bounds the whole command, elimination included; a
-    /// number of nodes bounds the search and optimisation.
-    #[arg(long, value_parser = parse_budget, default_value = "10s")]
+    /// Best-effort work: the search for a better plan, the search solver and --all's walk. A
+    /// node count (5000000 or 5000000nodes) gives the same result on every machine; a time
+    /// (10s, 1.5s, 250ms) bounds them together and the result depends on the machine. Default:
+    /// 200000000 nodes (about 10 s here). Never makes the algebra's answer undecided.
+    #[arg(long, value_parser = parse_budget, default_value = "default")]
     pub(crate) budget: Budget,
+    /// The wall time the whole command may take, elimination included (10s, 1.5s, 250ms);
+    /// past it the answer is undecided (exit 3) and the work is stopped. Default: none.
+    #[arg(long, value_parser = parse_timeout)]
+    pub(crate) timeout: Option<std::time::Duration>,
     /// List the plans (within press limits): the exact count first, then up to --limit plans.
     #[arg(long)]
     pub(crate) all: bool,
@@ -349,22 +384,36 @@ pub(crate) enum ObjectiveArg {
     Buttons,
 }
 
-/// A time (`10s`, `1.5s`, `1m30s`, `250ms`, `2h`; humantime's forms) bounds the run, with the
-/// default node cap; a plain number is a node count.
+/// `default` (a fixed node count); a number of nodes (`5000000` or `5000000nodes`); or a time
+/// (`10s`, `1.5s`, `1m30s`, `250ms`, `2h`; humantime's forms), which bounds the searches with
+/// no node cap.
 pub(crate) fn parse_budget(text: &str) -> Result<Budget, String> {
     let text = text.trim();
-    if !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) {
-        let nodes = text.parse::<u64>().map_err(|_| format!("`{text}` is too many nodes for a budget"))?;
-        return Ok(Budget { nodes, time: None });
+    if text == "default" {
+        return Ok(Budget::default());
+    }
+    let digits = text.strip_suffix("nodes").map_or(text, str::trim_end);
+    if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+        let nodes = digits.parse::<u64>().map_err(|_| format!("`{text}` is too many nodes for a budget"))?;
+        return Ok(Budget::of_nodes(nodes));
     }
     let time = humantime::parse_duration(text).map_err(|e| match e {
         humantime::DurationError::NumberOverflow => format!("`{text}` is too long a budget"),
         e => format!(
             "`{text}` is not a budget ({e}): give a time like 10s, 1.5s, 1m30s or 250ms, \
-             or a node count like 1000000"
+             or a node count like 1000000 or 1000000nodes"
         ),
     })?;
-    Ok(Budget { time: Some(time), ..Budget::default() })
+    Ok(Budget::of_time(time))
+}
+
+/// A timeout: a time in humantime's forms (`10s`, `1.5s`, `250ms`).
+pub(crate) fn parse_timeout(text: &str) -> Result<std::time::Duration, String> {
+    let text = text.trim();
+    humantime::parse_duration(text).map_err(|e| match e {
+        humantime::DurationError::NumberOverflow => format!("`{text}` is too long a timeout"),
+        e => format!("`{text}` is not a timeout ({e}): give a time like 10s, 1.5s, 1m30s or 250ms"),
+    })
 }
 
 /// The bounds every command that reads puzzles takes.
@@ -401,9 +450,15 @@ mod tests {
             let budget = parse_budget(text).unwrap_or_else(|e| panic!("{text}: {e}"));
             assert_eq!(budget.time, Some(Duration::from_millis(millis)), "{text}");
         }
-        let nodes = parse_budget("1000000").unwrap();
-        assert_eq!((nodes.nodes, nodes.time), (1_000_000, None));
-        for bad in ["", "ten", "1.5", "5x", "-1s", "99999999999999999999999"] {
+        for text in ["1000000", "1000000nodes", "1000000 nodes"] {
+            let nodes = parse_budget(text).unwrap();
+            assert_eq!((nodes.nodes, nodes.time), (1_000_000, None), "{text}");
+        }
+        assert_eq!(parse_budget("default").unwrap(), modsolve::Budget::default());
+        assert_eq!(parse_budget("default").unwrap().time, None);
+        assert_eq!(super::parse_timeout("1.5s").unwrap(), Duration::from_millis(1500));
+        assert!(super::parse_timeout("1000").unwrap_err().contains("not a timeout"));
+        for bad in ["", "ten", "1.5", "5x", "-1s", "99999999999999999999999", "nodes", "5snodes"] {
             let error = parse_budget(bad).expect_err(bad);
             assert!(error.contains("budget") || error.contains("nodes"), "{bad}: {error}");
         }

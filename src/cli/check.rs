@@ -12,7 +12,6 @@ use modsolve::report::batch::{
 };
 use modsolve::report::check::{check_json, check_text};
 use modsolve::report::github::{Level, annotation, check_annotations};
-use modsolve::solve::Budget;
 use serde_json::json;
 
 use super::args::{CheckArgs, CheckFormat};
@@ -38,7 +37,11 @@ impl From<CheckArgs> for Request {
         Request {
             files: args.files,
             max_input: args.limits.max_input,
-            options: CheckOptions { budget: args.budget, max_memory: args.limits.max_memory },
+            options: CheckOptions {
+                budget: args.budget,
+                timeout: args.timeout,
+                max_memory: args.limits.max_memory,
+            },
             json: args.json || args.format == Some(CheckFormat::Json),
             github: args.format == Some(CheckFormat::Github),
             deny_warnings: args.deny.is_some(),
@@ -81,12 +84,12 @@ pub(crate) fn run(request: &Request) -> Result<Output, Failure> {
                 warnings: report.warning_count(),
             },
             Err(modsolve::Error::BudgetRanOut) => {
-                let why = "the budget ran out before the check finished";
+                let why = "the timeout came before the check finished";
                 Checked::Failed {
                     text: if request.github {
-                        annotate(&format!("{why}; a larger --budget may finish it"))
+                        annotate(&format!("{why}; a larger --timeout may finish it"))
                     } else {
-                        format!("FAIL {shown}: undecided: {why}; a larger --budget may finish it\n")
+                        format!("FAIL {shown}: undecided: {why}; a larger --timeout may finish it\n")
                     },
                     json: json!({"file": shown, "error": why, "undecided": true}),
                 }
@@ -179,14 +182,15 @@ fn refuse_github(request: &Request, flag: &str) -> Result<(), Failure> {
     Ok(())
 }
 
-/// The par histogram of every file taken as a template. A time budget bounds the whole run
-/// (all files); a node budget bounds each sample.
+/// The par histogram of every file taken as a template. A time budget bounds the sampling of
+/// the whole run (all files); a node budget bounds each sample; the timeout bounds each file's
+/// whole histogram, its set-up included.
 pub(crate) fn histogram(request: &Request) -> Result<Output, Failure> {
     let json = request.json;
     super::stdin_at_most_once(&request.files, json)?;
     refuse_github(request, "--par-histogram")?;
-    let budget: Budget = request.options.budget;
-    if budget.time.is_none() && request.samples > UNTIMED_SAMPLES {
+    let (nodes_per_sample, time) = modsolve::difficulty::sampling_bounds(request.options.budget);
+    if time.is_none() && request.samples > UNTIMED_SAMPLES {
         return Err(Failure::plain(
             "usage",
             format!(
@@ -198,22 +202,19 @@ pub(crate) fn histogram(request: &Request) -> Result<Output, Failure> {
             json,
         ));
     }
-    let deadline = budget.time.map(|time| Instant::now() + time);
-    let asked = HistogramAsked {
-        samples: request.samples,
-        nodes_per_sample: if budget.time.is_some() { 2_000_000 } else { budget.nodes },
-        time: budget.time,
-    };
+    let deadline = time.map(|time| Instant::now() + time);
+    let asked = HistogramAsked { samples: request.samples, nodes_per_sample, time };
     let (mut text, mut objects) = (String::new(), Vec::new());
     for path in &request.files {
         let loaded = super::load(path, request.max_input).map_err(|f| f.in_json(json))?;
-        let histogram = modsolve::generate::par_histogram_within(
+        let histogram = modsolve::generate::par_histogram_timed(
             &loaded.puzzle,
             request.samples,
             request.seed,
             asked.nodes_per_sample,
             deadline,
             request.options.max_memory,
+            request.options.timeout,
         )
         .map_err(|e| Failure::from(e).in_json(json))?;
         text.push_str(&histogram_text(&loaded.shown, &histogram, &asked));
@@ -224,24 +225,23 @@ pub(crate) fn histogram(request: &Request) -> Result<Output, Failure> {
 }
 
 /// The par distribution of every file taken as a template: exact up to `--exact-limit`
-/// solvable starts, sampled beyond. A time budget bounds the whole run (all files); a node
-/// budget bounds each sample and sets no deadline.
+/// solvable starts, sampled beyond. A time budget bounds the search and the sampling of the
+/// whole run (all files); a node budget bounds each sample and sets no deadline; the timeout
+/// bounds each file's whole distribution, its set-up included.
 pub(crate) fn distribution(request: &Request) -> Result<Output, Failure> {
     let json = request.json;
     super::stdin_at_most_once(&request.files, json)?;
     refuse_github(request, "--par-distribution")?;
-    let budget: Budget = request.options.budget;
-    let deadline = budget.time.map(|time| Instant::now() + time);
-    let asked = DistributionAsked {
-        nodes_per_sample: if budget.time.is_some() { 2_000_000 } else { budget.nodes },
-        time: budget.time,
-    };
+    let (nodes_per_sample, time) = modsolve::difficulty::sampling_bounds(request.options.budget);
+    let deadline = time.map(|time| Instant::now() + time);
+    let asked = DistributionAsked { nodes_per_sample, time };
     let options = modsolve::difficulty::DistributionOptions {
         exact_limit: request.exact_limit,
-        samples: request.samples.min(if budget.time.is_some() { usize::MAX } else { UNTIMED_SAMPLES }),
+        samples: request.samples.min(if time.is_some() { usize::MAX } else { UNTIMED_SAMPLES }),
         seed: request.seed,
-        nodes_per_sample: asked.nodes_per_sample,
+        nodes_per_sample,
         deadline,
+        timeout: request.options.timeout,
         max_memory: request.options.max_memory,
         confidence: request.confidence,
     };

@@ -16,6 +16,7 @@ use super::args::GenerateArgs;
 use super::output::{Body, Failure, Output};
 
 /// A batch of levels, as the command line asks for it.
+#[derive(Clone)]
 pub(crate) struct Request {
     template: PathBuf,
     max_input: u64,
@@ -31,6 +32,7 @@ pub(crate) struct Request {
     deny_warnings: bool,
     pub(crate) json: bool,
     force: bool,
+    timeout: Option<std::time::Duration>,
 }
 
 impl From<GenerateArgs> for Request {
@@ -50,6 +52,7 @@ impl From<GenerateArgs> for Request {
             deny_warnings: args.deny_warnings,
             json: args.json,
             force: args.force,
+            timeout: args.timeout,
         }
     }
 }
@@ -58,13 +61,38 @@ fn usage(message: String) -> Failure {
     Failure::plain("usage", message, 2, false)
 }
 
-/// Makes the levels; exit 0 when all were found, 1 when the spec was too rare.
+/// Makes the levels; exit 0 when all were found, 1 when the spec was too rare, 3 when the
+/// timeout came first (the whole run is on its clock: reading the template, the checks of the
+/// spec, the search and the writing).
 pub(crate) fn run(request: &Request) -> Result<Output, Failure> {
+    use std::sync::{Arc, Mutex};
     let json = request.json;
-    run_inner(request).map_err(|f| f.in_json(json))
+    let lines = Arc::new(Mutex::new(LevelLines { json, written: 0, closed: false, stopped: false }));
+    if request.timeout.is_none() {
+        return run_inner(request, &lines).map_err(|f| f.in_json(json));
+    }
+    let (owned, shared) = (request.clone(), Arc::clone(&lines));
+    match modsolve::bounded::within_timeout(request.timeout, move || run_inner(&owned, &shared)) {
+        Ok(result) => result.map_err(|f| f.in_json(json)),
+        Err(e) => {
+            // The run is abandoned: it writes and prints nothing more, and the JSON document
+            // printed so far ends with the error.
+            let mut lines = lines.lock().unwrap_or_else(|e| e.into_inner());
+            lines.stopped = true;
+            let failure = Failure::from(e);
+            if json && lines.written > 0 && !lines.closed {
+                let end = lines.finish(Some(("error", failure.to_json()["error"].to_string())));
+                lines.closed = true;
+                let _ = std::io::stdout().lock().write_all(end.as_bytes());
+                return Err(failure.settled());
+            }
+            lines.closed = true;
+            Err(failure.in_json(json))
+        }
+    }
 }
 
-fn run_inner(request: &Request) -> Result<Output, Failure> {
+fn run_inner(request: &Request, lines: &std::sync::Mutex<LevelLines>) -> Result<Output, Failure> {
     let template = super::load(&request.template, request.max_input)?.puzzle;
     let estimate = modsolve::memory::for_candidates(&template, rayon::current_num_threads());
     modsolve::memory::within(estimate, request.max_memory)
@@ -105,7 +133,7 @@ fn run_inner(request: &Request) -> Result<Output, Failure> {
         .map_err(|e| usage(format!("error: cannot create {}: {e}\n", request.out.display())))?;
     let bar = progress_bar(count as u64, "levels");
     // Each level is written, then its line printed, as soon as it is accepted.
-    let mut lines = LevelLines { json: request.json, written: 0, closed: false };
+    let lock = || lines.lock().unwrap_or_else(|e| e.into_inner());
     let batch = generate(
         &template,
         &spec,
@@ -115,6 +143,10 @@ fn run_inner(request: &Request) -> Result<Output, Failure> {
             }
         },
         |level| {
+            let mut lines = lock();
+            if lines.stopped {
+                return Err(Failure::from(modsolve::Error::BudgetRanOut));
+            }
             let number = lines.written + 1;
             let path = request.out.join(level_name(number));
             let scrambled = match request.scramble {
@@ -150,6 +182,7 @@ fn run_inner(request: &Request) -> Result<Output, Failure> {
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
+    let lines = lock();
     let batch = match batch {
         Ok(batch) => batch,
         Err(failure) => {
@@ -195,6 +228,10 @@ fn infeasible(reason: &Infeasible) -> String {
         Infeasible::StrategyDoesNotApply(strategy) => {
             format!("--strategy {strategy} needs a grid whose buttons are its cells")
         }
+        Infeasible::TooFewLevels { count, levels } => format!(
+            "--count {count} cannot be met: only {levels} distinct level{} for this spec (the starts a scramble of --scramble presses makes, up to rotation and reflection)",
+            if *levels == 1 { " exists" } else { "s exist" }
+        ),
         Infeasible::ZeroScramble => "--scramble must be at least 1: a level is not already solved".into(),
         Infeasible::ScrambleTooLong { scramble, most } if *scramble > modsolve::generate::SCRAMBLE_LIMIT => {
             format!(
@@ -252,6 +289,8 @@ struct LevelLines {
     json: bool,
     written: usize,
     closed: bool,
+    /// The timeout came: the run stops at its next level.
+    stopped: bool,
 }
 
 impl LevelLines {

@@ -15,18 +15,24 @@ pub(crate) struct Request {
     pub(crate) file: PathBuf,
     pub(crate) max_input: u64,
     pub(crate) pressed: Option<String>,
+    pub(crate) state: Option<String>,
     pub(crate) options: HintOptions,
     pub(crate) json: bool,
 }
 
 impl From<HintArgs> for Request {
     fn from(args: HintArgs) -> Self {
-        let analysis =
-            Options { budget: args.budget, max_memory: args.limits.max_memory, ..Options::default() };
+        let analysis = Options {
+            budget: args.budget,
+            timeout: args.timeout,
+            max_memory: args.limits.max_memory,
+            ..Options::default()
+        };
         Request {
             file: args.file,
             max_input: args.limits.max_input,
             pressed: args.pressed,
+            state: args.state,
             options: HintOptions { analysis, steps: args.steps },
             json: args.json,
         }
@@ -36,7 +42,12 @@ impl From<HintArgs> for Request {
 /// Reads the puzzle and the presses made, hints, renders.
 pub(crate) fn run(request: &Request) -> Result<Output, Failure> {
     let json = request.json;
-    let puzzle = super::load(&request.file, request.max_input).map_err(|f| f.in_json(json))?.puzzle;
+    let mut puzzle = super::load(&request.file, request.max_input).map_err(|f| f.in_json(json))?.puzzle;
+    if let Some(text) = &request.state {
+        let usage = |why: String| Failure::plain("usage", format!("error: --state: {why}\n"), 2, json);
+        let values = parse_state(&puzzle, text).map_err(usage)?;
+        puzzle = puzzle.with_start(values).map_err(|e| usage(e.to_string()))?;
+    }
     let pressed = match &request.pressed {
         Some(text) => parse_pressed(&puzzle, text)
             .map_err(|why| Failure::plain("usage", format!("error: --pressed: {why}\n"), 2, json))?,
@@ -58,6 +69,33 @@ pub(crate) fn run(request: &Request) -> Result<Output, Failure> {
         Body::Text(modsolve::report::hint_text(&puzzle, &hint))
     };
     Ok(Output { body, code })
+}
+
+/// `1,0,2,…`: one value per cell, in cell order, separated by commas (or spaces).
+fn parse_state(puzzle: &Puzzle, text: &str) -> Result<Vec<u64>, String> {
+    let cells = puzzle.cell_count();
+    let items: Vec<&str> = text.split([',', ' ']).map(str::trim).filter(|s| !s.is_empty()).collect();
+    if items.len() != cells {
+        return Err(format!(
+            "has {} values but the puzzle has {cells} cells: give one value per cell, in cell order (1,0,1,…)",
+            items.len()
+        ));
+    }
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, item)| {
+            let modulus = puzzle.moduli()[i];
+            match item.parse::<u64>() {
+                Ok(v) if v < modulus => Ok(v),
+                Ok(v) => Err(format!("value {v} of cell {i} is not below its modulus {modulus}")),
+                Err(_) => Err(format!(
+                    "`{item}` (cell {i}) is not a cell value: a whole number from 0 to {}",
+                    modulus - 1
+                )),
+            }
+        })
+        .collect()
 }
 
 /// `3,7,7` or `tentacle 1, tentacle 3`: button numbers (from 0) or button names (labels),

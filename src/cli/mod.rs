@@ -156,6 +156,7 @@ fn solve_request(args: args::SolveArgs) -> solve::Request {
             ObjectiveArg::Buttons => Objective::Buttons,
         },
         budget: args.budget,
+        timeout: args.timeout,
         list_all: args.all,
         list_limit: args.limit,
         max_memory: args.limits.max_memory,

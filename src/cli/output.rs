@@ -178,7 +178,7 @@ impl From<modsolve::Error> for Failure {
             Error::Input(e) => Failure::plain("input", format!("error: {e}\n"), 2, false),
             Error::OverMemory(e) => Failure::plain("memory", super::memory_failure(e), 2, false),
             Error::BudgetRanOut => {
-                Failure::plain("budget", format!("error: {e}; a larger --budget may finish it\n"), 3, false)
+                Failure::plain("budget", format!("error: {e}; a larger --timeout may finish it\n"), 3, false)
             }
             Error::Internal(e @ InternalError::Unsupported(_)) => {
                 Failure::plain("unsupported", format!("error: {e}\n"), 2, false)

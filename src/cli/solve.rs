@@ -76,7 +76,19 @@ pub(crate) fn run(request: &Request) -> Result<Output, Failure> {
     let body = if json {
         Body::Solve(Box::new(report))
     } else {
-        Body::Text(modsolve::report::solve_text(&puzzle, &report, request.picture))
+        let mut text = modsolve::report::solve_text(&puzzle, &report, request.picture);
+        // A time cut the search short: another machine may find another plan.
+        let cut = report.fewest.iter().chain(&report.optimal).any(|p| p.proof.code() == "budget-ran-out")
+            || report.listing.as_ref().is_some_and(|l| l.cut == Some(modsolve::analysis::Cut::BudgetRanOut));
+        if let Some(time) = request.options.budget.time
+            && cut
+        {
+            text.push_str(&format!(
+                "Note: the {} time budget ended the search, so this result depends on this machine's speed; a node budget (--budget 5000000nodes) gives the same result on every machine.\n",
+                humantime::format_duration(time)
+            ));
+        }
+        Body::Text(text)
     };
     timer.done(if json { "report ready (JSON is written as it is printed)" } else { "wrote the report" });
     Ok(Output { body, code })
@@ -95,7 +107,7 @@ fn write_svg(path: &std::path::Path, puzzle: &modsolve::Puzzle, report: &SolveRe
 fn method_line(report: &SolveReport) -> String {
     use modsolve::report::Elimination;
     if report.undecided.is_some() {
-        return "abandoned: the budget ran out before the elimination finished".into();
+        return "abandoned: the timeout came before the analysis finished".into();
     }
     let seeds = report.seeds.unwrap_or(0);
     let compact = matches!(report.periods, Numbers::Repeated { .. });

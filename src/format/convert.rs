@@ -21,7 +21,7 @@ impl PuzzleFile<'_> {
                 values.truncate(keep);
                 Ok(Shape::List { values, len })
             }
-            None => read_shape(file, field, kind, keep),
+            None => read_shape(file, key, field, kind, keep),
         };
         let moduli = match shape("modulus", self.modulus, ShapeKind::Modulus, cells)? {
             Shape::One(m) => CellValues::same(m, cells),

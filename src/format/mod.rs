@@ -21,6 +21,7 @@ mod convert;
 mod fast;
 mod file;
 mod locate;
+mod range;
 mod shape;
 mod write;
 
@@ -56,6 +57,11 @@ fn parse_with(source: &str, fast_lists: bool) -> Result<Puzzle, InputError> {
     let (buttons, lists) = (cut.buttons.take(), std::mem::take(&mut cut.lists));
     let mut file: PuzzleFile = ron_options().from_str(&cut.text).map_err(|e| {
         let mut error = syntax_error(&e);
+        if let Some(message) =
+            range::offset_of(&cut.text, e.span.start).and_then(|at| range::file_message(&cut.text, at))
+        {
+            error.kind = InputErrorKind::Syntax { message };
+        }
         error.position = Some(cut.ron_position(e.span.start));
         error
     })?;

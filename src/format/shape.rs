@@ -61,6 +61,7 @@ impl ShapeKind {
 /// place in `source`, which `field` borrows from.
 pub(crate) fn read_shape(
     file: &Cut<'_>,
+    key: &str,
     field: RawField<'_>,
     kind: ShapeKind,
     keep: usize,
@@ -85,6 +86,11 @@ pub(crate) fn read_shape(
     };
     ron_options().from_str_seed(text, seed).map_err(|e| {
         let mut error = syntax_error(&e);
+        if let Some(message) = super::range::offset_of(text, e.span.start)
+            .and_then(|at| super::range::shape_message(key, kind, text, at))
+        {
+            error.kind = InputErrorKind::Syntax { message };
+        }
         error.position = at(e.span.start);
         error
     })

@@ -108,8 +108,12 @@ pub fn heading(puzzle: &Puzzle) -> String {
 }
 
 pub(crate) fn describe_moduli(moduli: &CellValues) -> String {
-    if moduli.iter().all(|&m| m == moduli[0]) {
-        format!("mod {}", moduli[0])
+    // `uniform` answers at once for one modulus for every cell (a board of 2^28 cells takes
+    // 0.3 s to scan), which the output of a timeout must not wait for.
+    if let Some(m) = moduli.uniform() {
+        format!("mod {m}")
+    } else if moduli.is_empty() {
+        "no cells".into()
     } else if moduli.len() <= 12 {
         let list: Vec<String> = moduli.iter().map(u64::to_string).collect();
         format!("moduli {}", list.join(", "))
@@ -144,7 +148,7 @@ pub fn solve_text(puzzle: &Puzzle, report: &SolveReport, picture: bool) -> Strin
     out.push('\n');
     let within = if report.limited { " within the press limits" } else { "" };
     if let Some(why) = &report.undecided {
-        let _ = writeln!(out, "\nUndecided: {why}; a larger --budget may solve it.");
+        let _ = writeln!(out, "\nUndecided: {why}; a larger --timeout may solve it.");
         return out;
     }
     match report.shown() {
@@ -203,6 +207,7 @@ pub fn solve_text(puzzle: &Puzzle, report: &SolveReport, picture: bool) -> Strin
     }
     if let Some(listing) = &report.listing {
         let _ = match listing.cut {
+            None if listing.plans.is_empty() => writeln!(out, "\nNo plan{within} to list."),
             None => writeln!(out, "\nAll {} {plans}{within}:", listing.plans.len()),
             Some(_) => writeln!(out, "\nThe first {} {plans}{within}:", listing.plans.len()),
         };

@@ -117,17 +117,22 @@ fn parse(source: &str, file: &str) -> Result<Puzzle, ApiError> {
     })
 }
 
-/// The time a job's solve may take: the server's budget, within what is left of the request's
-/// deadline less the bounded work's own margin (it may run 10 % and 0.2 s over its time, and
-/// the answer is still to be written), so that the answer leaves before the deadline.
+/// The timeout of a job's work: what is left of the request's deadline less the bounded
+/// work's own margin (it may run 10 % and 0.2 s over its time, and the answer is still to be
+/// written), so that the answer leaves before the deadline.
+fn timeout(job: &Job) -> std::time::Duration {
+    job.remaining().saturating_sub(std::time::Duration::from_millis(300)).div_f64(1.1)
+}
+
+/// The time a job's best-effort search may take: the server's budget, within the timeout.
 fn time(job: &Job) -> std::time::Duration {
-    let left = job.remaining().saturating_sub(std::time::Duration::from_millis(300));
-    job.shared.config.budget.min(left.div_f64(1.1))
+    job.shared.config.budget.min(timeout(job))
 }
 
 fn options(job: &Job) -> crate::Options {
     crate::Options {
-        budget: Budget { time: Some(time(job)), ..Budget::default() },
+        budget: Budget::of_time(time(job)),
+        timeout: Some(timeout(job)),
         max_memory: Some(job.shared.memory_limit()),
         ..crate::Options::default()
     }
@@ -135,7 +140,8 @@ fn options(job: &Job) -> crate::Options {
 
 fn check_options(job: &Job) -> CheckOptions {
     CheckOptions {
-        budget: Budget { time: Some(time(job)), ..Budget::default() },
+        budget: Budget::of_time(time(job)),
+        timeout: Some(timeout(job)),
         max_memory: Some(job.shared.memory_limit()),
     }
 }
@@ -542,8 +548,7 @@ async fn generate(
         if let Some(reason) = crate::generate::impossible(&template, &spec)? {
             return Err(ApiError::bad_request(reason.to_string()));
         }
-        let left = job.remaining().saturating_sub(std::time::Duration::from_millis(300)).div_f64(1.1);
-        let budget = Budget { time: Some((job.shared.config.budget * 4).min(left)), ..Budget::default() };
+        let timeout = Some((job.shared.config.budget * 4).min(timeout(&job)));
         let file = request.file.clone();
         let run = move || {
             let mut levels = Vec::new();
@@ -563,7 +568,7 @@ async fn generate(
             });
             batch.map(|batch| (levels, batch))
         };
-        let (levels, batch) = match crate::bounded::within(budget, run) {
+        let (levels, batch) = match crate::bounded::within(timeout, run) {
             Ok(result) => result?,
             Err(crate::bounded::Abandoned::TimeRanOut) => return Err(ApiError::from(crate::Error::BudgetRanOut)),
             Err(crate::bounded::Abandoned::Stopped) => return Err(ApiError::internal("the generator stopped")),

@@ -26,7 +26,7 @@ pub(crate) mod search;
 pub(crate) mod sparse;
 
 pub use optimize::{NotSearched, Partial, Plan, Proof, SEARCH_BUTTON_LIMIT};
-pub use search::{Budget, Objective, Score};
+pub use search::{Budget, DEFAULT_NODES, Objective, Score};
 
 use num_bigint::BigUint;
 use num_traits::One;

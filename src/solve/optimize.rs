@@ -317,7 +317,7 @@ pub(crate) fn explore(
     if let Some(walk) = &walk
         && !meter.exhausted
     {
-        let walked = walk.run(&x0, start, walk_budget(budget, meter.nodes).since(started));
+        let walked = walk.run(&x0, start, walk_budget(budget, meter.nodes, BASIS_WALK_NODES).since(started));
         let best = walked.best.or_else(|| start.map(|_| x0.clone()));
         let proof = if walked.complete { Proof::Proven } else { Proof::BudgetRanOut };
         return Ok(Exploration {
@@ -429,13 +429,13 @@ fn deepen(
     }
 }
 
-/// A walk whose nodes are costlier than single plans: with a time and the default node cap, the
-/// time alone bounds it (the cap, made for single nodes, would stop it at an arbitrary point
-/// well before its time). A node count a caller chose stays.
-/// `spent` nodes are taken off a node count.
-fn walk_budget(budget: Budget, spent: u64) -> Budget {
-    if budget.time.is_some() && budget.nodes == Budget::default().nodes {
-        Budget { nodes: u64::MAX, ..budget }
+/// A walk whose nodes are costlier than single plans: the default budget gives it `default`
+/// nodes, its own share of about the same time as the default's nodes of branch and bound (the
+/// default's count, made for single nodes, would stop it at an arbitrary point). A node count
+/// or a time a caller chose stays; `spent` nodes are taken off a node count.
+fn walk_budget(budget: Budget, spent: u64, default: u64) -> Budget {
+    if budget.is_default() {
+        Budget::of_nodes(default)
     } else {
         Budget { nodes: budget.nodes - spent.min(budget.nodes), ..budget }
     }
@@ -445,6 +445,14 @@ fn walk_budget(budget: Budget, spent: u64) -> Budget {
 /// `1 / SMALL_MIXED_SHARE` of the budget: branch and bound finds better plans there.
 const SMALL_MIXED: usize = 100;
 const SMALL_MIXED_SHARE: u64 = 16;
+
+/// The default budget's nodes for the bounded walk over the quiet basis: about 10 s on the
+/// machine the default was measured on (6.5 million nodes in 10 s of 41×41 mod 3 on 2 cores).
+const BASIS_WALK_NODES: u64 = 6_000_000;
+
+/// The default budget's nodes (blocks of plans) for the mod-2 minimum-weight walk: about 7 s on
+/// that machine (278 million blocks in 10 s of 65×65 Lights Out on 2 cores).
+const MIN_WEIGHT_NODES: u64 = crate::solve::search::DEFAULT_NODES;
 
 /// The iterated local search gets this fraction of the budget (time and nodes) before branch
 /// and bound.
@@ -779,7 +787,7 @@ fn explore_binary(
         return None;
     }
     // A node is a block of plans here.
-    let found = minweight::min_weight(&coset, symmetries, walk_budget(budget, 0));
+    let found = minweight::min_weight(&coset, symmetries, walk_budget(budget, 0, MIN_WEIGHT_NODES));
     let presses: Vec<u64> = (0..n).map(|j| u64::from(minweight::bit(&found.best, j))).collect();
     let proof = if found.complete { Proof::Proven } else { Proof::BudgetRanOut };
     let count = if limits.is_some() { BigUint::from(1u8) << coset.dimension() } else { answer.count.clone() };

@@ -1363,3 +1363,66 @@ fn field_position_skips_raw_strings_and_nested_comments() {
         assert_eq!(error.position.map(|p| (p.line, p.column)), Some((5, 5)), "{source}");
     }
 }
+
+/// An integer that does not fit its field names the field (and the element of a list), the
+/// number as written and the field's range, at the number's line and column. ron said only
+/// "Integer is out of bounds", and called a number past 64 bits a floating point number.
+#[test]
+fn integers_out_of_range_name_their_field() {
+    let max = u64::MAX.to_string();
+    let big = (u64::MAX as u128 + 1).to_string();
+    let cases: Vec<(String, Vec<String>)> = vec![
+        (
+            "Puzzle(graph: Cube(-1), modulus: 2)".into(),
+            vec![format!(
+                "`Cube(-1)`: -1 is out of range: the cube's size is a whole number from 0 to {max}"
+            )],
+        ),
+        (
+            "Puzzle(graph: Path(3), modulus: 2, max_presses: [1, -1, 2])".into(),
+            vec![
+                format!(
+                    "`max_presses[1]`: -1 is out of range: a press limit is a whole number from 0 to {max}"
+                ),
+                "{file}:1:54".into(),
+            ],
+        ),
+        (
+            format!("Puzzle(graph: Path(3), modulus: {big})"),
+            vec![format!("`modulus`: {big} is too large: a modulus is a whole number from 2 to {max}")],
+        ),
+        (
+            format!("Puzzle(graph: Path(3), modulus: 2,\n    start: [0, 1, {big}])"),
+            vec![
+                format!("`start[2]`: {big} is too large: a cell value is a whole number from 0 to {max}"),
+                "{file}:2:19".into(),
+            ],
+        ),
+        (
+            "Puzzle(graph: Grid(rows: -2, cols: 3), modulus: 2)".into(),
+            vec![format!("`rows`: -2 is out of range: `rows` is a whole number from 0 to {max}")],
+        ),
+        (
+            format!("Puzzle(graph: Path(2), modulus: 2, buttons: [[(0, {big})]])"),
+            vec![format!(
+                "`buttons`: {big} is too large: an amount is a whole number from {} to {}",
+                i64::MIN,
+                i64::MAX
+            )],
+        ),
+        (
+            "Puzzle(graph: Path(2), modulus: 2, target: All(-1))".into(),
+            vec!["`target`: -1 is out of range: a cell value".into()],
+        ),
+    ];
+    for (source, needles) in &cases {
+        let needles: Vec<&str> = needles.iter().map(String::as_str).collect();
+        let stderr = assert_rejected(source, &needles);
+        assert!(!stderr.contains("out of bounds") && !stderr.contains("floating point"), "{stderr}");
+    }
+    // A long list goes through the fast reader; the message is the same.
+    let mut values = vec!["1".to_string(); 5000];
+    values[4000] = "-1".into();
+    let source = format!("Puzzle(graph: Path(5000), modulus: 2, start: [{}])", values.join(", "));
+    assert_rejected(&source, &["`start[4000]`: -1 is out of range"]);
+}

@@ -233,3 +233,36 @@ fn memory_and_time_bound_the_exact_search() {
         assert_eq!(exact(&full).pars[par], *n, "par {par}");
     }
 }
+
+/// The par distribution keeps its clocks. King 300×300 mod 3 (its elimination takes about
+/// 1.3 s and 480 MiB): `--budget 100ms` takes at most what a plain solve takes plus the budget
+/// (with a margin for a loaded machine; it took 2.7 s against a 1.5 s solve, eliminating twice
+/// and finishing a sample the budget had ended), and `--timeout 200ms` answers undecided (exit 3)
+/// at its bound, set-up included.
+#[test]
+fn the_par_distribution_keeps_its_budget_and_its_timeout() {
+    use std::time::{Duration, Instant};
+    let scratch = Scratch::new();
+    let king = scratch.file(
+        "king.ron",
+        "Puzzle(graph: Grid(rows: 300, cols: 300, neighborhood: King), modulus: 3, target: All(1))",
+    );
+    let timed = |args: &[&str]| {
+        let started = Instant::now();
+        let output = modsolve().args(args).arg(&king).output().expect("runs");
+        (output, started.elapsed())
+    };
+    let (plain, plain_took) = timed(&["--budget", "0"]);
+    assert_eq!(plain.status.code(), Some(0), "{plain:?}");
+    let (output, took) = timed(&["check", "--par-distribution", "--budget", "100ms", "--json"]);
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    assert_eq!((&json["method"], &json["complete"]), (&"sampled".into(), &false.into()));
+    let bound = plain_took.mul_f64(1.4) + Duration::from_millis(110 + 400);
+    assert!(took < bound, "{took:?} against a plain solve's {plain_took:?}");
+    let (output, took) = timed(&["check", "--par-distribution", "--timeout", "200ms"]);
+    assert_eq!(output.status.code(), Some(3), "{output:?}");
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert!(err.contains("the timeout came before the work finished; a larger --timeout"), "{err}");
+    assert!(took < Duration::from_millis(200 + 1300), "{took:?}");
+}

@@ -301,11 +301,28 @@ fn exit_codes_and_json() {
     let (code, _, stderr) = run(&["hint", "puzzles/merlin.ron", "--pressed", "nine"]);
     assert_eq!(code, 2);
     assert!(stderr.contains("`nine` is not a button number: the puzzle has 9 buttons, 0 to 8"), "{stderr}");
-    // `--state` is `--pressed` by another name.
-    let by_presses = run(&["hint", "puzzles/octopus.ron", "--pressed", "3,1,1", "--steps"]);
-    let by_state = run(&["hint", "puzzles/octopus.ron", "--state", "3,1,1", "--steps"]);
-    assert_eq!(by_state, by_presses);
-    assert!(by_state.1.contains("tentacle"), "{}", by_state.1);
+    // `--state` takes the board (cell values), `--pressed` the presses: the board the presses
+    // reach gives the same hint. (`--state` was once `--pressed` by another name.)
+    let (code, stdout, _) = run(&["hint", "puzzles/octopus.ron", "--pressed", "3,1,1", "--steps", "--json"]);
+    assert_eq!(code, 0);
+    let by_presses: Value = serde_json::from_str(&stdout).unwrap();
+    let board: Vec<String> =
+        by_presses["state"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap().to_string()).collect();
+    assert_ne!(board.join(","), "3,1,1");
+    let (code, stdout, _) =
+        run(&["hint", "puzzles/octopus.ron", "--state", &board.join(","), "--steps", "--json"]);
+    assert_eq!(code, 0);
+    let by_state: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(by_state["state"], by_presses["state"]);
+    for key in ["next", "par", "steps"] {
+        assert_eq!(by_state[key], by_presses[key], "{key}");
+    }
+    let (code, _, stderr) = run(&["hint", "puzzles/octopus.ron", "--state", "3,1,1"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("--state: has 3 values but the puzzle has 4 cells"), "{stderr}");
+    let (code, _, stderr) = run(&["hint", "puzzles/octopus.ron", "--state", "2,4,5,6"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("--state: value 6 of cell 3 is not below its modulus 6"), "{stderr}");
     let (code, _, stderr) = run(&["hint", limited, "--pressed", "1"]);
     assert_eq!(code, 2);
     assert!(stderr.contains("--pressed: `pressed[0]`: button 1 may be pressed at most 0 times"), "{stderr}");

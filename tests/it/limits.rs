@@ -53,6 +53,33 @@ fn an_undecided_search_is_undecided() {
     assert_eq!((json["solvable"].clone(), json["count"].clone()), (Value::Bool(false), Value::from("0")));
 }
 
+/// 40 buttons on one cell, all limited to 0 presses: the count within the limits is exactly 0,
+/// known at once, so `--all` ends at once with nothing to list (it walked the 2^39 plans of the
+/// set for the whole budget and said "the budget ran out before the rest were listed").
+#[test]
+fn all_ends_at_once_when_the_count_is_zero() {
+    let scratch = Scratch::new();
+    let buttons = vec!["[(0, 1)]"; 40].join(", ");
+    let file = scratch.file(
+        "zero.ron",
+        &format!(
+            "Puzzle(graph: Cells(1), modulus: 2, buttons: [{buttons}], start: [1], max_presses: All(0))"
+        ),
+    );
+    let file = file.to_str().unwrap();
+    let (output, took) = run(&[file, "--all", "--budget", "5s", "--json"]);
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    let json: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    assert_eq!((&json["count"], &json["count_exact"]), (&Value::from("0"), &Value::Bool(true)));
+    assert_eq!((&json["all"], &json["all_cut"]), (&serde_json::json!([]), &Value::Null));
+    assert!(took < Duration::from_secs(2), "{took:?}");
+    let (output, took) = run(&[file, "--all"]);
+    let text = stdout(&output);
+    assert!(text.contains("No plan within the press limits to list."), "{text}");
+    assert!(!text.contains("budget"), "{text}");
+    assert!(took < Duration::from_secs(2), "{took:?}");
+}
+
 /// 24×24 Lights Out has 16 plans: `--all` lists all 16 under the exact count (it listed 0 of
 /// them and said "at least").
 #[test]
@@ -237,10 +264,10 @@ fn greedy_play_stops_at_the_deadline() {
 
 /// A random graph of 6000 cells (degree 12) with moduli 2..12 takes far longer than 300 ms to
 /// eliminate, densely or sparsely (it has no small separators):
-/// `--budget 300ms` answers "undecided" (exit 3) within the bound, for `solve` and per file
+/// `--timeout 300ms` answers "undecided" (exit 3) within the bound, for `solve` and per file
 /// for `check`, whose other files are still checked.
 #[test]
-fn the_budget_bounds_the_elimination() {
+fn the_timeout_bounds_the_elimination() {
     use rand::{RngExt, SeedableRng, rngs::StdRng};
     let mut rng = StdRng::seed_from_u64(3);
     let n = 6000;
@@ -263,20 +290,72 @@ fn the_budget_bounds_the_elimination() {
         ),
     );
     let file = file.to_str().unwrap();
-    let (output, took) = run(&[file, "--budget", "300ms"]);
+    let (output, took) = run(&[file, "--timeout", "300ms"]);
     assert_eq!(output.status.code(), Some(3), "{output:?}");
-    assert!(stdout(&output).contains("Undecided: the budget ran out before the elimination finished"));
+    let text = stdout(&output);
+    assert!(
+        text.contains("Undecided: the timeout came before the analysis finished; a larger --timeout"),
+        "{text}"
+    );
     assert!(took < Duration::from_millis(300 + 1500), "{took:?}");
-    let (output, _) = run(&[file, "--budget", "300ms", "--json"]);
+    let (output, _) = run(&[file, "--timeout", "300ms", "--json"]);
     let json: Value = serde_json::from_slice(&output.stdout).expect("JSON");
     assert_eq!(json["solvable"], Value::Null);
     let octopus = puzzle("octopus.ron");
-    let (output, took) = run(&["check", file, &octopus, "--budget", "300ms"]);
+    let (output, took) = run(&["check", file, &octopus, "--timeout", "300ms"]);
     assert_eq!(output.status.code(), Some(1), "{output:?}");
     let text = stdout(&output);
-    assert!(text.contains("undecided: the budget ran out before the check finished"), "{text}");
+    assert!(text.contains("undecided: the timeout came before the check finished"), "{text}");
     assert!(text.contains("PASS") && text.contains("1 passed, 1 failed"), "{text}");
     assert!(took < Duration::from_millis(300 + 1500), "{took:?}");
+}
+
+/// A time budget that ends the search says that the result depends on the machine; a node
+/// budget (the default, or one given) does not need to.
+#[test]
+fn a_time_budget_says_the_result_depends_on_the_machine() {
+    use rand::{RngExt, SeedableRng, rngs::StdRng};
+    let mut rng = StdRng::seed_from_u64(3);
+    let moduli: Vec<String> = (0..144).map(|_| rng.random_range(2..13u64).to_string()).collect();
+    let scratch = Scratch::new();
+    let file = scratch.file(
+        "mixed.ron",
+        &format!("Puzzle(graph: Grid(rows: 12, cols: 12), modulus: [{}], target: All(1))", moduli.join(", ")),
+    );
+    let file = file.to_str().unwrap();
+    let note = "depends on this machine's speed";
+    let (output, _) = run(&[file, "--budget", "200ms"]);
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    let text = stdout(&output);
+    assert!(text.contains("not proven: the budget ran out") && text.contains(note), "{text}");
+    let (output, _) = run(&[file, "--budget", "100000nodes"]);
+    let text = stdout(&output);
+    assert!(text.contains("not proven: the budget ran out") && !text.contains(note), "{text}");
+}
+
+/// The budget bounds only the best-effort search: a board whose elimination takes longer than
+/// the budget (King 200×200 mod 3: about a second) is still answered, with its exact count and
+/// a verified plan, where a time budget once made it undecided; the search after it keeps the
+/// budget (a plain solve's time plus the budget, with a margin for a loaded machine).
+#[test]
+fn the_budget_never_leaves_the_algebra_undecided() {
+    let scratch = Scratch::new();
+    let king = scratch.file(
+        "king.ron",
+        "Puzzle(graph: Grid(rows: 200, cols: 200, neighborhood: King), modulus: 3, target: All(1))",
+    );
+    let king = king.to_str().unwrap();
+    let (plain, plain_took) = run(&[king, "--budget", "0", "--json"]);
+    assert_eq!(plain.status.code(), Some(0), "{plain:?}");
+    let plain: Value = serde_json::from_slice(&plain.stdout).expect("JSON");
+    let (output, took) = run(&[king, "--budget", "10ms", "--json"]);
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    let json: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    assert_eq!(json["solvable"], Value::Bool(true));
+    assert_eq!(json["undecided"], Value::Null);
+    assert_eq!((&json["count"], json["count_exact"].as_bool()), (&plain["count"], Some(true)));
+    assert!(json["fewest"]["total_presses"].as_u64().is_some_and(|n| n > 0), "{}", json["fewest"]);
+    assert!(took < plain_took * 2 + Duration::from_millis(10 + 1500), "{took:?} against {plain_took:?}");
 }
 
 /// Work whose estimated memory is above `--max-memory` (default: half the machine) is refused
@@ -384,6 +463,81 @@ fn counts_within_press_limits_are_never_guessed() {
     let (output, _) = run(&[cut.to_str().unwrap()]);
     assert_eq!(output.status.code(), Some(1), "{output:?}");
     assert!(stdout(&output).contains("Solutions within the press limits: 0 plans"));
+}
+
+/// A scramble whose plans are few is counted: a scramble of all 25 presses of 5×5 Lights Out
+/// makes one level, of 24 presses six up to rotation and reflection (of its 25 plans), so
+/// asking for more says how many exist, at once, and writes nothing (it was called "rare …
+/// raise --attempts"); asking for that many makes them, so the count is exact both ways.
+#[test]
+fn generate_says_how_many_distinct_levels_exist() {
+    let scratch = Scratch::new();
+    let lights = puzzle("lightsout-5x5.ron");
+    for (presses, levels, noun) in [("25", 1, "level exists"), ("24", 6, "levels exist")] {
+        let out = scratch.path().join(format!("levels-{presses}"));
+        let (output, took) = run(&[
+            "generate",
+            &lights,
+            "--scramble",
+            presses,
+            "--count",
+            &(levels + 1).to_string(),
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(output.status.code(), Some(2), "{output:?}");
+        let err = String::from_utf8_lossy(&output.stderr).into_owned();
+        assert!(err.contains(&format!("only {levels} distinct {noun} for this spec")), "{err}");
+        assert!(!err.contains("rare") && !out.exists(), "{err}");
+        assert!(took < Duration::from_secs(5), "{took:?}");
+        let (output, _) = run(&[
+            "generate",
+            &lights,
+            "--scramble",
+            presses,
+            "--count",
+            &levels.to_string(),
+            "--out",
+            out.to_str().unwrap(),
+            "--json",
+        ]);
+        assert_eq!(output.status.code(), Some(0), "{output:?}");
+        assert_eq!(std::fs::read_dir(&out).unwrap().count(), levels);
+    }
+}
+
+/// `generate --timeout` bounds the whole run: past it the run stops (exit 3) and the JSON
+/// document printed so far ends with the error; every level it lists is written, complete.
+#[test]
+fn generate_stops_at_its_timeout() {
+    let scratch = Scratch::new();
+    let template = scratch.file("grid.ron", "Puzzle(graph: Grid(rows: 12, cols: 12), modulus: 5)");
+    let out = scratch.path().join("levels");
+    let (output, took) = run(&[
+        "generate",
+        template.to_str().unwrap(),
+        "--count",
+        "100000",
+        "--attempts",
+        "10000000",
+        "--out",
+        out.to_str().unwrap(),
+        "--json",
+        "--timeout",
+        "500ms",
+    ]);
+    assert_eq!(output.status.code(), Some(3), "{output:?}");
+    assert!(took < Duration::from_millis(500 + 1500), "{took:?}");
+    let json: Value = serde_json::from_slice(&output.stdout).expect("one JSON document");
+    assert_eq!(json["error"]["kind"], "budget", "{json}");
+    assert!(json["error"]["message"].as_str().unwrap().contains("the timeout came"), "{json}");
+    let listed = json["levels"].as_array().map_or(0, Vec::len);
+    let written = std::fs::read_dir(&out).map_or(0, |d| d.count());
+    assert_eq!(listed, written);
+    for level in json["levels"].as_array().into_iter().flatten() {
+        let text = std::fs::read_to_string(level["file"].as_str().unwrap()).unwrap();
+        assert!(modsolve::parse_puzzle(&text).is_ok(), "{text}");
+    }
 }
 
 /// More levels than a template has starts can never be made: refused at once (it ran without

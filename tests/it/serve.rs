@@ -153,7 +153,8 @@ fn library_solve(source: &str, options: &Options) -> Value {
 
 fn served_options() -> Options {
     Options {
-        budget: modsolve::Budget { time: Some(Duration::from_secs(5)), ..modsolve::Budget::default() },
+        budget: modsolve::Budget::of_time(Duration::from_secs(5)),
+        timeout: Some(Duration::from_secs(5)),
         ..Options::default()
     }
 }
@@ -219,7 +220,8 @@ fn serve_lists_the_folder_with_each_files_check() {
     let octopus = files.iter().find(|f| f["file"] == "octopus.ron").unwrap();
     let puzzle = parse_puzzle(&octopus_source()).unwrap();
     let options = CheckOptions {
-        budget: modsolve::Budget { time: Some(Duration::from_secs(5)), ..modsolve::Budget::default() },
+        budget: modsolve::Budget::of_time(Duration::from_secs(5)),
+        timeout: Some(Duration::from_secs(5)),
         max_memory: None,
     };
     let report = check_within(&puzzle, &options).unwrap();

@@ -635,6 +635,7 @@ pub fn library_run(source: &str, seed: u64, known_failures: bool) -> Result<Libr
         seed,
         nodes_per_sample: BUDGET.nodes,
         deadline: Some(std::time::Instant::now() + std::time::Duration::from_secs(2)),
+        timeout: None,
         max_memory: Some(64 << 20),
         confidence: 0.95,
     };
