@@ -76,8 +76,8 @@ pub struct Budget {
 
 /// The nodes of the default budget: about 10 s of branch and bound on the machine the
 /// defaults were measured on. The two walks whose nodes are costlier (the mod-2 minimum-weight
-/// walk and the bounded walk over the quiet basis) take their own share of it
-/// ([`Budget::walk_nodes`]).
+/// walk and the bounded walk over the quiet basis) take their own share of it when the budget
+/// is the default ([`Budget::is_default`]).
 pub const DEFAULT_NODES: u64 = 200_000_000;
 
 impl Default for Budget {
