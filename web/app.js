@@ -253,6 +253,13 @@ function showError(e, source) {
   document.body.dataset.error = String(app.seq);
 }
 
+// `(proven)`, or why not and the proven lower bound: `(not proven: budget-ran-out; at least 96)`.
+function parProof(fewest) {
+  if (fewest.proven) return '(proven)';
+  const bound = fewest.lower_bound === null || fewest.lower_bound === undefined ? '' : `; at least ${fewest.lower_bound}`;
+  return `(not proven: ${fewest.proof}${bound})`;
+}
+
 function showFacts() {
   const s = app.solve, facts = $('facts');
   const fewest = s.fewest;
@@ -260,7 +267,7 @@ function showFacts() {
     ['puzzle', `${s.name || app.file} — ${s.cells} cells, ${s.buttons} buttons`],
     ['solvable', s.solvable === null ? 'undecided' : s.solvable ? 'yes' : 'no'],
     ['plans', s.count === null ? '—' : `${s.count}${s.count_exact ? '' : '+'}`],
-    ['par', fewest ? `${fewest.total_presses} ${fewest.proven ? '(proven)' : `(not proven: ${fewest.proof})`}` : '—'],
+    ['par', fewest ? `${fewest.total_presses} ${parProof(fewest)}` : '—'],
     ['quiet patterns', s.quiet_patterns === null ? '—' : s.quiet_patterns],
     ['method', `${s.method}${s.elimination ? ' / ' + s.elimination : ''}`],
   ];

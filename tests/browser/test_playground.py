@@ -277,3 +277,34 @@ def test_the_token_guards_the_api_and_leaves_the_address_bar(browser, server):
     expect(bare.locator("#status")).to_contain_text("needs the token")
     shot(bare, "no-token")
     bare.close()
+
+
+def test_an_unproven_par_shows_its_lower_bound(browser, tmp_path):
+    # A 7x7 grid with a random modulus per cell: its par is not proven within a short budget,
+    # and the page says the proven lower bound beside it.
+    subprocess.run(
+        ["python3", str(ROOT / "benches" / "reference" / "mixed.py"), "grid", "7", "2", "1", str(tmp_path / "mixed-7x7.ron")],
+        check=True,
+    )
+    process = subprocess.Popen(
+        [BIN, "serve", str(tmp_path), "--port", "0", "--budget", "300ms"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    try:
+        url = process.stdout.readline().strip()
+        page = browser.new_page(viewport={"width": 1400, "height": 900})
+        page.goto(url + "&file=mixed-7x7.ron")
+        page.wait_for_selector("body[data-ready='1']")
+        par = page.locator("dd[data-fact='par']")
+        expect(par).to_contain_text("not proven")
+        expect(par).to_contain_text("at least")
+        # Long facts (a 50-digit plan count, the bound) wrap inside the panel, not past its edge.
+        overflow = page.evaluate("(() => { const f = document.getElementById('facts'); return f.scrollWidth - f.clientWidth; })()")
+        assert overflow <= 0, overflow
+        shot(page, "par-lower-bound")
+        page.close()
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
