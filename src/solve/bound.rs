@@ -58,16 +58,7 @@ pub(crate) fn lower_bound(problem: &SearchProblem, objective: Objective) -> Boun
     let cells = problem.moduli.len();
     let n = problem.effects.len();
     // Each cell's buttons with their weights, summed per button and reduced.
-    let mut by_cell: Vec<Vec<(usize, u64)>> = vec![Vec::new(); cells];
-    for (j, effect) in problem.effects.iter().enumerate() {
-        for &(i, a) in effect {
-            let m = problem.moduli[i];
-            match by_cell[i].last_mut() {
-                Some((k, w)) if *k == j => *w = ((*w as u128 + a as u128) % m as u128) as u64,
-                _ => by_cell[i].push((j, a % m)),
-            }
-        }
-    }
+    let mut by_cell = problem.buttons_by_cell();
     for list in &mut by_cell {
         list.retain(|&(_, a)| a != 0);
     }

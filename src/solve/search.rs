@@ -167,6 +167,24 @@ pub struct SearchProblem {
     pub highest: Vec<u64>,
 }
 
+impl SearchProblem {
+    /// Each cell's buttons with their weights (a button's amounts on the cell summed and
+    /// reduced by its modulus), in button order.
+    pub(crate) fn buttons_by_cell(&self) -> Vec<Vec<(usize, u64)>> {
+        let mut by_cell: Vec<Vec<(usize, u64)>> = vec![Vec::new(); self.moduli.len()];
+        for (j, effect) in self.effects.iter().enumerate() {
+            for &(i, a) in effect {
+                let m = self.moduli[i];
+                match by_cell[i].last_mut() {
+                    Some((k, w)) if *k == j => *w = ((*w as u128 + a as u128) % m as u128) as u64,
+                    _ => by_cell[i].push((j, a % m)),
+                }
+            }
+        }
+        by_cell
+    }
+}
+
 /// What a search found.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct SearchOutcome {
@@ -229,16 +247,7 @@ impl Lookahead {
             depth_of[j] = d;
         }
         // Each cell's buttons (weights summed and reduced), by depth.
-        let mut by_cell: Vec<Vec<(usize, u64)>> = vec![Vec::new(); cells];
-        for (j, effect) in problem.effects.iter().enumerate() {
-            for &(i, a) in effect {
-                let m = problem.moduli[i];
-                match by_cell[i].last_mut() {
-                    Some((k, w)) if *k == j => *w = ((*w as u128 + a as u128) % m as u128) as u64,
-                    _ => by_cell[i].push((j, a % m)),
-                }
-            }
-        }
+        let mut by_cell = problem.buttons_by_cell();
         let mut entries = 0usize;
         // tables[first[i] + k]: cell i's buttons from its k-th (by depth) on.
         let mut tables: Vec<Vec<u64>> = Vec::new();
