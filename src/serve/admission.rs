@@ -127,7 +127,9 @@ pub(crate) async fn gate(
 ) -> axum::response::Response {
     use axum::response::IntoResponse;
     match shared.admission.full(&shared.config) {
-        Some(refusal) if request.uri().path().starts_with("/api/") => refusal.into_response(),
+        Some(refusal) if request.uri().path().starts_with("/api/") => {
+            crate::serve::guard::unread(refusal.into_response())
+        }
         _ => next.run(request).await,
     }
 }

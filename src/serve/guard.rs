@@ -136,12 +136,24 @@ pub(crate) async fn check(State(shared): State<Arc<Shared>>, request: Request, n
     let uri = request.uri();
     let refusal = shared.guard.refusal(request.headers(), uri.path(), uri.query());
     let mut response = match refusal {
-        Some(message) => ApiError::new(StatusCode::FORBIDDEN, "forbidden", message).into_response(),
-        None => next.run(request).await,
+        Some(message) => unread(ApiError::new(StatusCode::FORBIDDEN, "forbidden", message).into_response()),
+        None => match next.run(request).await {
+            // A body over the limit was read only up to the limit.
+            too_large if too_large.status() == StatusCode::PAYLOAD_TOO_LARGE => unread(too_large),
+            response => response,
+        },
     };
     let headers = response.headers_mut();
     headers.insert(header::REFERRER_POLICY, header::HeaderValue::from_static("no-referrer"));
     headers.insert(header::X_CONTENT_TYPE_OPTIONS, header::HeaderValue::from_static("nosniff"));
+    response
+}
+
+/// A refusal sent before the request's body was read: it says `Connection: close`, so that a
+/// client does not send its next request on a connection the server is about to drop with the
+/// unread body still in it.
+pub(crate) fn unread(mut response: Response) -> Response {
+    response.headers_mut().insert(header::CONNECTION, header::HeaderValue::from_static("close"));
     response
 }
 
