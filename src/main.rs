@@ -6,6 +6,8 @@
 //! usage or over the memory limit, 3 undecided (the budget ran out first).
 
 mod cli;
+#[cfg(feature = "serve")]
+mod serve;
 
 use std::process::ExitCode;
 

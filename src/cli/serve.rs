@@ -1,4 +1,4 @@
-//! `modsolve serve [DIR]`: the playground's server ([`modsolve::serve`]) on the address asked
+//! `modsolve serve [DIR]`: the playground's server ([`crate::serve`]) on the address asked
 //! for; its URL, with the API's random token (`?token=…`) unless `--no-token`, is the first
 //! line on standard output.
 
@@ -55,7 +55,7 @@ pub(crate) fn run(request: Request) -> Result<Output, Failure> {
             request.dir.display()
         );
     }
-    let mut config = modsolve::serve::Config::new(&request.dir);
+    let mut config = crate::serve::Config::new(&request.dir);
     config.budget = request.budget;
     config.max_body = usize::try_from(request.max_body).unwrap_or(usize::MAX);
     config.timeout = request.timeout;
@@ -70,7 +70,7 @@ pub(crate) fn run(request: Request) -> Result<Output, Failure> {
     }
     let query = config.token.as_ref().map(|t| format!("?token={t}")).unwrap_or_default();
     let dir = request.dir.display().to_string();
-    modsolve::serve::run(config, request.addr, |addr| {
+    crate::serve::run(config, request.addr, |addr| {
         let mut out = std::io::stdout().lock();
         let _ = writeln!(out, "http://{addr}/{query}");
         let _ = out.flush();

@@ -63,16 +63,16 @@ impl Job {
     }
 
     /// Reserves `estimate` bytes of the shared memory budget for the rest of the job.
-    pub(crate) fn reserve(&mut self, estimate: crate::memory::Estimate) -> Result<(), ApiError> {
+    pub(crate) fn reserve(&mut self, estimate: modsolve::memory::Estimate) -> Result<(), ApiError> {
         let limit = self.shared.memory_limit();
-        crate::memory::within(estimate.clone(), Some(limit))
-            .map_err(|e| ApiError::from(crate::Error::from(e)))?;
+        modsolve::memory::within(estimate.clone(), Some(limit))
+            .map_err(|e| ApiError::from(modsolve::Error::from(e)))?;
         let mut reserved = self.shared.admission.reserved.lock().unwrap_or_else(|e| e.into_inner());
         if *reserved + estimate.bytes > limit {
             return Err(busy(format!(
                 "the server's memory budget ({}) is taken by running requests: this one needs about {} for {}",
-                crate::memory::show(limit),
-                crate::memory::show(estimate.bytes),
+                modsolve::memory::show(limit),
+                modsolve::memory::show(estimate.bytes),
                 estimate.largest
             )));
         }

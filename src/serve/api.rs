@@ -4,7 +4,7 @@
 //! | endpoint | takes | answers |
 //! | --- | --- | --- |
 //! | `GET /` (and `/app.js`, `/board.js`, `/style.css`) | | the page |
-//! | `GET /api/palette` | | the board colours ([`crate::report::svg::PALETTE`]) |
+//! | `GET /api/palette` | | the board colours ([`modsolve::report::svg::PALETTE`]) |
 //! | `GET /api/files` | | the `check --json` document of every `.ron` file in the directory |
 //! | `GET /api/file?path=P` | | the file's RON text |
 //! | `POST /api/analyse` | `source`, optional `start`, `target`, `moduli` | `{"version", "file", "source", "board", "solve"}`: the board to draw and the `--json` solve document |
@@ -32,12 +32,12 @@ use serde_json::{Value, json};
 
 use super::admission::{self, Job};
 use super::{ApiError, Shared, paths};
-use crate::Puzzle;
-use crate::check::CheckOptions;
-use crate::generate::{Spec, StrategyRequirement};
-use crate::hint::HintOptions;
-use crate::report::SCHEMA_VERSION;
-use crate::solve::Budget;
+use modsolve::Puzzle;
+use modsolve::check::CheckOptions;
+use modsolve::generate::{Spec, StrategyRequirement};
+use modsolve::hint::HintOptions;
+use modsolve::report::SCHEMA_VERSION;
+use modsolve::solve::Budget;
 
 type Shared_ = State<Arc<Shared>>;
 
@@ -110,8 +110,8 @@ async fn blocking<T: Send + 'static>(
 
 /// The puzzle of a request's RON text, or the error with its line and column.
 fn parse(source: &str, file: &str) -> Result<Puzzle, ApiError> {
-    crate::parse_puzzle(source).map_err(|e| {
-        let mut error = ApiError::from(crate::Error::Input(e));
+    modsolve::parse_puzzle(source).map_err(|e| {
+        let mut error = ApiError::from(modsolve::Error::Input(e));
         error.file = Some(file.to_string());
         error
     })
@@ -129,12 +129,12 @@ fn time(job: &Job) -> std::time::Duration {
     job.shared.config.budget.min(timeout(job))
 }
 
-fn options(job: &Job) -> crate::Options {
-    crate::Options {
+fn options(job: &Job) -> modsolve::Options {
+    modsolve::Options {
         budget: Budget::of_time(time(job)),
         timeout: Some(timeout(job)),
         max_memory: Some(job.shared.memory_limit()),
-        ..crate::Options::default()
+        ..modsolve::Options::default()
     }
 }
 
@@ -148,7 +148,7 @@ fn check_options(job: &Job) -> CheckOptions {
 
 /// Reserves the memory a solve of `puzzle` takes ([`Job::reserve`]).
 fn reserve_solve(job: &mut Job, puzzle: &Puzzle) -> Result<(), ApiError> {
-    let estimate = crate::analysis::memory_estimate(puzzle, &options(job));
+    let estimate = modsolve::analysis::memory_estimate(puzzle, &options(job));
     job.reserve(estimate)
 }
 
@@ -159,8 +159,8 @@ fn default_file() -> String {
 async fn palette() -> Json<Value> {
     Json(json!({
         "version": SCHEMA_VERSION,
-        "palette": crate::report::svg::PALETTE,
-        "text_cell_limit": crate::report::svg::TEXT_CELL_LIMIT,
+        "palette": modsolve::report::svg::PALETTE,
+        "text_cell_limit": modsolve::report::svg::TEXT_CELL_LIMIT,
     }))
 }
 
@@ -171,8 +171,8 @@ async fn files(State(shared): Shared_) -> Result<Json<Value>, ApiError> {
         let names = paths::level_files(&job.shared.dir)
             .map_err(|e| ApiError::internal(format!("cannot list the directory: {e}")))?;
         let options = check_options(&job);
-        let results = crate::bounded::in_parallel(&names, |name| check_file(&job.shared, name, &options));
-        let mut summary = crate::report::batch::Summary::default();
+        let results = modsolve::bounded::in_parallel(&names, |name| check_file(&job.shared, name, &options));
+        let mut summary = modsolve::report::batch::Summary::default();
         let mut objects = Vec::new();
         for (object, verdict) in results {
             match verdict {
@@ -201,7 +201,7 @@ enum Verdict {
 
 /// One file's object in the `check --json` batch, as the command line makes it.
 fn check_file(shared: &Shared, name: &str, options: &CheckOptions) -> (Value, Verdict) {
-    let unreadable = |kind: &str, message: String, position: Option<crate::error::Position>| {
+    let unreadable = |kind: &str, message: String, position: Option<modsolve::error::Position>| {
         let object = json!({
             "kind": kind, "file": name, "line": position.map(|p| p.line),
             "column": position.map(|p| p.column), "error": message,
@@ -209,24 +209,24 @@ fn check_file(shared: &Shared, name: &str, options: &CheckOptions) -> (Value, Ve
         (object, Verdict::Unreadable)
     };
     let source = match paths::existing(&shared.dir, name).ok().and_then(|path| {
-        crate::input::read_source(&path, shared.config.max_body as u64).map_err(|e| e.to_string()).ok()
+        modsolve::input::read_source(&path, shared.config.max_body as u64).map_err(|e| e.to_string()).ok()
     }) {
         Some(source) => source,
         None => return unreadable("io", format!("cannot read {name}"), None),
     };
-    let puzzle = match crate::parse_puzzle(&source) {
+    let puzzle = match modsolve::parse_puzzle(&source) {
         Ok(puzzle) => puzzle,
         Err(e) => return unreadable("input", e.to_string(), e.position),
     };
-    match crate::check::check_within(&puzzle, options) {
+    match modsolve::check::check_within(&puzzle, options) {
         Ok(report) => {
             let warnings = report.warning_count();
-            let object = crate::report::check::check_json(name, &puzzle, &report, false);
+            let object = modsolve::report::check::check_json(name, &puzzle, &report, false);
             let verdict =
                 if report.passed(false) { Verdict::Passed(warnings) } else { Verdict::Failed(warnings) };
             (object, verdict)
         }
-        Err(crate::Error::BudgetRanOut) => (
+        Err(modsolve::Error::BudgetRanOut) => (
             json!({"file": name, "error": "the budget ran out before the check finished", "undecided": true}),
             Verdict::Failed(0),
         ),
@@ -246,7 +246,7 @@ async fn file(
 ) -> Result<Response, ApiError> {
     let relative = query(q)?.path;
     let path = paths::existing(&shared.dir, &relative)?;
-    let source = crate::input::read_source(&path, shared.config.max_body as u64)
+    let source = modsolve::input::read_source(&path, shared.config.max_body as u64)
         .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, "io", e.to_string()).with_file(&relative))?;
     Ok(([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], source).into_response())
 }
@@ -271,7 +271,7 @@ struct AnalyseRequest {
 fn edited(request: &AnalyseRequest) -> Result<(Puzzle, String), ApiError> {
     let mut puzzle = parse(&request.source, &request.file)?;
     let mut source = None;
-    let invalid = |e: crate::InputError| ApiError::from(crate::Error::Input(e));
+    let invalid = |e: modsolve::InputError| ApiError::from(modsolve::Error::Input(e));
     if let Some(moduli) = &request.moduli {
         if moduli.len() != puzzle.cell_count() {
             return Err(ApiError::bad_request(format!(
@@ -287,13 +287,13 @@ fn edited(request: &AnalyseRequest) -> Result<(Puzzle, String), ApiError> {
         puzzle = puzzle.with_target(reduce(puzzle.target().to_vec())).map_err(invalid)?;
         let list: Vec<String> = moduli.iter().map(u64::to_string).collect();
         let list = format!("[{}]", list.join(", "));
-        let in_place = crate::format::with_field(&request.source, "modulus", &list)
+        let in_place = modsolve::format::with_field(&request.source, "modulus", &list)
             .and_then(|text| with_state(&text, &puzzle))
             .and_then(|text| Some((parse(&text, &request.file).ok()?, text)));
         let (again, text) = match in_place {
             Some(done) => done,
             None => {
-                let text: String = crate::format::to_ron(&puzzle, "")
+                let text: String = modsolve::format::to_ron(&puzzle, "")
                     .lines()
                     .filter(|line| {
                         !line.starts_with("    intended:") && !line.starts_with("    max_presses:")
@@ -324,7 +324,7 @@ fn edited(request: &AnalyseRequest) -> Result<(Puzzle, String), ApiError> {
         let text = source.as_deref().unwrap_or(&request.source);
         let in_place =
             with_state(text, &puzzle).filter(|text| parse(text, &request.file).is_ok_and(|p| p == puzzle));
-        source = Some(in_place.unwrap_or_else(|| crate::format::to_ron(&puzzle, "")));
+        source = Some(in_place.unwrap_or_else(|| modsolve::format::to_ron(&puzzle, "")));
     }
     Ok((puzzle, source.unwrap_or_else(|| request.source.clone())))
 }
@@ -332,9 +332,9 @@ fn edited(request: &AnalyseRequest) -> Result<(Puzzle, String), ApiError> {
 /// `text` with its `start` and `target` set to the puzzle's, written as the library writes
 /// them (pictures on boards).
 fn with_state(text: &str, puzzle: &Puzzle) -> Option<String> {
-    let written = crate::format::to_ron(puzzle, "");
-    let text = crate::format::with_field(text, "start", crate::format::field_text(&written, "start")?)?;
-    crate::format::with_field(&text, "target", crate::format::field_text(&written, "target")?)
+    let written = modsolve::format::to_ron(puzzle, "");
+    let text = modsolve::format::with_field(text, "start", modsolve::format::field_text(&written, "start")?)?;
+    modsolve::format::with_field(&text, "target", modsolve::format::field_text(&written, "target")?)
 }
 
 fn check_length(field: &str, values: &[u64], puzzle: &Puzzle) -> Result<(), ApiError> {
@@ -357,7 +357,7 @@ fn board_json(puzzle: &Puzzle) -> Value {
         "buttons": puzzle.button_count(),
         "buttons_are_cells": buttons_are_cells,
         "staged": puzzle.phases().is_some(),
-        "layout": crate::report::svg::layout(puzzle),
+        "layout": modsolve::report::svg::layout(puzzle),
         "moduli": puzzle.moduli(),
         "start": puzzle.start(),
         "target": puzzle.target(),
@@ -376,7 +376,7 @@ async fn analyse(
     blocking(&shared, move |mut job| {
         let (puzzle, source) = edited(&request)?;
         reserve_solve(&mut job, &puzzle)?;
-        let report = crate::analyse(&puzzle, &options(&job))?;
+        let report = modsolve::analyse(&puzzle, &options(&job))?;
         let head = json!({
             "version": SCHEMA_VERSION,
             "file": request.file,
@@ -386,7 +386,7 @@ async fn analyse(
         let mut bytes = serde_json::to_vec(&head).map_err(|e| ApiError::internal(e.to_string()))?;
         bytes.pop(); // the closing brace
         bytes.extend_from_slice(br#","solve":"#);
-        crate::report::write_json(&report, &mut bytes).map_err(|e| ApiError::internal(e.to_string()))?;
+        modsolve::report::write_json(&report, &mut bytes).map_err(|e| ApiError::internal(e.to_string()))?;
         bytes.push(b'}');
         Ok(json_response(StatusCode::OK, bytes))
     })
@@ -409,10 +409,10 @@ async fn check(
     let request = body(request)?;
     blocking(&shared, move |mut job| {
         let puzzle = parse(&request.source, &request.file)?;
-        job.reserve(crate::memory::for_check(&puzzle))?;
-        let report = crate::check::check_within(&puzzle, &check_options(&job))?;
-        let object = crate::report::check::check_json(&request.file, &puzzle, &report, false);
-        Ok(Json(crate::report::batch::batch_json(vec![object], None)))
+        job.reserve(modsolve::memory::for_check(&puzzle))?;
+        let report = modsolve::check::check_within(&puzzle, &check_options(&job))?;
+        let object = modsolve::report::check::check_json(&request.file, &puzzle, &report, false);
+        Ok(Json(modsolve::report::batch::batch_json(vec![object], None)))
     })
     .await
 }
@@ -457,8 +457,8 @@ async fn hint(
         check_pressed(&request.pressed, &puzzle)?;
         reserve_solve(&mut job, &puzzle)?;
         let options = HintOptions { analysis: options(&job), steps: request.steps };
-        let hint = crate::hint::hint(&puzzle, &request.pressed, &options)?;
-        Ok(Json(crate::report::hint_json(&puzzle, &hint)))
+        let hint = modsolve::hint::hint(&puzzle, &request.pressed, &options)?;
+        Ok(Json(modsolve::report::hint_json(&puzzle, &hint)))
     })
     .await
 }
@@ -472,8 +472,8 @@ async fn state(
     blocking(&shared, move |_job| {
         let puzzle = parse(&request.source, &request.file)?;
         check_pressed(&request.pressed, &puzzle)?;
-        let position = crate::hint::position(&puzzle, &request.pressed)
-            .map_err(|e| ApiError::from(crate::Error::Input(e)))?;
+        let position = modsolve::hint::position(&puzzle, &request.pressed)
+            .map_err(|e| ApiError::from(modsolve::Error::Input(e)))?;
         let state = position.start().to_vec();
         let solved = state == puzzle.target().to_vec();
         Ok(Json(
@@ -544,15 +544,15 @@ async fn generate(
     };
     blocking(&shared, move |mut job| {
         let template = parse(&request.source, &request.file)?;
-        job.reserve(crate::memory::for_candidates(&template, rayon::current_num_threads()))?;
-        if let Some(reason) = crate::generate::impossible(&template, &spec)? {
+        job.reserve(modsolve::memory::for_candidates(&template, rayon::current_num_threads()))?;
+        if let Some(reason) = modsolve::generate::impossible(&template, &spec)? {
             return Err(ApiError::bad_request(reason.to_string()));
         }
         let timeout = Some((job.shared.config.budget * 4).min(timeout(&job)));
         let file = request.file.clone();
         let run = move || {
             let mut levels = Vec::new();
-            let batch = crate::generate::generate::<crate::InternalError>(&template, &spec, &|_, _| {}, |level| {
+            let batch = modsolve::generate::generate::<modsolve::InternalError>(&template, &spec, &|_, _| {}, |level| {
                 let name = format!("level-{:04}.ron", levels.len() + 1);
                 let comment = format!(
                     "Level {} made in the playground from {file} (seed {}).\npar {} (proven fewest presses), solutions: {}; `intended` is a fewest-press plan.",
@@ -561,18 +561,14 @@ async fn generate(
                     level.par,
                     level.count
                 );
-                let mut object = crate::report::batch::level_json(&name, &level);
-                object["source"] = Value::from(crate::format::to_ron(&level.puzzle, &comment));
+                let mut object = modsolve::report::batch::level_json(&name, &level);
+                object["source"] = Value::from(modsolve::format::to_ron(&level.puzzle, &comment));
                 levels.push(object);
                 Ok(())
             });
             batch.map(|batch| (levels, batch))
         };
-        let (levels, batch) = match crate::bounded::within(timeout, run) {
-            Ok(result) => result?,
-            Err(crate::bounded::Abandoned::TimeRanOut) => return Err(ApiError::from(crate::Error::BudgetRanOut)),
-            Err(crate::bounded::Abandoned::Stopped) => return Err(ApiError::internal("the generator stopped")),
-        };
+        let (levels, batch) = modsolve::bounded::within_timeout(timeout, run).map_err(ApiError::from)??;
         Ok(Json(json!({"version": SCHEMA_VERSION, "levels": levels, "found": batch.found, "tried": batch.tried})))
     })
     .await
@@ -606,7 +602,7 @@ async fn histogram(
         reserve_solve(&mut job, &template)?;
         let deadline = Instant::now() + time(&job);
         let nodes = 200_000;
-        let histogram = crate::generate::par_histogram_within(
+        let histogram = modsolve::generate::par_histogram_within(
             &template,
             samples,
             request.seed,
@@ -614,13 +610,13 @@ async fn histogram(
             Some(deadline),
             Some(job.shared.memory_limit()),
         )?;
-        let asked = crate::report::batch::HistogramAsked {
+        let asked = modsolve::report::batch::HistogramAsked {
             samples,
             nodes_per_sample: nodes,
             time: Some(job.shared.config.budget),
         };
-        let object = crate::report::batch::histogram_json(&request.file, &histogram, &asked);
-        Ok(Json(crate::report::batch::batch_json(vec![object], None)))
+        let object = modsolve::report::batch::histogram_json(&request.file, &histogram, &asked);
+        Ok(Json(modsolve::report::batch::batch_json(vec![object], None)))
     })
     .await
 }
@@ -643,7 +639,7 @@ async fn save(
     let target = paths::writable(&shared.dir, &request.path)?;
     blocking(&shared, move |_job| {
         parse(&request.source, &request.path)?;
-        crate::generate::write_atomically(&target, request.source.as_bytes(), request.overwrite).map_err(
+        modsolve::generate::write_atomically(&target, request.source.as_bytes(), request.overwrite).map_err(
             |e| {
                 if e.kind() == std::io::ErrorKind::AlreadyExists {
                     ApiError::new(
@@ -670,11 +666,11 @@ async fn save(
 fn svg(job: &mut Job, puzzle: &Puzzle, pressed: &[usize]) -> Result<Response, ApiError> {
     check_pressed(pressed, puzzle)?;
     let position =
-        crate::hint::position(puzzle, pressed).map_err(|e| ApiError::from(crate::Error::Input(e)))?;
+        modsolve::hint::position(puzzle, pressed).map_err(|e| ApiError::from(modsolve::Error::Input(e)))?;
     reserve_solve(job, &position)?;
-    let report = crate::analyse(&position, &options(job))?;
+    let report = modsolve::analyse(&position, &options(job))?;
     let plan: Option<Vec<BigUint>> = report.fewest.as_ref().map(|p| p.presses.to_big());
-    let text = crate::report::svg::board_svg(&position, &position.start().to_vec(), plan.as_deref());
+    let text = modsolve::report::svg::board_svg(&position, &position.start().to_vec(), plan.as_deref());
     Ok(([(header::CONTENT_TYPE, "image/svg+xml")], text).into_response())
 }
 
@@ -686,7 +682,7 @@ async fn svg_of_file(
     let relative = query(q)?.path;
     let path = paths::existing(&shared.dir, &relative)?;
     blocking(&shared, move |mut job| {
-        let source = crate::input::read_source(&path, job.shared.config.max_body as u64)
+        let source = modsolve::input::read_source(&path, job.shared.config.max_body as u64)
             .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, "io", e.to_string()).with_file(&relative))?;
         let puzzle = parse(&source, &relative)?;
         svg(&mut job, &puzzle, &[])

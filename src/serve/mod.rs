@@ -2,10 +2,10 @@
 //! to draw, solve and play puzzles, and a JSON API that speaks the command line's documents.
 //!
 //! The page (`web/`: HTML, CSS and ES modules) is embedded in the binary. Every endpoint that
-//! works on a puzzle reads RON text as `modsolve FILE` does ([`crate::parse_puzzle`]) and
+//! works on a puzzle reads RON text as `modsolve FILE` does ([`modsolve::parse_puzzle`]) and
 //! answers with the library's report functions, so its JSON is the `--json` document of the
 //! matching command (see [`api`] for the list). Failures are the command line's JSON error
-//! document ([`crate::report::error_json`]) with an HTTP status: 400 for a bad request or a
+//! document ([`modsolve::report::error_json`]) with an HTTP status: 400 for a bad request or a
 //! puzzle error (with its line and column), 403 for a path outside the served directory, 404,
 //! 409 for a file that exists, 413 for a body or a job over the limit, 503 when the budget ran
 //! out or the server is busy (with `Retry-After`).
@@ -33,7 +33,7 @@ use std::time::Duration;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 
-use crate::error::Position;
+use modsolve::error::Position;
 
 /// How the server runs.
 #[derive(Clone, Debug)]
@@ -92,7 +92,7 @@ pub(crate) struct Shared {
 impl Shared {
     /// The memory budget shared by the running jobs.
     pub(crate) fn memory_limit(&self) -> u64 {
-        self.config.max_memory.unwrap_or_else(|| crate::memory::default_limit() / 2)
+        self.config.max_memory.unwrap_or_else(|| modsolve::memory::default_limit() / 2)
     }
 }
 
@@ -159,16 +159,11 @@ impl ApiError {
         self.file = Some(file.to_string());
         self
     }
-
-    /// The HTTP status.
-    pub fn status(&self) -> StatusCode {
-        self.status
-    }
 }
 
-impl From<crate::Error> for ApiError {
-    fn from(e: crate::Error) -> Self {
-        use crate::{Error, InternalError};
+impl From<modsolve::Error> for ApiError {
+    fn from(e: modsolve::Error) -> Self {
+        use modsolve::{Error, InternalError};
         let message = e.to_string();
         match e {
             Error::Input(e) => {
@@ -184,16 +179,16 @@ impl From<crate::Error> for ApiError {
     }
 }
 
-impl From<crate::InternalError> for ApiError {
-    fn from(e: crate::InternalError) -> Self {
-        ApiError::from(crate::Error::from(e))
+impl From<modsolve::InternalError> for ApiError {
+    fn from(e: modsolve::InternalError) -> Self {
+        ApiError::from(modsolve::Error::from(e))
     }
 }
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let document =
-            crate::report::error_json(self.kind, &self.message, self.file.as_deref(), self.position);
+            modsolve::report::error_json(self.kind, &self.message, self.file.as_deref(), self.position);
         let mut response = (self.status, axum::Json(document)).into_response();
         if let Some(seconds) = self.retry_after {
             response.headers_mut().insert(axum::http::header::RETRY_AFTER, seconds.into());

@@ -747,11 +747,7 @@ pub fn par_histogram_timed(
     }
     let owned = template.clone();
     let work = move || par_histogram_within(&owned, samples, seed, nodes_per_sample, deadline, max_memory);
-    match crate::bounded::within(timeout, work) {
-        Ok(result) => result,
-        Err(crate::bounded::Abandoned::TimeRanOut) => Err(crate::error::Error::BudgetRanOut),
-        Err(crate::bounded::Abandoned::Stopped) => Err(InternalError::Stopped.into()),
-    }
+    crate::bounded::within_timeout(timeout, work)?
 }
 
 /// [`par_histogram`] within a memory limit (`None`: half of this machine's memory): refused

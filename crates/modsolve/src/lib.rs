@@ -65,8 +65,6 @@ pub mod memory;
 pub mod model;
 pub mod report;
 pub mod scaffold;
-#[cfg(feature = "serve")]
-pub mod serve;
 pub mod solve;
 pub mod strategy;
 pub mod values;
@@ -80,5 +78,5 @@ pub use solve::{Answer, Budget, Method, Objective, solve, solve_with};
 
 /// The README's Rust example, compiled and run by `cargo test`.
 #[cfg(doctest)]
-#[doc = include_str!("../README.md")]
+#[doc = include_str!("../../../README.md")]
 pub struct ReadmeDoctests;

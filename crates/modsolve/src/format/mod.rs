@@ -255,7 +255,7 @@ mod tests {
 
     #[test]
     fn round_trip_of_shipped_puzzles() {
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/puzzles");
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../puzzles");
         for entry in std::fs::read_dir(dir).expect("puzzles/") {
             let path = entry.expect("entry").path();
             let puzzle = parse_puzzle(&std::fs::read_to_string(&path).expect("readable")).expect("valid");

@@ -251,11 +251,7 @@ pub fn par_distribution(template: &Puzzle, options: &DistributionOptions) -> Res
         return distribution(template, options);
     }
     let (owned, copied) = (template.clone(), *options);
-    match crate::bounded::within(options.timeout, move || distribution(&owned, &copied)) {
-        Ok(result) => result,
-        Err(crate::bounded::Abandoned::TimeRanOut) => Err(Error::BudgetRanOut),
-        Err(crate::bounded::Abandoned::Stopped) => Err(crate::error::InternalError::Stopped.into()),
-    }
+    crate::bounded::within_timeout(options.timeout, move || distribution(&owned, &copied))?
 }
 
 /// [`par_distribution`] on this thread, with no timeout of its own.

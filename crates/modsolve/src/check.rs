@@ -491,9 +491,5 @@ pub fn check_within(puzzle: &Puzzle, options: &CheckOptions) -> Result<CheckRepo
         return Ok(check(puzzle, budget)?);
     }
     let owned = puzzle.clone();
-    match crate::bounded::within(options.timeout, move || check(&owned, budget)) {
-        Ok(report) => Ok(report?),
-        Err(crate::bounded::Abandoned::TimeRanOut) => Err(Error::BudgetRanOut),
-        Err(crate::bounded::Abandoned::Stopped) => Err(InternalError::Stopped.into()),
-    }
+    Ok(crate::bounded::within_timeout(options.timeout, move || check(&owned, budget))??)
 }
