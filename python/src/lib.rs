@@ -205,7 +205,7 @@ fn generate(
     };
     let max_memory = memory_limit(max_memory)?;
     let template = read(py, template)?;
-    let estimate = modsolve::memory::for_candidates(&template, rayon::current_num_threads());
+    let estimate = modsolve::generate::memory_estimate(&template, rayon::current_num_threads());
     modsolve::memory::within(estimate, max_memory).map_err(|e| to_py(e.into()))?;
     if let Some(reason) = work(py, || Ok(modsolve::generate::impossible(&template, &spec)?))? {
         return Err(PyValueError::new_err(reason.to_string()));

@@ -94,7 +94,7 @@ pub(crate) fn run(request: &Request) -> Result<Output, Failure> {
 
 fn run_inner(request: &Request, lines: &std::sync::Mutex<LevelLines>) -> Result<Output, Failure> {
     let template = super::load(&request.template, request.max_input)?.puzzle;
-    let estimate = modsolve::memory::for_candidates(&template, rayon::current_num_threads());
+    let estimate = modsolve::generate::memory_estimate(&template, rayon::current_num_threads());
     modsolve::memory::within(estimate, request.max_memory)
         .map_err(|e| Failure::plain("memory", super::memory_failure(e), 2, false))?;
     let strategy = match request.strategy.as_deref() {

@@ -409,7 +409,7 @@ async fn check(
     let request = body(request)?;
     blocking(&shared, move |mut job| {
         let puzzle = parse(&request.source, &request.file)?;
-        job.reserve(modsolve::memory::for_check(&puzzle))?;
+        job.reserve(modsolve::check::memory_estimate(&puzzle))?;
         let report = modsolve::check::check_within(&puzzle, &check_options(&job))?;
         let object = modsolve::report::check::check_json(&request.file, &puzzle, &report, false);
         Ok(Json(modsolve::report::batch::batch_json(vec![object], None)))
@@ -544,7 +544,7 @@ async fn generate(
     };
     blocking(&shared, move |mut job| {
         let template = parse(&request.source, &request.file)?;
-        job.reserve(modsolve::memory::for_candidates(&template, rayon::current_num_threads()))?;
+        job.reserve(modsolve::generate::memory_estimate(&template, rayon::current_num_threads()))?;
         if let Some(reason) = modsolve::generate::impossible(&template, &spec)? {
             return Err(ApiError::bad_request(reason.to_string()));
         }

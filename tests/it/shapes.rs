@@ -770,7 +770,7 @@ fn symmetries_are_automorphisms() {
     ];
     for (text, expected) in texts {
         let puzzle = load(text);
-        let symmetries = modsolve::generate::symmetries(&puzzle);
+        let symmetries = modsolve::model::symmetries(&puzzle);
         for perm in &symmetries {
             for j in 0..puzzle.button_count() {
                 let mut image: Vec<(usize, u64)> =
@@ -812,13 +812,14 @@ fn boards_are_not_light_chased_and_estimates_are_honest() {
         "[\"#######\", \"#######\", \"#######\", \"###x###\", \"#######\", \"#######\", \"#######\"]",
     );
     let plus = stencil_of("[\".#.\", \"#x#\", \".#.\"]");
-    let (wide, plus) = (modsolve::memory::for_solve(&wide, false), modsolve::memory::for_solve(&plus, false));
+    let (wide, plus) =
+        (modsolve::solve::memory_estimate(&wide, false), modsolve::solve::memory_estimate(&plus, false));
     assert!(wide.largest.contains("general propagation"), "{wide:?}");
     // (The plus, mod 3, now takes sparse elimination; the wide stencil's 48 entries a cell are
     // counted in full by propagation.)
     assert!(wide.bytes > plus.bytes && wide.bytes >= 2 * 16 * 48 * 9_000_000, "{wide:?} {plus:?}");
     let knight = load("Puzzle(graph: Grid(rows: 10000, cols: 10000, neighborhood: Knight), modulus: 2)");
-    let estimate = modsolve::memory::for_solve(&knight, false);
+    let estimate = modsolve::solve::memory_estimate(&knight, false);
     assert!(estimate.bytes > 16 << 30, "{estimate:?}");
 }
 

@@ -3,7 +3,7 @@
 //!
 //! A timeout is kept by running the work on a thread of its own and waiting for it at most
 //! `bound` of the timeout: past that the caller reports the question as undecided and the work
-//! is abandoned. (The budget, [`Budget`](crate::Budget), bounds only the best-effort searches
+//! is abandoned. (The budget, [`Budget`], bounds only the best-effort searches
 //! inside; it never abandons work.) Abandoned work stops soon after: the long loops (the elimination kernels' pivot
 //! steps, light chasing's rows, propagation's steps, the searches' and walks' node counts, the
 //! generator's rounds) call `checkpoint`, which ends
@@ -19,7 +19,7 @@ use std::cell::RefCell;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{RecvTimeoutError, channel};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// The wall time a timeout of `time` allows the whole work: 10% and 0.2 s more (the searches
 /// inside keep the budget themselves; this catches what cannot be interrupted), less a moment
@@ -194,10 +194,96 @@ pub fn in_parallel<T: Sync, R: Send>(items: &[T], work: impl Fn(&T) -> R + Sync)
         .collect()
 }
 
+/// How much best-effort work may be done: the searches for a better plan, `check`'s
+/// play-throughs and the par samples. It never bounds an exact answer of the algebra (whether a
+/// plan exists, how many, a plan): the timeout does that (`Options::timeout`).
+///
+/// The default is a fixed amount of work, [`DEFAULT_NODES`] nodes and no time, so a default run
+/// gives the same result on every machine (about 10 s of search on a 2-core machine of 2026); a
+/// time makes the result depend on the machine's speed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// Search nodes (values tried, or plans enumerated).
+    pub nodes: u64,
+    /// Wall-clock time.
+    pub time: Option<Duration>,
+}
+
+/// The nodes of the default budget: about 10 s of branch and bound on the machine the
+/// defaults were measured on. The two walks whose nodes are costlier (the mod-2 minimum-weight
+/// walk and the bounded walk over the quiet basis) take their own share of it when the budget
+/// is the default ([`Budget::is_default`]).
+pub const DEFAULT_NODES: u64 = 200_000_000;
+
+impl Default for Budget {
+    fn default() -> Self {
+        Budget { nodes: DEFAULT_NODES, time: None }
+    }
+}
+
+impl Budget {
+    /// A time budget: the time bounds every search, with no node cap.
+    pub fn of_time(time: Duration) -> Budget {
+        Budget { nodes: u64::MAX, time: Some(time) }
+    }
+
+    /// A node budget, the same on every machine.
+    pub fn of_nodes(nodes: u64) -> Budget {
+        Budget { nodes, time: None }
+    }
+
+    /// Whether this is the default budget.
+    pub fn is_default(self) -> bool {
+        self == Budget::default()
+    }
+
+    /// What is left of this budget when its time started at `started`: the same node count,
+    /// and the time less what has passed. Every phase of one command takes its budget this way,
+    /// so the phases together stay within the time the user gave.
+    pub fn since(self, started: Instant) -> Budget {
+        Budget { nodes: self.nodes, time: self.time.map(|t| t.saturating_sub(started.elapsed())) }
+    }
+
+    /// Whether the time of a budget started at `started` has run out.
+    pub fn expired(self, started: Instant) -> bool {
+        self.time.is_some_and(|t| started.elapsed() >= t)
+    }
+}
+
+/// A running count against a [`Budget`].
+pub(crate) struct Meter {
+    budget: Budget,
+    started: Instant,
+    pub nodes: u64,
+    pub exhausted: bool,
+}
+
+impl Meter {
+    pub(crate) fn new(budget: Budget) -> Self {
+        Meter { budget, started: Instant::now(), nodes: 0, exhausted: false }
+    }
+
+    /// Counts one node; false once the budget is spent.
+    #[inline]
+    pub(crate) fn tick(&mut self) -> bool {
+        self.nodes += 1;
+        if self.nodes > self.budget.nodes {
+            self.exhausted = true;
+        } else if self.nodes & 0xfff == 1 {
+            checkpoint();
+            if let Some(limit) = self.budget.time
+                && self.started.elapsed() >= limit
+            {
+                self.exhausted = true;
+            }
+        }
+        !self.exhausted
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solve::search::Budget;
 
     #[test]
     fn work_past_the_bound_is_abandoned() {

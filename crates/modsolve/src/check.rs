@@ -447,6 +447,18 @@ pub fn fraction_text((a, b): &(BigUint, BigUint)) -> String {
 mod tests {
     use super::*;
 
+    /// The octopus estimates little; a dense 2000-cell puzzle is dominated by its +1 macros.
+    #[test]
+    fn the_estimate_counts_the_macros() {
+        let puzzle = |text: &str| crate::parse_puzzle(text).expect("valid");
+        let octopus = puzzle("Puzzle(graph: Path(4), modulus: [7, 8, 7, 6], press: (self: 2, neighbors: 1))");
+        assert!(memory_estimate(&octopus).bytes < 1 << 20);
+        let dense = puzzle("Puzzle(graph: Cells(2000), modulus: 7, buttons: [[(0, 1)], [(1, 1)]])");
+        let estimate = memory_estimate(&dense);
+        assert!(estimate.largest.contains("a +1 macro for each of 2000 cells"), "{estimate:?}");
+        assert!(estimate.bytes > crate::solve::memory_estimate(&dense, false).bytes);
+    }
+
     #[test]
     fn finding_code_names_are_unique_and_kebab_case() {
         let mut names: Vec<&str> = FindingCode::ALL.iter().map(|c| c.as_str()).collect();
@@ -471,6 +483,27 @@ pub struct CheckOptions {
     pub max_memory: Option<u64>,
 }
 
+/// The estimate for `check`: solving, the per-cell macros when they fit (a dense system of
+/// cells × (buttons + cells)), and the players' boards.
+pub fn memory_estimate(puzzle: &Puzzle) -> crate::memory::Estimate {
+    let solve = crate::solve::memory_estimate(puzzle, false);
+    let (cells, buttons) = (puzzle.cell_count() as u64, puzzle.button_count() as u64);
+    let macros = cells.saturating_mul(cells + buttons);
+    let macro_bytes = if crate::solve::differences_fit(puzzle, puzzle.cell_count()) {
+        macros * 8 + cells * cells.min(4096) * crate::solve::estimate::BIG
+    } else {
+        0
+    };
+    let players = 16 * cells + 8 * crate::solve::estimate::entries(puzzle);
+    let bytes = solve.bytes + macro_bytes + players;
+    let largest = if macro_bytes > solve.bytes {
+        format!("a +1 macro for each of {cells} cells")
+    } else {
+        solve.largest
+    };
+    crate::memory::Estimate { bytes, largest }
+}
+
 /// Checks one puzzle within the options' memory and time: the work is refused before it starts
 /// when its estimated memory is above the limit ([`Error::OverMemory`]), and abandoned when it
 /// runs past the timeout's bound ([`Error::BudgetRanOut`]; it stops at its next pivot or
@@ -485,7 +518,7 @@ pub struct CheckOptions {
 /// assert_eq!(report.par(), Some(18u32.into()));
 /// ```
 pub fn check_within(puzzle: &Puzzle, options: &CheckOptions) -> Result<CheckReport, Error> {
-    crate::memory::within(crate::memory::for_check(puzzle), options.max_memory)?;
+    crate::memory::within(memory_estimate(puzzle), options.max_memory)?;
     let budget = options.budget;
     if options.timeout.is_none() {
         return Ok(check(puzzle, budget)?);

@@ -269,7 +269,7 @@ fn distribution(template: &Puzzle, options: &DistributionOptions) -> Result<ParD
         }
         Err(why) => why,
     };
-    let estimate = crate::memory::for_candidates(template, rayon::current_num_threads());
+    let estimate = crate::generate::memory_estimate(template, rayon::current_num_threads());
     crate::memory::within(estimate, options.max_memory)?;
     let histogram = sample_pars(
         template,
@@ -334,7 +334,7 @@ fn exact_plan(
         .map(|l| l.to_u64().unwrap_or(u64::MAX).saturating_sub(1))
         .fold(0u64, u64::saturating_add);
     let limit = options.max_memory.unwrap_or_else(crate::memory::default_limit);
-    let [array, hashed] = crate::memory::for_exact_distribution(states, image, most >= u8::MAX as u64);
+    let [array, hashed] = exact_estimates(states, image, most >= u8::MAX as u64);
     // The layer scan reads the whole array once per par: worth it while the array is not much
     // larger than the image.
     if crate::memory::within(array.clone(), Some(limit)).is_ok() && states / 64 <= image {
@@ -610,6 +610,27 @@ impl SampledShares {
     pub fn complete(&self) -> bool {
         self.histogram.taken == self.samples
     }
+}
+
+/// Bytes the exact par distribution's hash-set search takes per solvable start: the set's slot
+/// and control byte with its spare capacity, and the layer lists.
+const HASHED_STATE: u64 = 40;
+
+/// The estimates of the exact par distribution's two encodings: the
+/// distance array over all `states` (a byte a state, two when `wide`: a par can exceed 254), and
+/// the hash set of the `solvable` states reached with the last layer's list.
+fn exact_estimates(states: u64, solvable: u64, wide: bool) -> [crate::memory::Estimate; 2] {
+    let width = if wide { 2 } else { 1 };
+    [
+        crate::memory::Estimate {
+            bytes: states.saturating_mul(width),
+            largest: format!("a distance array over {states} states"),
+        },
+        crate::memory::Estimate {
+            bytes: solvable.saturating_mul(HASHED_STATE),
+            largest: format!("a hash set of {solvable} solvable starts"),
+        },
+    ]
 }
 
 #[cfg(test)]

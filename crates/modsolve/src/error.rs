@@ -75,20 +75,7 @@ pub enum InternalError {
     Stopped,
 }
 
-/// A puzzle whose work would need more memory than allowed.
-#[derive(Clone, Debug, PartialEq, Eq, Error)]
-#[error(
-    "this puzzle needs about {} of memory ({}), more than the {} limit",
-    crate::memory::show(self.estimate.bytes),
-    self.estimate.largest,
-    crate::memory::show(self.limit)
-)]
-pub struct OverMemory {
-    /// What the work was estimated to need.
-    pub estimate: crate::memory::Estimate,
-    /// The limit it exceeds, in bytes.
-    pub limit: u64,
-}
+pub use crate::memory::OverMemory;
 
 /// Why the library could not answer: the one error type of its entry points.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]

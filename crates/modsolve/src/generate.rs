@@ -41,7 +41,7 @@ use crate::algebra::arith::sub_mod;
 use crate::analysis::{Options, analyze};
 use crate::bounded::{Stop, checkpoint};
 use crate::error::InternalError;
-use crate::model::{Buttons, CellValues, Puzzle, Topology};
+use crate::model::{CellValues, Puzzle, canonical, symmetries};
 use crate::solve::search::Budget;
 use crate::solve::solve;
 use crate::strategy::Strategy;
@@ -423,77 +423,6 @@ fn scramble(periods: &[u64], presses: u64, rng: &mut ChaCha8Rng) -> Option<Vec<u
     Some(plan)
 }
 
-/// The permutations of cells that map the template onto itself (always the identity): the
-/// reflections and rotations of its picture that map cells to cells, keep every modulus and
-/// target value, and map every button's effect onto the image button's effect. Plain grids
-/// (`Cross`, `King`, `Knight`, wrapped or not) are symmetric under all of them; boards (masks,
-/// stencils, hex, the cube) are checked press by press, so only true symmetries are kept.
-pub fn symmetries(template: &Puzzle) -> Vec<Vec<usize>> {
-    let identity: Vec<usize> = (0..template.cell_count()).collect();
-    let (Some((rows, cols)), Buttons::Graph { .. }) = (template.topology.picture_size(), &template.buttons)
-    else {
-        return vec![identity];
-    };
-    let topology = &template.topology;
-    let board = matches!(topology, Topology::Board(_));
-    // (r, c, rows, cols) → image; the last four only for square pictures.
-    type Map = fn(usize, usize, usize, usize) -> (usize, usize);
-    let all: [Map; 7] = [
-        |r, c, _, cols| (r, cols - 1 - c),
-        |r, c, rows, _| (rows - 1 - r, c),
-        |r, c, rows, cols| (rows - 1 - r, cols - 1 - c),
-        |r, c, _, _| (c, r),
-        |r, c, rows, cols| (cols - 1 - c, rows - 1 - r),
-        |r, c, rows, _| (c, rows - 1 - r),
-        |r, c, _, cols| (cols - 1 - c, r),
-    ];
-    let maps = if rows == cols { &all[..] } else { &all[..3] };
-    let mut out = vec![identity];
-    for map in maps {
-        let perm: Option<Vec<usize>> = (0..template.cell_count())
-            .map(|i| {
-                let (r, c) = topology.position(i)?;
-                let (r, c) = map(r, c, rows, cols);
-                topology.cell_at(r, c)
-            })
-            .collect();
-        let Some(perm) = perm else { continue };
-        let keeps = (0..perm.len()).all(|i| {
-            template.moduli[perm[i]] == template.moduli[i] && template.target[perm[i]] == template.target[i]
-        });
-        if keeps && (!board || maps_presses(template, &perm)) {
-            out.push(perm);
-        }
-    }
-    out
-}
-
-/// Whether pressing `perm[j]` does to `perm` of the cells what pressing `j` does to the cells
-/// (with equal weights for the pressed cells and their neighbours).
-fn maps_presses(template: &Puzzle, perm: &[usize]) -> bool {
-    (0..template.button_count()).all(|j| {
-        let mut image: Vec<(usize, u64)> =
-            template.effects(j).into_iter().map(|(i, a)| (perm[i], a)).collect();
-        image.sort_unstable();
-        image == template.effects(perm[j])
-    })
-}
-
-/// The canonical form of a start under the symmetries: the smallest image.
-pub fn canonical(start: &[u64], symmetries: &[Vec<usize>]) -> Vec<u64> {
-    symmetries
-        .iter()
-        .map(|perm| {
-            let mut image = vec![0u64; start.len()];
-            for (i, &j) in perm.iter().enumerate() {
-                image[j] = start[i];
-            }
-            image
-        })
-        .min()
-        .expect("the identity is always there")
-}
-
 /// Generates levels and hands each to `accept` as soon as it is accepted, in index order, so the
 /// same seed gives the same levels in the same order and no more than one round of candidates is
 /// held at a time. `progress(found, tried)` is told after each round. An error from `accept`
@@ -760,7 +689,18 @@ pub fn par_histogram_within(
     deadline: Option<Instant>,
     max_memory: Option<u64>,
 ) -> Result<Histogram, crate::error::Error> {
-    let estimate = crate::memory::for_candidates(template, rayon::current_num_threads());
+    let estimate = memory_estimate(template, rayon::current_num_threads());
     crate::memory::within(estimate, max_memory)?;
     Ok(par_histogram(template, samples, seed, nodes_per_sample, deadline)?)
+}
+
+/// The estimate for `generate` and the par histogram: every worker thread solves and plays one
+/// candidate of the template at a time.
+pub fn memory_estimate(template: &Puzzle, threads: usize) -> crate::memory::Estimate {
+    let one = crate::solve::memory_estimate(template, false);
+    let players = 16 * template.cell_count() as u64 + 8 * crate::solve::estimate::entries(template);
+    crate::memory::Estimate {
+        bytes: (one.bytes + players).saturating_mul(threads.max(1) as u64),
+        largest: format!("{} candidates at once, each {}", threads.max(1), one.largest),
+    }
 }

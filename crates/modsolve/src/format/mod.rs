@@ -34,12 +34,8 @@ use locate::*;
 use shape::*;
 pub use write::to_ron;
 
-/// The most cells a puzzle may have: 2^28, a 16,384 × 16,384 board (big Lights Out boards are
-/// solved a bit per cell; the memory estimates refuse the work other puzzles of that size need).
-pub const MAX_CELLS: usize = 1 << 28;
-
-/// The most cells of an `Edges` graph (2^25): each has a neighbour list.
-pub const MAX_EDGES_CELLS: usize = 1 << 25;
+/// The model's limits, which the reader checks as it reads.
+pub use crate::model::{MAX_CELLS, MAX_EDGES_CELLS};
 
 fn ron_options() -> ron::Options {
     ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)

@@ -25,8 +25,8 @@
 //!   that touch in the picture touch on the cube, and the back's right edge meets the left's
 //!   left edge.
 
+use super::MAX_CELLS;
 use crate::error::InputError;
-use crate::format::MAX_CELLS;
 
 use super::Neighborhood;
 

@@ -2,8 +2,8 @@
 //! every invariant of the model (see the module doc of [`crate::model`]) and names the field a
 //! file would have for what is wrong, so `format` reports the builder's errors with a position.
 
+use super::{MAX_CELLS, MAX_EDGES_CELLS};
 use crate::error::InputError;
-use crate::format::{MAX_CELLS, MAX_EDGES_CELLS};
 
 use super::{Buttons, CellValues, Phases, Puzzle, Topology};
 

@@ -9,6 +9,7 @@
 
 pub mod board;
 pub(crate) mod builder;
+mod symmetry;
 
 use num_bigint::BigUint;
 use num_traits::ToPrimitive;
@@ -16,9 +17,17 @@ use num_traits::ToPrimitive;
 pub use board::{Board, BoardKind, Press, Stencil};
 pub use builder::PuzzleBuilder;
 pub(crate) use builder::check_moduli;
+pub use symmetry::{canonical, symmetries};
 
 use crate::algebra::arith::{add_mod, mul_mod, reduce_signed};
 pub use crate::values::CellValues;
+
+/// The most cells a puzzle may have: 2^28, a 16,384 × 16,384 board (big Lights Out boards are
+/// solved a bit per cell; the memory estimates refuse the work other puzzles of that size need).
+pub const MAX_CELLS: usize = 1 << 28;
+
+/// The most cells of an `Edges` graph (2^25): each has a neighbour list.
+pub const MAX_EDGES_CELLS: usize = 1 << 25;
 
 /// Which neighbours a grid cell has.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Deserialize, serde::Serialize)]

@@ -8,11 +8,12 @@ pub mod batch;
 pub mod check;
 pub mod github;
 mod hint;
-mod solve;
 pub mod svg;
 
+pub use crate::analysis::report::{
+    Elimination, ListingReport, Numbers, PlanReport, SCHEMA_VERSION, SolveReport, write_json,
+};
 pub use hint::{hint_json, hint_text};
-pub use solve::{Elimination, ListingReport, Numbers, PlanReport, SCHEMA_VERSION, SolveReport, write_json};
 
 use std::fmt::Write as _;
 

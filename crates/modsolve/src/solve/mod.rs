@@ -12,8 +12,8 @@
 //! otherwise the general per-prime path (`modular`). Both sit behind [`solve_with`] and tests force each on
 //! the same inputs. Every plan is simulated on the puzzle before it is returned.
 
-pub(crate) mod basis_walk;
 pub(crate) mod bound;
+pub(crate) mod estimate;
 pub(crate) mod gf2;
 pub(crate) mod light_chase;
 pub(crate) mod minweight;
@@ -25,6 +25,7 @@ pub(crate) mod propagation;
 pub(crate) mod search;
 pub(crate) mod sparse;
 
+pub use estimate::memory_estimate;
 pub use optimize::{NotSearched, Partial, Plan, Proof, SEARCH_BUTTON_LIMIT};
 pub use search::{Budget, DEFAULT_NODES, Objective, Score};
 

@@ -9,7 +9,7 @@
 //! results are taken in order, so the plan chosen is the one a single enumeration chooses.
 //! Sets of at least 2^16 plans of one period with few generators for their buttons (`k² <= 4n`:
 //! a board of one modulus, whose quiet patterns are fixed by one row) go instead to
-//! [`super::basis_walk`], a
+//! [`basis_walk`], a
 //! depth-first walk over the quiet basis bounded at every level, from a descent's local optimum
 //! (unless limits bind on a set the enumeration can count). Otherwise a descent and an iterated
 //! local search find a good plan, then branch and bound runs in the search solver
@@ -17,12 +17,13 @@
 //! floor from [`super::bound`]; the answer is proven only if one of them finishes, and the floor
 //! reached is the plan's lower bound.
 
+pub(crate) mod basis_walk;
+
 use num_bigint::BigUint;
 use num_traits::{ToPrimitive, Zero};
 use rayon::prelude::*;
 
 use super::Answer;
-use super::basis_walk;
 use super::bound::{self, Bound};
 use super::minweight::{self, Coset, pack};
 use super::search::{Budget, Goal, Meter, Objective, Score, SearchOutcome, SearchProblem, search_to};
@@ -1090,7 +1091,7 @@ mod tests {
             // The identity, the two mirrors, the half turn, the two diagonals and the quarter
             // turns, in that order.
             let square = format!("Puzzle(graph: Grid(rows: {side}, cols: {side}), modulus: 2)");
-            let symmetries = crate::generate::symmetries(&crate::parse_puzzle(&square).unwrap());
+            let symmetries = crate::model::symmetries(&crate::parse_puzzle(&square).unwrap());
             assert_eq!(symmetries.len(), 8);
             let most = (20.0 / (p as f64).log2()).floor() as usize;
             // The span of orbits, each kept when it fits, its independent vectors the generators.

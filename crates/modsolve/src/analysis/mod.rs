@@ -5,6 +5,10 @@
 //! optimiser (`crate::solve::optimize`) searches it, and the search solver
 //! (`crate::solve::search`) answers alone with `Engine::Search` or where press limits make the
 //! algebra's count not the answer. Every plan returned here has been simulated on the puzzle.
+//! Its answer is [`SolveReport`] (in [`report`]), the typed `solve --json` document; the
+//! renderers of `crate::report` only read it.
+
+pub mod report;
 
 use num_bigint::BigUint;
 use std::sync::Arc;
@@ -15,10 +19,10 @@ use num_traits::{One, ToPrimitive, Zero};
 use crate::bounded::Abandoned;
 use crate::error::{Error, InternalError};
 use crate::model::Puzzle;
-use crate::report::SolveReport;
 use crate::solve::optimize::{Plan, Proof, explore};
 use crate::solve::search::{Budget, Goal, Objective, SearchProblem, search};
 use crate::solve::{Answer, difference, solve};
+pub use report::SolveReport;
 
 /// Which solver answers.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -229,13 +233,13 @@ pub fn analyse_shared(puzzle: Arc<Puzzle>, options: &Options) -> Result<SolveRep
 /// The estimated peak memory of [`analyse`] on `puzzle` with `options`: the figure its memory
 /// check compares with `options.max_memory`, for callers that share one budget among jobs.
 pub fn memory_estimate(puzzle: &Puzzle, options: &Options) -> crate::memory::Estimate {
-    crate::memory::for_solve(puzzle, takes_compact(puzzle, options))
+    crate::solve::memory_estimate(puzzle, takes_compact(puzzle, options))
 }
 
 /// Refuses work over the memory limit; whether the compact path is taken.
 fn within_memory(puzzle: &Puzzle, options: &Options) -> Result<bool, Error> {
     let compact = takes_compact(puzzle, options);
-    crate::memory::within(crate::memory::for_solve(puzzle, compact), options.max_memory)?;
+    crate::memory::within(crate::solve::memory_estimate(puzzle, compact), options.max_memory)?;
     Ok(compact)
 }
 
@@ -315,7 +319,7 @@ fn by_algebra(puzzle: &Puzzle, options: &Options, started: Instant) -> Result<An
     };
     let Some(x0) = &answer.presses else { return Ok(analysis) };
     let budget = || options.budget.since(started);
-    let symmetries = crate::generate::symmetries(puzzle);
+    let symmetries = crate::model::symmetries(puzzle);
     let explore_for = |objective| {
         explore(&answer, |highest| search_problem(puzzle, highest), limits, objective, budget(), &symmetries)
     };

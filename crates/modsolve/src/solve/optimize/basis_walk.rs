@@ -54,10 +54,10 @@ use std::time::Instant;
 use num_integer::Integer;
 use rayon::prelude::*;
 
-use super::optimize::Problem;
-use super::orbits::{Action, Split};
-use super::search::{Budget, Objective, Score};
+use super::Problem;
 use crate::algebra::arith::{add_mod, inv_mod, mul_mod};
+use crate::solve::orbits::{Action, Split};
+use crate::solve::search::{Budget, Objective, Score};
 
 /// Periods above this are not walked (a group's table has one entry per residue).
 const MAX_PERIOD: u64 = 1024;
@@ -72,7 +72,7 @@ const PIECES: u64 = 256;
 
 // A piece's levels are never below a split's top generators (`p^depth` reaches `PIECES` no
 // later than `p^top` reaches the cosets' count), so `Piece::visit` sees every coset's level.
-const _: () = assert!(PIECES < super::orbits::MIN_COSETS);
+const _: () = assert!(PIECES < crate::solve::orbits::MIN_COSETS);
 
 /// Children of a node are visited cheapest bound first when the generator's order is at most
 /// this (a table a child).

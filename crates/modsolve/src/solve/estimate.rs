@@ -1,0 +1,167 @@
+//! Peak memory of a solve, estimated from the puzzle before anything is allocated
+//! ([`memory_estimate`]), following the route [`super::solve_with`] takes.
+//!
+//! The estimate adds up the route's large allocations: the dense matrix or propagation's
+//! symbolic forms, the per-button big integers of the answer (press counts and periods, kept
+//! twice), and the quiet-pattern basis (at most the basis limit). It is an upper bound of those,
+//! not of every byte: small puzzles estimate a few MiB. Not counted: the bounded walk over the
+//! quiet basis, which runs after the elimination's work space is freed and caps its tables at
+//! 2^22 entries a worker (at most 64 MiB a worker and 64 MiB of group ids): counting that cap
+//! for every puzzle would refuse small ones whose walk needs a few kilobytes.
+
+use crate::memory::Estimate;
+use crate::model::{Buttons, Neighborhood, Puzzle, Topology};
+
+/// Bytes of one big integer of the answer: the value, its heap word and allocator overhead.
+pub(crate) const BIG: u64 = 48;
+
+/// The most entries of a quiet-pattern basis.
+const BASIS_ENTRIES: u64 = super::BASIS_ENTRY_LIMIT as u64;
+
+/// The most residues general propagation spends on its symbolic forms.
+const FORM_ENTRIES: u64 = super::propagation::FORM_ENTRY_LIMIT as u64;
+
+/// Nonzero entries of the press matrix, from the shape alone (no effects are built).
+pub(crate) fn entries(puzzle: &Puzzle) -> u64 {
+    let cells = puzzle.cell_count() as u64;
+    match &puzzle.buttons {
+        Buttons::Explicit(list) => list.iter().map(|b| b.len() as u64).sum(),
+        Buttons::Graph { .. } => match &puzzle.topology {
+            Topology::Cells(_) => cells,
+            Topology::Path(_) | Topology::Cycle(_) => 3 * cells,
+            Topology::Grid { neighborhood: Neighborhood::Cross, .. } => 5 * cells,
+            Topology::Grid { neighborhood: Neighborhood::King | Neighborhood::Knight, .. } => 9 * cells,
+            Topology::Board(board) => cells * board.press_size() as u64,
+            Topology::Edges { adjacency } => cells + adjacency.iter().map(|a| a.len() as u64).sum::<u64>(),
+        },
+    }
+}
+
+/// The estimate for solving: `compact` when a big grid takes light chasing in compact form (a
+/// bit per cell mod 2, one 32-bit press count per cell otherwise, no big integers).
+pub fn memory_estimate(puzzle: &Puzzle, compact: bool) -> Estimate {
+    let (cells, buttons) = (puzzle.cell_count() as u64, puzzle.button_count() as u64);
+    if compact {
+        return Estimate {
+            bytes: compact_bytes(puzzle),
+            largest: format!("light chasing in compact form on {cells} cells"),
+        };
+    }
+    let answer = 4 * BIG * buttons;
+    let basis = BASIS_ENTRIES.min(buttons.saturating_mul(buttons)) * BIG;
+    let all_mod_two = puzzle.moduli.iter().all(|&m| m == 2);
+    let dense_cells = cells.saturating_mul(buttons + 1);
+    // Mod 2: the bit matrix, and the blocked kernel's work space: a narrow copy of a panel, the
+    // rows' table entries and order (about 160 bytes a row), the panel's pivot rows (32 bytes a
+    // column) and the stripe kernel's tables for them (3 MiB), and each thread's tables (4.5 MiB
+    // allocated zeroed: all of it may be given memory when the allocator reuses freed memory).
+    let threads = rayon::current_num_threads() as u64;
+    let dense_bytes = if all_mod_two {
+        dense_cells / 8 + 160 * cells + 32 * buttons + (3 << 20) + threads * (9 << 19)
+    } else {
+        dense_cells.saturating_mul(8)
+    };
+    // General propagation: effects and rows, then the forms (seeds unknown: their limit).
+    let propagation = 2 * (24 * (buttons + cells) + 16 * entries(puzzle))
+        + FORM_ENTRIES.min(buttons.saturating_mul(buttons)) * 8;
+    let (method, bytes) = if super::light_chase::applies(puzzle) {
+        ("light chasing", BIG * cells)
+    } else if super::takes_sparse(puzzle) {
+        // One modulus and too big for dense elimination: general propagation is tried first,
+        // and sparse elimination when it needs too many seeds; the larger of the two counts.
+        let sparse = sparse_bytes(puzzle);
+        if puzzle.moduli.uniform().is_some() && !super::dense_fits(puzzle) && propagation > sparse {
+            ("general propagation", propagation)
+        } else {
+            ("sparse elimination", sparse)
+        }
+    } else if super::dense_fits(puzzle) {
+        ("dense elimination", dense_bytes)
+    } else {
+        ("general propagation", propagation)
+    };
+    let largest = if bytes >= basis {
+        format!("{method} of {cells} cells × {buttons} buttons")
+    } else {
+        format!("the quiet-pattern basis of {buttons} buttons")
+    };
+    Estimate { bytes: answer + basis + bytes, largest }
+}
+
+/// Light chasing in compact form (`super::light_chase`) on a grid whose shorter side is
+/// `W`, plus 4 MiB for the output's buffers and small vectors.
+///
+/// Mod 2: the chased words of the forms (`W` words for each of the `⌈(W + 1) / 64⌉` words of a
+/// form), the last row's `W × (W + 1)` bit matrix built from them, two rows of the chase per
+/// thread and the plan at one bit per cell: about 100 MiB for 16000 × 16000. Other moduli: two
+/// rows of forms of `W + 1` residues, the last row's `W × W` system and the elimination's copies
+/// of it (counted as three), and one `u32` per cell.
+fn compact_bytes(puzzle: &Puzzle) -> u64 {
+    let cells = puzzle.cell_count() as u64;
+    let w = puzzle.topology.grid_shape().map_or(cells, |(r, c)| r.min(c) as u64);
+    let buffers = 4 << 20;
+    if puzzle.moduli.uniform() == Some(2) {
+        let words = (w + 1).div_ceil(64);
+        let threads = rayon::current_num_threads() as u64;
+        2 * 8 * w * words + 16 * w * threads + cells / 8 + buffers
+    } else {
+        16 * w * (w + 1) + 24 * w * w + 4 * cells + buffers
+    }
+}
+
+/// Sparse elimination (`super::sparse`): the press matrix by cell and the graph, the
+/// order and the per-button residues (about 300 bytes a cell), and the rows of one prime with
+/// their fill-in, which nested dissection keeps near `cells · log2(cells)` entries of 12 bytes
+/// (twice over: the pivot rows and the rows still being eliminated). Measured peaks on grids with
+/// per-cell moduli 2..=12 stay below it (300² cells: 50–67 MiB for 74 MiB estimated before the
+/// chasing bound was added; 193 MiB with it).
+///
+/// A prime's rows may be chased instead ([`super::prime_chase`]), within a bound of its
+/// own; one prime is eliminated or chased at a time, so the larger of the two counts.
+fn sparse_bytes(puzzle: &Puzzle) -> u64 {
+    let cells = puzzle.cell_count() as u64;
+    let log = 64 - u64::from(cells.max(1).leading_zeros());
+    let fill = cells.saturating_mul(24 * log);
+    cells.saturating_mul(300) + 16 * entries(puzzle) + fill.max(super::prime_chase::memory_bound(cells))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn puzzle(text: &str) -> Puzzle {
+        crate::parse_puzzle(text).expect("valid")
+    }
+
+    /// Small puzzles estimate little; a 10,000 × 10,000 torus (no light chasing, a big integer
+    /// per button) estimates gigabytes; a huge grid in compact form, a bit a cell and its last
+    /// row's system mod 2 (a 16000 × 16000 board well under 1 GiB), more mod 3; a mixed
+    /// 1000 × 1000 grid (sparse elimination) between 256 MiB and 2 GiB.
+    #[test]
+    fn estimates_grow_with_the_work() {
+        let octopus = puzzle("Puzzle(graph: Path(4), modulus: [7, 8, 7, 6], press: (self: 2, neighbors: 1))");
+        assert!(memory_estimate(&octopus, false).bytes < 1 << 20);
+        let torus = puzzle("Puzzle(graph: Grid(rows: 10000, cols: 10000, wrap: true), modulus: 2)");
+        let estimate = memory_estimate(&torus, false);
+        assert!(estimate.bytes > 16 << 30, "{estimate:?}");
+        assert!(estimate.largest.contains("sparse elimination"), "{estimate:?}");
+        let grid = puzzle("Puzzle(graph: Grid(rows: 8000, cols: 8000), modulus: 2)");
+        let estimate = memory_estimate(&grid, true).bytes;
+        assert!(estimate > 8_000_000 && estimate < 64 << 20, "{estimate}");
+        let huge = puzzle("Puzzle(graph: Grid(rows: 16000, cols: 16000), modulus: 2, target: All(1))");
+        let estimate = memory_estimate(&huge, true).bytes;
+        assert!(estimate > 32_000_000 && estimate < 256 << 20, "{estimate}");
+        let mod_three = puzzle("Puzzle(graph: Grid(rows: 2000, cols: 2000), modulus: 3)");
+        assert!(memory_estimate(&mod_three, true).bytes > 8 * 4_000_000);
+        // Mixed moduli on a 1000 × 1000 grid: sparse elimination, well under 2 GiB.
+        let moduli: Vec<String> = (0..1_000_000).map(|i| (2 + i % 11).to_string()).collect();
+        let mixed =
+            puzzle(&format!("Puzzle(graph: Grid(rows: 1000, cols: 1000), modulus: [{}])", moduli.join(",")));
+        let estimate = memory_estimate(&mixed, false);
+        assert!(estimate.bytes < 2 << 30 && estimate.bytes > 256 << 20, "{estimate:?}");
+        let dense = puzzle("Puzzle(graph: Cells(2000), modulus: 7, buttons: [[(0, 1)], [(1, 1)]])");
+        assert!(
+            memory_estimate(&dense, false).largest.contains("dense elimination of 2000 cells × 2 buttons")
+        );
+    }
+}
