@@ -1,5 +1,5 @@
 //! Peak memory of a solve, estimated from the puzzle before anything is allocated
-//! ([`memory_estimate`]), following the route [`super::solve_with`] takes.
+//! ([`memory_estimate`]), following the route [`super::solve_with`] takes ([`super::route`]).
 //!
 //! The estimate adds up the route's large allocations: the dense matrix or propagation's
 //! symbolic forms, the per-button big integers of the answer (press counts and periods, kept
@@ -9,6 +9,7 @@
 //! 2^22 entries a worker (at most 64 MiB a worker and 64 MiB of group ids): counting that cap
 //! for every puzzle would refuse small ones whose walk needs a few kilobytes.
 
+use super::Solver;
 use crate::memory::Estimate;
 use crate::model::{Buttons, Neighborhood, Puzzle, Topology};
 
@@ -49,43 +50,58 @@ pub fn memory_estimate(puzzle: &Puzzle, compact: bool) -> Estimate {
     }
     let answer = 4 * BIG * buttons;
     let basis = BASIS_ENTRIES.min(buttons.saturating_mul(buttons)) * BIG;
-    let all_mod_two = puzzle.moduli.iter().all(|&m| m == 2);
-    let dense_cells = cells.saturating_mul(buttons + 1);
-    // Mod 2: the bit matrix, and the blocked kernel's work space: a narrow copy of a panel, the
-    // rows' table entries and order (about 160 bytes a row), the panel's pivot rows (32 bytes a
-    // column) and the stripe kernel's tables for them (3 MiB), and each thread's tables (4.5 MiB
-    // allocated zeroed: all of it may be given memory when the allocator reuses freed memory).
-    let threads = rayon::current_num_threads() as u64;
-    let dense_bytes = if all_mod_two {
-        dense_cells / 8 + 160 * cells + 32 * buttons + (3 << 20) + threads * (9 << 19)
-    } else {
-        dense_cells.saturating_mul(8)
-    };
-    // General propagation: effects and rows, then the forms (seeds unknown: their limit).
-    let propagation = 2 * (24 * (buttons + cells) + 16 * entries(puzzle))
-        + FORM_ENTRIES.min(buttons.saturating_mul(buttons)) * 8;
-    let (method, bytes) = if super::light_chase::applies(puzzle) {
-        ("light chasing", BIG * cells)
-    } else if super::takes_sparse(puzzle) {
-        // One modulus and too big for dense elimination: general propagation is tried first,
-        // and sparse elimination when it needs too many seeds; the larger of the two counts.
-        let sparse = sparse_bytes(puzzle);
-        if puzzle.moduli.uniform().is_some() && !super::dense_fits(puzzle) && propagation > sparse {
-            ("general propagation", propagation)
-        } else {
-            ("sparse elimination", sparse)
-        }
-    } else if super::dense_fits(puzzle) {
-        ("dense elimination", dense_bytes)
-    } else {
-        ("general propagation", propagation)
-    };
+    let (method, bytes) = elimination(puzzle);
     let largest = if bytes >= basis {
         format!("{method} of {cells} cells × {buttons} buttons")
     } else {
         format!("the quiet-pattern basis of {buttons} buttons")
     };
     Estimate { bytes: answer + basis + bytes, largest }
+}
+
+/// The work space of the solvers the route may run, and the largest of them by name.
+fn elimination(puzzle: &Puzzle) -> (&'static str, u64) {
+    let (cells, buttons) = (puzzle.cell_count() as u64, puzzle.button_count() as u64);
+    let all_mod_two = puzzle.moduli.iter().all(|&m| m == 2);
+    let dense_cells = cells.saturating_mul(buttons + 1);
+    // Mod 2: the bit matrix, and the kernels' work space: a narrow copy of a panel, the rows'
+    // table entries and order (about 160 bytes a row), the panel's pivot rows (32 bytes a
+    // column), and, where the blocked kernel runs, the stripe kernel's tables (3 MiB) and each
+    // thread's tables (4.5 MiB allocated zeroed: all of it may be given memory when the
+    // allocator reuses freed memory).
+    let threads = rayon::current_num_threads() as u64;
+    let blocked_from = crate::algebra::gf2::BLOCKED_MIN_COLS as u64;
+    let tables =
+        if cells >= blocked_from && buttons >= blocked_from { (3 << 20) + threads * (9 << 19) } else { 0 };
+    let dense_bytes = if all_mod_two {
+        dense_cells / 8 + 160 * cells + 32 * buttons + tables
+    } else {
+        dense_cells.saturating_mul(8)
+    };
+    // General propagation: effects and rows, then the forms (seeds unknown: their limit).
+    let propagation = 2 * (24 * (buttons + cells) + 16 * entries(puzzle))
+        + FORM_ENTRIES.min(buttons.saturating_mul(buttons)) * 8;
+    // The route's solvers up to the first that cannot decline; one runs at a time, so the
+    // largest counts (the later one on a tie).
+    let mut steps: Vec<(&'static str, u64)> = Vec::new();
+    for solver in super::route(puzzle, super::Method::Auto).unwrap_or_default() {
+        let (step, certain) = match solver {
+            Solver::LightChase if super::light_chase::applies(puzzle) => {
+                (("light chasing", BIG * cells), true)
+            }
+            Solver::Propagation { forced } if super::propagation::may_run(puzzle, forced) => {
+                (("general propagation", propagation), false)
+            }
+            Solver::LightChase | Solver::Propagation { .. } => continue,
+            Solver::Sparse => (("sparse elimination", sparse_bytes(puzzle)), true),
+            Solver::Gf2 | Solver::Modular => (("dense elimination", dense_bytes), true),
+        };
+        steps.push(step);
+        if certain {
+            break;
+        }
+    }
+    steps.into_iter().max_by_key(|&(_, bytes)| bytes).unwrap_or(("general propagation", propagation))
 }
 
 /// Light chasing in compact form (`super::light_chase`) on a grid whose shorter side is
@@ -163,5 +179,40 @@ mod tests {
         assert!(
             memory_estimate(&dense, false).largest.contains("dense elimination of 2000 cells × 2 buttons")
         );
+    }
+
+    /// The estimate counts the solver the route gives the puzzle to, and that solver answers:
+    /// dense GF(2) elimination on a 5 × 5 board (light chasing pays only from 400 cells), light
+    /// chasing on 30 × 30, sparse elimination on a 20 × 20 grid of mixed moduli.
+    #[test]
+    fn the_estimate_follows_the_route() {
+        use super::super::{Method, Solver, route, solve};
+        let mixed: Vec<String> = (0..400).map(|i| (2 + i % 5).to_string()).collect();
+        let cases = [
+            (
+                "Puzzle(graph: Grid(rows: 5, cols: 5), modulus: 2)".to_string(),
+                Solver::Gf2,
+                Method::Gf2,
+                "dense elimination",
+            ),
+            (
+                "Puzzle(graph: Grid(rows: 30, cols: 30), modulus: 2)".to_string(),
+                Solver::LightChase,
+                Method::Propagation,
+                "light chasing",
+            ),
+            (
+                format!("Puzzle(graph: Grid(rows: 20, cols: 20), modulus: [{}])", mixed.join(",")),
+                Solver::Sparse,
+                Method::Sparse,
+                "sparse elimination",
+            ),
+        ];
+        for (text, solver, method, largest) in cases {
+            let puzzle = puzzle(&text);
+            assert!(route(&puzzle, Method::Auto).unwrap().contains(&solver), "{text}");
+            assert_eq!(solve(&puzzle).unwrap().method, method, "{text}");
+            assert_eq!(elimination(&puzzle).0, largest, "{text}");
+        }
     }
 }

@@ -140,40 +140,47 @@ pub fn solve_with(puzzle: &Puzzle, method: Method) -> Result<Answer, InternalErr
     solve_inner(puzzle, method, true)
 }
 
-/// [`solve`] for a caller that will not use the quiet-pattern basis (an analysis with no search
-/// nodes and no listing): the general and sparse paths then leave it out (empty, so
-/// [`Answer::has_full_basis`] is false); counts and the plan are the same.
-pub(crate) fn solve_without_basis(puzzle: &Puzzle) -> Result<Answer, InternalError> {
-    solve_inner(puzzle, Method::Auto, false)
+/// One solver of a [`route`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Solver {
+    /// Light chasing on a grid of one modulus; declines any other puzzle at once.
+    LightChase,
+    /// General propagation; declines when it would need too many seeds (unforced: more than
+    /// one unknown in eight, or fewer than 400 unknowns).
+    Propagation {
+        /// With as many seeds as its memory bound allows.
+        forced: bool,
+    },
+    /// Sparse elimination in a nested-dissection order (buttons that are the cells).
+    Sparse,
+    /// Bit-packed dense elimination over GF(2).
+    Gf2,
+    /// Dense elimination per prime power, combined by the CRT.
+    Modular,
 }
 
-fn solve_inner(puzzle: &Puzzle, method: Method, basis: bool) -> Result<Answer, InternalError> {
+/// The solvers [`solve_with`] gives this puzzle to, in order; the first that answers gives the
+/// answer (only light chasing and propagation decline). The one place the route is decided:
+/// [`memory_estimate`] reads it too. An error when the method cannot run on a puzzle this
+/// large; a route whose every solver declines ends in the same error.
+pub fn route(puzzle: &Puzzle, method: Method) -> Result<Vec<Solver>, InternalError> {
     let all_mod_two = puzzle.moduli.iter().all(|&m| m == 2);
     // Grid propagation pays once the board is larger than its row squared times a little.
     let grid_pays = puzzle.cell_count() >= 400 && light_chase::applies(puzzle);
-    let entries = puzzle.cell_count() as u128 * puzzle.button_count() as u128;
     let dense_fits = dense_fits(puzzle);
     let propagating = matches!(method, Method::Propagation | Method::Auto);
-    let answer = if propagating && (method == Method::Propagation || grid_pays || !dense_fits) {
+    Ok(if propagating && (method == Method::Propagation || grid_pays || !dense_fits) {
         // Grids first, then general propagation (forced when dense elimination cannot run).
-        let general = || propagation::solve(puzzle, method == Method::Propagation || !dense_fits);
-        match light_chase::solve(puzzle).or_else(general) {
-            Some(answer) => answer,
-            None if method == Method::Auto && takes_sparse(puzzle) => sparse::solve(puzzle, basis)?,
-            None if dense_fits => modular::solve_basis(puzzle, basis),
-            None => {
-                return Err(InternalError::Unsupported(format!(
-                    "{} cells × {} buttons is too large for dense elimination (about {} GiB), and \
-                     neither propagation (it needs one modulus and unit weights, and few symbolic seeds) nor sparse \
-                     elimination (it needs the buttons to be the cells) applies",
-                    puzzle.cell_count(),
-                    puzzle.button_count(),
-                    entries * if all_mod_two { 1 } else { 64 } / 8 / (1 << 30)
-                )));
-            }
+        let forced = method == Method::Propagation || !dense_fits;
+        let mut route = vec![Solver::LightChase, Solver::Propagation { forced }];
+        if method == Method::Auto && takes_sparse(puzzle) {
+            route.push(Solver::Sparse);
+        } else if dense_fits {
+            route.push(Solver::Modular);
         }
+        route
     } else if method == Method::Sparse && sparse::applies(puzzle) {
-        sparse::solve(puzzle, basis)?
+        vec![Solver::Sparse]
     } else if !dense_fits {
         return Err(InternalError::Unsupported(format!(
             "{} cells × {} buttons is too large for dense elimination, which the {method:?} method needs",
@@ -183,11 +190,49 @@ fn solve_inner(puzzle: &Puzzle, method: Method, basis: bool) -> Result<Answer, I
     } else {
         match method {
             // Other sparse puzzles: general propagation when its seeds are few.
-            Method::Auto if let Some(answer) = propagation::solve(puzzle, false) => answer,
-            Method::Auto | Method::Gf2 if all_mod_two => gf2::solve(puzzle),
-            Method::Auto if takes_sparse(puzzle) => sparse::solve(puzzle, basis)?,
-            _ => modular::solve_basis(puzzle, basis),
+            Method::Auto if all_mod_two => vec![Solver::Propagation { forced: false }, Solver::Gf2],
+            Method::Auto if takes_sparse(puzzle) => {
+                vec![Solver::Propagation { forced: false }, Solver::Sparse]
+            }
+            Method::Auto => vec![Solver::Propagation { forced: false }, Solver::Modular],
+            Method::Gf2 if all_mod_two => vec![Solver::Gf2],
+            _ => vec![Solver::Modular],
         }
+    })
+}
+
+/// [`solve`] for a caller that will not use the quiet-pattern basis (an analysis with no search
+/// nodes and no listing): the general and sparse paths then leave it out (empty, so
+/// [`Answer::has_full_basis`] is false); counts and the plan are the same.
+pub(crate) fn solve_without_basis(puzzle: &Puzzle) -> Result<Answer, InternalError> {
+    solve_inner(puzzle, Method::Auto, false)
+}
+
+fn solve_inner(puzzle: &Puzzle, method: Method, basis: bool) -> Result<Answer, InternalError> {
+    let mut answer = None;
+    for &solver in &route(puzzle, method)? {
+        answer = match solver {
+            Solver::LightChase => light_chase::solve(puzzle),
+            Solver::Propagation { forced } => propagation::solve(puzzle, forced),
+            Solver::Sparse => Some(sparse::solve(puzzle, basis)?),
+            Solver::Gf2 => Some(gf2::solve(puzzle)),
+            Solver::Modular => Some(modular::solve_basis(puzzle, basis)),
+        };
+        if answer.is_some() {
+            break;
+        }
+    }
+    let Some(answer) = answer else {
+        let all_mod_two = puzzle.moduli.iter().all(|&m| m == 2);
+        let entries = puzzle.cell_count() as u128 * puzzle.button_count() as u128;
+        return Err(InternalError::Unsupported(format!(
+            "{} cells × {} buttons is too large for dense elimination (about {} GiB), and \
+             neither propagation (it needs one modulus and unit weights, and few symbolic seeds) nor sparse \
+             elimination (it needs the buttons to be the cells) applies",
+            puzzle.cell_count(),
+            puzzle.button_count(),
+            entries * if all_mod_two { 1 } else { 64 } / 8 / (1 << 30)
+        )));
     };
     if let Some(x) = &answer.presses
         && !puzzle.solves(x)

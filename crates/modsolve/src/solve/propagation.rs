@@ -171,16 +171,20 @@ pub(crate) fn seed_form(width: usize, index: usize) -> Vec<u64> {
     f
 }
 
+/// Whether [`solve`] gets past its checks made before any work: one modulus, at most 2^25
+/// buttons and cells (the effect lists take about 100 bytes a button), and, unforced, at least
+/// 400 unknowns. It may still decline later, when the puzzle needs too many seeds.
+pub(crate) fn may_run(puzzle: &Puzzle, force: bool) -> bool {
+    let n = puzzle.button_count();
+    n <= 1 << 25 && puzzle.cell_count() <= 1 << 25 && puzzle.moduli.uniform().is_some() && (force || n >= 400)
+}
+
 /// Solves by general propagation; `None` when it does not apply or would not pay.
 pub(crate) fn solve(puzzle: &Puzzle, force: bool) -> Option<Answer> {
-    let n = puzzle.button_count();
-    // The effect lists take about 100 bytes a button: past 2^25 buttons or cells, gigabytes
-    // (the binary's memory estimate refuses such puzzles before they get here).
-    if n > 1 << 25 || puzzle.cell_count() > 1 << 25 {
+    if !may_run(puzzle, force) {
         return None;
     }
-    // One modulus, checked before the effects are built.
-    puzzle.moduli.uniform()?;
+    let n = puzzle.button_count();
     let effects: Vec<Vec<(usize, u64)>> = (0..n)
         .map(|j| {
             if j % 4096 == 0 {
@@ -193,9 +197,6 @@ pub(crate) fn solve(puzzle: &Puzzle, force: bool) -> Option<Answer> {
     // Unforced, it must pay: at least 400 unknowns and at most one seed in eight.
     let max_seeds =
         if force { FORM_ENTRY_LIMIT / n.max(1) } else { (n / 8).min(FORM_ENTRY_LIMIT / n.max(1)) };
-    if !force && n < 400 {
-        return None;
-    }
     let plan = order(puzzle, &effects, m, max_seeds)?;
     let s = plan.seeds;
     let width = s + 1;

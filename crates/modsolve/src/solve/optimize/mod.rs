@@ -188,6 +188,10 @@ fn within(x: &[u64], limits: Option<&[u64]>) -> bool {
 /// checked before it is used; the mod-2 walk skips the images of what it has walked).
 /// Returns `Err` with the reason when the set cannot be walked (press counts beyond 64 bits, or
 /// no basis); the algebra's plan then stands alone.
+///
+/// The stages, each given what is left of the budget: the mod-2 minimum-weight walk; the
+/// enumeration of small sets; on sets too large to search, the particular plan; a local descent
+/// from it; then either the bounded walk over the quiet basis or branch and bound.
 pub(crate) fn explore(
     answer: &Answer,
     search_problem: impl FnOnce(&[u64]) -> SearchProblem,
@@ -196,156 +200,258 @@ pub(crate) fn explore(
     budget: Budget,
     symmetries: &[Vec<usize>],
 ) -> Result<Exploration, NotSearched> {
-    let started = std::time::Instant::now();
-    let words = |list: &[BigUint]| list.iter().map(|x| x.to_u64()).collect::<Option<Vec<u64>>>();
-    let beyond = NotSearched::BeyondWords;
-    let x0 = words(answer.presses.as_deref().ok_or(beyond)?).ok_or(beyond)?;
-    let periods = words(&answer.periods).ok_or(beyond)?;
-    let binary = periods.iter().all(|&l| l <= 2);
-    let limits_bind = limits.is_some_and(|l| l.iter().zip(&periods).any(|(&k, &p)| k < p.saturating_sub(1)));
-    let limits = if limits_bind { limits } else { None };
-    // The mod-2 walk and the enumeration walk the basis; with no nodes nothing else does (the
-    // particular plan stands, and an analysis with no nodes leaves the basis out).
-    let needs_basis = binary || budget.nodes > 0;
-    // A basis left out (huge boards) cannot be walked.
-    if needs_basis && !answer.has_full_basis() {
-        return Err(NotSearched::NoBasis);
+    let set = Set::new(answer, limits, objective, budget, symmetries)?;
+    if let Some(found) = set.binary_walk() {
+        return Ok(found);
     }
-    let generators: Vec<(Vec<u64>, u64)> = if needs_basis {
-        answer
-            .quiet_basis
-            .iter()
-            .map(|g| Some((words(&g.presses)?, g.order.to_u64()?)))
-            .collect::<Option<_>>()
-            .ok_or(beyond)?
-    } else {
-        Vec::new()
-    };
-
-    // Mod 2: the minimum-weight walk, exact up to 2^62 plans (press limits of 0 are linear
-    // constraints; any other limit does not bind).
-    if binary
-        && let Some(found) = explore_binary(answer, &x0, &generators, limits, objective, budget, symmetries)
+    let walk = set.prepare_walk();
+    if walk.is_none()
+        && let Some(found) = set.enumeration()
     {
         return Ok(found);
     }
-    // The bounded walk over the quiet basis goes first on sets of few generators for their
-    // buttons (a board of one modulus has at most one a row or column): its bound prunes
-    // there. It does not count the plans within limits, which the enumeration does.
-    let within_nodes = answer.kernel_size <= BigUint::from(budget.nodes);
-    // Sets of mixed periods go to the search instead, which the modular bounds guide there.
-    let mixed = periods.iter().any(|&p| p != periods[0]);
-    let walk = (budget.nodes > 0
-        && !mixed
-        && answer.kernel_size >= BigUint::from(PARALLEL_PLANS)
-        && (generators.len() as u64).pow(2) <= 4 * periods.len() as u64
-        && (limits.is_none() || !within_nodes))
-        .then(|| {
-            // The plan to walk from comes later (the descent's).
-            basis_walk::prepare(
-                Problem { x0: &[], generators: &generators, periods: &periods, limits, objective },
-                symmetries,
-            )
-        })
-        .flatten();
-    let walk_first = walk.is_some();
-    if within_nodes
-        && !walk_first
-        && let Some(((best, count), nodes)) = enumerate_on_every_core(
-            Problem { x0: &x0, generators: &generators, periods: &periods, limits, objective },
-            budget.since(started),
-        )
-    {
-        return Ok(Exploration {
-            best: best.map(|x| plan(&x, objective, Proof::Proven)),
-            count_within_limits: Some(if limits.is_some() {
-                BigUint::from(count)
-            } else {
-                answer.count.clone()
-            }),
-            nodes,
-            lower_bound: None,
-        });
+    if set.periods.len() > SEARCH_BUTTON_LIMIT {
+        return Ok(set.too_many_buttons());
     }
-    // Branch and bound from the particular plan (when it is within the limits); on huge puzzles
-    // the search's set-up alone would not pay, so the particular plan stands, unproven.
-    if periods.len() > SEARCH_BUTTON_LIMIT {
-        let not_searched = Proof::NotSearched(NotSearched::TooManyButtons);
-        return Ok(Exploration {
-            best: within(&x0, limits).then(|| plan(&x0, objective, not_searched)),
-            count_within_limits: if limits.is_none() { Some(answer.count.clone()) } else { None },
-            nodes: 0,
-            lower_bound: None,
-        });
-    }
-    // Branch and bound from the particular plan (when it is within the limits).
-    let highest: Vec<u64> = match limits {
-        Some(l) => periods.iter().zip(l).map(|(&p, &k)| (p - 1).min(k)).collect(),
-        None => periods.iter().map(|&p| p - 1).collect(),
-    };
-    // A local optimum over the quiet basis first: a good plan at once, and a tighter bound for
-    // the search.
-    let mut meter = Meter::new(budget.since(started));
-    let x0 = if budget.nodes > 0 && within(&x0, limits) {
-        let moves = Moves::new(&generators, &periods, limits, objective);
-        let x = moves.descend(&x0, &mut meter);
-        // Then a share of the budget for an iterated local search: depth-first search proves
-        // small cases from any start, but on large sets it rarely improves a plan at all.
-        // Before the walk the descent is enough: the walk finds better plans sooner. On small
-        // sets of mixed periods branch and bound with its modular bounds does, and the local
-        // search gets a smaller share.
-        let divisor =
-            if mixed && periods.len() <= SMALL_MIXED { SMALL_MIXED_SHARE } else { LOCAL_SEARCH_SHARE };
-        if meter.exhausted || walk_first {
-            x
-        } else {
-            let left = budget.nodes - meter.nodes.min(budget.nodes);
-            let share = Budget {
-                nodes: (budget.nodes / divisor).min(left),
-                time: budget.time.map(|t| t / divisor as u32),
-            };
-            let mut local = Meter::new(share.since(started));
-            let x = moves.iterated_descent(x, &mut local);
-            // The tick that found the share spent is not a node.
-            meter.nodes += local.nodes.min(share.nodes);
-            x
-        }
-    } else {
-        x0
-    };
-    let start = within(&x0, limits).then(|| objective.score(&x0));
-    // The bounded walk with the rest of the budget.
+    let mut meter = Meter::new(budget.since(set.started));
+    let x0 = set.descend(&mut meter, walk.is_some());
+    let start = within(&x0, set.limits).then(|| objective.score(&x0));
     if let Some(walk) = &walk
         && !meter.exhausted
     {
-        let walked = walk.run(&x0, start, walk_budget(budget, meter.nodes, BASIS_WALK_NODES).since(started));
-        let best = walked.best.or_else(|| start.map(|_| x0.clone()));
-        let proof = if walked.complete { Proof::Proven } else { Proof::BudgetRanOut };
-        return Ok(Exploration {
-            best: best.map(|x| plan(&x, objective, proof)),
-            count_within_limits: if limits.is_none() { Some(answer.count.clone()) } else { None },
-            nodes: (meter.nodes + walked.nodes).min(budget.nodes),
-            lower_bound: None,
-        });
+        return Ok(set.walk(walk, &x0, start, &meter));
     }
-    let (outcome, floor) = if budget.nodes == 0 || meter.exhausted {
-        // Nothing (more) may be searched: the plan found stands, "the budget ran out".
-        (SearchOutcome::default(), None)
-    } else {
-        let left = Budget { nodes: budget.nodes - meter.nodes.min(budget.nodes), ..budget.since(started) };
-        let (outcome, floor) = branch_and_bound(&search_problem(&highest), objective, left, start);
-        (outcome, Some(floor))
-    };
-    let best = outcome.plan.or_else(|| start.map(|_| x0.clone()));
-    let proof = if outcome.complete { Proof::Proven } else { Proof::BudgetRanOut };
-    Ok(Exploration {
-        best: best.map(|x| plan(&x, objective, proof)),
-        count_within_limits: if limits.is_none() { Some(answer.count.clone()) } else { None },
-        // The local search's multiples and kicks, then the search's nodes (the tick that finds
-        // a budget spent is not one).
-        nodes: (meter.nodes + outcome.nodes).min(budget.nodes),
-        lower_bound: floor,
-    })
+    Ok(set.branch_and_bound(search_problem, &x0, start, &meter))
+}
+
+/// The solution set in 64-bit words and what is asked of it: what every stage of [`explore`]
+/// reads.
+struct Set<'a> {
+    answer: &'a Answer,
+    /// The algebra's particular plan.
+    x0: Vec<u64>,
+    periods: Vec<u64>,
+    /// The quiet basis with each generator's order (empty when no stage walks it).
+    generators: Vec<(Vec<u64>, u64)>,
+    /// The press limits, when some limit binds.
+    limits: Option<&'a [u64]>,
+    objective: Objective,
+    budget: Budget,
+    started: std::time::Instant,
+    symmetries: &'a [Vec<usize>],
+}
+
+impl<'a> Set<'a> {
+    fn new(
+        answer: &'a Answer,
+        limits: Option<&'a [u64]>,
+        objective: Objective,
+        budget: Budget,
+        symmetries: &'a [Vec<usize>],
+    ) -> Result<Set<'a>, NotSearched> {
+        let started = std::time::Instant::now();
+        let words = |list: &[BigUint]| list.iter().map(|x| x.to_u64()).collect::<Option<Vec<u64>>>();
+        let beyond = NotSearched::BeyondWords;
+        let x0 = words(answer.presses.as_deref().ok_or(beyond)?).ok_or(beyond)?;
+        let periods = words(&answer.periods).ok_or(beyond)?;
+        let binary = periods.iter().all(|&l| l <= 2);
+        let limits_bind =
+            limits.is_some_and(|l| l.iter().zip(&periods).any(|(&k, &p)| k < p.saturating_sub(1)));
+        let limits = if limits_bind { limits } else { None };
+        // The mod-2 walk and the enumeration walk the basis; with no nodes nothing else does
+        // (the particular plan stands, and an analysis with no nodes leaves the basis out).
+        let needs_basis = binary || budget.nodes > 0;
+        // A basis left out (huge boards) cannot be walked.
+        if needs_basis && !answer.has_full_basis() {
+            return Err(NotSearched::NoBasis);
+        }
+        let generators: Vec<(Vec<u64>, u64)> = if needs_basis {
+            answer
+                .quiet_basis
+                .iter()
+                .map(|g| Some((words(&g.presses)?, g.order.to_u64()?)))
+                .collect::<Option<_>>()
+                .ok_or(beyond)?
+        } else {
+            Vec::new()
+        };
+        Ok(Set { answer, x0, periods, generators, limits, objective, budget, started, symmetries })
+    }
+
+    fn problem<'b>(&'b self, x0: &'b [u64]) -> Problem<'b> {
+        Problem {
+            x0,
+            generators: &self.generators,
+            periods: &self.periods,
+            limits: self.limits,
+            objective: self.objective,
+        }
+    }
+
+    /// Whether the whole set is within the node budget (the enumeration may walk it).
+    fn within_nodes(&self) -> bool {
+        self.answer.kernel_size <= BigUint::from(self.budget.nodes)
+    }
+
+    /// Whether the buttons have different periods.
+    fn mixed(&self) -> bool {
+        self.periods.iter().any(|&p| p != self.periods[0])
+    }
+
+    /// The plans within the limits, when some binds; otherwise all of them.
+    fn count(&self) -> Option<BigUint> {
+        if self.limits.is_none() { Some(self.answer.count.clone()) } else { None }
+    }
+
+    /// Mod 2: the minimum-weight walk, exact up to 2^62 plans (press limits of 0 are linear
+    /// constraints; any other limit does not bind).
+    fn binary_walk(&self) -> Option<Exploration> {
+        if !self.periods.iter().all(|&l| l <= 2) {
+            return None;
+        }
+        explore_binary(
+            self.answer,
+            &self.x0,
+            &self.generators,
+            self.limits,
+            self.objective,
+            self.budget,
+            self.symmetries,
+        )
+    }
+
+    /// The bounded walk over the quiet basis, prepared when it goes first: on sets of few
+    /// generators for their buttons (a board of one modulus has at most one a row or column),
+    /// where its bound prunes. It does not count the plans within limits, which the enumeration
+    /// does; sets of mixed periods go to the search instead, which the modular bounds guide.
+    fn prepare_walk(&self) -> Option<basis_walk::Prepared<'_>> {
+        let eligible = self.budget.nodes > 0
+            && !self.mixed()
+            && self.answer.kernel_size >= BigUint::from(PARALLEL_PLANS)
+            && (self.generators.len() as u64).pow(2) <= 4 * self.periods.len() as u64
+            && (self.limits.is_none() || !self.within_nodes());
+        // The plan to walk from comes later (the descent's).
+        eligible.then(|| basis_walk::prepare(self.problem(&[]), self.symmetries)).flatten()
+    }
+
+    /// Every plan of a set within the node budget, on every core: the best, proven, and the
+    /// count within the limits.
+    fn enumeration(&self) -> Option<Exploration> {
+        if !self.within_nodes() {
+            return None;
+        }
+        let ((best, count), nodes) =
+            enumerate_on_every_core(self.problem(&self.x0), self.budget.since(self.started))?;
+        Some(Exploration {
+            best: best.map(|x| plan(&x, self.objective, Proof::Proven)),
+            count_within_limits: Some(if self.limits.is_some() {
+                BigUint::from(count)
+            } else {
+                self.answer.count.clone()
+            }),
+            nodes,
+            lower_bound: None,
+        })
+    }
+
+    /// On huge puzzles the search's set-up alone would not pay: the particular plan stands
+    /// (when it is within the limits), unproven.
+    fn too_many_buttons(&self) -> Exploration {
+        let not_searched = Proof::NotSearched(NotSearched::TooManyButtons);
+        Exploration {
+            best: within(&self.x0, self.limits).then(|| plan(&self.x0, self.objective, not_searched)),
+            count_within_limits: self.count(),
+            nodes: 0,
+            lower_bound: None,
+        }
+    }
+
+    /// A local optimum over the quiet basis from the particular plan (when it is within the
+    /// limits): a good plan at once, and a tighter bound for the search. Then, unless the walk
+    /// follows (it finds better plans sooner), a share of the budget for an iterated local
+    /// search: depth-first search proves small cases from any start, but on large sets it
+    /// rarely improves a plan at all. On small sets of mixed periods branch and bound with its
+    /// modular bounds does, and the local search gets a smaller share.
+    fn descend(&self, meter: &mut Meter, walk_follows: bool) -> Vec<u64> {
+        let budget = self.budget;
+        if budget.nodes == 0 || !within(&self.x0, self.limits) {
+            return self.x0.clone();
+        }
+        let moves = Moves::new(&self.generators, &self.periods, self.limits, self.objective);
+        let x = moves.descend(&self.x0, meter);
+        if meter.exhausted || walk_follows {
+            return x;
+        }
+        let divisor = if self.mixed() && self.periods.len() <= SMALL_MIXED {
+            SMALL_MIXED_SHARE
+        } else {
+            LOCAL_SEARCH_SHARE
+        };
+        let left = budget.nodes - meter.nodes.min(budget.nodes);
+        let share = Budget {
+            nodes: (budget.nodes / divisor).min(left),
+            time: budget.time.map(|t| t / divisor as u32),
+        };
+        let mut local = Meter::new(share.since(self.started));
+        let x = moves.iterated_descent(x, &mut local);
+        // The tick that found the share spent is not a node.
+        meter.nodes += local.nodes.min(share.nodes);
+        x
+    }
+
+    /// The bounded walk from `x0` with the rest of the budget.
+    fn walk(
+        &self,
+        walk: &basis_walk::Prepared<'_>,
+        x0: &[u64],
+        start: Option<Score>,
+        meter: &Meter,
+    ) -> Exploration {
+        let budget = walk_budget(self.budget, meter.nodes, BASIS_WALK_NODES).since(self.started);
+        let walked = walk.run(x0, start, budget);
+        let best = walked.best.or_else(|| start.map(|_| x0.to_vec()));
+        let proof = if walked.complete { Proof::Proven } else { Proof::BudgetRanOut };
+        Exploration {
+            best: best.map(|x| plan(&x, self.objective, proof)),
+            count_within_limits: self.count(),
+            nodes: (meter.nodes + walked.nodes).min(self.budget.nodes),
+            lower_bound: None,
+        }
+    }
+
+    /// Branch and bound from `x0` with the rest of the budget, when any is left; otherwise the
+    /// plan found stands, "the budget ran out".
+    fn branch_and_bound(
+        &self,
+        search_problem: impl FnOnce(&[u64]) -> SearchProblem,
+        x0: &[u64],
+        start: Option<Score>,
+        meter: &Meter,
+    ) -> Exploration {
+        let (budget, objective) = (self.budget, self.objective);
+        let (outcome, floor) = if budget.nodes == 0 || meter.exhausted {
+            (SearchOutcome::default(), None)
+        } else {
+            let highest: Vec<u64> = match self.limits {
+                Some(l) => self.periods.iter().zip(l).map(|(&p, &k)| (p - 1).min(k)).collect(),
+                None => self.periods.iter().map(|&p| p - 1).collect(),
+            };
+            let left =
+                Budget { nodes: budget.nodes - meter.nodes.min(budget.nodes), ..budget.since(self.started) };
+            let (outcome, floor) = branch_and_bound(&search_problem(&highest), objective, left, start);
+            (outcome, Some(floor))
+        };
+        let best = outcome.plan.or_else(|| start.map(|_| x0.to_vec()));
+        let proof = if outcome.complete { Proof::Proven } else { Proof::BudgetRanOut };
+        Exploration {
+            best: best.map(|x| plan(&x, objective, proof)),
+            count_within_limits: self.count(),
+            // The local search's multiples and kicks, then the search's nodes (the tick that
+            // finds a budget spent is not one).
+            nodes: (meter.nodes + outcome.nodes).min(budget.nodes),
+            lower_bound: floor,
+        }
+    }
 }
 
 /// Branch and bound on both cores, each with half the nodes: one search down from the
