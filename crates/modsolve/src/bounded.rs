@@ -40,7 +40,7 @@ pub(crate) enum Abandoned {
 /// Runs `work` on its own thread and waits for it at most the [`bound`] of the timeout
 /// (without one, until it is done). Past the bound the work is told to stop: it ends at its
 /// next [`checkpoint`].
-pub(crate) fn within<T: Send + 'static>(
+pub(crate) fn on_worker<T: Send + 'static>(
     timeout: Option<Duration>,
     work: impl FnOnce() -> T + Send + 'static,
 ) -> Result<T, Abandoned> {
@@ -49,7 +49,7 @@ pub(crate) fn within<T: Send + 'static>(
 
 /// Runs `work` on its own thread and waits for it until `deadline`, not a moment more (a
 /// best-effort part that the budget's time ends: a par sample). Past it the work is told to
-/// stop, as with [`within`].
+/// stop, as with [`on_worker`].
 pub(crate) fn until<T: Send + 'static>(
     deadline: std::time::Instant,
     work: impl FnOnce() -> T + Send + 'static,
@@ -93,7 +93,7 @@ pub fn within_timeout<T: Send + 'static>(
     timeout: Option<Duration>,
     work: impl FnOnce() -> T + Send + 'static,
 ) -> Result<T, crate::Error> {
-    within(timeout, work).map_err(|abandoned| match abandoned {
+    on_worker(timeout, work).map_err(|abandoned| match abandoned {
         Abandoned::TimeRanOut => crate::Error::BudgetRanOut,
         Abandoned::Stopped => crate::error::InternalError::Stopped.into(),
     })
@@ -104,7 +104,7 @@ thread_local! {
     static CURRENT: RefCell<Stop> = const { RefCell::new(Stop(None)) };
 }
 
-/// Whether [`within`] abandoned its work, and the flag of the work that called it: work inside
+/// Whether [`on_worker`] abandoned its work, and the flag of the work that called it: work inside
 /// abandoned work is abandoned too.
 #[derive(Debug)]
 struct Flag {
@@ -121,7 +121,7 @@ struct Abandon;
 pub(crate) struct Stop(Option<Arc<Flag>>);
 
 impl Stop {
-    /// The flag of the work on this thread (none outside [`within`]: such work never stops).
+    /// The flag of the work on this thread (none outside [`on_worker`]: such work never stops).
     pub(crate) fn here() -> Stop {
         CURRENT.with_borrow(Clone::clone)
     }
@@ -157,7 +157,7 @@ impl Stop {
     }
 }
 
-/// Ends the work on this thread, by unwinding, when [`within`] has abandoned it (or the work
+/// Ends the work on this thread, by unwinding, when [`on_worker`] has abandoned it (or the work
 /// around it); does nothing otherwise. Costs a thread-local read and an atomic load or two:
 /// call it once a pivot or a row, not once an entry.
 pub(crate) fn checkpoint() {
@@ -289,10 +289,10 @@ mod tests {
     fn work_past_the_bound_is_abandoned() {
         let budget = Some(Duration::from_millis(10));
         let started = std::time::Instant::now();
-        let result = within(budget, || std::thread::sleep(Duration::from_secs(5)));
+        let result = on_worker(budget, || std::thread::sleep(Duration::from_secs(5)));
         assert_eq!(result, Err(Abandoned::TimeRanOut));
         assert!(started.elapsed() < Duration::from_secs(2), "{:?}", started.elapsed());
-        assert_eq!(within(budget, || 7), Ok(7));
+        assert_eq!(on_worker(budget, || 7), Ok(7));
     }
 
     /// Sends on its channel when dropped: when the work that holds it ends, by returning or by
@@ -311,7 +311,7 @@ mod tests {
     /// then ends within 2 s (the cases below run for 7 s and more when nothing stops them).
     fn ends_soon_after_abandoned(what: &str, work: impl FnOnce() + Send + 'static) {
         let (send, ended) = std::sync::mpsc::channel();
-        let result = within(SHORT, move || {
+        let result = on_worker(SHORT, move || {
             let _ended = Ended(send);
             work();
         });
@@ -344,15 +344,15 @@ mod tests {
         // Bounded work inside bounded work: the outer flag reaches the inner work.
         ends_soon_after_abandoned("bounded work inside bounded work", || {
             let long = Some(Duration::from_secs(60));
-            let _ = within(long, || {
+            let _ = on_worker(long, || {
                 loop {
                     checkpoint();
                     std::hint::spin_loop();
                 }
             });
         });
-        // Work that is not abandoned passes its checkpoints, and so does work outside `within`.
-        assert_eq!(within(SHORT, || (0..1000u64).inspect(|_| checkpoint()).sum::<u64>()), Ok(499_500));
+        // Work that is not abandoned passes its checkpoints, and so does work outside `on_worker`.
+        assert_eq!(on_worker(SHORT, || (0..1000u64).inspect(|_| checkpoint()).sum::<u64>()), Ok(499_500));
         checkpoint();
     }
 

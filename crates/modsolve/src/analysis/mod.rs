@@ -254,7 +254,7 @@ fn solve_report(puzzle: &Puzzle, options: &Options, compact: bool) -> Result<Sol
 /// The report of the work on a worker thread, abandoned past the timeout's bound.
 fn bounded_report(puzzle: Arc<Puzzle>, options: &Options, compact: bool) -> Result<SolveReport, Error> {
     let (shared, copied) = (Arc::clone(&puzzle), *options);
-    match crate::bounded::within(options.timeout, move || solve_report(&shared, &copied, compact)) {
+    match crate::bounded::on_worker(options.timeout, move || solve_report(&shared, &copied, compact)) {
         Ok(report) => Ok(report?),
         Err(Abandoned::TimeRanOut) => Ok(SolveReport::undecided(
             &puzzle,

@@ -179,7 +179,7 @@ pub(crate) struct Problem<'a> {
 }
 
 /// `x_j <= limit_j` for every button, or no limits.
-fn within(x: &[u64], limits: Option<&[u64]>) -> bool {
+fn within_limits(x: &[u64], limits: Option<&[u64]>) -> bool {
     limits.is_none_or(|l| x.iter().zip(l).all(|(a, b)| a <= b))
 }
 
@@ -215,7 +215,7 @@ pub(crate) fn explore(
     }
     let mut meter = Meter::new(budget.since(set.started));
     let x0 = set.descend(&mut meter, walk.is_some());
-    let start = within(&x0, set.limits).then(|| objective.score(&x0));
+    let start = within_limits(&x0, set.limits).then(|| objective.score(&x0));
     if let Some(walk) = &walk
         && !meter.exhausted
     {
@@ -359,7 +359,7 @@ impl<'a> Set<'a> {
     fn too_many_buttons(&self) -> Exploration {
         let not_searched = Proof::NotSearched(NotSearched::TooManyButtons);
         Exploration {
-            best: within(&self.x0, self.limits).then(|| plan(&self.x0, self.objective, not_searched)),
+            best: within_limits(&self.x0, self.limits).then(|| plan(&self.x0, self.objective, not_searched)),
             count_within_limits: self.count(),
             nodes: 0,
             lower_bound: None,
@@ -374,7 +374,7 @@ impl<'a> Set<'a> {
     /// modular bounds does, and the local search gets a smaller share.
     fn descend(&self, meter: &mut Meter, walk_follows: bool) -> Vec<u64> {
         let budget = self.budget;
-        if budget.nodes == 0 || !within(&self.x0, self.limits) {
+        if budget.nodes == 0 || !within_limits(&self.x0, self.limits) {
             return self.x0.clone();
         }
         let moves = Moves::new(&self.generators, &self.periods, self.limits, self.objective);
@@ -629,7 +629,7 @@ impl<'a> Moves<'a> {
                     y[j] = add_mod(y[j], mul_mod(v, t % periods[j], periods[j]), periods[j]);
                 }
             }
-            if !within(&y, limits) {
+            if !within_limits(&y, limits) {
                 continue;
             }
             let z = self.descend(&y, meter);
@@ -966,7 +966,7 @@ mod tests {
         assert!(walked.complete, "{what}");
         assert_eq!(walked.best.as_ref().map(|x| problem.objective.score(x)), expected, "{what}");
         if let Some(x) = &walked.best {
-            assert!(within(x, problem.limits), "{what}");
+            assert!(within_limits(x, problem.limits), "{what}");
             assert!(set.contains(&fingerprint(x)), "{what}: not in the set");
         }
         assert_eq!(on(4).best, walked.best, "{what}");
@@ -1089,19 +1089,22 @@ mod tests {
                     .collect();
                 assert_eq!(kicked[0], kicked[1], "round {round}");
                 let as_big: Vec<BigUint> = kicked[0].iter().map(|&v| BigUint::from(v)).collect();
-                assert!(puzzle.solves(&as_big) && within(&kicked[0], limits.as_deref()), "round {round}");
+                assert!(
+                    puzzle.solves(&as_big) && within_limits(&kicked[0], limits.as_deref()),
+                    "round {round}"
+                );
                 assert!(objective.score(&kicked[0]) <= objective.score(&x), "round {round}");
                 kicked_better += usize::from(objective.score(&kicked[0]) < objective.score(&x));
                 let as_big: Vec<BigUint> = x.iter().map(|&v| BigUint::from(v)).collect();
                 assert!(puzzle.solves(&as_big), "round {round}");
-                assert!(within(&x, limits.as_deref()), "round {round}");
+                assert!(within_limits(&x, limits.as_deref()), "round {round}");
                 let score = objective.score(&x);
                 assert!(score <= objective.score(&x0), "round {round}");
                 improved += usize::from(score < objective.score(&x0));
                 for (g, order) in &generators {
                     for t in 1..*order {
                         let y = add_multiple(&x, g, t, &periods);
-                        if within(&y, limits.as_deref()) {
+                        if within_limits(&y, limits.as_deref()) {
                             assert!(
                                 objective.score(&y) >= score,
                                 "round {round}: {objective:?} improves by {t} × {g:?}"
