@@ -50,6 +50,7 @@ def generate(
     max_memory: Size = None,
     scramble: Optional[int] = None,
     deny_warnings: bool = False,
+    file: Optional[str] = None,
 ) -> Dict[str, Any]: ...
 def hint(
     puzzle: Puzzle,

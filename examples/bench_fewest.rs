@@ -12,7 +12,7 @@
 
 use std::time::{Duration, Instant};
 
-use modsolve::analysis::{Options, analyze};
+use modsolve::analysis::{Options, analysis_of};
 use modsolve::parse_puzzle;
 use modsolve::solve::Budget;
 
@@ -33,7 +33,7 @@ fn main() {
     let solve = |source: &str| {
         let started = Instant::now();
         let puzzle = parse_puzzle(source).expect("valid");
-        let analysis = analyze(&puzzle, &options).expect("verified");
+        let analysis = analysis_of(&puzzle, &options).expect("verified");
         let seconds = started.elapsed().as_secs_f64();
         let quiet = analysis.quiet_patterns.expect("counted") + 1u32;
         let (fewest, proven) = analysis.fewest.map_or((None, true), |p| (Some(p.total()), p.is_proven()));
@@ -84,7 +84,7 @@ fn main() {
     let started = Instant::now();
     for _ in 0..runs {
         let puzzle = parse_puzzle(&source).expect("valid");
-        analyze(&puzzle, &options).expect("verified");
+        analysis_of(&puzzle, &options).expect("verified");
     }
     println!(
         "octopus: {:.3} ms per solve (fewest proven)",
@@ -107,13 +107,13 @@ fn mod_p(largest: usize, budget: u64) {
             // The count alone first (no search), to skip the small quiet spaces.
             let count_only = Options { budget: Budget { nodes: 0, time: None }, ..Options::default() };
             let quiet =
-                analyze(&puzzle, &count_only).expect("verified").quiet_patterns.expect("counted") + 1u32;
+                analysis_of(&puzzle, &count_only).expect("verified").quiet_patterns.expect("counted") + 1u32;
             let dimension = exponent(quiet, p);
             if dimension < 6 {
                 continue;
             }
             let started = Instant::now();
-            let analysis = analyze(&puzzle, &options).expect("verified");
+            let analysis = analysis_of(&puzzle, &options).expect("verified");
             let seconds = started.elapsed().as_secs_f64();
             let (fewest, proven) = analysis
                 .fewest

@@ -2,8 +2,9 @@
 //! into one mode (a request in the library's terms); `main` runs it, then prints one output or
 //! one failure and exits with its code, in one place.
 //!
-//! Exit codes: 0 solved (or all checks passed), 1 no solution (or a failed check), 2 bad input,
-//! usage or over the memory limit, 3 undecided (the budget ran out first).
+//! Exit codes: 0 solved (or all checks passed), 1 no solution (or a failed check, or an internal
+//! error), 2 bad input, usage or over the memory limit, 3 undecided (the timeout came first);
+//! a failure's code comes from its kind ([`cli::Kind::exit_code`]).
 
 mod cli;
 #[cfg(feature = "serve")]

@@ -5,8 +5,9 @@
 //!   --json` prints, key for key.
 //! - `check(puzzle, ...)` is [`modsolve::check::check_within`]; it returns the document
 //!   `modsolve check FILE --json` prints for one file.
-//! - `generate(template, ...)` is [`modsolve::generate::generate`]; it returns the document
-//!   `modsolve generate --json` prints, each level with its RON text instead of a file name.
+//! - `generate(template, ...)` is [`modsolve::request::generate_report`]; it returns the
+//!   document `modsolve generate --json` prints, each level with the name it would be written
+//!   under as `file` and its RON text as `source` (as the playground's server gives them).
 //! - `hint(puzzle, ...)` is [`modsolve::hint::hint`]; it returns the document `modsolve hint FILE
 //!   --json` prints.
 //! - `par_distribution(puzzle, ...)` is [`modsolve::difficulty::par_distribution`]; it returns
@@ -28,17 +29,15 @@ use std::time::Duration;
 
 use modsolve::check::{CheckOptions, check_within};
 use modsolve::error::{InputError, InputErrorKind};
-use modsolve::generate::{Spec, StrategyRequirement};
 use modsolve::report::SCHEMA_VERSION;
-use modsolve::report::batch::{batch_json, level_json};
-use modsolve::report::check::check_json;
+use modsolve::report::batch::batch_json;
+use modsolve::request::{GenerateRequest, Refusal, StrategyChoice, check_entry, prepare_generation};
 use modsolve::solve::{Budget, Objective};
-use modsolve::strategy::Strategy;
 use modsolve::{Engine, Error, InternalError, Options, Puzzle};
 use pyo3::exceptions::{PyMemoryError, PyRuntimeError, PyTimeoutError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
-use serde_json::{Value, json};
+use serde_json::Value;
 
 pyo3::create_exception!(
     modsolve,
@@ -140,20 +139,19 @@ fn check(
     let shown = file.unwrap_or_else(|| default_name(puzzle).into());
     let puzzle = read(py, puzzle)?;
     let object = work(py, || match check_within(&puzzle, &options) {
-        Ok(report) => Ok(check_json(&shown, &puzzle, &report, deny_warnings)),
-        Err(Error::BudgetRanOut) => Ok(json!({
-            "file": shown,
-            "error": "the timeout came before the check finished",
-            "undecided": true,
-        })),
+        result @ (Ok(_) | Err(Error::BudgetRanOut)) => {
+            Ok(check_entry(&shown, &puzzle, &result, deny_warnings).0)
+        }
         Err(e) => Err(e),
     })?;
     let document = batch_json(vec![object], None);
     loads(py, &document.to_string())
 }
 
-/// Makes levels from a template: the document `modsolve generate --json` prints, as a dict,
-/// with each level's RON text under `ron` instead of a file name under `file`.
+/// Makes levels from a template: the document `modsolve generate --json` prints, as a dict
+/// (`schema/generate.schema.json`): each level's `file` is the name `generate` would write it
+/// under (`level-0001.ron`, …) and its `source` the RON text it would write, whose comment
+/// names the template as `file` (default '<string>' or '<dict>').
 ///
 /// `count` levels from `seed` (the same seed gives the same levels); `unique`: one solution
 /// only; `par`: a (low, high) range of the proven fewest presses; `strategy`: 'sweep',
@@ -163,7 +161,7 @@ fn check(
 /// `deny_warnings`: keep only levels that pass `check` with warnings denied.
 /// A spec that can never be met is a ValueError; found < count when it was too rare.
 #[pyfunction]
-#[pyo3(signature = (template, *, count = 10, seed = 1, unique = false, par = None, strategy = None, attempts = None, max_memory = None, scramble = None, deny_warnings = false))]
+#[pyo3(signature = (template, *, count = 10, seed = 1, unique = false, par = None, strategy = None, attempts = None, max_memory = None, scramble = None, deny_warnings = false, file = None))]
 #[allow(clippy::too_many_arguments)]
 fn generate(
     py: Python<'_>,
@@ -177,59 +175,38 @@ fn generate(
     max_memory: Option<&Bound<'_, PyAny>>,
     scramble: Option<u64>,
     deny_warnings: bool,
+    file: Option<String>,
 ) -> PyResult<Py<PyAny>> {
     let strategy = match strategy {
-        None => None,
-        Some("none") => Some(StrategyRequirement::None),
-        Some(name) => match name.parse::<Strategy>() {
-            Ok(strategy) => Some(StrategyRequirement::Wins(strategy)),
-            Err(_) => {
-                let names: Vec<&str> = Strategy::ALL.iter().map(|s| s.name()).collect();
-                return Err(PyValueError::new_err(format!(
-                    "strategy {name:?} is not a strategy: use one of {}, or 'none'",
-                    names.join(", ")
-                )));
-            }
-        },
+        None => StrategyChoice::default(),
+        Some(name) => name.parse().map_err(|e| PyValueError::new_err(format!("strategy: {e}")))?,
     };
-    let spec = Spec {
+    let max_memory = memory_limit(max_memory)?;
+    let template_name = file.unwrap_or_else(|| default_name(template).into());
+    let template = read(py, template)?;
+    let request = GenerateRequest {
+        template: template_name,
         count,
         seed,
         unique,
         par,
         strategy,
-        attempts: attempts.unwrap_or_else(|| Spec::default_attempts(count)),
-        nodes_per_level: Spec::DEFAULT_NODES_PER_LEVEL,
+        attempts,
         scramble,
         deny_warnings,
+        max_memory,
     };
-    let max_memory = memory_limit(max_memory)?;
-    let template = read(py, template)?;
-    let estimate = modsolve::generate::memory_estimate(&template, rayon::current_num_threads());
-    modsolve::memory::within(estimate, max_memory).map_err(|e| to_py(e.into()))?;
-    if let Some(reason) = work(py, || Ok(modsolve::generate::impossible(&template, &spec)?))? {
-        return Err(PyValueError::new_err(reason.to_string()));
-    }
-    let document = work(py, || {
-        let mut levels = Vec::new();
-        let batch = modsolve::generate::generate::<Error>(&template, &spec, &|_, _| {}, |level| {
-            let comment = format!(
-                "Level {} made by modsolve.generate (seed {seed}).\npar {} (proven fewest presses), solutions: {}; `intended` is a fewest-press plan.",
-                levels.len() + 1,
-                level.par,
-                level.count
-            );
-            let mut object = level_json("", &level);
-            if let Value::Object(map) = &mut object {
-                map.shift_remove("file");
-                map.insert("ron".into(), modsolve::format::to_ron(&level.puzzle, &comment).into());
-            }
-            levels.push(object);
-            Ok(())
-        })?;
-        Ok(json!({"version": SCHEMA_VERSION, "levels": levels, "found": batch.found, "tried": batch.tried}))
+    let threads = rayon::current_num_threads();
+    let spec = work(py, || Ok(prepare_generation(&template, &request, threads)))?.map_err(|e| match e {
+        Refusal::OverMemory(e) => to_py(e.into()),
+        Refusal::Infeasible(reason) => PyValueError::new_err(reason.to_string()),
+        Refusal::Internal(e) => to_py(e.into()),
     })?;
-    loads(py, &document.to_string())
+    let text = work(py, || {
+        let report = modsolve::request::generate_report(&template, &request, &spec)?;
+        serde_json::to_string(&report).map_err(|e| InternalError::Unsupported(e.to_string()).into())
+    })?;
+    loads(py, &text)
 }
 
 /// The puzzle written back as RON text in the documented format (a dict's text form), after a
@@ -474,25 +451,11 @@ fn timeout_of(seconds: Option<f64>) -> PyResult<Option<Duration>> {
 }
 
 fn engine(method: &str) -> PyResult<Engine> {
-    match method {
-        "auto" => Ok(Engine::Auto),
-        "algebra" => Ok(Engine::Algebra),
-        "search" => Ok(Engine::Search),
-        _ => Err(PyValueError::new_err(format!(
-            "method {method:?} is not a method: use 'auto', 'algebra' or 'search'"
-        ))),
-    }
+    method.parse().map_err(|e| PyValueError::new_err(format!("method: {e}")))
 }
 
 fn objective(minimize: &str) -> PyResult<Objective> {
-    match minimize {
-        "total" => Ok(Objective::Total),
-        "max" => Ok(Objective::Max),
-        "buttons" => Ok(Objective::Buttons),
-        _ => Err(PyValueError::new_err(format!(
-            "minimize {minimize:?} is not an objective: use 'total', 'max' or 'buttons'"
-        ))),
-    }
+    minimize.parse().map_err(|e| PyValueError::new_err(format!("minimize: {e}")))
 }
 
 /// A memory limit: None, a byte count, or a size such as '4GiB'.

@@ -41,13 +41,13 @@ def test_generate_with_a_seed_is_repeatable():
 def test_a_generated_level_solves_with_its_par():
     batch = modsolve.generate(puzzle_text("octopus"), count=3, seed=3, unique=False)
     for level in batch["levels"]:
-        assert set(level) == {"par", "count", "start", "intended", "ron"}
-        report = modsolve.solve(level["ron"])
+        assert set(level) == {"file", "par", "count", "start", "intended", "source"}
+        report = modsolve.solve(level["source"])
         assert report["fewest"]["total_presses"] == level["par"]
         assert report["fewest"]["proven"] is True
         assert report["count"] == level["count"]
         assert sum(level["intended"]) == level["par"]
-        check = modsolve.check(level["ron"])
+        check = modsolve.check(level["source"])
         assert check["par"] == level["par"]
         assert check["intended"] == {"solves": True, "fewest": True, "unique": level["count"] == "1"}
 

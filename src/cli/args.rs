@@ -29,7 +29,8 @@ BUDGET AND TIMEOUT:
     --timeout bounds the whole command (default: none): at its end the answer is undecided,
     exit 3, and the work is stopped.
 
-EXIT CODES: 0 solved, 1 no solution (or a failed check), 2 bad input or usage,
+EXIT CODES: 0 solved (or all checks passed), 1 no solution (or a failed check, or an internal
+    error: a bug, said on standard error), 2 bad input, usage or over the memory limit,
     3 undecided (--timeout came before modsolve could tell whether there is a plan).";
 
 #[derive(Parser, Debug)]

@@ -10,12 +10,12 @@ use modsolve::report::batch::{
     DistributionAsked, HistogramAsked, Summary, batch_json, distribution_json, distribution_text,
     histogram_json, histogram_text,
 };
-use modsolve::report::check::{check_json, check_text};
+use modsolve::report::check::check_text;
 use modsolve::report::github::{Level, annotation, check_annotations};
-use serde_json::json;
+use modsolve::request::{UNDECIDED_CHECK, Verdict, check_entry};
 
 use super::args::{CheckArgs, CheckFormat};
-use super::output::{Body, Failure, Output};
+use super::output::{Body, Failure, Kind, Output};
 
 /// A check (or a par histogram) of files, as the command line asks for it.
 pub(crate) struct Request {
@@ -54,11 +54,11 @@ impl From<CheckArgs> for Request {
 }
 
 /// One file's check, ready to print: its block of text (or its annotations, with `--format
-/// github`) and its JSON object.
-enum Checked {
-    Done { text: String, json: serde_json::Value, passed: bool, warnings: usize },
-    Failed { text: String, json: serde_json::Value },
-    Unreadable { text: String, json: serde_json::Value },
+/// github`), its JSON object and its verdict ([`check_entry`]).
+struct Checked {
+    text: String,
+    json: serde_json::Value,
+    verdict: Verdict,
 }
 
 /// Checks every file; exit 0 all passed, 1 one failed, 2 one was unreadable.
@@ -71,70 +71,35 @@ pub(crate) fn run(request: &Request) -> Result<Output, Failure> {
             Err(failure) => return unreadable(failure, request.github),
         };
         let (shown, puzzle) = (&loaded.shown, &loaded.puzzle);
-        let annotate = |why: &str| annotation(Level::Error, shown, None, "undecided", why);
-        match check_within(puzzle, &request.options) {
-            Ok(report) => Checked::Done {
-                text: if request.github {
-                    check_annotations(shown, &source, &report, deny)
-                } else {
-                    check_text(shown, puzzle, &report, deny)
-                },
-                json: check_json(shown, puzzle, &report, deny),
-                passed: report.passed(deny),
-                warnings: report.warning_count(),
-            },
+        let result = check_within(puzzle, &request.options);
+        let (json, verdict) = check_entry(shown, puzzle, &result, deny);
+        let text = match &result {
+            Ok(report) if request.github => check_annotations(shown, &source, report, deny),
+            Ok(report) => check_text(shown, puzzle, report, deny),
+            Err(modsolve::Error::BudgetRanOut) if request.github => annotation(
+                Level::Error,
+                shown,
+                None,
+                "undecided",
+                &format!("{UNDECIDED_CHECK}; a larger --timeout may finish it"),
+            ),
             Err(modsolve::Error::BudgetRanOut) => {
-                let why = "the timeout came before the check finished";
-                Checked::Failed {
-                    text: if request.github {
-                        annotate(&format!("{why}; a larger --timeout may finish it"))
-                    } else {
-                        format!("FAIL {shown}: undecided: {why}; a larger --timeout may finish it\n")
-                    },
-                    json: json!({"file": shown, "error": why, "undecided": true}),
-                }
+                format!("FAIL {shown}: undecided: {UNDECIDED_CHECK}; a larger --timeout may finish it\n")
             }
-            Err(modsolve::Error::OverMemory(e)) => {
-                let message = super::memory_failure(e);
-                Checked::Unreadable {
-                    json: json!({"file": shown, "error": message.trim_end()}),
-                    text: format!("{shown}: {message}"),
-                }
-            }
-            Err(e) => Checked::Failed {
-                text: if request.github {
-                    annotation(Level::Error, shown, None, "error", &e.to_string())
-                } else {
-                    format!("FAIL {shown}: error: {e}\n")
-                },
-                json: json!({"file": shown, "error": e.to_string()}),
-            },
-        }
+            Err(modsolve::Error::OverMemory(e)) => format!("{shown}: {}", super::memory_failure(e.clone())),
+            Err(e) if request.github => annotation(Level::Error, shown, None, "error", &e.to_string()),
+            Err(e) => format!("FAIL {shown}: error: {e}\n"),
+        };
+        Checked { text, json, verdict }
     });
     let mut summary = Summary::default();
     let (mut blocks, mut objects) = (Vec::new(), Vec::new());
-    for result in results {
-        let (text, json) = match result {
-            Checked::Done { text, json, passed, warnings } => {
-                if passed {
-                    summary.passed += 1;
-                } else {
-                    summary.failed += 1;
-                }
-                summary.warnings += warnings;
-                (text, json)
-            }
-            Checked::Failed { text, json } => {
-                summary.failed += 1;
-                (text, json)
-            }
-            Checked::Unreadable { text, json } => {
-                summary.unreadable += 1;
-                // On stderr too: exit 2 always says why there, whatever the report holds.
-                eprint!("{text}");
-                (text, json)
-            }
-        };
+    for Checked { text, json, verdict } in results {
+        if verdict == Verdict::Unreadable {
+            // On stderr too: exit 2 always says why there, whatever the report holds.
+            eprint!("{text}");
+        }
+        summary.add(verdict);
         blocks.push(text);
         objects.push(json);
     }
@@ -162,11 +127,11 @@ fn unreadable(failure: Failure, github: bool) -> Checked {
         map.insert("error".into(), message);
     }
     let text = if github {
-        annotation(Level::Error, &file, failure.position(), failure.kind(), failure.headline())
+        annotation(Level::Error, &file, failure.position(), failure.kind().as_str(), failure.headline())
     } else {
         failure.message().to_string()
     };
-    Checked::Unreadable { text, json: object }
+    Checked { text, json: object, verdict: Verdict::Unreadable }
 }
 
 /// The most samples a histogram takes without a time budget to end it.
@@ -177,7 +142,7 @@ fn refuse_github(request: &Request, flag: &str) -> Result<(), Failure> {
     if request.github {
         let message =
             format!("error: --format github prints a check's findings; {flag} prints text or JSON\n");
-        return Err(Failure::plain("usage", message, 2, false));
+        return Err(Failure::plain(Kind::Usage, message, false));
     }
     Ok(())
 }
@@ -192,13 +157,12 @@ pub(crate) fn histogram(request: &Request) -> Result<Output, Failure> {
     let (nodes_per_sample, time) = modsolve::difficulty::sampling_bounds(request.options.budget);
     if time.is_none() && request.samples > UNTIMED_SAMPLES {
         return Err(Failure::plain(
-            "usage",
+            Kind::Usage,
             format!(
                 "error: --samples {} with a node budget has no end in sight: give at most {UNTIMED_SAMPLES}, \
                  or a time --budget (e.g. 30s) to take as many as fit\n",
                 request.samples
             ),
-            2,
             json,
         ));
     }

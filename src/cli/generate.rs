@@ -1,19 +1,24 @@
 //! `modsolve generate TEMPLATE --out DIR`: levels made by [`modsolve::generate::generate`],
 //! each written to its file and its line printed as soon as it is accepted.
 //!
-//! With `--json` the printed document is `{"version", "levels": [...], "found", "tried"}`,
-//! streamed: each level's object is printed when its file is written.
+//! With `--json` the printed document is the library's [`modsolve::request::GenerateReport`]
+//! (`{"version", "levels": [...], "found", "tried"}`), streamed: each level's object
+//! ([`LevelReport`], its `file` the path written) is printed when its file is written. The
+//! request is the library's ([`GenerateRequest`], checked by [`prepare_generation`]); only the
+//! wording of refusals (with the flags) and the writing are this side's.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use modsolve::generate::{Infeasible, Spec, StrategyRequirement, generate, impossible};
+use modsolve::generate::{Infeasible, generate};
 use modsolve::report::SCHEMA_VERSION;
-use modsolve::report::batch::{level_json, level_text};
-use modsolve::strategy::Strategy;
+use modsolve::report::batch::level_text;
+use modsolve::request::{
+    GenerateRequest, LevelReport, Refusal, StrategyChoice, level_name, level_source, prepare_generation,
+};
 
 use super::args::GenerateArgs;
-use super::output::{Body, Failure, Output};
+use super::output::{Body, Failure, Kind, Output};
 
 /// A batch of levels, as the command line asks for it.
 #[derive(Clone)]
@@ -58,7 +63,7 @@ impl From<GenerateArgs> for Request {
 }
 
 fn usage(message: String) -> Failure {
-    Failure::plain("usage", message, 2, false)
+    Failure::plain(Kind::Usage, message, false)
 }
 
 /// Makes the levels; exit 0 when all were found, 1 when the spec was too rare, 3 when the
@@ -94,38 +99,28 @@ pub(crate) fn run(request: &Request) -> Result<Output, Failure> {
 
 fn run_inner(request: &Request, lines: &std::sync::Mutex<LevelLines>) -> Result<Output, Failure> {
     let template = super::load(&request.template, request.max_input)?.puzzle;
-    let estimate = modsolve::generate::memory_estimate(&template, rayon::current_num_threads());
-    modsolve::memory::within(estimate, request.max_memory)
-        .map_err(|e| Failure::plain("memory", super::memory_failure(e), 2, false))?;
     let strategy = match request.strategy.as_deref() {
-        None => None,
-        Some("none") => Some(StrategyRequirement::None),
-        Some(name) => match name.parse::<Strategy>() {
-            Ok(strategy) => Some(StrategyRequirement::Wins(strategy)),
-            Err(_) => {
-                let names: Vec<&str> = Strategy::ALL.iter().map(|s| s.name()).collect();
-                return Err(usage(format!(
-                    "error: --strategy {name} is not a strategy: use one of {}, or none\n",
-                    names.join(", ")
-                )));
-            }
-        },
+        None => StrategyChoice::default(),
+        Some(name) => name.parse().map_err(|e| usage(format!("error: --strategy {e}\n")))?,
     };
     let count = request.spec_count;
-    let spec = Spec {
+    let asked = GenerateRequest {
+        template: request.template.display().to_string(),
         count,
         seed: request.seed,
         unique: request.unique,
         par: request.par,
         strategy,
-        attempts: request.attempts.unwrap_or_else(|| Spec::default_attempts(count)),
-        nodes_per_level: Spec::DEFAULT_NODES_PER_LEVEL,
+        attempts: request.attempts,
         scramble: request.scramble,
         deny_warnings: request.deny_warnings,
+        max_memory: request.max_memory,
     };
-    if let Some(reason) = impossible(&template, &spec)? {
-        return Err(usage(format!("error: {}\n", infeasible(&reason))));
-    }
+    let spec = prepare_generation(&template, &asked, rayon::current_num_threads()).map_err(|e| match e {
+        Refusal::OverMemory(e) => Failure::plain(Kind::Memory, super::memory_failure(e), false),
+        Refusal::Infeasible(reason) => usage(format!("error: {}\n", infeasible(&reason))),
+        Refusal::Internal(e) => Failure::from(e),
+    })?;
     if !request.force {
         existing_levels(&request.out, count)?;
     }
@@ -149,29 +144,31 @@ fn run_inner(request: &Request, lines: &std::sync::Mutex<LevelLines>) -> Result<
             }
             let number = lines.written + 1;
             let path = request.out.join(level_name(number));
-            let scrambled = match request.scramble {
-                Some(k) => format!(", scrambled by {k} presses"),
-                None => String::new(),
-            };
-            let comment = format!(
-                "Level {number} made by `modsolve generate` from {} (seed {}{scrambled}).\npar {} (proven fewest presses), solutions: {}; `intended` is a fewest-press plan.",
-                request.template.display(),
-                request.seed,
-                level.par,
-                level.count
-            );
-            let body = modsolve::format::to_ron(&level.puzzle, &comment);
+            let body = level_source(number, &asked, &level);
             modsolve::generate::write_atomically(&path, body.as_bytes(), request.force).map_err(|e| {
                 let hint = if e.kind() == std::io::ErrorKind::AlreadyExists {
                     "; --force overwrites it"
                 } else {
                     ""
                 };
-                Failure::plain("io", format!("error: cannot write {}: {e}{hint}\n", path.display()), 2, false)
+                Failure::plain(
+                    Kind::Io,
+                    format!("error: cannot write {}: {e}{hint}\n", path.display()),
+                    false,
+                )
             })?;
             let file = path.display().to_string();
-            let line =
-                if request.json { level_json(&file, &level).to_string() } else { level_text(&file, &level) };
+            let line = if request.json {
+                serde_json::to_string(&LevelReport::new(file, &level, None)).map_err(|e| {
+                    Failure::plain(
+                        Kind::Internal,
+                        format!("error: cannot write a level as JSON: {e}\n"),
+                        false,
+                    )
+                })?
+            } else {
+                level_text(&file, &level)
+            };
             let mut print = || lines.print(&line);
             match &bar {
                 Some(bar) => bar.suspend(print),
@@ -249,11 +246,6 @@ fn infeasible(reason: &Infeasible) -> String {
     }
 }
 
-/// `level-0001.ron`, …, `level-12345.ron`: the file of level `number` (from 1).
-fn level_name(number: usize) -> String {
-    format!("level-{number:04}.ron")
-}
-
 /// Refuses, before anything is generated, a run that would overwrite level files in `out`.
 fn existing_levels(out: &Path, count: usize) -> Result<(), Failure> {
     let entries = match std::fs::read_dir(out) {
@@ -311,7 +303,7 @@ impl LevelLines {
                 self.closed = true;
                 Ok(())
             }
-            Err(e) => Err(Failure::plain("io", format!("error: cannot write the output: {e}\n"), 2, false)),
+            Err(e) => Err(Failure::plain(Kind::Io, format!("error: cannot write the output: {e}\n"), false)),
         }
     }
 

@@ -8,7 +8,7 @@ use modsolve::hint::{HintOptions, Outcome};
 use modsolve::{Options, Puzzle};
 
 use super::args::HintArgs;
-use super::output::{Body, Failure, Output};
+use super::output::{Body, Failure, Kind, Output};
 
 /// A hint, as the command line asks for it.
 pub(crate) struct Request {
@@ -44,18 +44,18 @@ pub(crate) fn run(request: &Request) -> Result<Output, Failure> {
     let json = request.json;
     let mut puzzle = super::load(&request.file, request.max_input).map_err(|f| f.in_json(json))?.puzzle;
     if let Some(text) = &request.state {
-        let usage = |why: String| Failure::plain("usage", format!("error: --state: {why}\n"), 2, json);
+        let usage = |why: String| Failure::plain(Kind::Usage, format!("error: --state: {why}\n"), json);
         let values = parse_state(&puzzle, text).map_err(usage)?;
         puzzle = puzzle.with_start(values).map_err(|e| usage(e.to_string()))?;
     }
     let pressed = match &request.pressed {
         Some(text) => parse_pressed(&puzzle, text)
-            .map_err(|why| Failure::plain("usage", format!("error: --pressed: {why}\n"), 2, json))?,
+            .map_err(|why| Failure::plain(Kind::Usage, format!("error: --pressed: {why}\n"), json))?,
         None => Vec::new(),
     };
     let hint = modsolve::hint::hint(&puzzle, &pressed, &request.options).map_err(|e| match e {
         // The file is valid, so an input error is about the presses made (a press limit).
-        modsolve::Error::Input(e) => Failure::plain("usage", format!("error: --pressed: {e}\n"), 2, json),
+        modsolve::Error::Input(e) => Failure::plain(Kind::Usage, format!("error: --pressed: {e}\n"), json),
         e => Failure::from(e).in_json(json),
     })?;
     let code = match hint.outcome {

@@ -20,7 +20,7 @@ use clap::{CommandFactory, Parser};
 use modsolve::solve::Objective;
 use modsolve::{Engine, Options};
 
-pub(crate) use output::{Failure, Output};
+pub(crate) use output::{Failure, Kind, Output};
 
 use args::{Cli, Command, FormArg, MethodArg, ObjectiveArg};
 
@@ -209,9 +209,8 @@ pub(crate) fn memory_failure(e: modsolve::error::OverMemory) -> String {
 pub(crate) fn stdin_at_most_once(files: &[PathBuf], json: bool) -> Result<(), Failure> {
     if files.iter().filter(|path| modsolve::input::is_stdin(path)).count() > 1 {
         return Err(Failure::plain(
-            "usage",
+            Kind::Usage,
             "error: `-` (standard input) is given more than once; it can be read only once\n",
-            2,
             json,
         ));
     }
@@ -234,14 +233,14 @@ pub(crate) fn man(subcommand: Option<&str>) -> Result<Output, Failure> {
             let names: Vec<&str> = command.get_subcommands().map(|c| c.get_name()).collect();
             let message =
                 format!("error: `{name}` is not a subcommand of modsolve (they are: {})\n", names.join(", "));
-            return Err(Failure::plain("usage", message, 2, false));
+            return Err(Failure::plain(Kind::Usage, message, false));
         };
         let page_name = format!("modsolve-{name}");
         command = sub.name(page_name).bin_name(format!("modsolve {name}")).version(env!("CARGO_PKG_VERSION"));
     }
     let mut page = Vec::new();
     clap_mangen::Man::new(command).render(&mut page).map_err(|e| {
-        Failure::plain("internal", format!("error: cannot render the manual: {e}\n"), 2, false)
+        Failure::plain(Kind::Internal, format!("error: cannot render the manual: {e}\n"), false)
     })?;
     Ok(Output { body: output::Body::Text(String::from_utf8_lossy(&page).into_owned()), code: 0 })
 }
@@ -260,6 +259,6 @@ pub(crate) fn new(form: modsolve::scaffold::Form, modulus: u64) -> Result<Output
                 }
                 StarterError::TooLarge(_) | StarterError::Internal(_) => e.to_string(),
             };
-            Failure::plain("usage", format!("error: {message}\n"), 2, false)
+            Failure::plain(Kind::Usage, format!("error: {message}\n"), false)
         })
 }

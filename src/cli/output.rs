@@ -76,16 +76,60 @@ fn unbuffered_stdout() -> Option<std::fs::File> {
     None
 }
 
+/// What kind of failure it is: the JSON error's `kind` ([`Kind::as_str`]) and the exit code
+/// ([`Kind::exit_code`]), decided together once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kind {
+    /// The command line is wrong (flags, values, a file that would be overwritten).
+    Usage,
+    /// A file that is not a valid puzzle.
+    Input,
+    /// A file that cannot be read or written.
+    Io,
+    /// The work would take more memory than `--max-memory` allows.
+    Memory,
+    /// The timeout came before the answer (the kind keeps its name, `budget`).
+    Budget,
+    /// The method asked for cannot answer this puzzle.
+    Unsupported,
+    /// A bug in modsolve.
+    Internal,
+}
+
+impl Kind {
+    /// The JSON error's `kind` (`schema/error.schema.json`).
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            Kind::Usage => "usage",
+            Kind::Input => "input",
+            Kind::Io => "io",
+            Kind::Memory => "memory",
+            Kind::Budget => "budget",
+            Kind::Unsupported => "unsupported",
+            Kind::Internal => "internal",
+        }
+    }
+
+    /// The exit code: 2 bad input, usage, a file or over the memory limit; 3 undecided (the
+    /// timeout came first); 1 an internal error, like a failed check (a check that meets a bug
+    /// fails), never 0 and never mistaken for bad input.
+    pub(crate) fn exit_code(self) -> u8 {
+        match self {
+            Kind::Usage | Kind::Input | Kind::Io | Kind::Memory | Kind::Unsupported => 2,
+            Kind::Budget => 3,
+            Kind::Internal => 1,
+        }
+    }
+}
+
 /// What went wrong, decided once.
 pub(crate) struct Failure {
-    /// `usage`, `input`, `memory`, `io`, `unsupported` or `internal`: the JSON error's kind.
-    kind: &'static str,
+    kind: Kind,
     /// For people, complete: `error: …` and a final newline (with the source line and caret
     /// for input errors).
     message: String,
     file: Option<String>,
     position: Option<Position>,
-    code: u8,
     json: bool,
     /// Already told in a JSON document on standard output: never printed as JSON again.
     settled: bool,
@@ -93,8 +137,8 @@ pub(crate) struct Failure {
 
 impl Failure {
     /// A failure with no file or position.
-    pub(crate) fn plain(kind: &'static str, message: impl Into<String>, code: u8, json: bool) -> Self {
-        Failure { kind, message: message.into(), file: None, position: None, code, json, settled: false }
+    pub(crate) fn plain(kind: Kind, message: impl Into<String>, json: bool) -> Self {
+        Failure { kind, message: message.into(), file: None, position: None, json, settled: false }
     }
 
     /// A usage error from clap (its help and version requests exit here, with code 0).
@@ -102,17 +146,16 @@ impl Failure {
         if !error.use_stderr() {
             error.exit();
         }
-        Failure::plain("usage", error.render().to_string(), 2, json)
+        Failure::plain(Kind::Usage, error.render().to_string(), json)
     }
 
     /// A file that cannot be read or is not a valid puzzle (exit 2); `input` is the parse error.
     pub(crate) fn unreadable(file: &str, message: String, input: Option<&modsolve::InputError>) -> Self {
         Failure {
-            kind: if input.is_some() { "input" } else { "io" },
+            kind: if input.is_some() { Kind::Input } else { Kind::Io },
             message,
             file: Some(file.to_string()),
             position: input.and_then(|e| e.position),
-            code: 2,
             json: false,
             settled: false,
         }
@@ -142,8 +185,8 @@ impl Failure {
         first.strip_prefix("error: ").unwrap_or(first)
     }
 
-    /// `input`, `io`, `usage`, …: what kind of failure it is.
-    pub(crate) fn kind(&self) -> &'static str {
+    /// What kind of failure it is.
+    pub(crate) fn kind(&self) -> Kind {
         self.kind
     }
 
@@ -155,7 +198,7 @@ impl Failure {
     /// The JSON error document: `{"version", "error": {"kind", "message", "file", "line",
     /// "column"}}`; the message is the first line without its `error: `.
     pub(crate) fn to_json(&self) -> serde_json::Value {
-        modsolve::report::error_json(self.kind, self.headline(), self.file.as_deref(), self.position)
+        modsolve::report::error_json(self.kind.as_str(), self.headline(), self.file.as_deref(), self.position)
     }
 
     /// Prints the message on standard error (and the JSON document on standard output with
@@ -167,7 +210,7 @@ impl Failure {
             text.push('\n');
             let _ = std::io::stdout().lock().write_all(text.as_bytes());
         }
-        ExitCode::from(self.code)
+        ExitCode::from(self.kind.exit_code())
     }
 }
 
@@ -175,18 +218,17 @@ impl From<modsolve::Error> for Failure {
     fn from(e: modsolve::Error) -> Self {
         use modsolve::{Error, InternalError};
         match e {
-            Error::Input(e) => Failure::plain("input", format!("error: {e}\n"), 2, false),
-            Error::OverMemory(e) => Failure::plain("memory", super::memory_failure(e), 2, false),
+            Error::Input(e) => Failure::plain(Kind::Input, format!("error: {e}\n"), false),
+            Error::OverMemory(e) => Failure::plain(Kind::Memory, super::memory_failure(e), false),
             Error::BudgetRanOut => {
-                Failure::plain("budget", format!("error: {e}; a larger --timeout may finish it\n"), 3, false)
+                Failure::plain(Kind::Budget, format!("error: {e}; a larger --timeout may finish it\n"), false)
             }
             Error::Internal(e @ InternalError::Unsupported(_)) => {
-                Failure::plain("unsupported", format!("error: {e}\n"), 2, false)
+                Failure::plain(Kind::Unsupported, format!("error: {e}\n"), false)
             }
             Error::Internal(e) => Failure::plain(
-                "internal",
+                Kind::Internal,
                 format!("error: {e}\nThis is a bug in modsolve; please report it with the puzzle file.\n"),
-                1,
                 false,
             ),
         }

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use super::args::ServeArgs;
-use super::output::{Failure, Output};
+use super::output::{Failure, Kind, Output};
 
 /// The server, as the command line asks for it.
 pub(crate) struct Request {
@@ -46,7 +46,7 @@ impl From<ServeArgs> for Request {
 pub(crate) fn run(request: Request) -> Result<Output, Failure> {
     if !request.dir.is_dir() {
         let message = format!("error: {} is not a directory\n", request.dir.display());
-        return Err(Failure::plain("usage", message, 2, false));
+        return Err(Failure::plain(Kind::Usage, message, false));
     }
     if !request.addr.ip().is_loopback() {
         eprintln!(
@@ -76,6 +76,8 @@ pub(crate) fn run(request: Request) -> Result<Output, Failure> {
         let _ = out.flush();
         eprintln!("modsolve serve: the playground on {dir}; stop it with Ctrl-C");
     })
-    .map_err(|e| Failure::plain("io", format!("error: cannot serve on {}: {e}\n", request.addr), 2, false))?;
+    .map_err(|e| {
+        Failure::plain(Kind::Io, format!("error: cannot serve on {}: {e}\n", request.addr), false)
+    })?;
     Ok(Output { body: super::output::Body::Text(String::new()), code: 0 })
 }

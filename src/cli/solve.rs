@@ -8,7 +8,7 @@ use modsolve::Options;
 use modsolve::analysis::analyse_shared;
 use modsolve::report::{Numbers, SolveReport};
 
-use super::output::{Body, Failure, Output};
+use super::output::{Body, Failure, Kind, Output};
 
 /// A solve, as the command line asks for it.
 pub(crate) struct Request {
@@ -42,9 +42,8 @@ pub(crate) fn run(request: &Request) -> Result<Output, Failure> {
     let json = request.json;
     let Some(path) = &request.file else {
         return Err(Failure::plain(
-            "usage",
+            Kind::Usage,
             "error: no puzzle file given\n\nUsage: modsolve FILE [--json]   (modsolve --help for more)\n",
-            2,
             json,
         ));
     };
@@ -99,8 +98,9 @@ pub(crate) fn run(request: &Request) -> Result<Output, Failure> {
 fn write_svg(path: &std::path::Path, puzzle: &modsolve::Puzzle, report: &SolveReport) -> Result<(), Failure> {
     let plan = report.fewest.as_ref().map(|p| p.presses.to_big());
     let text = modsolve::report::svg::board_svg(puzzle, &puzzle.start().to_vec(), plan.as_deref());
-    modsolve::generate::write_atomically(path, text.as_bytes(), true)
-        .map_err(|e| Failure::plain("io", format!("error: cannot write {}: {e}\n", path.display()), 2, false))
+    modsolve::generate::write_atomically(path, text.as_bytes(), true).map_err(|e| {
+        Failure::plain(Kind::Io, format!("error: cannot write {}: {e}\n", path.display()), false)
+    })
 }
 
 /// The method line of `--verbose`.

@@ -11,8 +11,9 @@
 //! | `POST /api/check` | `source` | the `check --json` document |
 //! | `POST /api/hint` | `source`, `pressed` | the `hint --json` document |
 //! | `POST /api/state` | `source`, `pressed` | `{"version", "pressed", "state", "solved"}`: the board after the presses |
-//! | `POST /api/generate` | `source`, `count`, `seed`, `unique`, `par`, `strategy`, `scramble`, `attempts` | the `generate --json` document, each level with its RON `source` |
+//! | `POST /api/generate` | `source`, `count`, `seed`, `unique`, `par`, `strategy` (a name, `none` or `any`), `scramble`, `attempts` | the `generate --json` document, each level with its RON `source` |
 //! | `POST /api/histogram` | `source`, `samples`, `seed` | the `check --par-histogram --json` document |
+//! | `POST /api/distribution` | `source`, `exact_limit`, `samples`, `seed`, `confidence` | the `check --par-distribution --json` document |
 //! | `POST /api/save` | `path`, `source`, `overwrite` | `{"version", "saved"}` once the file is written |
 //! | `GET /api/svg?path=P`, `POST /api/svg` | a file, or `source` and `pressed` | the board with its fewest plan as SVG |
 
@@ -34,9 +35,13 @@ use super::admission::{self, Job};
 use super::{ApiError, Shared, paths};
 use modsolve::Puzzle;
 use modsolve::check::CheckOptions;
-use modsolve::generate::{Spec, StrategyRequirement};
+use modsolve::generate::Spec;
 use modsolve::hint::HintOptions;
 use modsolve::report::SCHEMA_VERSION;
+use modsolve::request::{
+    GenerateReport, GenerateRequest, Refusal, StrategyChoice, UnknownName, Verdict, check_entry,
+    prepare_generation,
+};
 use modsolve::solve::Budget;
 
 type Shared_ = State<Arc<Shared>>;
@@ -67,6 +72,7 @@ pub(crate) fn routes(shared: Arc<Shared>) -> axum::Router {
         .route("/api/state", post(state))
         .route("/api/generate", post(generate))
         .route("/api/histogram", post(histogram))
+        .route("/api/distribution", post(distribution))
         .route("/api/save", post(save))
         .route("/api/svg", get(svg_of_file).post(svg_of_source))
         .fallback(|| async { ApiError::new(StatusCode::NOT_FOUND, "not-found", "no such page or endpoint") })
@@ -175,28 +181,12 @@ async fn files(State(shared): Shared_) -> Result<Json<Value>, ApiError> {
         let mut summary = modsolve::report::batch::Summary::default();
         let mut objects = Vec::new();
         for (object, verdict) in results {
-            match verdict {
-                Verdict::Passed(warnings) => {
-                    summary.passed += 1;
-                    summary.warnings += warnings;
-                }
-                Verdict::Failed(warnings) => {
-                    summary.failed += 1;
-                    summary.warnings += warnings;
-                }
-                Verdict::Unreadable => summary.unreadable += 1,
-            }
+            summary.add(verdict);
             objects.push(object);
         }
         Ok(Json(json!({"version": SCHEMA_VERSION, "files": objects, "summary": summary.json()})))
     })
     .await
-}
-
-enum Verdict {
-    Passed(usize),
-    Failed(usize),
-    Unreadable,
 }
 
 /// One file's object in the `check --json` batch, as the command line makes it.
@@ -218,20 +208,7 @@ fn check_file(shared: &Shared, name: &str, options: &CheckOptions) -> (Value, Ve
         Ok(puzzle) => puzzle,
         Err(e) => return unreadable("input", e.to_string(), e.position),
     };
-    match modsolve::check::check_within(&puzzle, options) {
-        Ok(report) => {
-            let warnings = report.warning_count();
-            let object = modsolve::report::check::check_json(name, &puzzle, &report, false);
-            let verdict =
-                if report.passed(false) { Verdict::Passed(warnings) } else { Verdict::Failed(warnings) };
-            (object, verdict)
-        }
-        Err(modsolve::Error::BudgetRanOut) => (
-            json!({"file": name, "error": "the budget ran out before the check finished", "undecided": true}),
-            Verdict::Failed(0),
-        ),
-        Err(e) => (json!({"file": name, "error": e.to_string()}), Verdict::Failed(0)),
-    }
+    check_entry(name, &puzzle, &modsolve::check::check_within(&puzzle, options), false)
 }
 
 #[derive(Deserialize)]
@@ -411,7 +388,7 @@ async fn check(
         let puzzle = parse(&request.source, &request.file)?;
         job.reserve(modsolve::check::memory_estimate(&puzzle))?;
         let report = modsolve::check::check_within(&puzzle, &check_options(&job))?;
-        let object = modsolve::report::check::check_json(&request.file, &puzzle, &report, false);
+        let (object, _) = check_entry(&request.file, &puzzle, &Ok(report), false);
         Ok(Json(modsolve::report::batch::batch_json(vec![object], None)))
     })
     .await
@@ -485,7 +462,7 @@ async fn state(
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct GenerateRequest {
+struct GenerateBody {
     source: String,
     #[serde(default = "default_file")]
     file: String,
@@ -515,61 +492,43 @@ const ATTEMPT_LIMIT: usize = 200_000;
 /// the command line names them.
 async fn generate(
     State(shared): Shared_,
-    request: Result<Json<GenerateRequest>, JsonRejection>,
-) -> Result<Json<Value>, ApiError> {
+    request: Result<Json<GenerateBody>, JsonRejection>,
+) -> Result<Json<GenerateReport>, ApiError> {
     let request = body(request)?;
     if request.count == 0 || request.count > GENERATE_LIMIT {
         return Err(ApiError::bad_request(format!("`count` must be 1 to {GENERATE_LIMIT}")));
     }
-    let strategy = match request.strategy.as_deref() {
-        None | Some("") | Some("any") => None,
-        Some("none") => Some(StrategyRequirement::None),
-        Some(name) => Some(StrategyRequirement::Wins(name.parse().map_err(|_| {
-            ApiError::bad_request(format!("`{name}` is not a strategy: use sweep, greedy, chase or none"))
-        })?)),
-    };
-    let spec = Spec {
-        count: request.count,
-        seed: request.seed,
-        unique: request.unique,
-        par: request.par,
-        strategy,
-        attempts: request
-            .attempts
-            .unwrap_or_else(|| Spec::default_attempts(request.count))
-            .min(ATTEMPT_LIMIT),
-        nodes_per_level: Spec::DEFAULT_NODES_PER_LEVEL,
-        scramble: request.scramble,
-        deny_warnings: request.deny_warnings,
+    let strategy: StrategyChoice = match request.strategy.as_deref() {
+        None => StrategyChoice::default(),
+        Some(name) => name.parse().map_err(|e: UnknownName| ApiError::bad_request(e.to_string()))?,
     };
     blocking(&shared, move |mut job| {
         let template = parse(&request.source, &request.file)?;
-        job.reserve(modsolve::generate::memory_estimate(&template, rayon::current_num_threads()))?;
-        if let Some(reason) = modsolve::generate::impossible(&template, &spec)? {
-            return Err(ApiError::bad_request(reason.to_string()));
-        }
-        let timeout = Some((job.shared.config.budget * 4).min(timeout(&job)));
-        let file = request.file.clone();
-        let run = move || {
-            let mut levels = Vec::new();
-            let batch = modsolve::generate::generate::<modsolve::InternalError>(&template, &spec, &|_, _| {}, |level| {
-                let name = format!("level-{:04}.ron", levels.len() + 1);
-                let comment = format!(
-                    "Level {} made in the playground from {file} (seed {}).\npar {} (proven fewest presses), solutions: {}; `intended` is a fewest-press plan.",
-                    levels.len() + 1,
-                    spec.seed,
-                    level.par,
-                    level.count
-                );
-                let mut object = modsolve::report::batch::level_json(&name, &level);
-                object["source"] = Value::from(modsolve::format::to_ron(&level.puzzle, &comment));
-                levels.push(object);
-                Ok(())
-            });
-            batch.map(|batch| (levels, batch))
+        let asked = GenerateRequest {
+            template: request.file.clone(),
+            count: request.count,
+            seed: request.seed,
+            unique: request.unique,
+            par: request.par,
+            strategy,
+            attempts: Some(
+                request.attempts.unwrap_or_else(|| Spec::default_attempts(request.count)).min(ATTEMPT_LIMIT),
+            ),
+            scramble: request.scramble,
+            deny_warnings: request.deny_warnings,
+            max_memory: Some(job.shared.memory_limit()),
         };
-        let (levels, batch) = modsolve::bounded::within_timeout(timeout, run).map_err(ApiError::from)??;
-        Ok(Json(json!({"version": SCHEMA_VERSION, "levels": levels, "found": batch.found, "tried": batch.tried})))
+        job.reserve(modsolve::generate::memory_estimate(&template, rayon::current_num_threads()))?;
+        let spec =
+            prepare_generation(&template, &asked, rayon::current_num_threads()).map_err(|e| match e {
+                Refusal::OverMemory(e) => ApiError::from(modsolve::Error::from(e)),
+                Refusal::Infeasible(reason) => ApiError::bad_request(reason.to_string()),
+                Refusal::Internal(e) => ApiError::from(modsolve::Error::from(e)),
+            })?;
+        let timeout = Some((job.shared.config.budget * 4).min(timeout(&job)));
+        let run = move || modsolve::request::generate_report(&template, &asked, &spec);
+        let report = modsolve::bounded::within_timeout(timeout, run).map_err(ApiError::from)??;
+        Ok(Json(report))
     })
     .await
 }
@@ -616,6 +575,69 @@ async fn histogram(
             time: Some(job.shared.config.budget),
         };
         let object = modsolve::report::batch::histogram_json(&request.file, &histogram, &asked);
+        Ok(Json(modsolve::report::batch::batch_json(vec![object], None)))
+    })
+    .await
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DistributionRequest {
+    source: String,
+    #[serde(default = "default_file")]
+    file: String,
+    #[serde(default = "default_exact_limit")]
+    exact_limit: u64,
+    #[serde(default = "default_distribution_samples")]
+    samples: usize,
+    #[serde(default = "one")]
+    seed: u64,
+    #[serde(default = "default_confidence")]
+    confidence: f64,
+}
+
+fn default_exact_limit() -> u64 {
+    modsolve::difficulty::DEFAULT_EXACT_LIMIT
+}
+
+fn default_distribution_samples() -> usize {
+    1000
+}
+
+fn default_confidence() -> f64 {
+    0.95
+}
+
+/// `POST /api/distribution`: the par distribution of a template, as `check --par-distribution
+/// --json` prints it (exact up to `exact_limit` solvable starts, sampled beyond, within the
+/// server's budget).
+async fn distribution(
+    State(shared): Shared_,
+    request: Result<Json<DistributionRequest>, JsonRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let request = body(request)?;
+    if !(request.confidence > 0.0 && request.confidence < 1.0) {
+        return Err(ApiError::bad_request(format!(
+            "`confidence` {} is not between 0 and 1",
+            request.confidence
+        )));
+    }
+    blocking(&shared, move |mut job| {
+        let template = parse(&request.source, &request.file)?;
+        reserve_solve(&mut job, &template)?;
+        let (nodes_per_sample, time) = modsolve::difficulty::sampling_bounds(Budget::of_time(time(&job)));
+        let options = modsolve::difficulty::DistributionOptions {
+            exact_limit: request.exact_limit,
+            samples: request.samples.min(100_000),
+            seed: request.seed,
+            nodes_per_sample,
+            deadline: time.map(|time| Instant::now() + time),
+            timeout: Some(timeout(&job)),
+            max_memory: Some(job.shared.memory_limit()),
+            confidence: request.confidence,
+        };
+        let distribution = modsolve::difficulty::par_distribution(&template, &options)?;
+        let object = modsolve::report::batch::distribution_json(&request.file, &distribution);
         Ok(Json(modsolve::report::batch::batch_json(vec![object], None)))
     })
     .await

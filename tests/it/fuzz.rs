@@ -4,7 +4,7 @@
 //!
 //! - Library: [`LIBRARY_CASES`] random small valid puzzles (every graph form, explicit buttons,
 //!   staged phases, press limits, intended plans, labels, moduli 2..12 and huge ones, weights up
-//!   to the `i64` extremes, states as lists, `All` and pictures) through `analyze` with every
+//!   to the `i64` extremes, states as lists, `All` and pictures) through `analysis_of` with every
 //!   engine, objective and `list_all` (a 20,000-node budget), `check`, the player strategies,
 //!   a 3-sample par histogram, the par distribution (exact, or 3 samples past 4096 solvable
 //!   starts) and `to_ron` read back. Every plan is simulated (phase by phase when

@@ -26,6 +26,9 @@
 //!   a few hundred cells, and mixed 300 × 300 boards;
 //! - `serve`: `modsolve serve` over HTTP: every endpoint against the library, path traversal,
 //!   oversize bodies, budgets, SVG like `--svg`, and a load test (500 requests, 50 clients);
+//! - `front_ends`: the same request through the command line (`--json`) and the server gives
+//!   the same document, byte for byte once the command's pretty printing is compacted, valid
+//!   against its schema, for every shipped puzzle;
 //! - `limits`: honest outcomes (undecided, exact counts, why a plan is not proven) and budgets
 //!   and memory that bound the command.
 
@@ -35,6 +38,7 @@ mod brute_force;
 mod check;
 mod cli;
 mod difficulty;
+mod front_ends;
 mod fuzz;
 mod generate;
 mod hint;

@@ -8,7 +8,7 @@
 //! n×n fewest presses for n <= 78 against the published table (its data section and, through
 //! its SHA-256, its b-file); Lights Out mod 3 and mod 7 against a first-row walk over `Z_p`.
 
-use modsolve::analysis::{Analysis, Engine, Options, analyze};
+use modsolve::analysis::{Analysis, Engine, Options, analysis_of};
 use modsolve::model::Puzzle;
 use modsolve::parse_puzzle;
 use modsolve::solve::{Budget, Objective};
@@ -112,7 +112,7 @@ fn search_and_algebra_agree_with_brute_force() {
         let brute = brute_force(&puzzle);
         for objective in OBJECTIVES {
             for engine in [Engine::Auto, Engine::Search] {
-                let analysis = analyze(&puzzle, &options(engine, objective)).expect("verified");
+                let analysis = analysis_of(&puzzle, &options(engine, objective)).expect("verified");
                 check_against(&puzzle, &analysis, &brute, objective, &format!("{engine:?}"));
             }
         }
@@ -129,12 +129,12 @@ fn octopus_best_plans_equal_exhaustive_enumeration() {
     assert_eq!(brute.count, 2352);
     for objective in [Objective::Total, Objective::Max] {
         for engine in [Engine::Auto, Engine::Search] {
-            let analysis = analyze(&puzzle, &options(engine, objective)).unwrap();
+            let analysis = analysis_of(&puzzle, &options(engine, objective)).unwrap();
             check_against(&puzzle, &analysis, &brute, objective, "octopus");
         }
     }
     // Seed 004's criterion picks its own answer.
-    let analysis = analyze(&puzzle, &options(Engine::Auto, Objective::Max)).unwrap();
+    let analysis = analysis_of(&puzzle, &options(Engine::Auto, Objective::Max)).unwrap();
     assert_eq!(to_u64(&analysis.shown().unwrap().presses), vec![9, 8, 3, 9]);
 }
 
@@ -175,7 +175,7 @@ fn lights_out_fewest_presses_up_to_20x20() {
         let source =
             format!("Puzzle(graph: Grid(rows: {n}, cols: {n}), modulus: 2, start: All(0), target: All(1))");
         let puzzle = parse_puzzle(&source).unwrap();
-        let analysis = analyze(&puzzle, &options(Engine::Auto, Objective::Total)).unwrap();
+        let analysis = analysis_of(&puzzle, &options(Engine::Auto, Objective::Total)).unwrap();
         let fewest = analysis.fewest.expect("solvable");
         assert!(fewest.is_proven(), "{n}×{n}");
         assert_eq!(fewest.total(), BigUint::from(fewest_by_chasing(n)), "{n}×{n}");
@@ -190,13 +190,13 @@ fn search_agrees_with_algebra_on_shipped_puzzles() {
     for entry in std::fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();
         let puzzle = parse_puzzle(&std::fs::read_to_string(&path).unwrap()).unwrap();
-        let algebra = analyze(&puzzle, &options(Engine::Auto, Objective::Total)).unwrap();
+        let algebra = analysis_of(&puzzle, &options(Engine::Auto, Objective::Total)).unwrap();
         if puzzle.phases().is_some() {
             // The search solver does not play staged presses and says so.
-            assert!(analyze(&puzzle, &options(Engine::Search, Objective::Total)).is_err());
+            assert!(analysis_of(&puzzle, &options(Engine::Search, Objective::Total)).is_err());
             continue;
         }
-        let search = analyze(&puzzle, &options(Engine::Search, Objective::Total)).unwrap();
+        let search = analysis_of(&puzzle, &options(Engine::Search, Objective::Total)).unwrap();
         let name = path.display();
         assert_eq!(algebra.count, search.count, "{name}");
         assert_eq!(algebra.quiet_patterns, search.quiet_patterns, "{name}");
@@ -368,7 +368,7 @@ fn lights_out_fewest_presses_up_to_30x30_equal_a_first_row_walk() {
         let width = rows.min(cols);
         let expected = fewest_by_first_rows(rows, cols, &difference);
         let puzzle = parse_puzzle(&grid_source(rows, cols, &difference)).unwrap();
-        let analysis = analyze(&puzzle, &options(Engine::Auto, Objective::Total)).unwrap();
+        let analysis = analysis_of(&puzzle, &options(Engine::Auto, Objective::Total)).unwrap();
         let what = format!("{rows}×{cols} {}", grid_source(rows, cols, &difference));
         match expected {
             None => assert!(analysis.fewest.is_none(), "{what}"),
@@ -483,7 +483,7 @@ fn mod2_best_plans_equal_enumeration_of_large_solution_sets() {
         );
         let puzzle = parse_puzzle(&source).unwrap();
         for objective in OBJECTIVES {
-            let analysis = analyze(&puzzle, &options(Engine::Auto, objective)).unwrap();
+            let analysis = analysis_of(&puzzle, &options(Engine::Auto, objective)).unwrap();
             assert_eq!(analysis.count.value, BigUint::from(count), "{objective:?} {source}");
             assert!(analysis.count.exact, "{source}");
             let expected = best.map(|b| objective.score(&(0..b).map(|_| 1u64).collect::<Vec<_>>()));
@@ -565,7 +565,7 @@ fn proven_fewest_lighting(n: usize) -> BigUint {
     let source = format!("Puzzle(graph: Grid(rows: {n}, cols: {n}), modulus: 2, target: All(1))");
     let puzzle = parse_puzzle(&source).unwrap();
     let options = Options { budget: Budget { nodes: u64::MAX, time: None }, ..Options::default() };
-    let fewest = analyze(&puzzle, &options).unwrap().fewest.expect("solvable");
+    let fewest = analysis_of(&puzzle, &options).unwrap().fewest.expect("solvable");
     assert!(fewest.is_proven(), "{n}×{n}");
     assert!(puzzle.solves(&fewest.presses), "{n}×{n}");
     fewest.total()
@@ -693,7 +693,7 @@ fn copied_buttons_give_large_mod_p_and_mixed_sets_with_known_best_plans() {
         );
         let puzzle = parse_puzzle(&source).unwrap();
         for objective in OBJECTIVES {
-            let analysis = analyze(&puzzle, &options(Engine::Auto, objective)).unwrap();
+            let analysis = analysis_of(&puzzle, &options(Engine::Auto, objective)).unwrap();
             assert_eq!(analysis.count.value, BigUint::from(count), "{objective:?} {source}");
             let plan = analysis.shown();
             assert_eq!(
@@ -852,7 +852,7 @@ fn mod_p_lights_out_fewest_presses_equal_a_first_row_walk() {
         let source = format!("Puzzle(graph: Grid(rows: {n}, cols: {n}), modulus: {p}, target: [{list}])");
         let puzzle = parse_puzzle(&source).unwrap();
         let options = Options { budget: Budget { nodes: 200_000_000, time: None }, ..Options::default() };
-        let analysis = analyze(&puzzle, &options).unwrap();
+        let analysis = analysis_of(&puzzle, &options).unwrap();
         let plans = analysis.count.value.to_u64().expect("small");
         let what = format!("{n}×{n} mod {p}, {plans} plans");
         assert!(plans >= 1 << 16, "{what}: the walk takes sets of at least 2^16 plans");
@@ -903,7 +903,7 @@ fn zero_nodes_need_no_quiet_basis() {
         let puzzle = parse_puzzle(&source).expect("valid");
         let answer = modsolve::solve(&puzzle).expect("solved");
         let zero = Options { budget: Budget { nodes: 0, time: None }, ..Options::default() };
-        let analysis = analyze(&puzzle, &zero).expect("analysed");
+        let analysis = analysis_of(&puzzle, &zero).expect("analysed");
         assert_eq!(analysis.count.value, answer.count, "round {round}");
         assert_eq!(analysis.quiet_patterns, Some(answer.quiet_patterns()), "round {round}");
         match (&analysis.fewest, &answer.presses) {
@@ -921,7 +921,7 @@ fn zero_nodes_need_no_quiet_basis() {
         }
         // A listing walks the basis: the first plan, then the budget.
         let listing = Options { list_all: true, list_limit: 5, ..zero };
-        let listed = analyze(&puzzle, &listing).expect("analysed").listing;
+        let listed = analysis_of(&puzzle, &listing).expect("analysed").listing;
         if let Some(x) = &answer.presses {
             let listed = listed.expect("a basis to walk");
             assert_eq!(listed.plans, vec![x.clone()], "round {round}");
@@ -989,7 +989,7 @@ fn best_plans_and_lower_bounds_against_brute_force() {
                 let what = format!("{kind}, {space} vectors, {objective:?}, {nodes} nodes: {puzzle:?}");
                 let options =
                     Options { objective, budget: Budget { nodes, time: None }, ..Options::default() };
-                let analysis = analyze(&puzzle, &options).expect("verified");
+                let analysis = analysis_of(&puzzle, &options).expect("verified");
                 let shown = if objective == Objective::Total { &analysis.fewest } else { &analysis.optimal };
                 let Some(plan) = shown else {
                     assert!(brute.best[k].is_none() || nodes < 50_000_000, "{what}: no plan");

@@ -18,7 +18,7 @@ use serde_json::{Value, json};
 use crate::util::{Scratch, modsolve, shipped_files};
 
 /// A running server over a scratch copy of `puzzles/`; stopped when dropped.
-struct Server {
+pub(crate) struct Server {
     child: Child,
     /// The server's address, `http://127.0.0.1:PORT/`.
     url: String,
@@ -29,7 +29,7 @@ struct Server {
 }
 
 impl Server {
-    fn start(extra: &[&str]) -> Server {
+    pub(crate) fn start(extra: &[&str]) -> Server {
         let dir = Scratch::new();
         for file in shipped_files() {
             std::fs::copy(&file, dir.path().join(file.file_name().unwrap())).unwrap();
@@ -94,6 +94,15 @@ impl Server {
         self.post_raw(path, "application/json", body.to_string())
     }
 
+    /// POST of a JSON value: the status and the body's text, as the server wrote it.
+    pub(crate) fn post_text(&self, path: &str, body: &Value) -> (u16, String) {
+        let request = self.with_headers(self.agent.post(format!("{}{path}", self.url)), &[]);
+        let mut response =
+            request.header("content-type", "application/json").send(body.to_string()).expect("an answer");
+        let status = response.status().as_u16();
+        (status, response.body_mut().with_config().limit(64 << 20).read_to_string().unwrap())
+    }
+
     fn post_raw(&self, path: &str, content_type_: &str, body: String) -> (u16, Value) {
         self.post_with(path, &[("content-type", content_type_)], body)
     }
@@ -125,7 +134,7 @@ fn content_type<B>(response: &ureq::http::Response<B>) -> String {
     response.headers().get("content-type").map(|v| v.to_str().unwrap().to_string()).unwrap_or_default()
 }
 
-fn validate(name: &str, document: &Value) {
+pub(crate) fn validate(name: &str, document: &Value) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("schema").join(format!("{name}.schema.json"));
     let schema: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
     let validator = jsonschema::validator_for(&schema).unwrap();

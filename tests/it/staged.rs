@@ -2,7 +2,7 @@
 //! presses, optionally followed by one press cut after k phases, is played phase by phase, and
 //! the count and the fewest presses are compared with the solver's.
 
-use modsolve::analysis::{Engine, Options, analyze};
+use modsolve::analysis::{Engine, Options, analysis_of};
 use modsolve::model::Puzzle;
 use modsolve::parse_puzzle;
 use modsolve::solve::{Budget, Objective};
@@ -75,7 +75,7 @@ fn staged_plans_equal_sequential_brute_force() {
         }
         tested += 1;
         let (count, fewest) = brute_force(&puzzle);
-        let analysis = analyze(&puzzle, &options).expect("verified");
+        let analysis = analysis_of(&puzzle, &options).expect("verified");
         assert_eq!(analysis.count.value, BigUint::from(count), "{puzzle:?}");
         let plan = analysis.fewest.as_ref();
         assert_eq!(plan.map(|p| p.total()), fewest.map(BigUint::from), "{puzzle:?}");
@@ -93,7 +93,7 @@ fn game_rule_octopus() {
         std::fs::read_to_string(format!("{}/puzzles/octopus-game.ron", env!("CARGO_MANIFEST_DIR"))).unwrap();
     let puzzle = parse_puzzle(&source).unwrap();
     let (count, fewest) = brute_force(&puzzle);
-    let analysis = analyze(
+    let analysis = analysis_of(
         &puzzle,
         &Options { engine: Engine::Auto, objective: Objective::Total, ..Options::default() },
     )
@@ -123,7 +123,7 @@ fn graph_phase_weights_sum_without_wraparound() {
                   (self: 9223372036854775807, neighbors: 0)], start: [1])";
     let puzzle = parse_puzzle(source).unwrap();
     assert!(puzzle.effects(0).is_empty(), "the press adds 0 mod 7: {:?}", puzzle.effects(0));
-    let analysis = analyze(&puzzle, &Options::default()).unwrap();
+    let analysis = analysis_of(&puzzle, &Options::default()).unwrap();
     assert!(!analysis.is_solvable());
     assert_eq!(analysis.count.value, BigUint::from(0u32));
 }
@@ -190,7 +190,7 @@ fn graph_phases_equal_button_phases_at_extremes() {
         }
         for objective in [Objective::Total, Objective::Max, Objective::Buttons] {
             let options = Options { objective, budget, ..Options::default() };
-            let (x, y) = (analyze(&a, &options).unwrap(), analyze(&b, &options).unwrap());
+            let (x, y) = (analysis_of(&a, &options).unwrap(), analysis_of(&b, &options).unwrap());
             assert_eq!(x.count, y.count, "{what}");
             assert_eq!(x.quiet_patterns, y.quiet_patterns, "{what}");
             let score = |p: Option<&modsolve::solve::Plan>| p.map(|p| (p.total(), p.proof));

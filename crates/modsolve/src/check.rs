@@ -10,7 +10,7 @@ use num_bigint::BigUint;
 use num_integer::Integer;
 use num_traits::One;
 
-use crate::analysis::{Analysis, Options, analyze};
+use crate::analysis::{Analysis, Options, analysis_of};
 use crate::error::{Error, InternalError};
 use crate::model::Puzzle;
 use crate::solve::optimize::explore;
@@ -179,7 +179,7 @@ impl CheckReport {
 /// together.
 pub fn check(puzzle: &Puzzle, budget: Budget) -> Result<CheckReport, InternalError> {
     let started = std::time::Instant::now();
-    let analysis = analyze(puzzle, &Options { budget, ..Options::default() })?;
+    let analysis = analysis_of(puzzle, &Options { budget, ..Options::default() })?;
     let cells = puzzle.cell_count();
     // One elimination for every "+1 on cell i" at once, when that dense system fits; past it
     // the macros are left out and the counts come from the puzzle's own elimination.

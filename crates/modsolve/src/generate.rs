@@ -38,7 +38,7 @@ use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
 
 use crate::algebra::arith::sub_mod;
-use crate::analysis::{Options, analyze};
+use crate::analysis::{Options, analysis_of};
 use crate::bounded::{Stop, checkpoint};
 use crate::error::InternalError;
 use crate::model::{CellValues, Puzzle, canonical, symmetries};
@@ -515,7 +515,7 @@ fn judge_candidate(
     budget: Budget,
 ) -> Result<Option<Level>, InternalError> {
     let mut puzzle = with_start(template, start);
-    let analysis = analyze(&puzzle, &Options { budget, ..Options::default() })?;
+    let analysis = analysis_of(&puzzle, &Options { budget, ..Options::default() })?;
     let Some(fewest) = analysis.fewest else { return Ok(None) };
     if spec.unique && !analysis.count.value.is_one() {
         return Ok(None);
@@ -633,7 +633,7 @@ pub(crate) fn sample_pars(
                     let mut rng = candidate_rng(seed, index);
                     let puzzle = with_start(template, random_start(template, &periods, &mut rng));
                     let judge = move || {
-                        analyze(&puzzle, &Options { budget, ..Options::default() }).map(|analysis| {
+                        analysis_of(&puzzle, &Options { budget, ..Options::default() }).map(|analysis| {
                             analysis.fewest.filter(|p| p.is_proven()).and_then(|p| p.total().to_u64())
                         })
                     };

@@ -44,7 +44,9 @@
 //!   [`solve::Answer`] whose plan has been verified by simulation;
 //! - [`analysis`] adds the best plans, counts within press limits and listings, and owns the
 //!   entry point; [`check`], [`generate`], [`hint`] and [`strategy`] build on it;
-//! - [`report`] is the one report type of a solve, serialised as JSON, and the text renderers.
+//! - [`report`] is the one report type of a solve, serialised as JSON, and the text renderers;
+//! - [`request`] is what every front-end (the command, the playground's server, the Python
+//!   package) shares: names parsed once, a generation request checked once, the documents.
 
 #![warn(missing_docs, unreachable_pub)]
 
@@ -64,6 +66,7 @@ pub mod input;
 pub mod memory;
 pub mod model;
 pub mod report;
+pub mod request;
 pub mod scaffold;
 pub mod solve;
 pub mod strategy;

@@ -19,7 +19,7 @@ use std::process::{Command, Stdio};
 use std::sync::{Mutex, Once};
 use std::time::{Duration, Instant};
 
-use modsolve::analysis::{Analysis, Engine, Options, analyze};
+use modsolve::analysis::{Analysis, Engine, Options, analysis_of};
 use modsolve::model::Puzzle;
 use modsolve::solve::{Budget, Objective};
 use modsolve::strategy::replay;
@@ -537,9 +537,9 @@ pub fn library_run(source: &str, seed: u64, known_failures: bool) -> Result<Libr
                     list_limit: 1000,
                     ..Options::default()
                 };
-                let what = format!("analyze({engine:?}, {objective:?}, list_all: {list_all})");
+                let what = format!("analysis_of({engine:?}, {objective:?}, list_all: {list_all})");
                 tally.calls += 1;
-                match guarded(&what, || analyze(&puzzle, &options))? {
+                match guarded(&what, || analysis_of(&puzzle, &options))? {
                     Ok(analysis) => {
                         judge_analysis(&puzzle, &analysis, &what, known_failures)?;
                         tally.solvable |= analysis.is_solvable();

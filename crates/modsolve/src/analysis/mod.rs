@@ -248,7 +248,7 @@ fn solve_report(puzzle: &Puzzle, options: &Options, compact: bool) -> Result<Sol
     if compact && let Some(answer) = crate::solve::light_chase::solve_compact(puzzle) {
         return Ok(SolveReport::of_compact(puzzle, answer?));
     }
-    Ok(SolveReport::of_analysis(puzzle, &analyze(puzzle, options)?))
+    Ok(SolveReport::of_analysis(puzzle, &analysis_of(puzzle, options)?))
 }
 
 /// The report of the work on a worker thread, abandoned past the timeout's bound.
@@ -265,9 +265,11 @@ fn bounded_report(puzzle: Arc<Puzzle>, options: &Options, compact: bool) -> Resu
     }
 }
 
-/// Runs the analysis. The budget bounds the searches in it, not the elimination; nothing here
-/// keeps a timeout (see [`analyse`], which does).
-pub fn analyze(puzzle: &Puzzle, options: &Options) -> Result<Analysis, InternalError> {
+/// The lower-level analysis behind [`analyse`] (named `analyze` before): the [`Analysis`] with
+/// its plans as numbers, not the [`SolveReport`] document. The budget bounds the searches in it,
+/// not the elimination; nothing here keeps a timeout or a memory limit (see [`analyse`], the
+/// entry point, which does).
+pub fn analysis_of(puzzle: &Puzzle, options: &Options) -> Result<Analysis, InternalError> {
     let started = Instant::now();
     let analysis = match options.engine {
         Engine::Search => by_search(puzzle, options, started)?,

@@ -13,6 +13,18 @@ use super::SCHEMA_VERSION;
 use crate::difficulty::{DistributionKind, ParDistribution};
 use crate::generate::{Histogram, Level};
 
+/// How one file of a check fared, for the tally ([`Summary::add`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Checked and passed, with this many warnings.
+    Passed(usize),
+    /// Checked and failed (an error, a warning under deny, or an undecided check), with this
+    /// many warnings.
+    Failed(usize),
+    /// Not read, not a valid puzzle, or over the memory limit.
+    Unreadable,
+}
+
 /// How a batch of checked files fared.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Summary {
@@ -50,6 +62,21 @@ impl Summary {
             self.warnings,
             if self.warnings == 1 { "" } else { "s" }
         )
+    }
+
+    /// Counts one file's verdict: the one pass/fail tally of every front-end.
+    pub fn add(&mut self, verdict: Verdict) {
+        match verdict {
+            Verdict::Passed(warnings) => {
+                self.passed += 1;
+                self.warnings += warnings;
+            }
+            Verdict::Failed(warnings) => {
+                self.failed += 1;
+                self.warnings += warnings;
+            }
+            Verdict::Unreadable => self.unreadable += 1,
+        }
     }
 
     /// The summary as the `summary` object of a batch document.
@@ -141,21 +168,6 @@ pub fn histogram_json(file: &str, histogram: &Histogram, asked: &HistogramAsked)
 pub fn level_text(file: &str, level: &Level) -> String {
     let plans = if level.count == 1u32.into() { "solution" } else { "solutions" };
     format!("{file}  par {}  {} {plans}\n", level.par, level.count)
-}
-
-/// The JSON object of a level written to `file`.
-pub fn level_json(file: &str, level: &Level) -> Value {
-    let mut object = json!({
-        "file": file,
-        "par": level.par,
-        "count": level.count.to_string(),
-        "start": level.puzzle.start,
-        "intended": level.puzzle.intended,
-    });
-    if let Some(scramble) = &level.scramble {
-        object["scramble"] = json!(scramble);
-    }
-    object
 }
 
 /// What a par distribution was asked for, for its report.

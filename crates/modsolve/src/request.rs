@@ -1,0 +1,331 @@
+//! The request layer every front-end shares (the `modsolve` command, the playground's server
+//! and the Python package): names parsed once ([`FromStr`] for [`Objective`], [`Engine`],
+//! [`StrategyRequirement`] and [`StrategyChoice`]), a generation request checked once
+//! ([`prepare_generation`]: the spec, the memory check, the feasibility check), the level
+//! documents and their comment made once ([`GenerateReport`], [`LevelReport`],
+//! [`level_comment`]), and one file's check entry and the pass/fail tally made once
+//! ([`check_entry`], [`crate::report::batch::Summary::add`]).
+//!
+//! Given the same request, every front-end gets the same document. What legitimately differs
+//! is named where it is made: a level's `file` is where it was written (the command line's
+//! `--out` path) or the name it would be written under (`level-0001.ron`), and only the
+//! front-ends that write no file give the level's RON text as `source`.
+
+use std::str::FromStr;
+
+use serde::Serialize;
+use serde_json::{Value, json};
+
+use crate::analysis::Engine;
+use crate::check::CheckReport;
+use crate::error::{Error, InternalError, OverMemory};
+use crate::generate::{Infeasible, Level, Spec, StrategyRequirement};
+use crate::model::Puzzle;
+use crate::report::SCHEMA_VERSION;
+use crate::solve::Objective;
+use crate::strategy::Strategy;
+
+/// A name that is none of the accepted ones: `` `fast` is not a method: use auto, algebra or
+/// search ``.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("`{name}` is not {what}: use {}", choices(.accepted))]
+pub struct UnknownName {
+    /// What was asked for: `a method`, `an objective`, `a strategy`.
+    pub what: &'static str,
+    /// The name given.
+    pub name: String,
+    /// The names accepted.
+    pub accepted: Vec<&'static str>,
+}
+
+/// `a, b or c`.
+fn choices(names: &[&str]) -> String {
+    match names.split_last() {
+        Some((last, [])) => (*last).to_string(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => String::new(),
+    }
+}
+
+/// The value of `name` among `(name, value)` pairs, or the error listing them.
+fn named<T: Copy>(what: &'static str, name: &str, table: &[(&'static str, T)]) -> Result<T, UnknownName> {
+    table.iter().find(|(n, _)| *n == name).map(|(_, v)| *v).ok_or_else(|| UnknownName {
+        what,
+        name: name.to_string(),
+        accepted: table.iter().map(|(n, _)| *n).collect(),
+    })
+}
+
+/// `total`, `max` or `buttons` ([`Objective::name`]).
+impl FromStr for Objective {
+    type Err = UnknownName;
+
+    fn from_str(name: &str) -> Result<Self, UnknownName> {
+        let table = [Objective::Total, Objective::Max, Objective::Buttons].map(|o| (o.name(), o));
+        named("an objective", name, &table)
+    }
+}
+
+/// `auto`, `algebra` or `search`.
+impl FromStr for Engine {
+    type Err = UnknownName;
+
+    fn from_str(name: &str) -> Result<Self, UnknownName> {
+        named(
+            "a method",
+            name,
+            &[("auto", Engine::Auto), ("algebra", Engine::Algebra), ("search", Engine::Search)],
+        )
+    }
+}
+
+/// A strategy's name (that strategy must win) or `none` (no simple strategy may win).
+impl FromStr for StrategyRequirement {
+    type Err = UnknownName;
+
+    fn from_str(name: &str) -> Result<Self, UnknownName> {
+        StrategyChoice::from_str(name)?.0.ok_or_else(|| unknown_strategy(name))
+    }
+}
+
+/// What a generation request asks of the player strategies: `any` (nothing: the same as
+/// giving no strategy), `none` (no simple strategy may win) or a strategy's name (it must
+/// win). The empty name is refused, as any other name: every front-end accepts exactly these.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct StrategyChoice(pub Option<StrategyRequirement>);
+
+impl StrategyChoice {
+    /// Every name accepted, in the order errors list them.
+    pub fn names() -> Vec<&'static str> {
+        let mut names: Vec<&'static str> = Strategy::ALL.iter().map(|s| s.name()).collect();
+        names.extend(["none", "any"]);
+        names
+    }
+}
+
+fn unknown_strategy(name: &str) -> UnknownName {
+    UnknownName { what: "a strategy", name: name.to_string(), accepted: StrategyChoice::names() }
+}
+
+impl FromStr for StrategyChoice {
+    type Err = UnknownName;
+
+    fn from_str(name: &str) -> Result<Self, UnknownName> {
+        match name {
+            "any" => Ok(StrategyChoice(None)),
+            "none" => Ok(StrategyChoice(Some(StrategyRequirement::None))),
+            _ => match name.parse::<Strategy>() {
+                Ok(strategy) => Ok(StrategyChoice(Some(StrategyRequirement::Wins(strategy)))),
+                Err(_) => Err(unknown_strategy(name)),
+            },
+        }
+    }
+}
+
+/// A batch of levels as every front-end asks for it.
+#[derive(Clone, Debug)]
+pub struct GenerateRequest {
+    /// The template's name as the user gave it (a path, or the playground's file name): the
+    /// levels' comment says where they came from.
+    pub template: String,
+    /// How many levels.
+    pub count: usize,
+    /// The random seed: the same seed gives the same levels.
+    pub seed: u64,
+    /// Exactly one solution.
+    pub unique: bool,
+    /// Proven par within this inclusive range.
+    pub par: Option<(u64, u64)>,
+    /// What the player strategies must do.
+    pub strategy: StrategyChoice,
+    /// The most candidates tried (`None`: [`Spec::default_attempts`]).
+    pub attempts: Option<usize>,
+    /// Make each start from this many random presses.
+    pub scramble: Option<u64>,
+    /// Keep only levels that pass `check` with warnings denied.
+    pub deny_warnings: bool,
+    /// The memory limit in bytes (`None`: half of this machine's memory).
+    pub max_memory: Option<u64>,
+}
+
+/// Why a generation request is refused before any level is made.
+#[derive(Debug, thiserror::Error)]
+pub enum Refusal {
+    /// The run would take more memory than allowed.
+    #[error(transparent)]
+    OverMemory(#[from] OverMemory),
+    /// The spec can never be met for this template.
+    #[error(transparent)]
+    Infeasible(Infeasible),
+    /// A bug.
+    #[error(transparent)]
+    Internal(#[from] InternalError),
+}
+
+/// The spec of a request, after its memory check (with `threads` generating at once) and its
+/// feasibility check: the one way every front-end turns a request into a [`Spec`].
+pub fn prepare_generation(
+    template: &Puzzle,
+    request: &GenerateRequest,
+    threads: usize,
+) -> Result<Spec, Refusal> {
+    let estimate = crate::generate::memory_estimate(template, threads);
+    crate::memory::within(estimate, request.max_memory)?;
+    let spec = Spec {
+        count: request.count,
+        seed: request.seed,
+        unique: request.unique,
+        par: request.par,
+        strategy: request.strategy.0.clone(),
+        attempts: request.attempts.unwrap_or_else(|| Spec::default_attempts(request.count)),
+        nodes_per_level: Spec::DEFAULT_NODES_PER_LEVEL,
+        scramble: request.scramble,
+        deny_warnings: request.deny_warnings,
+    };
+    match crate::generate::impossible(template, &spec)? {
+        Some(reason) => Err(Refusal::Infeasible(reason)),
+        None => Ok(spec),
+    }
+}
+
+/// `level-0001.ron`, …, `level-12345.ron`: the file of level `number` (from 1).
+pub fn level_name(number: usize) -> String {
+    format!("level-{number:04}.ron")
+}
+
+/// The comment at the head of level `number`'s RON text, the same from every front-end.
+pub fn level_comment(number: usize, request: &GenerateRequest, level: &Level) -> String {
+    let scrambled = match request.scramble {
+        Some(k) => format!(", scrambled by {k} presses"),
+        None => String::new(),
+    };
+    format!(
+        "Level {number} made by modsolve generate from {} (seed {}{scrambled}).\npar {} (proven fewest presses), solutions: {}; `intended` is a fewest-press plan.",
+        request.template, request.seed, level.par, level.count
+    )
+}
+
+/// The RON text of level `number`: the file `generate` writes.
+pub fn level_source(number: usize, request: &GenerateRequest, level: &Level) -> String {
+    crate::format::to_ron(&level.puzzle, &level_comment(number, request, level))
+}
+
+/// One level of the `generate --json` document (`schema/generate.schema.json`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct LevelReport {
+    /// Where the level was written, or the name it would be written under.
+    pub file: String,
+    /// The proven fewest presses.
+    pub par: u64,
+    /// How many plans solve the level (a decimal string).
+    pub count: String,
+    /// The level's start.
+    pub start: Vec<u64>,
+    /// A fewest-press plan.
+    pub intended: Option<Vec<u64>>,
+    /// With a scramble: the presses per button the start was made with.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub scramble: Option<Vec<u64>>,
+    /// The level's RON text, from the front-ends that write no file.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+}
+
+impl LevelReport {
+    /// Level `number` written to (or to be written to) `file`; `source` its RON text, when the
+    /// front-end writes no file.
+    pub fn new(file: String, level: &Level, source: Option<String>) -> Self {
+        LevelReport {
+            file,
+            par: level.par,
+            count: level.count.to_string(),
+            start: level.puzzle.start.to_vec(),
+            intended: level.puzzle.intended.clone(),
+            scramble: level.scramble.clone(),
+            source,
+        }
+    }
+}
+
+/// The `generate --json` document of a finished run (`schema/generate.schema.json`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct GenerateReport {
+    /// [`SCHEMA_VERSION`].
+    pub version: u32,
+    /// The levels, in the order they were accepted.
+    pub levels: Vec<LevelReport>,
+    /// Levels accepted.
+    pub found: usize,
+    /// Candidates judged.
+    pub tried: usize,
+}
+
+/// Makes the levels of a prepared request without writing any file: each level is named
+/// `level-0001.ron`, … and carries its RON text (the playground's and the Python package's
+/// document).
+pub fn generate_report(
+    template: &Puzzle,
+    request: &GenerateRequest,
+    spec: &Spec,
+) -> Result<GenerateReport, Error> {
+    let mut levels = Vec::new();
+    let batch = crate::generate::generate::<Error>(template, spec, &|_, _| {}, |level| {
+        let number = levels.len() + 1;
+        let source = level_source(number, request, &level);
+        levels.push(LevelReport::new(level_name(number), &level, Some(source)));
+        Ok(())
+    })?;
+    Ok(GenerateReport { version: SCHEMA_VERSION, levels, found: batch.found, tried: batch.tried })
+}
+
+pub use crate::report::batch::Verdict;
+
+/// Why a check stopped before it finished: the `error` of an undecided check's object.
+pub const UNDECIDED_CHECK: &str = "the timeout came before the check finished";
+
+/// One file's object of the `check --json` document and its verdict, from the check's result:
+/// the report's object, the undecided object `{"file", "error", "undecided": true}` when the
+/// timeout came first, or `{"file", "error"}`.
+pub fn check_entry(
+    file: &str,
+    puzzle: &Puzzle,
+    result: &Result<CheckReport, Error>,
+    deny_warnings: bool,
+) -> (Value, Verdict) {
+    match result {
+        Ok(report) => {
+            let object = crate::report::check::check_json(file, puzzle, report, deny_warnings);
+            let warnings = report.warning_count();
+            let verdict = if report.passed(deny_warnings) {
+                Verdict::Passed(warnings)
+            } else {
+                Verdict::Failed(warnings)
+            };
+            (object, verdict)
+        }
+        Err(Error::BudgetRanOut) => {
+            (json!({"file": file, "error": UNDECIDED_CHECK, "undecided": true}), Verdict::Failed(0))
+        }
+        Err(e @ Error::OverMemory(_)) => (json!({"file": file, "error": e.to_string()}), Verdict::Unreadable),
+        Err(e) => (json!({"file": file, "error": e.to_string()}), Verdict::Failed(0)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_parse_once_and_errors_list_the_choices() {
+        assert_eq!("max".parse::<Objective>(), Ok(Objective::Max));
+        assert_eq!("search".parse::<Engine>(), Ok(Engine::Search));
+        assert_eq!("any".parse::<StrategyChoice>(), Ok(StrategyChoice(None)));
+        assert_eq!("none".parse::<StrategyRequirement>(), Ok(StrategyRequirement::None));
+        assert_eq!("sweep".parse::<StrategyRequirement>(), Ok(StrategyRequirement::Wins(Strategy::Sweep)));
+        assert!("any".parse::<StrategyRequirement>().is_err());
+        let e = "".parse::<StrategyChoice>().unwrap_err();
+        assert_eq!(e.to_string(), "`` is not a strategy: use sweep, greedy, chase, none or any");
+        let e = "fast".parse::<Engine>().unwrap_err();
+        assert_eq!(e.to_string(), "`fast` is not a method: use auto, algebra or search");
+    }
+}
