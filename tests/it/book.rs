@@ -165,7 +165,9 @@ fn examples(name: &str, text: &str) -> Result<Vec<Example>, String> {
                 });
             } else {
                 match found.last_mut() {
-                    Some(example) if example.block == block => example.expected.push(line.trim_end().to_string()),
+                    Some(example) if example.block == block => {
+                        example.expected.push(line.trim_end().to_string())
+                    }
                     _ => return Err(format!("{name}:{number}: output before any `$ modsolve` line")),
                 }
             }
@@ -193,19 +195,19 @@ fn examples(name: &str, text: &str) -> Result<Vec<Example>, String> {
 fn matches(expected: &[String], actual: &[&str]) -> bool {
     match expected.split_first() {
         None => actual.is_empty(),
-        Some((first, rest)) if first == "..." => (0..=actual.len()).any(|skip| matches(rest, &actual[skip..])),
-        Some((first, rest)) => actual.first().is_some_and(|line| line == first) && matches(rest, &actual[1..]),
+        Some((first, rest)) if first == "..." => {
+            (0..=actual.len()).any(|skip| matches(rest, &actual[skip..]))
+        }
+        Some((first, rest)) => {
+            actual.first().is_some_and(|line| line == first) && matches(rest, &actual[1..])
+        }
     }
 }
 
 /// The first line where `actual` departs from `expected` (0-based, in `expected`), for the
 /// message: the line of the longest prefix matched without an elision.
 fn first_difference(expected: &[String], actual: &[&str]) -> usize {
-    expected
-        .iter()
-        .zip(actual)
-        .take_while(|(e, a)| *e == "..." || e == *a)
-        .count()
+    expected.iter().zip(actual).take_while(|(e, a)| *e == "..." || e == *a).count()
 }
 
 /// `pattern` with one `*` in its last component, expanded against its folder (sorted).
@@ -217,7 +219,11 @@ fn glob(pattern: &str, cwd: &Path) -> Vec<String> {
         .map(|entries| {
             entries
                 .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
-                .filter(|name| name.len() >= prefix.len() + suffix.len() && name.starts_with(prefix) && name.ends_with(suffix))
+                .filter(|name| {
+                    name.len() >= prefix.len() + suffix.len()
+                        && name.starts_with(prefix)
+                        && name.ends_with(suffix)
+                })
                 .collect()
         })
         .unwrap_or_default();
@@ -225,10 +231,7 @@ fn glob(pattern: &str, cwd: &Path) -> Vec<String> {
     if names.is_empty() {
         return vec![pattern.to_string()]; // as a shell leaves an unmatched pattern
     }
-    names
-        .into_iter()
-        .map(|name| if folder.is_empty() { name } else { format!("{folder}/{name}") })
-        .collect()
+    names.into_iter().map(|name| if folder.is_empty() { name } else { format!("{folder}/{name}") }).collect()
 }
 
 /// Runs one example; `Err` with the message when its output is not the one shown.
