@@ -348,3 +348,22 @@ fn book_scanner_reads_the_convention() {
     assert!(examples("doc.md", "```console\n$ modsolve a.ron\n").is_err());
     assert_eq!(glob("puzzles/octopus*.ron", &root()), ["puzzles/octopus-game.ron", "puzzles/octopus.ron"]);
 }
+
+/// The README's table of shipped puzzles names every file in `puzzles/`, and its list of small
+/// files every `.ron` file in `examples/`.
+#[test]
+fn book_readme_lists_every_shipped_puzzle() {
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
+    for folder in ["puzzles", "examples"] {
+        let mut names: Vec<String> = std::fs::read_dir(root().join(folder))
+            .expect("a folder of puzzles")
+            .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
+            .filter(|name| name.ends_with(".ron"))
+            .collect();
+        names.sort();
+        assert!(!names.is_empty(), "{folder}/ has puzzle files");
+        for name in names {
+            assert!(readme.contains(&format!("`{name}`")), "README.md does not list {folder}/{name}");
+        }
+    }
+}

@@ -26,7 +26,8 @@
 //!   a few hundred cells, and mixed 300 × 300 boards;
 //! - `serve`: `modsolve serve` over HTTP: every endpoint against the library, path traversal,
 //!   oversize bodies, budgets, SVG like `--svg`, and a load test (500 requests, 50 clients);
-//! - `book`: every `console` example of README.md, FORMAT.md and the guide prints what it shows;
+//! - `book`: every `console` example of README.md, FORMAT.md and the guide prints what it shows,
+//!   and the README lists every shipped puzzle file;
 //! - `limits`: honest outcomes (undecided, exact counts, why a plan is not proven) and budgets
 //!   and memory that bound the command.
 
