@@ -2,7 +2,7 @@
 //! FORMAT.md and the guide (`docs/src/**/*.md`) is run and its standard output compared with
 //! the lines shown under it.
 //!
-//! The convention (also written in `docs/src/contributing.md`):
+//! The convention (also written for readers in `docs/src/tested-examples.md`):
 //!
 //! - A fenced block whose info string is `console` holds commands and their output. A line
 //!   `$ modsolve ARGS` is a command, run from the repository root with the binary under test;
