@@ -1,4 +1,4 @@
-/* Dense random N x N matrices reduced by the reference libraries, for the README's dense table,
+/* Dense random N x N matrices reduced by the reference libraries, for BENCHMARKS.md's dense table,
    timed like `cargo run --release --example dense_compare` (kernel only, in process, median of
    RUNS). Not part of the product.
 

@@ -1,5 +1,5 @@
 /* Plain C light chasing for n x n Lights Out, all off -> all on, bit-packed: the reference the
-   README's big-board table is measured against, side by side with modsolve on the same machine.
+   BENCHMARKS.md's big-board table is measured against, side by side with modsolve on the same machine.
    Not part of the product and not built by cargo.
 
      gcc -O2 -march=native -o /tmp/lightchase benches/reference/lightchase.c

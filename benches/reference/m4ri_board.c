@@ -1,5 +1,5 @@
 /* An n x n Lights Out board (all off -> all on) as one dense GF(2) system of n^2 unknowns,
-   solved by M4RI: the reference for the README's "same board as one dense system" row, timed
+   solved by M4RI: the reference for BENCHMARKS.md's "same board as one dense system" row, timed
    side by side with `cargo run --release --example dense_board -- N`. Not part of the product.
 
      apt-get install libm4ri-dev

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes the mixed-moduli benchmark puzzles of the README (moduli drawn from 2..=12).
+"""Writes the mixed-moduli benchmark puzzles of BENCHMARKS.md (moduli drawn from 2..=12).
 
     python3 benches/reference/mixed.py dense N SEED OUT.ron [OUT.gp]
         N cells x N explicit buttons, every entry random below its cell's modulus, a random

@@ -202,7 +202,8 @@ fn run_inner(request: &Request, lines: &std::sync::Mutex<LevelLines>) -> Result<
                 batch.tried
             ));
         } else {
-            text.push_str(&format!("made {found} levels from {} candidates\n", batch.tried));
+            let noun = if found == 1 { "level" } else { "levels" };
+            text.push_str(&format!("made {found} {noun} from {} candidates\n", batch.tried));
         }
     }
     Ok(Output { body: Body::Text(text), code: if found < count { 1 } else { 0 } })

@@ -29,11 +29,14 @@
 //! - `front_ends`: the same request through the command line (`--json`) and the server gives
 //!   the same document, byte for byte once the command's pretty printing is compacted, valid
 //!   against its schema, for every shipped puzzle;
+//! - `book`: every `console` example of README.md, FORMAT.md and the guide prints what it shows,
+//!   and the README lists every shipped puzzle file;
 //! - `limits`: honest outcomes (undecided, exact counts, why a plan is not proven) and budgets
 //!   and memory that bound the command.
 
 mod bad_input;
 mod big;
+mod book;
 mod brute_force;
 mod check;
 mod cli;

@@ -78,8 +78,3 @@ pub use format::parse_puzzle;
 pub use model::Puzzle;
 pub use report::SolveReport;
 pub use solve::{Answer, Budget, Method, Objective, solve, solve_with};
-
-/// The README's Rust example, compiled and run by `cargo test`.
-#[cfg(doctest)]
-#[doc = include_str!("../../../README.md")]
-pub struct ReadmeDoctests;
