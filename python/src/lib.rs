@@ -263,14 +263,16 @@ fn hint(
         .collect::<PyResult<Vec<usize>>>()?;
     let document = work(py, || {
         modsolve::hint::hint(&puzzle, &pressed, &options)
-            .map(|hint| modsolve::report::hint_json(&puzzle, &hint))
+            .map(|hint| modsolve::report::HintReport::new(&puzzle, &hint))
     })
     .map_err(|e| match e.is_instance_of::<PuzzleError>(py) {
         // The puzzle was read already: an input error is about the presses made (a press limit).
         true => PyValueError::new_err(format!("pressed: {}", e.value(py))),
         false => e,
     })?;
-    loads(py, &document.to_string())
+    let text = serde_json::to_string(&document)
+        .map_err(|e| to_py(InternalError::Unsupported(e.to_string()).into()))?;
+    loads(py, &text)
 }
 
 /// How hard a puzzle's starts are: the document `modsolve check --par-distribution FILE --json`
@@ -298,25 +300,21 @@ fn par_distribution(
     max_memory: Option<&Bound<'_, PyAny>>,
     file: Option<String>,
 ) -> PyResult<Py<PyAny>> {
-    if !(confidence > 0.0 && confidence < 1.0) {
-        return Err(PyValueError::new_err(format!("confidence {confidence} is not between 0 and 1")));
-    }
-    let (nodes_per_sample, time) = modsolve::difficulty::sampling_bounds(budget_of(budget, nodes)?);
-    let options = modsolve::difficulty::DistributionOptions {
+    let spec = modsolve::request::DistributionSpec {
+        budget: budget_of(budget, nodes)?,
         exact_limit,
-        samples: if time.is_some() { samples } else { samples.min(1_000_000) },
+        samples,
         seed,
         confidence,
-        nodes_per_sample,
-        deadline: time.map(|t| std::time::Instant::now() + t),
         timeout: timeout_of(timeout)?,
         max_memory: memory_limit(max_memory)?,
     };
+    let options = spec.options().map_err(PyValueError::new_err)?;
     let shown = file.unwrap_or_else(|| default_name(puzzle).into());
     let puzzle = read(py, puzzle)?;
     let object = work(py, || {
         modsolve::difficulty::par_distribution(&puzzle, &options)
-            .map(|d| modsolve::report::batch::distribution_json(&shown, &d))
+            .map(|d| modsolve::report::batch::DistributionEntry::new(&shown, &d))
     })?;
     let document = batch_json(vec![object], None);
     loads(py, &document.to_string())

@@ -7,12 +7,12 @@ use std::time::Instant;
 
 use modsolve::check::{CheckOptions, check_within};
 use modsolve::report::batch::{
-    DistributionAsked, HistogramAsked, Summary, batch_json, distribution_json, distribution_text,
-    histogram_json, histogram_text,
+    DistributionAsked, DistributionEntry, HistogramAsked, HistogramEntry, Summary, batch_json,
+    distribution_text, histogram_text,
 };
-use modsolve::report::check::check_text;
+use modsolve::report::check::{CheckFile, check_text};
 use modsolve::report::github::{Level, annotation, check_annotations};
-use modsolve::request::{UNDECIDED_CHECK, Verdict, check_entry};
+use modsolve::request::{DistributionSpec, UNDECIDED_CHECK, UNTIMED_SAMPLES, Verdict, check_entry};
 
 use super::args::{CheckArgs, CheckFormat};
 use super::output::{Body, Failure, Kind, Output};
@@ -57,7 +57,7 @@ impl From<CheckArgs> for Request {
 /// github`), its JSON object and its verdict ([`check_entry`]).
 struct Checked {
     text: String,
-    json: serde_json::Value,
+    json: CheckFile,
     verdict: Verdict,
 }
 
@@ -131,11 +131,8 @@ fn unreadable(failure: Failure, github: bool) -> Checked {
     } else {
         failure.message().to_string()
     };
-    Checked { text, json: object, verdict: Verdict::Unreadable }
+    Checked { text, json: CheckFile::Unreadable(object), verdict: Verdict::Unreadable }
 }
-
-/// The most samples a histogram takes without a time budget to end it.
-const UNTIMED_SAMPLES: usize = 1_000_000;
 
 /// `--format github` prints a check's findings only: a usage error with `flag`.
 fn refuse_github(request: &Request, flag: &str) -> Result<(), Failure> {
@@ -182,7 +179,7 @@ pub(crate) fn histogram(request: &Request) -> Result<Output, Failure> {
         )
         .map_err(|e| Failure::from(e).in_json(json))?;
         text.push_str(&histogram_text(&loaded.shown, &histogram, &asked));
-        objects.push(histogram_json(&loaded.shown, &histogram, &asked));
+        objects.push(HistogramEntry::new(&loaded.shown, &histogram, &asked));
     }
     let body = if json { Body::Json(batch_json(objects, None)) } else { Body::Text(text) };
     Ok(Output { body, code: 0 })
@@ -196,18 +193,20 @@ pub(crate) fn distribution(request: &Request) -> Result<Output, Failure> {
     let json = request.json;
     super::stdin_at_most_once(&request.files, json)?;
     refuse_github(request, "--par-distribution")?;
-    let (nodes_per_sample, time) = modsolve::difficulty::sampling_bounds(request.options.budget);
-    let deadline = time.map(|time| Instant::now() + time);
-    let asked = DistributionAsked { nodes_per_sample, time };
-    let options = modsolve::difficulty::DistributionOptions {
+    let spec = DistributionSpec {
+        budget: request.options.budget,
         exact_limit: request.exact_limit,
-        samples: request.samples.min(if time.is_some() { usize::MAX } else { UNTIMED_SAMPLES }),
+        samples: request.samples,
         seed: request.seed,
-        nodes_per_sample,
-        deadline,
+        confidence: request.confidence,
         timeout: request.options.timeout,
         max_memory: request.options.max_memory,
-        confidence: request.confidence,
+    };
+    // The confidence was parsed into (0, 1) already.
+    let options = spec.options().map_err(|e| Failure::plain(Kind::Usage, format!("error: {e}\n"), json))?;
+    let asked = DistributionAsked {
+        nodes_per_sample: options.nodes_per_sample,
+        time: modsolve::difficulty::sampling_bounds(spec.budget).1,
     };
     let (mut text, mut objects) = (String::new(), Vec::new());
     for path in &request.files {
@@ -215,7 +214,7 @@ pub(crate) fn distribution(request: &Request) -> Result<Output, Failure> {
         let distribution = modsolve::difficulty::par_distribution(&loaded.puzzle, &options)
             .map_err(|e| Failure::from(e).in_json(json))?;
         text.push_str(&distribution_text(&loaded.shown, &distribution, &asked));
-        objects.push(distribution_json(&loaded.shown, &distribution));
+        objects.push(DistributionEntry::new(&loaded.shown, &distribution));
     }
     let body = if json { Body::Json(batch_json(objects, None)) } else { Body::Text(text) };
     Ok(Output { body, code: 0 })

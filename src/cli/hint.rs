@@ -64,7 +64,10 @@ pub(crate) fn run(request: &Request) -> Result<Output, Failure> {
         Outcome::Undecided(_) => 3,
     };
     let body = if json {
-        Body::Json(modsolve::report::hint_json(&puzzle, &hint))
+        Body::Json(
+            serde_json::to_value(modsolve::report::HintReport::new(&puzzle, &hint))
+                .expect("a report serialises"),
+        )
     } else {
         Body::Text(modsolve::report::hint_text(&puzzle, &hint))
     };

@@ -38,6 +38,7 @@ use modsolve::check::CheckOptions;
 use modsolve::generate::Spec;
 use modsolve::hint::HintOptions;
 use modsolve::report::SCHEMA_VERSION;
+use modsolve::report::check::CheckFile;
 use modsolve::request::{
     GenerateReport, GenerateRequest, Refusal, StrategyChoice, UnknownName, Verdict, check_entry,
     prepare_generation,
@@ -184,19 +185,19 @@ async fn files(State(shared): Shared_) -> Result<Json<Value>, ApiError> {
             summary.add(verdict);
             objects.push(object);
         }
-        Ok(Json(json!({"version": SCHEMA_VERSION, "files": objects, "summary": summary.json()})))
+        Ok(Json(json!({"version": SCHEMA_VERSION, "files": objects, "summary": summary})))
     })
     .await
 }
 
 /// One file's object in the `check --json` batch, as the command line makes it.
-fn check_file(shared: &Shared, name: &str, options: &CheckOptions) -> (Value, Verdict) {
+fn check_file(shared: &Shared, name: &str, options: &CheckOptions) -> (CheckFile, Verdict) {
     let unreadable = |kind: &str, message: String, position: Option<modsolve::error::Position>| {
         let object = json!({
             "kind": kind, "file": name, "line": position.map(|p| p.line),
             "column": position.map(|p| p.column), "error": message,
         });
-        (object, Verdict::Unreadable)
+        (CheckFile::Unreadable(object), Verdict::Unreadable)
     };
     let source = match paths::existing(&shared.dir, name).ok().and_then(|path| {
         modsolve::input::read_source(&path, shared.config.max_body as u64).map_err(|e| e.to_string()).ok()
@@ -427,7 +428,7 @@ fn check_pressed(pressed: &[usize], puzzle: &Puzzle) -> Result<(), ApiError> {
 async fn hint(
     State(shared): Shared_,
     request: Result<Json<PressedRequest>, JsonRejection>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<modsolve::report::HintReport>, ApiError> {
     let request = body(request)?;
     blocking(&shared, move |mut job| {
         let puzzle = parse(&request.source, &request.file)?;
@@ -435,7 +436,7 @@ async fn hint(
         reserve_solve(&mut job, &puzzle)?;
         let options = HintOptions { analysis: options(&job), steps: request.steps };
         let hint = modsolve::hint::hint(&puzzle, &request.pressed, &options)?;
-        Ok(Json(modsolve::report::hint_json(&puzzle, &hint)))
+        Ok(Json(modsolve::report::HintReport::new(&puzzle, &hint)))
     })
     .await
 }
@@ -559,22 +560,18 @@ async fn histogram(
     blocking(&shared, move |mut job| {
         let template = parse(&request.source, &request.file)?;
         reserve_solve(&mut job, &template)?;
-        let deadline = Instant::now() + time(&job);
-        let nodes = 200_000;
+        // As the command line's `check --par-histogram` bounds it, with the server's budget.
+        let (nodes, time) = modsolve::difficulty::sampling_bounds(Budget::of_time(time(&job)));
         let histogram = modsolve::generate::par_histogram_within(
             &template,
             samples,
             request.seed,
             nodes,
-            Some(deadline),
+            time.map(|time| Instant::now() + time),
             Some(job.shared.memory_limit()),
         )?;
-        let asked = modsolve::report::batch::HistogramAsked {
-            samples,
-            nodes_per_sample: nodes,
-            time: Some(job.shared.config.budget),
-        };
-        let object = modsolve::report::batch::histogram_json(&request.file, &histogram, &asked);
+        let asked = modsolve::report::batch::HistogramAsked { samples, nodes_per_sample: nodes, time };
+        let object = modsolve::report::batch::HistogramEntry::new(&request.file, &histogram, &asked);
         Ok(Json(modsolve::report::batch::batch_json(vec![object], None)))
     })
     .await
@@ -616,28 +613,22 @@ async fn distribution(
     request: Result<Json<DistributionRequest>, JsonRejection>,
 ) -> Result<Json<Value>, ApiError> {
     let request = body(request)?;
-    if !(request.confidence > 0.0 && request.confidence < 1.0) {
-        return Err(ApiError::bad_request(format!(
-            "`confidence` {} is not between 0 and 1",
-            request.confidence
-        )));
-    }
     blocking(&shared, move |mut job| {
         let template = parse(&request.source, &request.file)?;
         reserve_solve(&mut job, &template)?;
-        let (nodes_per_sample, time) = modsolve::difficulty::sampling_bounds(Budget::of_time(time(&job)));
-        let options = modsolve::difficulty::DistributionOptions {
+        let spec = modsolve::request::DistributionSpec {
+            budget: Budget::of_time(time(&job)),
             exact_limit: request.exact_limit,
+            // The server's own bound, below the command line's.
             samples: request.samples.min(100_000),
             seed: request.seed,
-            nodes_per_sample,
-            deadline: time.map(|time| Instant::now() + time),
+            confidence: request.confidence,
             timeout: Some(timeout(&job)),
             max_memory: Some(job.shared.memory_limit()),
-            confidence: request.confidence,
         };
+        let options = spec.options().map_err(ApiError::bad_request)?;
         let distribution = modsolve::difficulty::par_distribution(&template, &options)?;
-        let object = modsolve::report::batch::distribution_json(&request.file, &distribution);
+        let object = modsolve::report::batch::DistributionEntry::new(&request.file, &distribution);
         Ok(Json(modsolve::report::batch::batch_json(vec![object], None)))
     })
     .await

@@ -1,7 +1,7 @@
 //! One request layer: the same request through the command line (`--json`) and through the
 //! playground's server (`modsolve serve`) gives the same document, for every shipped puzzle —
-//! solve, check, hint (with the steps), generate (a fixed seed) and the par distribution — and
-//! each document is valid against its schema in `schema/`.
+//! solve, check, hint (with the steps), generate (a fixed seed), the par distribution and the par
+//! histogram of random starts — and each document is valid against its schema in `schema/`.
 //!
 //! The command prints JSON pretty for people and the server compactly: the command's document
 //! is parsed and written compactly (keys keep their order), then compared byte for byte with
@@ -96,6 +96,29 @@ fn the_par_distribution_is_the_same_from_the_command_and_the_server() {
         assert_eq!(counted["method"], "exact", "{name}");
         let body = json!({"source": source, "file": name});
         same(&format!("par distribution {name}"), &counted, &server(&server_, "api/distribution", &body));
+    }
+}
+
+#[test]
+fn the_par_histogram_is_the_same_from_the_command_and_the_server() {
+    let server_ = Server::start(&[]);
+    let dir = Scratch::new();
+    // Small boards, whose 40 samples finish well within either budget (a sample cut by the
+    // clock would make the two differ by the machine's speed, not by their code).
+    for name in ["lightsout-3x3.ron", "octopus.ron", "merlin.ron", "sunflowers.ron"] {
+        let path = crate::util::shipped_path(name);
+        std::fs::copy(&path, dir.path().join(name)).unwrap();
+        let source = std::fs::read_to_string(&path).unwrap();
+        let sampled =
+            cli(dir.path(), &["check", "--par-histogram", name, "--samples", "40", "--seed", "2", "--json"]);
+        validate("check", &sampled);
+        assert_eq!(
+            (sampled["taken"].as_u64(), sampled["complete"].as_bool()),
+            (Some(40), Some(true)),
+            "{name}"
+        );
+        let body = json!({"source": source, "file": name, "samples": 40, "seed": 2});
+        same(&format!("par histogram {name}"), &sampled, &server(&server_, "api/histogram", &body));
     }
 }
 

@@ -234,7 +234,16 @@ fn serve_lists_the_folder_with_each_files_check() {
         max_memory: None,
     };
     let report = check_within(&puzzle, &options).unwrap();
-    assert_eq!(*octopus, modsolve::report::check::check_json("octopus.ron", &puzzle, &report, false));
+    assert_eq!(
+        *octopus,
+        serde_json::to_value(modsolve::report::check::CheckEntry::new(
+            "octopus.ron",
+            &puzzle,
+            &report,
+            false
+        ))
+        .unwrap()
+    );
     assert_eq!(octopus["par"], 18);
     let broken = files.iter().find(|f| f["file"] == "broken.ron").unwrap();
     assert_eq!(
@@ -488,7 +497,11 @@ fn serve_checks_hints_and_replays_like_the_library() {
     assert_eq!(answer.0, 200, "{}", answer.1);
     validate("hint", &answer.1);
     let options = HintOptions { analysis: served_options(), steps: false };
-    let expected = modsolve::report::hint_json(&puzzle, &hint(&puzzle, &[0], &options).unwrap());
+    let expected = serde_json::to_value(modsolve::report::HintReport::new(
+        &puzzle,
+        &hint(&puzzle, &[0], &options).unwrap(),
+    ))
+    .unwrap();
     assert_eq!(answer.1, expected);
     assert_eq!(answer.1["par"], 17);
 

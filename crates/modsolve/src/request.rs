@@ -14,7 +14,6 @@
 use std::str::FromStr;
 
 use serde::Serialize;
-use serde_json::{Value, json};
 
 use crate::analysis::Engine;
 use crate::check::CheckReport;
@@ -22,6 +21,7 @@ use crate::error::{Error, InternalError, OverMemory};
 use crate::generate::{Infeasible, Level, Spec, StrategyRequirement};
 use crate::model::Puzzle;
 use crate::report::SCHEMA_VERSION;
+use crate::report::check::{CheckEntry, CheckFile};
 use crate::solve::Objective;
 use crate::strategy::Strategy;
 
@@ -283,6 +283,50 @@ pub use crate::report::batch::Verdict;
 /// Why a check stopped before it finished: the `error` of an undecided check's object.
 pub const UNDECIDED_CHECK: &str = "the timeout came before the check finished";
 
+/// The most samples a par histogram or distribution takes without a time to end it.
+pub const UNTIMED_SAMPLES: usize = 1_000_000;
+
+/// A par-distribution request as every front-end takes it.
+#[derive(Clone, Copy, Debug)]
+pub struct DistributionSpec {
+    /// Bounds the exact search and the sampling: a time for all of it, or nodes per sample
+    /// ([`crate::difficulty::sampling_bounds`]).
+    pub budget: crate::Budget,
+    /// Counted exactly up to this many solvable starts.
+    pub exact_limit: u64,
+    /// Samples beyond it (at most [`UNTIMED_SAMPLES`] when no time ends them).
+    pub samples: usize,
+    /// The samples' seed.
+    pub seed: u64,
+    /// The confidence of the sampled shares' intervals, strictly between 0 and 1.
+    pub confidence: f64,
+    /// The wall time of the whole distribution, set-up included.
+    pub timeout: Option<std::time::Duration>,
+    /// The memory it may take.
+    pub max_memory: Option<u64>,
+}
+
+impl DistributionSpec {
+    /// The library's options for this request, its deadline counted from now; an error names
+    /// a confidence outside (0, 1).
+    pub fn options(&self) -> Result<crate::difficulty::DistributionOptions, String> {
+        if !(self.confidence > 0.0 && self.confidence < 1.0) {
+            return Err(format!("confidence {} is not between 0 and 1", self.confidence));
+        }
+        let (nodes_per_sample, time) = crate::difficulty::sampling_bounds(self.budget);
+        Ok(crate::difficulty::DistributionOptions {
+            exact_limit: self.exact_limit,
+            samples: if time.is_some() { self.samples } else { self.samples.min(UNTIMED_SAMPLES) },
+            seed: self.seed,
+            nodes_per_sample,
+            deadline: time.map(|time| std::time::Instant::now() + time),
+            timeout: self.timeout,
+            max_memory: self.max_memory,
+            confidence: self.confidence,
+        })
+    }
+}
+
 /// One file's object of the `check --json` document and its verdict, from the check's result:
 /// the report's object, the undecided object `{"file", "error", "undecided": true}` when the
 /// timeout came first, or `{"file", "error"}`.
@@ -291,23 +335,22 @@ pub fn check_entry(
     puzzle: &Puzzle,
     result: &Result<CheckReport, Error>,
     deny_warnings: bool,
-) -> (Value, Verdict) {
+) -> (CheckFile, Verdict) {
+    let stopped = |error: String, undecided| CheckFile::Stopped { file: file.to_owned(), error, undecided };
     match result {
         Ok(report) => {
-            let object = crate::report::check::check_json(file, puzzle, report, deny_warnings);
+            let entry = CheckEntry::new(file, puzzle, report, deny_warnings);
             let warnings = report.warning_count();
             let verdict = if report.passed(deny_warnings) {
                 Verdict::Passed(warnings)
             } else {
                 Verdict::Failed(warnings)
             };
-            (object, verdict)
+            (CheckFile::Checked(Box::new(entry)), verdict)
         }
-        Err(Error::BudgetRanOut) => {
-            (json!({"file": file, "error": UNDECIDED_CHECK, "undecided": true}), Verdict::Failed(0))
-        }
-        Err(e @ Error::OverMemory(_)) => (json!({"file": file, "error": e.to_string()}), Verdict::Unreadable),
-        Err(e) => (json!({"file": file, "error": e.to_string()}), Verdict::Failed(0)),
+        Err(Error::BudgetRanOut) => (stopped(UNDECIDED_CHECK.into(), Some(true)), Verdict::Failed(0)),
+        Err(e @ Error::OverMemory(_)) => (stopped(e.to_string(), None), Verdict::Unreadable),
+        Err(e) => (stopped(e.to_string(), None), Verdict::Failed(0)),
     }
 }
 
@@ -327,5 +370,32 @@ mod tests {
         assert_eq!(e.to_string(), "`` is not a strategy: use sweep, greedy, chase, none or any");
         let e = "fast".parse::<Engine>().unwrap_err();
         assert_eq!(e.to_string(), "`fast` is not a method: use auto, algebra or search");
+    }
+
+    #[test]
+    fn a_distribution_request_bounds_untimed_samples_and_refuses_a_bad_confidence() {
+        let spec = DistributionSpec {
+            budget: crate::Budget::of_nodes(1000),
+            exact_limit: 10,
+            samples: 5_000_000,
+            seed: 3,
+            confidence: 0.9,
+            timeout: None,
+            max_memory: None,
+        };
+        let options = spec.options().unwrap();
+        assert_eq!(
+            (options.samples, options.nodes_per_sample, options.deadline),
+            (UNTIMED_SAMPLES, 1000, None)
+        );
+        let timed =
+            DistributionSpec { budget: crate::Budget::of_time(std::time::Duration::from_secs(2)), ..spec };
+        let options = timed.options().unwrap();
+        assert_eq!(options.samples, 5_000_000);
+        assert!(options.deadline.is_some());
+        let e = DistributionSpec { confidence: 1.0, ..spec }.options().unwrap_err();
+        assert_eq!(e, "confidence 1 is not between 0 and 1");
+        let e = DistributionSpec { confidence: f64::NAN, ..spec }.options().unwrap_err();
+        assert_eq!(e, "confidence NaN is not between 0 and 1");
     }
 }

@@ -7,6 +7,9 @@
 
 use std::fmt::Write as _;
 
+use std::collections::BTreeMap;
+
+use serde::Serialize;
 use serde_json::{Value, json};
 
 use super::SCHEMA_VERSION;
@@ -26,7 +29,7 @@ pub enum Verdict {
 }
 
 /// How a batch of checked files fared.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Summary {
     /// Files that passed.
     pub passed: usize,
@@ -78,21 +81,15 @@ impl Summary {
             Verdict::Unreadable => self.unreadable += 1,
         }
     }
-
-    /// The summary as the `summary` object of a batch document.
-    pub fn json(&self) -> Value {
-        json!({
-            "passed": self.passed,
-            "failed": self.failed,
-            "unreadable": self.unreadable,
-            "warnings": self.warnings,
-        })
-    }
 }
 
 /// The JSON document of a batch: one object as it is (with its `version`), several inside
 /// `{"version", "files": [...], "summary"}` (`summary` only when given).
-pub fn batch_json(mut objects: Vec<Value>, summary: Option<&Summary>) -> Value {
+pub fn batch_json<T: Serialize>(objects: Vec<T>, summary: Option<&Summary>) -> Value {
+    // The entries are plain data (strings, numbers, lists, maps with string or integer keys),
+    // which always serialise.
+    let mut objects: Vec<Value> =
+        objects.iter().map(|o| serde_json::to_value(o).expect("a report entry serialises")).collect();
     if objects.len() == 1 {
         let mut object = objects.pop().expect("one object");
         with_version(&mut object);
@@ -100,7 +97,7 @@ pub fn batch_json(mut objects: Vec<Value>, summary: Option<&Summary>) -> Value {
     }
     let mut document = json!({"version": SCHEMA_VERSION, "files": objects});
     if let Some(summary) = summary {
-        document["summary"] = summary.json();
+        document["summary"] = json!(summary);
     }
     document
 }
@@ -152,16 +149,35 @@ pub fn histogram_text(file: &str, histogram: &Histogram, asked: &HistogramAsked)
     text
 }
 
-/// One template's par histogram for tools.
-pub fn histogram_json(file: &str, histogram: &Histogram, asked: &HistogramAsked) -> Value {
-    json!({
-        "file": file,
-        "samples": asked.samples,
-        "taken": histogram.taken,
-        "complete": histogram.taken == asked.samples,
-        "par": histogram.pars.iter().map(|(p, n)| (p.to_string(), Value::from(*n))).collect::<serde_json::Map<_, _>>(),
-        "unproven": histogram.unproven,
-    })
+/// One template's par histogram for tools (`histogram` of `schema/check.schema.json`).
+#[derive(Clone, Debug, Serialize)]
+pub struct HistogramEntry {
+    /// The template's name as the front-end shows it.
+    pub file: String,
+    /// Samples asked for.
+    pub samples: usize,
+    /// Samples taken.
+    pub taken: usize,
+    /// Whether every sample asked for was taken.
+    pub complete: bool,
+    /// Par → samples with that par.
+    pub par: BTreeMap<u64, usize>,
+    /// Samples without a proven par.
+    pub unproven: usize,
+}
+
+impl HistogramEntry {
+    /// The entry of `file`'s histogram.
+    pub fn new(file: &str, histogram: &Histogram, asked: &HistogramAsked) -> HistogramEntry {
+        HistogramEntry {
+            file: file.to_owned(),
+            samples: asked.samples,
+            taken: histogram.taken,
+            complete: histogram.taken == asked.samples,
+            par: histogram.pars.iter().map(|(&p, &n)| (p, n)).collect(),
+            unproven: histogram.unproven,
+        }
+    }
 }
 
 /// The line `generate` prints for a level written to `file`: text, or the JSON object.
@@ -275,47 +291,107 @@ pub fn distribution_text(file: &str, distribution: &ParDistribution, asked: &Dis
     text
 }
 
-/// One puzzle's par distribution for tools.
-pub fn distribution_json(file: &str, distribution: &ParDistribution) -> Value {
-    let mut object = json!({
-        "file": file,
-        "states": distribution.states.to_string(),
-        "solvable_starts": distribution.solvable.to_string(),
-        "gods_number": distribution.gods_number(),
-        "gods_number_at_least": distribution.gods_number_at_least(),
-    });
-    match &distribution.kind {
-        DistributionKind::Exact(exact) => {
-            object["method"] = "exact".into();
-            object["encoding"] = exact.encoding.code().into();
-            object["complete"] = (exact.unreached == 0).into();
-            object["unreached"] = exact.unreached.into();
-            object["par"] = exact
-                .pars
-                .iter()
-                .map(|(p, n)| (p.to_string(), Value::from(*n)))
-                .collect::<serde_json::Map<_, _>>()
-                .into();
-        }
-        DistributionKind::Sampled(sampled) => {
-            object["method"] = "sampled".into();
-            object["why_sampled"] = sampled.why.to_string().into();
-            object["complete"] = sampled.complete().into();
-            object["samples"] = sampled.samples.into();
-            object["taken"] = sampled.histogram.taken.into();
-            object["unproven"] = sampled.histogram.unproven.into();
-            object["confidence"] = sampled.confidence.into();
-            object["unseen_high"] = sampled.unseen_high.into();
-            object["par"] = sampled
-                .shares
-                .iter()
-                .map(|(p, s)| {
-                    let share = json!({"samples": s.samples, "share": s.share, "low": s.low, "high": s.high});
-                    (p.to_string(), share)
-                })
-                .collect::<serde_json::Map<_, _>>()
-                .into();
+/// One puzzle's par distribution for tools (`distribution` of `schema/check.schema.json`).
+#[derive(Clone, Debug, Serialize)]
+pub struct DistributionEntry {
+    /// The puzzle's name as the front-end shows it.
+    pub file: String,
+    /// Every start state, in decimal.
+    pub states: String,
+    /// The solvable starts, in decimal.
+    pub solvable_starts: String,
+    /// The largest par, when every solvable start was counted.
+    pub gods_number: Option<u64>,
+    /// A lower bound of the largest par.
+    pub gods_number_at_least: Option<u64>,
+    /// Counted or sampled, with what each says.
+    #[serde(flatten)]
+    pub method: DistributionMethod,
+}
+
+/// How a par distribution was found, as its document says it.
+#[derive(Clone, Debug, Serialize)]
+#[serde(tag = "method", rename_all = "lowercase")]
+pub enum DistributionMethod {
+    /// Every solvable start counted by its par.
+    Exact {
+        /// `array` or `hash-set`.
+        encoding: &'static str,
+        /// Whether every solvable start was reached.
+        complete: bool,
+        /// Solvable starts not reached before the deadline.
+        unreached: u64,
+        /// Par → solvable starts with that par.
+        par: BTreeMap<u64, u64>,
+    },
+    /// Shares of random solvable starts.
+    Sampled {
+        /// Why the exact count was not run.
+        why_sampled: String,
+        /// Whether every sample asked for was taken.
+        complete: bool,
+        /// Samples asked for.
+        samples: usize,
+        /// Samples taken.
+        taken: usize,
+        /// Samples without a proven par.
+        unproven: usize,
+        /// The confidence of the intervals.
+        confidence: f64,
+        /// The upper end of the interval of a par no sample had.
+        unseen_high: f64,
+        /// Par → its share and interval.
+        par: BTreeMap<u64, ShareEntry>,
+    },
+}
+
+/// One par's share of the samples and its interval.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct ShareEntry {
+    /// Samples with this par.
+    pub samples: usize,
+    /// Their share of the samples with a proven par.
+    pub share: f64,
+    /// The interval's lower end.
+    pub low: f64,
+    /// Its upper end.
+    pub high: f64,
+}
+
+impl DistributionEntry {
+    /// The entry of `file`'s par distribution.
+    pub fn new(file: &str, distribution: &ParDistribution) -> DistributionEntry {
+        let method = match &distribution.kind {
+            DistributionKind::Exact(exact) => DistributionMethod::Exact {
+                encoding: exact.encoding.code(),
+                complete: exact.unreached == 0,
+                unreached: exact.unreached,
+                par: exact.pars.clone(),
+            },
+            DistributionKind::Sampled(sampled) => DistributionMethod::Sampled {
+                why_sampled: sampled.why.to_string(),
+                complete: sampled.complete(),
+                samples: sampled.samples,
+                taken: sampled.histogram.taken,
+                unproven: sampled.histogram.unproven,
+                confidence: sampled.confidence,
+                unseen_high: sampled.unseen_high,
+                par: sampled
+                    .shares
+                    .iter()
+                    .map(|(&p, s)| {
+                        (p, ShareEntry { samples: s.samples, share: s.share, low: s.low, high: s.high })
+                    })
+                    .collect(),
+            },
+        };
+        DistributionEntry {
+            file: file.to_owned(),
+            states: distribution.states.to_string(),
+            solvable_starts: distribution.solvable.to_string(),
+            gods_number: distribution.gods_number(),
+            gods_number_at_least: distribution.gods_number_at_least(),
+            method,
         }
     }
-    object
 }

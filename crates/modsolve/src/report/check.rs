@@ -4,19 +4,15 @@
 use std::fmt::Write as _;
 
 use num_bigint::BigUint;
-use serde_json::{Value, json};
+use serde::Serialize;
 
-use super::{heading, json_integer, plan_text};
+use super::{Integer, heading, plan_text};
 use crate::check::{CheckReport, MacrosLeftOut, fraction_text};
 use crate::model::Puzzle;
 
 fn list(x: &[BigUint]) -> String {
     let items: Vec<String> = x.iter().map(BigUint::to_string).collect();
     format!("[{}]", items.join(", "))
-}
-
-fn plan_json(x: &[BigUint]) -> Value {
-    Value::from(x.iter().map(json_integer).collect::<Vec<_>>())
 }
 
 /// One puzzle's block for people.
@@ -139,52 +135,179 @@ fn indent(text: &str) -> String {
     text.lines().map(|l| format!("    {l}\n")).collect()
 }
 
-/// One puzzle's JSON object for tools.
-pub fn check_json(file: &str, puzzle: &Puzzle, report: &CheckReport, deny_warnings: bool) -> Value {
-    let analysis = &report.analysis;
-    json!({
-        "file": file,
-        "name": puzzle.name,
-        "passed": report.passed(deny_warnings),
-        "solvable": analysis.is_solvable(),
-        "count": analysis.count.value.to_string(),
-        "par": report.par().map(|p| json_integer(&p)),
-        "par_proven": analysis.fewest.as_ref().is_some_and(|p| p.is_proven()),
-        "par_lower_bound": analysis.fewest.as_ref().and_then(|p| p.lower_bound.as_ref()).map(json_integer),
-        "fewest": analysis.fewest.as_ref().map(|p| plan_json(&p.presses)),
-        "all_starts_solvable": report.all_starts_solvable,
-        "solvable_starts": fraction_text(&report.solvable_starts),
-        "unsolvable_start": report.unsolvable_start,
-        "quiet_patterns": analysis.quiet_patterns.as_ref().map(|q| q.to_string()),
-        "quiet_basis": report.quiet_basis.iter().map(|(g, order)| json!({
-            "presses": plan_json(g),
-            "order": json_integer(order),
-        })).collect::<Vec<_>>(),
-        "macros": report.macros.as_ref().ok().map(|macros| {
-            macros.iter().map(|m| m.as_ref().map(|x| plan_json(x))).collect::<Vec<_>>()
-        }),
-        "macros_left_out": match report.macros {
-            Ok(_) => None,
-            Err(MacrosLeftOut::TooLarge) => Some("too-large"),
-            Err(MacrosLeftOut::OverBudget) => Some("over-budget"),
-        },
-        "intended": report.intended.as_ref().map(|v| json!({
-            "solves": v.solves,
-            "fewest": v.fewest,
-            "unique": v.unique,
-        })),
-        "strategies": report.strategies.iter().map(|s| json!({
-            "name": s.strategy.name(),
-            "solves": s.solves,
-            "presses": s.presses,
-            "finished": s.finished,
-            "sequence": s.sequence,
-            "sequence_complete": s.sequence.len() as u64 == s.presses,
-        })).collect::<Vec<_>>(),
-        "warnings": report.findings.iter().map(|f| json!({
-            "code": f.code.as_str(),
-            "severity": f.severity.as_str(),
-            "message": f.message,
-        })).collect::<Vec<_>>(),
-    })
+/// One puzzle's object of the `check --json` document (`schema/check.schema.json`), typed: the
+/// command line, the server and Python serialise this one struct.
+#[derive(Clone, Debug, Serialize)]
+pub struct CheckEntry {
+    /// The file's name as the front-end shows it.
+    pub file: String,
+    /// The puzzle's name, if it has one.
+    pub name: Option<String>,
+    /// Whether the check passed (errors fail it; warnings only when denied).
+    pub passed: bool,
+    /// Whether some plan reaches the target.
+    pub solvable: bool,
+    /// How many plans reach the target, in decimal.
+    pub count: String,
+    /// The fewest presses, when known.
+    pub par: Option<Integer>,
+    /// Whether the par is proven the fewest.
+    pub par_proven: bool,
+    /// A proven lower bound on the par, when the par is not proven.
+    pub par_lower_bound: Option<Integer>,
+    /// The presses of each button in a plan of the par.
+    pub fewest: Option<Vec<Integer>>,
+    /// Whether every start can be solved.
+    pub all_starts_solvable: bool,
+    /// Solvable starts over all starts, as `a/b` in lowest terms.
+    pub solvable_starts: String,
+    /// A start that cannot be solved, when one exists.
+    pub unsolvable_start: Option<Vec<u64>>,
+    /// How many nonzero plans change nothing, in decimal.
+    pub quiet_patterns: Option<String>,
+    /// A basis of those plans, each with its order.
+    pub quiet_basis: Vec<QuietPlan>,
+    /// A +1 plan per cell (`null` for a cell that has none), unless left out.
+    pub macros: Option<Vec<Option<Vec<Integer>>>>,
+    /// Why the macros were left out: `too-large` or `over-budget`.
+    pub macros_left_out: Option<&'static str>,
+    /// How the file's intended plan fares, when it has one.
+    pub intended: Option<Intended>,
+    /// How each simple player strategy fares.
+    pub strategies: Vec<StrategyEntry>,
+    /// The findings: errors, warnings and notes.
+    pub warnings: Vec<FindingEntry>,
+}
+
+/// One file's object of the `check --json` document: its check, or why there is none.
+#[derive(Clone, Debug, Serialize)]
+#[serde(untagged)]
+pub enum CheckFile {
+    /// The file was checked.
+    Checked(Box<CheckEntry>),
+    /// The check did not finish: `{"file", "error"}`, with `"undecided": true` when the timeout
+    /// came first.
+    Stopped {
+        /// The file's name.
+        file: String,
+        /// Why it stopped.
+        error: String,
+        /// `true` when the timeout came before the check finished.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        undecided: Option<bool>,
+    },
+    /// The file could not be read or is not a valid puzzle: its error object.
+    Unreadable(serde_json::Value),
+}
+
+/// A basis plan of the quiet patterns and its order.
+#[derive(Clone, Debug, Serialize)]
+pub struct QuietPlan {
+    /// Presses per button.
+    pub presses: Vec<Integer>,
+    /// How many times it can be added before it repeats.
+    pub order: Integer,
+}
+
+/// How the intended plan fares.
+#[derive(Clone, Debug, Serialize)]
+pub struct Intended {
+    /// Whether it solves the puzzle.
+    pub solves: bool,
+    /// Whether it has the fewest presses (`null`: the par is not known).
+    pub fewest: Option<bool>,
+    /// Whether it is the only plan.
+    pub unique: bool,
+}
+
+/// How one simple player strategy fares.
+#[derive(Clone, Debug, Serialize)]
+pub struct StrategyEntry {
+    /// The strategy's name.
+    pub name: &'static str,
+    /// Whether it reaches the target.
+    pub solves: bool,
+    /// How many presses it made.
+    pub presses: u64,
+    /// Whether it finished (not stopped by the budget).
+    pub finished: bool,
+    /// The buttons it pressed, in order (cut when long).
+    pub sequence: Vec<usize>,
+    /// Whether `sequence` lists every press.
+    pub sequence_complete: bool,
+}
+
+/// One finding of the check.
+#[derive(Clone, Debug, Serialize)]
+pub struct FindingEntry {
+    /// Its stable code, e.g. `no-simple-strategy`.
+    pub code: &'static str,
+    /// `error`, `warning` or `note`.
+    pub severity: &'static str,
+    /// What it says.
+    pub message: String,
+}
+
+impl CheckEntry {
+    /// The entry of `file`'s check report.
+    pub fn new(file: &str, puzzle: &Puzzle, report: &CheckReport, deny_warnings: bool) -> CheckEntry {
+        let analysis = &report.analysis;
+        let plan = |x: &[BigUint]| x.iter().cloned().map(Integer).collect::<Vec<_>>();
+        CheckEntry {
+            file: file.to_owned(),
+            name: puzzle.name.clone(),
+            passed: report.passed(deny_warnings),
+            solvable: analysis.is_solvable(),
+            count: analysis.count.value.to_string(),
+            par: report.par().map(Integer),
+            par_proven: analysis.fewest.as_ref().is_some_and(|p| p.is_proven()),
+            par_lower_bound: analysis.fewest.as_ref().and_then(|p| p.lower_bound.clone()).map(Integer),
+            fewest: analysis.fewest.as_ref().map(|p| plan(&p.presses)),
+            all_starts_solvable: report.all_starts_solvable,
+            solvable_starts: fraction_text(&report.solvable_starts),
+            unsolvable_start: report.unsolvable_start.clone(),
+            quiet_patterns: analysis.quiet_patterns.as_ref().map(|q| q.to_string()),
+            quiet_basis: report
+                .quiet_basis
+                .iter()
+                .map(|(g, order)| QuietPlan { presses: plan(g), order: Integer(order.clone()) })
+                .collect(),
+            macros: report
+                .macros
+                .as_ref()
+                .ok()
+                .map(|macros| macros.iter().map(|m| m.as_deref().map(plan)).collect()),
+            macros_left_out: match report.macros {
+                Ok(_) => None,
+                Err(MacrosLeftOut::TooLarge) => Some("too-large"),
+                Err(MacrosLeftOut::OverBudget) => Some("over-budget"),
+            },
+            intended: report.intended.as_ref().map(|v| Intended {
+                solves: v.solves,
+                fewest: v.fewest,
+                unique: v.unique,
+            }),
+            strategies: report
+                .strategies
+                .iter()
+                .map(|s| StrategyEntry {
+                    name: s.strategy.name(),
+                    solves: s.solves,
+                    presses: s.presses,
+                    finished: s.finished,
+                    sequence: s.sequence.clone(),
+                    sequence_complete: s.sequence.len() as u64 == s.presses,
+                })
+                .collect(),
+            warnings: report
+                .findings
+                .iter()
+                .map(|f| FindingEntry {
+                    code: f.code.as_str(),
+                    severity: f.severity.as_str(),
+                    message: f.message.clone(),
+                })
+                .collect(),
+        }
+    }
 }

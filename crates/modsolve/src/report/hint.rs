@@ -3,9 +3,9 @@
 
 use std::fmt::Write as _;
 
-use serde_json::{Value, json};
+use serde::Serialize;
 
-use super::{PICTURE_CELL_LIMIT, SCHEMA_VERSION, heading, json_integer};
+use super::{Integer, PICTURE_CELL_LIMIT, SCHEMA_VERSION, heading};
 use crate::hint::{Hint, Outcome, Press, Step};
 use crate::model::Puzzle;
 
@@ -160,53 +160,113 @@ fn steps_text(puzzle: &Puzzle, steps: &[Step]) -> String {
     out
 }
 
-fn press_json(press: &Press) -> Value {
-    json!({"button": press.button, "name": press.name, "phases": press.phases})
+/// The `hint --json` document (`schema/hint.schema.json`), typed: the command line, the server
+/// and Python serialise this one struct.
+#[derive(Clone, Debug, Serialize)]
+pub struct HintReport {
+    /// The schema's version.
+    pub version: u32,
+    /// The puzzle's name, if it has one.
+    pub name: Option<String>,
+    /// Cells of the puzzle.
+    pub cells: usize,
+    /// Buttons of the puzzle.
+    pub buttons: usize,
+    /// The presses made so far.
+    pub pressed: Vec<usize>,
+    /// The board after them.
+    pub state: Vec<u64>,
+    /// The board to reach.
+    pub target: Vec<u64>,
+    /// Whether the board is at its target.
+    pub solved: bool,
+    /// Whether the target can still be reached (`null`: undecided).
+    pub solvable: Option<bool>,
+    /// The next press of a fewest plan.
+    pub next: Option<PressEntry>,
+    /// The fewest presses left.
+    pub par: Option<Integer>,
+    /// Whether that par is proven.
+    pub par_proven: Option<bool>,
+    /// A proven lower bound on it.
+    pub par_lower_bound: Option<Integer>,
+    /// How the par is known (a proof code).
+    pub proof: Option<&'static str>,
+    /// Whether the next press was verified by simulation.
+    pub verified: bool,
+    /// The whole ordered plan, when asked for.
+    pub steps: Option<Vec<StepEntry>>,
+    /// Why some of the plan's presses are left out of `steps`.
+    pub steps_left_out: Option<String>,
+    /// Why the hint is undecided, when it is.
+    pub undecided: Option<String>,
 }
 
-/// The `hint --json` document (see `schema/hint.schema.json`).
-pub fn hint_json(puzzle: &Puzzle, hint: &Hint) -> Value {
-    let (solvable, par, proven, proof, undecided) = match &hint.outcome {
-        Outcome::Solved => (Some(true), Some(json!(0)), Some(true), Some("proven"), None),
-        Outcome::Next { par, proven, proof, .. } => {
-            (Some(true), Some(json_integer(par)), Some(*proven), Some(proof.code()), None)
+/// A press in a hint document.
+#[derive(Clone, Debug, Serialize)]
+pub struct PressEntry {
+    /// The button's index.
+    pub button: usize,
+    /// The button's name.
+    pub name: String,
+    /// Staged presses: the phases after which the press stops, solved.
+    pub phases: Option<usize>,
+}
+
+/// A press of the ordered plan and the board after it.
+#[derive(Clone, Debug, Serialize)]
+pub struct StepEntry {
+    /// The press.
+    #[serde(flatten)]
+    pub press: PressEntry,
+    /// The board after it.
+    pub state: Vec<u64>,
+}
+
+fn press_entry(press: &Press) -> PressEntry {
+    PressEntry { button: press.button, name: press.name.clone(), phases: press.phases }
+}
+
+impl HintReport {
+    /// The document of `hint` on `puzzle`.
+    pub fn new(puzzle: &Puzzle, hint: &Hint) -> HintReport {
+        let (solvable, par, proven, proof, undecided) = match &hint.outcome {
+            Outcome::Solved => (Some(true), Some(Integer(0u32.into())), Some(true), Some("proven"), None),
+            Outcome::Next { par, proven, proof, .. } => {
+                (Some(true), Some(Integer(par.clone())), Some(*proven), Some(proof.code()), None)
+            }
+            Outcome::Unsolvable => (Some(false), None, None, None, None),
+            Outcome::Undecided(why) => (None, None, None, None, Some(why.clone())),
+        };
+        let par_lower_bound = match &hint.outcome {
+            Outcome::Solved => Some(Integer(0u32.into())),
+            Outcome::Next { lower_bound, .. } => lower_bound.clone().map(Integer),
+            Outcome::Unsolvable | Outcome::Undecided(_) => None,
+        };
+        HintReport {
+            version: SCHEMA_VERSION,
+            name: puzzle.name().map(str::to_owned),
+            cells: puzzle.cell_count(),
+            buttons: puzzle.button_count(),
+            pressed: hint.pressed.clone(),
+            state: hint.state.clone(),
+            target: puzzle.target().to_vec(),
+            solved: hint.solved(),
+            solvable,
+            next: hint.next().map(press_entry),
+            par,
+            par_proven: proven,
+            par_lower_bound,
+            proof,
+            verified: hint.next().is_some(),
+            steps: hint.steps.as_ref().map(|steps| {
+                steps
+                    .iter()
+                    .map(|step| StepEntry { press: press_entry(&step.press), state: step.state.clone() })
+                    .collect()
+            }),
+            steps_left_out: hint.steps_left_out.clone(),
+            undecided,
         }
-        Outcome::Unsolvable => (Some(false), None, None, None, None),
-        Outcome::Undecided(why) => (None, None, None, None, Some(why.clone())),
-    };
-    let lower_bound = match &hint.outcome {
-        Outcome::Solved => Some(json!(0)),
-        Outcome::Next { lower_bound, .. } => lower_bound.as_ref().map(json_integer),
-        Outcome::Unsolvable | Outcome::Undecided(_) => None,
-    };
-    let steps = hint.steps.as_ref().map(|steps| {
-        steps
-            .iter()
-            .map(|step| {
-                let mut object = press_json(&step.press);
-                object["state"] = json!(step.state);
-                object
-            })
-            .collect::<Vec<Value>>()
-    });
-    json!({
-        "version": SCHEMA_VERSION,
-        "name": puzzle.name(),
-        "cells": puzzle.cell_count(),
-        "buttons": puzzle.button_count(),
-        "pressed": hint.pressed,
-        "state": hint.state,
-        "target": puzzle.target().to_vec(),
-        "solved": hint.solved(),
-        "solvable": solvable,
-        "next": hint.next().map(press_json),
-        "par": par,
-        "par_proven": proven,
-        "par_lower_bound": lower_bound,
-        "proof": proof,
-        "verified": hint.next().is_some(),
-        "steps": steps,
-        "steps_left_out": hint.steps_left_out,
-        "undecided": undecided,
-    })
+    }
 }

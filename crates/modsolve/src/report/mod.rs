@@ -13,7 +13,7 @@ pub mod svg;
 pub use crate::analysis::report::{
     Elimination, ListingReport, Numbers, PlanReport, SCHEMA_VERSION, SolveReport, write_json,
 };
-pub use hint::{hint_json, hint_text};
+pub use hint::{HintReport, PressEntry, StepEntry, hint_text};
 
 use std::fmt::Write as _;
 
@@ -25,6 +25,20 @@ use crate::analysis::{Cut, Engine};
 use crate::error::InputError;
 use crate::model::{CellValues, Puzzle};
 use crate::solve::search::Objective;
+
+/// A big integer that serialises as a JSON number when it fits in 64 bits, else as a decimal
+/// string (as [`json_integer`] writes it).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Integer(pub BigUint);
+
+impl serde::Serialize for Integer {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self.0.to_u64() {
+            Some(v) => serializer.serialize_u64(v),
+            None => serializer.collect_str(&self.0),
+        }
+    }
+}
 
 /// A big integer as a JSON number when it fits in 64 bits, else as a decimal string.
 pub fn json_integer(x: &BigUint) -> Value {
