@@ -245,7 +245,8 @@ fn greedy_play_stops_at_the_deadline() {
     let source =
         format!("Puzzle(graph: Grid(rows: 60, cols: 60), modulus: 2, start: Rows([{}]))", rows.join(", "));
     let puzzle = modsolve::parse_puzzle(&source).expect("valid");
-    let stopped = modsolve::strategy::all_until(&puzzle, Instant::now());
+    let at_once = modsolve::strategy::PlayLimit { deadline: Some(Instant::now()), looks: None };
+    let stopped = modsolve::strategy::all_within(&puzzle, at_once);
     let greedy = stopped
         .iter()
         .find(|s| s.strategy == modsolve::strategy::Strategy::Greedy)
@@ -260,6 +261,36 @@ fn greedy_play_stops_at_the_deadline() {
         played.iter().find(|s| s.strategy == modsolve::strategy::Strategy::Greedy).expect("played").presses
             > 1
     );
+}
+
+/// Under a node budget (the default kind), greedy play stops after looking at as many buttons as
+/// the budget has nodes: 10 000 looks on a 60×60 board (3600 buttons a press) allow 2 presses,
+/// on any machine, however busy; `check` reports it unfinished with those 2 presses.
+#[test]
+fn greedy_play_under_a_node_budget_stops_at_the_same_press_everywhere() {
+    use rand::{RngExt, SeedableRng, rngs::StdRng};
+    let mut rng = StdRng::seed_from_u64(5);
+    let rows: Vec<String> = (0..60)
+        .map(|_| {
+            format!(
+                "\"{}\"",
+                (0..60).map(|_| if rng.random_bool(0.5) { '#' } else { '.' }).collect::<String>()
+            )
+        })
+        .collect();
+    let source =
+        format!("Puzzle(graph: Grid(rows: 60, cols: 60), modulus: 2, start: Rows([{}]))", rows.join(", "));
+    let puzzle = modsolve::parse_puzzle(&source).expect("valid");
+    let greedy = |outcomes: Vec<modsolve::strategy::StrategyOutcome>| {
+        outcomes.into_iter().find(|s| s.strategy == modsolve::strategy::Strategy::Greedy).expect("played")
+    };
+    let limit = modsolve::strategy::PlayLimit { deadline: None, looks: Some(10_000) };
+    let first = greedy(modsolve::strategy::all_within(&puzzle, limit));
+    assert_eq!((first.finished, first.presses), (false, 2), "{first:?}");
+    assert_eq!(greedy(modsolve::strategy::all_within(&puzzle, limit)).sequence, first.sequence);
+    let report = modsolve::check::check(&puzzle, modsolve::Budget::of_nodes(10_000)).expect("checked");
+    let checked = greedy(report.strategies);
+    assert_eq!((checked.finished, checked.presses, checked.sequence), (false, 2, first.sequence));
 }
 
 /// A random graph of 6000 cells (degree 12) with moduli 2..12 takes far longer than 300 ms to

@@ -220,7 +220,7 @@ pub fn check(puzzle: &Puzzle, budget: Budget) -> Result<CheckReport, InternalErr
         quiet_basis,
         macros,
         intended: None,
-        strategies: crate::strategy::all_until(puzzle, strategy_deadline(budget, started)),
+        strategies: crate::strategy::all_within(puzzle, play_limit(budget, started)),
         findings: Vec::new(),
     };
     report.intended = puzzle.intended.as_ref().map(|x| judge_intended(puzzle, &report, x));
@@ -228,18 +228,18 @@ pub fn check(puzzle: &Puzzle, budget: Budget) -> Result<CheckReport, InternalErr
     Ok(report)
 }
 
-/// When player strategies must stop: at three fifths of a time budget, leaving the rest for
-/// the findings and the report, but never less than a moment from now (a strategy that wins in
-/// a few presses is always played). A node budget plays for [`PLAY_TIME`] at most.
-fn strategy_deadline(budget: Budget, started: std::time::Instant) -> std::time::Instant {
+/// When greedy play must stop. A node budget (the default) lets it look at as many buttons as
+/// the budget has nodes, the same on every machine: 200,000,000 looks are about 200 presses of
+/// a 1000×1000 board. A time budget stops it at three fifths of the time, leaving the rest for
+/// the findings and the report, but never less than a moment from now (a strategy that wins
+/// in a few presses is always played).
+fn play_limit(budget: Budget, started: std::time::Instant) -> crate::strategy::PlayLimit {
     let moment = std::time::Instant::now() + std::time::Duration::from_millis(50);
-    let time = budget.time.unwrap_or(PLAY_TIME);
-    (started + time.mul_f64(0.6)).max(moment)
+    crate::strategy::PlayLimit {
+        deadline: budget.time.map(|time| (started + time.mul_f64(0.6)).max(moment)),
+        looks: Some(budget.nodes),
+    }
 }
-
-/// The play-throughs' share of the time when the budget is a node count: 0.6 of this. (Player
-/// strategies count no nodes; this is the one part of a default check that reads a clock.)
-const PLAY_TIME: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// `Π values`, as powers of the distinct values: a board of a million cells has a handful of
 /// distinct moduli and periods, and multiplying a million factors one by one is quadratic.

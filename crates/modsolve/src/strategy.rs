@@ -408,14 +408,30 @@ pub fn sweep(puzzle: &Puzzle) -> StrategyOutcome {
     tally.outcome(won)
 }
 
-fn greedy_until(puzzle: &Puzzle, cap: u64, deadline: Option<Instant>) -> StrategyOutcome {
+/// How long greedy play may go on, besides its press cap: until a moment on the clock, and for
+/// at most this many buttons looked at (each press looks at every button). A count of looks is
+/// the same on every machine; a deadline is not.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PlayLimit {
+    /// Stop at this moment.
+    pub deadline: Option<Instant>,
+    /// Stop before looking at more buttons than this, in all.
+    pub looks: Option<u64>,
+}
+
+fn greedy_until(puzzle: &Puzzle, cap: u64, limit: PlayLimit) -> StrategyOutcome {
     let mut state = puzzle.start.to_vec();
     let mut board = Board::new(puzzle, &mut state);
     let mut tally = Tally::new(Strategy::Greedy);
     let cells = puzzle.cell_count();
+    let buttons = puzzle.button_count() as u64;
+    let mut looked = 0u64;
     while !board.won() && tally.presses < cap {
-        // Each press looks at every button: on big boards the deadline ends the game.
-        if deadline.is_some_and(|d| Instant::now() >= d) {
+        // Each press looks at every button: on big boards the limit ends the game.
+        looked = looked.saturating_add(buttons);
+        if limit.deadline.is_some_and(|d| Instant::now() >= d)
+            || limit.looks.is_some_and(|most| looked > most)
+        {
             return tally.unfinished();
         }
         let now = cells - board.wrong;
@@ -479,29 +495,29 @@ pub fn chase(puzzle: &Puzzle) -> Option<StrategyOutcome> {
 }
 
 /// Every strategy that applies, in [`Strategy::ALL`] order; greedy is capped at 4 presses per
-/// button plus 16 and stopped at `deadline`, if any.
-fn all_of(puzzle: &Puzzle, deadline: Option<Instant>) -> Vec<StrategyOutcome> {
+/// button plus 16 and stopped at `limit`.
+fn all_of(puzzle: &Puzzle, limit: PlayLimit) -> Vec<StrategyOutcome> {
     let cap = 4 * puzzle.button_count() as u64 + 16;
-    let mut out = vec![sweep(puzzle), greedy_until(puzzle, cap, deadline)];
+    let mut out = vec![sweep(puzzle), greedy_until(puzzle, cap, limit)];
     out.extend(chase(puzzle));
     out
 }
 
 /// Greedy pressing, at most `cap` presses (see the module doc).
 pub fn greedy(puzzle: &Puzzle, cap: u64) -> StrategyOutcome {
-    greedy_until(puzzle, cap, None)
+    greedy_until(puzzle, cap, PlayLimit::default())
 }
 
 /// Every strategy that applies, in [`Strategy::ALL`] order.
 pub fn all(puzzle: &Puzzle) -> Vec<StrategyOutcome> {
-    all_of(puzzle, None)
+    all_of(puzzle, PlayLimit::default())
 }
 
-/// [`all`], with greedy play stopped at `deadline` (it looks at every button for each press,
-/// which on a board of a million cells is seconds a press); a stopped strategy is
+/// [`all`], with greedy play stopped at `limit` (it looks at every button for each press,
+/// which on a board of a million cells is a million looks a press); a stopped strategy is
 /// `finished: false`.
-pub fn all_until(puzzle: &Puzzle, deadline: Instant) -> Vec<StrategyOutcome> {
-    all_of(puzzle, Some(deadline))
+pub fn all_within(puzzle: &Puzzle, limit: PlayLimit) -> Vec<StrategyOutcome> {
+    all_of(puzzle, limit)
 }
 
 /// Whether a strategy requirement holds: `Some(strategy)` must win, `None` means none may.
