@@ -77,10 +77,9 @@ pub(crate) fn run(request: &Request) -> Result<Output, Failure> {
     } else {
         let mut text = modsolve::report::solve_text(&puzzle, &report, request.picture);
         // A time cut the search short: another machine may find another plan.
-        let cut = report.fewest.iter().chain(&report.optimal).any(|p| p.proof.code() == "budget-ran-out")
-            || report.listing.as_ref().is_some_and(|l| l.cut == Some(modsolve::analysis::Cut::BudgetRanOut));
         if let Some(time) = request.options.budget.time
-            && cut
+            && report.machine_dependent
+            && report.undecided.is_none()
         {
             text.push_str(&format!(
                 "Note: the {} time budget ended the search, so this result depends on this machine's speed; a node budget (--budget 5000000nodes) gives the same result on every machine.\n",

@@ -362,6 +362,16 @@ fn a_time_budget_says_the_result_depends_on_the_machine() {
     let (output, _) = run(&[file, "--budget", "100000nodes"]);
     let text = stdout(&output);
     assert!(text.contains("not proven: the budget ran out") && !text.contains(note), "{text}");
+    // JSON says the same as `machine_dependent`.
+    let machine_dependent = |args: &[&str]| {
+        let (output, _) = run(args);
+        let document: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
+        crate::serve::validate("solve", &document);
+        (document["fewest"]["proof"].clone(), document["machine_dependent"].clone())
+    };
+    let cut = serde_json::json!("budget-ran-out");
+    assert_eq!(machine_dependent(&[file, "--budget", "200ms", "--json"]), (cut.clone(), true.into()));
+    assert_eq!(machine_dependent(&[file, "--budget", "100000nodes", "--json"]), (cut, false.into()));
 }
 
 /// The budget bounds only the best-effort search: a board whose elimination takes longer than

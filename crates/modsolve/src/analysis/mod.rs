@@ -248,7 +248,9 @@ fn solve_report(puzzle: &Puzzle, options: &Options, compact: bool) -> Result<Sol
     if compact && let Some(answer) = crate::solve::light_chase::solve_compact(puzzle) {
         return Ok(SolveReport::of_compact(puzzle, answer?));
     }
-    Ok(SolveReport::of_analysis(puzzle, &analysis_of(puzzle, options)?))
+    let mut report = SolveReport::of_analysis(puzzle, &analysis_of(puzzle, options)?);
+    report.machine_dependent = options.budget.time.is_some() && report.cut_by_budget();
+    Ok(report)
 }
 
 /// The report of the work on a worker thread, abandoned past the timeout's bound.

@@ -481,9 +481,20 @@ pub struct SolveReport {
     pub listing: Option<ListingReport>,
     /// Why the work stopped before the elimination finished, when it did.
     pub undecided: Option<String>,
+    /// Whether a clock shaped this report: a time budget (`--budget 30s`) ended a search or the
+    /// listing, or the timeout left it undecided. Such a report may differ on another machine;
+    /// one under a node budget (the default) never does.
+    pub machine_dependent: bool,
 }
 
 impl SolveReport {
+    /// Whether a budget cut a search of this report short: a plan not proven for lack of budget,
+    /// or a listing cut by it.
+    pub fn cut_by_budget(&self) -> bool {
+        self.fewest.iter().chain(&self.optimal).any(|p| p.proof.code() == "budget-ran-out")
+            || self.listing.as_ref().is_some_and(|l| l.cut == Some(Cut::BudgetRanOut))
+    }
+
     /// The plan to show: the best for the objective asked for, else the fewest presses.
     pub fn shown(&self) -> Option<&PlanReport> {
         self.optimal.as_ref().or(self.fewest.as_ref())
@@ -522,6 +533,7 @@ impl SolveReport {
             search_nodes: analysis.search_nodes,
             listing,
             undecided: None,
+            machine_dependent: false,
         }
     }
 
@@ -567,6 +579,7 @@ impl SolveReport {
             search_nodes: None,
             listing: None,
             undecided: None,
+            machine_dependent: false,
         }
     }
 
@@ -591,6 +604,7 @@ impl SolveReport {
             search_nodes: None,
             listing: None,
             undecided: Some(why.to_string()),
+            machine_dependent: true,
         }
     }
 }
@@ -655,6 +669,7 @@ impl Serialize for SolveReport {
             map.serialize_entry("all_more", &listing.more.as_ref().map(Decimal))?;
         }
         map.serialize_entry("undecided", &self.undecided)?;
+        map.serialize_entry("machine_dependent", &self.machine_dependent)?;
         map.end()
     }
 }
