@@ -87,8 +87,9 @@ pub(crate) enum Command {
 
 #[derive(Args, Debug)]
 pub(crate) struct CheckArgs {
-    /// The puzzle files (checked in parallel); `-` reads standard input (once).
-    #[arg(required = true, value_hint = ValueHint::FilePath)]
+    /// The puzzle files, or folders of them (each of their `.ron` files, by name), checked in
+    /// parallel; `-` reads standard input (once).
+    #[arg(required = true, value_hint = ValueHint::AnyPath)]
     pub(crate) files: Vec<PathBuf>,
     #[command(flatten)]
     pub(crate) limits: Limits,

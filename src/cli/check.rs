@@ -64,8 +64,9 @@ struct Checked {
 /// Checks every file; exit 0 all passed, 1 one failed, 2 one was unreadable.
 pub(crate) fn run(request: &Request) -> Result<Output, Failure> {
     super::stdin_at_most_once(&request.files, request.json)?;
+    let files = super::puzzle_files(&request.files, request.json)?;
     let deny = request.deny_warnings;
-    let results = modsolve::bounded::in_parallel(&request.files, |path| {
+    let results = modsolve::bounded::in_parallel(&files, |path| {
         let (loaded, source) = match super::load_with_source(path, request.max_input) {
             Ok(loaded) => loaded,
             Err(failure) => return unreadable(failure, request.github),
@@ -166,7 +167,7 @@ pub(crate) fn histogram(request: &Request) -> Result<Output, Failure> {
     let deadline = time.map(|time| Instant::now() + time);
     let asked = HistogramAsked { samples: request.samples, nodes_per_sample, time };
     let (mut text, mut objects) = (String::new(), Vec::new());
-    for path in &request.files {
+    for path in &super::puzzle_files(&request.files, json)? {
         let loaded = super::load(path, request.max_input).map_err(|f| f.in_json(json))?;
         let histogram = modsolve::generate::par_histogram_timed(
             &loaded.puzzle,
@@ -209,7 +210,7 @@ pub(crate) fn distribution(request: &Request) -> Result<Output, Failure> {
         time: modsolve::difficulty::sampling_bounds(spec.budget).1,
     };
     let (mut text, mut objects) = (String::new(), Vec::new());
-    for path in &request.files {
+    for path in &super::puzzle_files(&request.files, json)? {
         let loaded = super::load(path, request.max_input).map_err(|f| f.in_json(json))?;
         let distribution = modsolve::difficulty::par_distribution(&loaded.puzzle, &options)
             .map_err(|e| Failure::from(e).in_json(json))?;

@@ -205,6 +205,41 @@ pub(crate) fn memory_failure(e: modsolve::error::OverMemory) -> String {
     format!("error: {e}; raise --max-memory (the default is half of this machine's memory)\n")
 }
 
+/// The puzzle files named on the command line, each folder replaced by the `.ron` files directly
+/// inside it (sorted by name; hidden files left out). A folder without one is an I/O error,
+/// and so is a folder that cannot be listed.
+pub(crate) fn puzzle_files(paths: &[PathBuf], json: bool) -> Result<Vec<PathBuf>, Failure> {
+    let mut files = Vec::new();
+    for path in paths {
+        if modsolve::input::is_stdin(path) || !path.is_dir() {
+            files.push(path.clone());
+            continue;
+        }
+        let shown = path.display();
+        let listing = std::fs::read_dir(path).map_err(|e| {
+            Failure::plain(Kind::Io, format!("error: cannot list the folder {shown}: {e}\n"), json)
+        })?;
+        let mut inside: Vec<PathBuf> = listing
+            .filter_map(Result::ok)
+            .map(|entry| entry.path())
+            .filter(|file| {
+                let name = file.file_name().and_then(|n| n.to_str()).unwrap_or("");
+                name.ends_with(".ron") && !name.starts_with('.') && file.is_file()
+            })
+            .collect();
+        if inside.is_empty() {
+            return Err(Failure::plain(
+                Kind::Io,
+                format!("error: the folder {shown} has no .ron files\n"),
+                json,
+            ));
+        }
+        inside.sort();
+        files.extend(inside);
+    }
+    Ok(files)
+}
+
 /// Standard input (`-`) can be read once: a second `-` is a usage error.
 pub(crate) fn stdin_at_most_once(files: &[PathBuf], json: bool) -> Result<(), Failure> {
     if files.iter().filter(|path| modsolve::input::is_stdin(path)).count() > 1 {

@@ -280,3 +280,38 @@ fn starters_check_clean() {
     assert!(starter(Form::Path(0), 2).is_err());
     assert!(starter(Form::Path(3), 1).is_err());
 }
+
+/// A folder stands for its `.ron` files (by name, hidden files left out): `check puzzles/` checks
+/// the 13 shipped puzzles, the one unsolvable among them failing; a folder without one is an
+/// I/O error (exit 2) that names it.
+#[test]
+fn a_folder_is_checked_file_by_file() {
+    let shipped = crate::util::shipped_files();
+    let folder = shipped[0].parent().expect("puzzles/").to_path_buf();
+    let output = crate::util::modsolve().args(["check", "--json"]).arg(&folder).output().expect("runs");
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    let document: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    let files: Vec<&str> =
+        document["files"].as_array().unwrap().iter().map(|f| f["file"].as_str().unwrap()).collect();
+    assert_eq!(files.len(), shipped.len());
+    let mut names: Vec<String> =
+        shipped.iter().map(|p| p.file_name().unwrap().to_str().unwrap().to_string()).collect();
+    names.sort();
+    let listed: Vec<&str> = files.iter().map(|f| f.rsplit('/').next().unwrap()).collect();
+    assert_eq!(listed, names);
+    assert_eq!(
+        document["summary"],
+        serde_json::json!({"passed": 12, "failed": 1, "unreadable": 0, "warnings": 0})
+    );
+
+    let scratch = Scratch::new();
+    scratch.file(".hidden.ron", "not a puzzle");
+    scratch.file("notes.txt", "not a puzzle either");
+    let output = crate::util::modsolve().arg("check").arg(scratch.path()).output().expect("runs");
+    assert_eq!(output.status.code(), Some(2), "{output:?}");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("has no .ron files") && stderr.contains(scratch.path().to_str().unwrap()),
+        "{stderr}"
+    );
+}
