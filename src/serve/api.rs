@@ -325,22 +325,9 @@ fn check_length(field: &str, values: &[u64], puzzle: &Puzzle) -> Result<(), ApiE
     Ok(())
 }
 
-/// What the page needs to draw a puzzle.
+/// What the page needs to draw a puzzle (the library's board document, which exports embed too).
 fn board_json(puzzle: &Puzzle) -> Value {
-    let buttons_are_cells = puzzle.buttons_are_cells();
-    json!({
-        "name": puzzle.name(),
-        "cells": puzzle.cell_count(),
-        "buttons": puzzle.button_count(),
-        "buttons_are_cells": buttons_are_cells,
-        "staged": puzzle.phases().is_some(),
-        "layout": modsolve::report::svg::layout(puzzle),
-        "moduli": puzzle.moduli(),
-        "start": puzzle.start(),
-        "target": puzzle.target(),
-        "labels": puzzle.labels(),
-        "button_names": (!buttons_are_cells).then(|| (0..puzzle.button_count()).map(|j| puzzle.button_name(j)).collect::<Vec<_>>()),
-    })
+    serde_json::to_value(modsolve::export::board(puzzle)).unwrap_or(Value::Null)
 }
 
 /// `POST /api/analyse`: the board and the solve document, written without building the plan as
