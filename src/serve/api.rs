@@ -16,6 +16,7 @@
 //! | `POST /api/distribution` | `source`, `exact_limit`, `samples`, `seed`, `confidence` | the `check --par-distribution --json` document |
 //! | `POST /api/save` | `path`, `source`, `overwrite` | `{"version", "saved"}` once the file is written |
 //! | `GET /api/svg?path=P`, `POST /api/svg` | a file, or `source` and `pressed` | the board with its fewest plan as SVG |
+//! | `POST /api/export` | `source`, `file` | the level as a playable HTML page (`modsolve export FILE --html`) |
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -75,6 +76,7 @@ pub(crate) fn routes(shared: Arc<Shared>) -> axum::Router {
         .route("/api/distribution", post(distribution))
         .route("/api/save", post(save))
         .route("/api/svg", get(svg_of_file).post(svg_of_source))
+        .route("/api/export", post(export))
         .fallback(|| async { ApiError::new(StatusCode::NOT_FOUND, "not-found", "no such page or endpoint") })
         .with_state(shared)
 }
@@ -708,6 +710,46 @@ async fn svg_of_source(
     blocking(&shared, move |mut job| {
         let puzzle = parse(&request.source, &request.file)?;
         svg(&mut job, &puzzle, &request.pressed)
+    })
+    .await
+}
+
+/// `POST /api/export`: the level as the page `modsolve export FILE --html` writes, as a download
+/// named after the file. An unsolvable level is refused (400, `unsolvable`).
+async fn export(
+    State(shared): Shared_,
+    request: Result<Json<SourceRequest>, JsonRejection>,
+) -> Result<Response, ApiError> {
+    use modsolve::export::{Document, ExportError, ExportOptions};
+    let request = body(request)?;
+    blocking(&shared, move |mut job| {
+        let puzzle = parse(&request.source, &request.file)?;
+        reserve_solve(&mut job, &puzzle)?;
+        let options = ExportOptions { analysis: options(&job), mean_par: false };
+        let level = modsolve::export::level(&puzzle, &request.file, &options).map_err(|e| match e {
+            ExportError::Unsolvable => {
+                ApiError::new(StatusCode::BAD_REQUEST, "unsolvable", e.to_string()).with_file(&request.file)
+            }
+            ExportError::TooLarge { .. } => {
+                ApiError::new(StatusCode::BAD_REQUEST, "input", e.to_string()).with_file(&request.file)
+            }
+            ExportError::Undecided => ApiError::from(modsolve::Error::BudgetRanOut),
+            ExportError::Analysis(e) => ApiError::from(e),
+        })?;
+        let page = crate::cli::export::html(&Document::single(level));
+        let stem = request.file.rsplit(['/', '\\']).next().unwrap_or("level");
+        let stem = stem.strip_suffix(".ron").unwrap_or(stem);
+        let safe: String = stem
+            .chars()
+            .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+            .collect();
+        let name = if safe.is_empty() { "level".to_string() } else { safe };
+        let disposition = format!("attachment; filename=\"{name}.html\"");
+        Ok((
+            [(header::CONTENT_TYPE, "text/html; charset=utf-8".to_string()), (header::CONTENT_DISPOSITION, disposition)],
+            page,
+        )
+            .into_response())
     })
     .await
 }
