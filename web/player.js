@@ -71,6 +71,7 @@ const game = {
   state: [],        // BigInt per cell
   won: false,
   hint: null,       // the hinted button
+  lastPlan: null,   // the last hint's plan and the full presses it was from
 };
 
 function equalsTarget(state, target) {
@@ -158,13 +159,18 @@ function planFromHere() {
     return best && { ...best, best: true };
   }
   // The rest of a proven fewest plan is a fewest plan from here.
-  if (p.level.par_proven) {
-    const f = p.fewest.presses.slice();
-    if (p.fewest.cut) f[p.fewest.cut.button] -= 1n;
-    if (f.every((v, j) => pressed[j] <= v)) {
-      const y = f.map((v, j) => v - pressed[j]);
-      if (feasible(y, p.fewest.cut)) return { cost: cost(y, p.fewest.cut), y, cut: p.fewest.cut, best: true };
-    }
+  const f = p.fewest.presses.slice();
+  if (p.fewest.cut) f[p.fewest.cut.button] -= 1n;
+  if (p.level.par_proven && f.every((v, j) => pressed[j] <= v)) {
+    const y = f.map((v, j) => v - pressed[j]);
+    if (feasible(y, p.fewest.cut)) return { cost: cost(y, p.fewest.cut), y, cut: p.fewest.cut, best: true };
+  }
+  // Otherwise each ending's plan, the fewest plan's rest and the last hint's plan (so that
+  // following hints shortens the plan by one a press), made shorter where they can be.
+  bases.push({ cut: p.fewest.cut, y: f.map((v, j) => mod(v - pressed[j], L[j])) });
+  if (game.lastPlan) {
+    const { y, cut, from } = game.lastPlan;
+    bases.push({ cut, y: y.map((v, j) => mod(v + from[j] - pressed[j], L[j])) });
   }
   for (const base of bases) {
     const y = improve(base.y, base.cut, p.basis, L, feasible, cost);
@@ -242,6 +248,7 @@ function hint() {
     render();
     return;
   }
+  game.lastPlan = { y: plan.y, cut: plan.cut, from: game.counts.map((c) => BigInt(c)) };
   let j = plan.y.findIndex((v) => v > 0n);
   if (j < 0) j = plan.cut.button;
   game.hint = j;
@@ -365,6 +372,7 @@ function open(k) {
   game.p = prepare(doc.levels[k]);
   game.history = [];
   game.hint = null;
+  game.lastPlan = null;
   say('');
   replay();
   const level = doc.levels[k];

@@ -183,3 +183,58 @@ def test_the_playground_exports_the_open_level(page, tmp_path, browser):
         expect(played.locator("#win-text")).to_have_text(f"solved in {len(kinds)} (par 3)")
     finally:
         session.close()
+
+
+# Moduli past 2^53 (as in conftest's big-moduli level): periods of fifty digits, a par no one
+# plays, a basis too large to walk.
+BIG = """Puzzle(
+    graph: Path(3),
+    modulus: [9007199254740997, 9007199254740881, 4611686018427387847],
+    start: [9007199254740995, 3, 4611686018427387845],
+)
+"""
+
+# Twenty buttons doing the same thing and one more: 2^19 quiet patterns, more than the page walks.
+TWINS = "Puzzle(graph: Cells(2), modulus: 2, buttons: [%s, [(1, 1)]], target: [1, 1])" % ", ".join(["[(0, 1)]"] * 20)
+
+
+def test_values_past_2_53_stay_exact(tmp_path, offline):
+    source = tmp_path / "big.ron"
+    source.write_text(BIG)
+    document = json.loads(subprocess.run([BIN, "export", str(source), "--json"], capture_output=True, text=True, check=True).stdout)
+    level = document["levels"][0]
+    page = offline.open(export(tmp_path, source, "big"))
+    assert state(page) == ["9007199254740995", "3", "4611686018427387845"]
+    page.click("#hint")
+    text = page.inner_text("#hint-text")
+    assert text.startswith("a move that leads to a solution: press cell"), text
+    assert page.get_attribute("body", "data-hint-kind") == "solution"
+    togo = int(re.search(r"\((\d+) to go\)", text).group(1))
+    assert 0 < togo <= int(level["par"])
+    button = int(page.get_attribute("body", "data-hint"))
+    press(page, button)
+    moduli = level["board"]["moduli"]
+    expected = list(level["board"]["start"])
+    for cell, amount in level["effects"][button][0]:
+        expected[cell] = (expected[cell] + amount) % moduli[cell]
+    assert state(page) == [str(v) for v in expected]
+    # The plan from here is at least one press shorter.
+    page.click("#hint")
+    after = int(re.search(r"\((\d+) to go\)", page.inner_text("#hint-text")).group(1))
+    assert after <= togo - 1, (togo, after)
+    shot(page, "export-big-moduli")
+
+
+def test_too_many_quiet_patterns_to_walk_still_lead_to_the_target(tmp_path, offline):
+    source = tmp_path / "twins.ron"
+    source.write_text(TWINS)
+    page = offline.open(export(tmp_path, source, "twins"))
+    page.click("#hint")
+    # From the start the fewest plan's rest is a fewest plan (the par is proven).
+    assert page.get_attribute("body", "data-hint-kind") == "best"
+    # A detour: two twins cancel out; the rest of the fewest plan no longer fits what was pressed.
+    press(page, 3)
+    press(page, 4)
+    kinds = play_by_hints(page)
+    assert kinds == ["solution", "solution"], kinds
+    expect(page.locator("#win-text")).to_have_text("solved in 4 (par 2)")

@@ -10,8 +10,11 @@
 //! press cut short after `k` phases: `A·z ≡ target − start − P_k·e_j`), and
 //! [`Level::quiet_basis`] the quiet patterns: every quiet pattern is `Σ t_g·g (mod L)` for
 //! exactly one choice of `0 ≤ t_g < order_g`. The page walks these combinations when they are
-//! few (the hint is then a press of a fewest plan) and otherwise takes the rest of the fewest
-//! plan, or improves `z − p` greedily (the hint then leads to a solution, not always a fewest).
+//! few (the hint is then a press of a fewest plan) and otherwise takes the rest of a proven
+//! fewest plan when the presses made are part of it, or else shortens the plans it knows (each
+//! ending's, the fewest plan's rest, the last hint's) greedily with single quiet patterns: the
+//! hint then leads to a solution, one press closer each time it is followed, not always by a
+//! fewest plan.
 //!
 //! Integers that may pass 2^53 (press counts, periods, orders) are decimal strings; cell values
 //! and amounts are numbers below their modulus.
