@@ -61,7 +61,7 @@ pub(crate) enum Command {
     /// board after each press. Exit 0 hint given (or already solved), 1 not solvable from
     /// there, 2 bad input, 3 undecided.
     Hint(HintArgs),
-    /// A level (FILE) or a level pack (every .ron file of DIR, easiest first) as ONE
+    /// A level (FILE) or a level pack (every .ron file of DIR, easiest first) as one
     /// self-contained HTML page that plays offline in any browser, with undo, reset, hints and
     /// the par: `modsolve export level.ron --html > level.html`. Exit 0 written, 2 a file that
     /// does not read or a level no plan solves (a pack leaves those out with a warning), 3

@@ -115,7 +115,10 @@ fn pack(request: &Request) -> Result<Document, Failure> {
     if levels.is_empty() {
         return Err(Failure::plain(
             Kind::Input,
-            format!("error: {} has no playable level (no .ron file that reads and can be solved)\n", dir.display()),
+            format!(
+                "error: {} has no playable level (no .ron file that reads and can be solved)\n",
+                dir.display()
+            ),
             request.json,
         ));
     }
@@ -165,7 +168,10 @@ pub(crate) fn html(document: &Document) -> String {
     };
     // `<` written as its JSON escape: the data cannot close its script element.
     let data = serde_json::to_string(document).expect("export documents serialise").replace('<', "\\u003c");
-    TEMPLATE.replace("{{TITLE}}", &escape_html(&title)).replace("{{SCRIPT}}", &bundle()).replace("{{DATA}}", &data)
+    TEMPLATE
+        .replace("{{TITLE}}", &escape_html(&title))
+        .replace("{{SCRIPT}}", &bundle())
+        .replace("{{DATA}}", &data)
 }
 
 /// board.js and player.js as one module script: board.js inside a function (its `export`
@@ -173,7 +179,8 @@ pub(crate) fn html(document: &Document) -> String {
 /// import.
 pub(crate) fn bundle() -> String {
     let import = PLAYER_JS.lines().find(|line| line.starts_with("import ")).unwrap_or("");
-    let names = import.split_once('{').and_then(|(_, rest)| rest.split_once('}')).map_or("", |(names, _)| names);
+    let names =
+        import.split_once('{').and_then(|(_, rest)| rest.split_once('}')).map_or("", |(names, _)| names);
     let names = names.split(',').map(str::trim).filter(|n| !n.is_empty()).collect::<Vec<_>>().join(", ");
     let mut out = String::with_capacity(BOARD_JS.len() + PLAYER_JS.len() + 256);
     out.push_str("// board.js, the playground's board drawing\nconst boardModule = (() => {\n");

@@ -739,14 +739,15 @@ async fn export(
         let page = crate::cli::export::html(&Document::single(level));
         let stem = request.file.rsplit(['/', '\\']).next().unwrap_or("level");
         let stem = stem.strip_suffix(".ron").unwrap_or(stem);
-        let safe: String = stem
-            .chars()
-            .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
-            .collect();
+        let safe: String =
+            stem.chars().filter(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.')).collect();
         let name = if safe.is_empty() { "level".to_string() } else { safe };
         let disposition = format!("attachment; filename=\"{name}.html\"");
         Ok((
-            [(header::CONTENT_TYPE, "text/html; charset=utf-8".to_string()), (header::CONTENT_DISPOSITION, disposition)],
+            [
+                (header::CONTENT_TYPE, "text/html; charset=utf-8".to_string()),
+                (header::CONTENT_DISPOSITION, disposition),
+            ],
             page,
         )
             .into_response())

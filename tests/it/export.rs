@@ -28,7 +28,11 @@ fn numbers(value: &Value) -> Vec<BigUint> {
 fn round_trip(level: &Value, puzzle: &Puzzle) {
     let report = analyse(puzzle, &Options::default()).unwrap();
     let fewest = numbers(&level["fewest"]["presses"]);
-    let cut = |value: &Value| value.as_object().map(|c| (c["button"].as_u64().unwrap() as usize, c["phases"].as_u64().unwrap() as usize));
+    let cut = |value: &Value| {
+        value
+            .as_object()
+            .map(|c| (c["button"].as_u64().unwrap() as usize, c["phases"].as_u64().unwrap() as usize))
+    };
     assert!(puzzle.plays_to_target(&fewest, cut(&level["fewest"]["cut"])), "{level}");
     assert_eq!(fewest.iter().sum::<BigUint>().to_string(), level["par"].as_str().unwrap());
     assert_eq!(level["par"].as_str().unwrap(), report.fewest.as_ref().unwrap().total().to_string());
@@ -92,6 +96,7 @@ fn export_every_shipped_puzzle_as_a_page_under_200_kb() {
             assert!(!page.contains(needle), "{name}: {needle}");
         }
         let document = embedded(&page);
+        crate::library::validate("export", &document);
         assert_eq!(document["pack"], Value::Null);
         let level = &document["levels"][0];
         assert_eq!(level["file"], json!(name));
@@ -110,15 +115,20 @@ fn export_octopus_embeds_par_18_and_its_2352_plans() {
     assert_eq!((level["par"].as_str(), level["par_proven"].as_bool()), (Some("18"), Some(true)));
     assert_eq!(level["fewest"]["presses"], json!(["1", "3", "13", "1"]));
     assert_eq!(level["periods"], json!(["56", "28", "168", "21"]));
-    let orders: u64 =
-        level["quiet_basis"].as_array().unwrap().iter().map(|g| g["order"].as_str().unwrap().parse::<u64>().unwrap()).product();
+    let orders: u64 = level["quiet_basis"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["order"].as_str().unwrap().parse::<u64>().unwrap())
+        .product();
     assert_eq!(orders, 2352);
 }
 
 #[test]
 fn export_bad_input_exits_2_with_the_position() {
     let dir = Scratch::new();
-    let broken = dir.file("broken.ron", "Puzzle(\n    graph: Path(3),\n    modulus: 2,\n    start: [1, 2, 0],\n)\n");
+    let broken =
+        dir.file("broken.ron", "Puzzle(\n    graph: Path(3),\n    modulus: 2,\n    start: [1, 2, 0],\n)\n");
     let output = modsolve().arg("export").arg(&broken).arg("--html").output().unwrap();
     assert_eq!(output.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&output.stderr);
@@ -130,7 +140,8 @@ fn export_bad_input_exits_2_with_the_position() {
     // A pack with a broken file is refused, naming it, and writes nothing.
     std::fs::copy(shipped_path("octopus.ron"), dir.path().join("octopus.ron")).unwrap();
     let page = dir.path().join("pack.html");
-    let output = modsolve().arg("export").arg(dir.path()).arg("--html").arg("-o").arg(&page).output().unwrap();
+    let output =
+        modsolve().arg("export").arg(dir.path()).arg("--html").arg("-o").arg(&page).output().unwrap();
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("broken.ron:4:16"));
     assert!(!page.exists());
@@ -148,13 +159,16 @@ fn export_a_pack_orders_by_par_and_leaves_out_the_unsolvable() {
     assert_eq!(output.status.code(), Some(0));
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
-        stderr.contains("warning:") && stderr.contains("lightsout-4x4-unsolvable.ron") && stderr.contains("left out"),
+        stderr.contains("warning:")
+            && stderr.contains("lightsout-4x4-unsolvable.ron")
+            && stderr.contains("left out"),
         "{stderr}"
     );
     assert!(output.stdout.is_empty());
     let page = std::fs::read_to_string(&file).unwrap();
     assert!(page.len() < 200_000, "{} bytes", page.len());
     let document = embedded(&page);
+    crate::library::validate("export", &document);
     assert_eq!(document["pack"], json!("puzzles"));
     let levels = document["levels"].as_array().unwrap();
     assert_eq!(levels.len(), shipped_files().len() - 1);
@@ -180,7 +194,8 @@ fn export_from_the_playground_is_the_commands_page() {
     let source = std::fs::read_to_string(shipped_path("sunflowers.ron")).unwrap();
     let (status, page) = server.post_text("api/export", &json!({"source": source, "file": "sunflowers.ron"}));
     assert_eq!(status, 200, "{page}");
-    let command = modsolve().arg("export").arg(shipped_path("sunflowers.ron")).arg("--html").output().unwrap();
+    let command =
+        modsolve().arg("export").arg(shipped_path("sunflowers.ron")).arg("--html").output().unwrap();
     assert_eq!(embedded(&page), embedded(&String::from_utf8(command.stdout).unwrap()));
     let unsolvable = std::fs::read_to_string(shipped_path("lightsout-4x4-unsolvable.ron")).unwrap();
     let (status, answer) = server.post_text("api/export", &json!({"source": unsolvable, "file": "x.ron"}));

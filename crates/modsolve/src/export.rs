@@ -260,11 +260,7 @@ pub fn level(puzzle: &Puzzle, file: &str, options: &ExportOptions) -> Result<Lev
     if puzzle.cell_count() > CELL_LIMIT {
         return Err(ExportError::TooLarge { cells: puzzle.cell_count() });
     }
-    let analysis = Options {
-        objective: crate::Objective::Total,
-        list_all: false,
-        ..options.analysis
-    };
+    let analysis = Options { objective: crate::Objective::Total, list_all: false, ..options.analysis };
     let report = crate::analyse(puzzle, &analysis)?;
     match report.solvable {
         Some(true) => {}
@@ -420,7 +416,8 @@ mod tests {
         let refused = level(&unsolvable, "x.ron", &ExportOptions::default());
         assert!(matches!(refused, Err(ExportError::Unsolvable)), "{refused:?}");
         let options = ExportOptions { mean_par: true, ..ExportOptions::default() };
-        let read = |text: &str, file: &str| level(&crate::parse_puzzle(text).unwrap(), file, &options).unwrap();
+        let read =
+            |text: &str, file: &str| level(&crate::parse_puzzle(text).unwrap(), file, &options).unwrap();
         let hard = read("Puzzle(graph: Grid(rows: 3, cols: 3), modulus: 2, target: All(1))", "a.ron");
         let easy = read("Puzzle(graph: Path(3), modulus: 2, target: [1, 1, 0])", "b.ron");
         let easy_too = read("Puzzle(graph: Path(2), modulus: 2, target: [1, 1])", "c.ron");
