@@ -106,7 +106,7 @@ function press(j) {
   if (game.won) return;
   const limits = game.p.limits;
   if (limits && BigInt(game.counts[j]) >= limits[j]) {
-    say(`${buttonName(game.p.board, j)} may be pressed at most ${limits[j]} times`);
+    say(`${buttonName(game.p.board, j)} may be pressed at most ${limits[j]} time${limits[j] === 1n ? '' : 's'}`);
     return;
   }
   game.history.push(j);

@@ -238,3 +238,21 @@ def test_too_many_quiet_patterns_to_walk_still_lead_to_the_target(tmp_path, offl
     kinds = play_by_hints(page)
     assert kinds == ["solution", "solution"], kinds
     expect(page.locator("#win-text")).to_have_text("solved in 4 (par 2)")
+
+
+def test_press_limits_hold_and_hints_keep_within_them(tmp_path, offline):
+    source = tmp_path / "limited.ron"
+    source.write_text("Puzzle(graph: Path(3), modulus: 2, target: All(1), max_presses: All(1))")
+    page = offline.open(export(tmp_path, source, "limited"))
+    press(page, 0)
+    point = page.evaluate("window.player.cellCentre(0)")
+    page.mouse.click(point["x"], point["y"])  # a second press of a one-shot switch is refused
+    expect(page.locator("#hint-text")).to_have_text("cell 0 may be pressed at most 1 time")
+    expect(page.locator("#moves")).to_have_text("moves 1")
+    # From here only a second press of cell 0 would solve it.
+    page.click("#hint")
+    expect(page.locator("#hint-text")).to_have_text("no plan within the press limits from here: undo or reset")
+    page.click("#undo")
+    kinds = play_by_hints(page)
+    assert kinds == ["best"]
+    expect(page.locator("#win-text")).to_have_text("solved in 1 (par 1)")
