@@ -197,16 +197,12 @@ impl Document {
     /// A pack of levels, ordered by [`order`].
     pub fn pack(name: impl Into<String>, mut levels: Vec<Level>) -> Document {
         order(&mut levels);
-        Document { pack: Some(name.into()), levels, ..Document::single_empty() }
-    }
-
-    fn single_empty() -> Document {
         Document {
             version: SCHEMA_VERSION,
             palette: PALETTE,
             text_cell_limit: TEXT_CELL_LIMIT,
-            pack: None,
-            levels: Vec::new(),
+            pack: Some(name.into()),
+            levels,
         }
     }
 }
