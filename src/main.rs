@@ -27,6 +27,7 @@ fn main() -> ExitCode {
         Mode::Distribution(request) => cli::check::distribution(&request),
         Mode::Generate(request) => cli::generate::run(&request),
         Mode::Hint(request) => cli::hint::run(&request),
+        Mode::Export(request) => cli::export::run(&request),
         #[cfg(feature = "serve")]
         Mode::Serve(request) => cli::serve::run(request),
         Mode::New(form, modulus) => cli::new(form, modulus),

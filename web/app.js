@@ -424,6 +424,26 @@ $('hint').addEventListener('click', async () => {
   }
 });
 
+// ---- export --------------------------------------------------------------------------------
+
+// The level as one HTML page that plays offline (`modsolve export FILE --html`), downloaded.
+$('export').addEventListener('click', async () => {
+  try {
+    const html = await api('/api/export', { source: app.source, file: app.file });
+    const url = URL.createObjectURL(new Blob([html], { type: 'text/html' }));
+    const link = document.createElement('a');
+    link.href = url;
+    link.download = `${app.file.replace(/^.*\//, '').replace(/\.ron$/, '') || 'level'}.html`;
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10000);
+    status(`exported ${link.download}`);
+  } catch (e) {
+    status(e.message);
+  }
+});
+
 // ---- modes ---------------------------------------------------------------------------------
 
 function setMode(mode) {

@@ -61,6 +61,12 @@ pub(crate) enum Command {
     /// board after each press. Exit 0 hint given (or already solved), 1 not solvable from
     /// there, 2 bad input, 3 undecided.
     Hint(HintArgs),
+    /// A level (FILE) or a level pack (every .ron file of DIR, easiest first) as one
+    /// self-contained HTML page that plays offline in any browser, with undo, reset, hints and
+    /// the par: `modsolve export level.ron --html > level.html`. Exit 0 written, 2 a file that
+    /// does not read or a level no plan solves (a pack leaves those out with a warning), 3
+    /// undecided.
+    Export(ExportArgs),
     /// The playground: a local web page to draw, solve, play and generate puzzles, on the level
     /// files of DIR (read and saved there only). Prints its URL on the first line.
     #[cfg(feature = "serve")]
@@ -165,6 +171,35 @@ pub(crate) struct HintArgs {
     #[arg(long, value_parser = parse_budget, default_value = "default")]
     pub(crate) budget: Budget,
     /// The wall time the whole command may take, e.g. 10s; past it the answer is undecided
+    /// (exit 3). Default: none.
+    #[arg(long, value_parser = parse_timeout)]
+    pub(crate) timeout: Option<std::time::Duration>,
+}
+
+#[derive(Args, Debug)]
+#[command(group(clap::ArgGroup::new("format").required(true).args(["html", "json"])))]
+pub(crate) struct ExportArgs {
+    /// The level file (RON; `-` reads standard input), or a directory: every `.ron` file in it
+    /// becomes a level of one pack.
+    #[arg(value_hint = ValueHint::AnyPath)]
+    pub(crate) path: PathBuf,
+    #[command(flatten)]
+    pub(crate) limits: Limits,
+    /// Write the playable page: the board, the par, a fewest plan and the quiet patterns
+    /// embedded, the player inlined (no network, no server).
+    #[arg(long)]
+    pub(crate) html: bool,
+    /// Print the embedded document as JSON instead (what the page plays).
+    #[arg(long)]
+    pub(crate) json: bool,
+    /// Write to FILE (all or nothing, replacing it) instead of standard output.
+    #[arg(long, short, value_name = "FILE", value_hint = ValueHint::FilePath)]
+    pub(crate) output: Option<PathBuf>,
+    /// Best-effort work: the search for the fewest plan, per level (a node count, or a time
+    /// like 10s). Default: 200000000 nodes. A par it cannot prove is shown as not proven.
+    #[arg(long, value_parser = parse_budget, default_value = "default")]
+    pub(crate) budget: Budget,
+    /// The wall time each level's analysis may take, e.g. 10s; past it the export stops
     /// (exit 3). Default: none.
     #[arg(long, value_parser = parse_timeout)]
     pub(crate) timeout: Option<std::time::Duration>,

@@ -7,6 +7,7 @@
 
 pub(crate) mod args;
 pub(crate) mod check;
+pub(crate) mod export;
 pub(crate) mod generate;
 pub(crate) mod hint;
 mod output;
@@ -32,6 +33,7 @@ pub(crate) enum Mode {
     Distribution(check::Request),
     Generate(generate::Request),
     Hint(hint::Request),
+    Export(export::Request),
     #[cfg(feature = "serve")]
     Serve(serve::Request),
     New(modsolve::scaffold::Form, u64),
@@ -49,6 +51,7 @@ impl Mode {
             Mode::Check(request) | Mode::Histogram(request) | Mode::Distribution(request) => request.json,
             Mode::Generate(request) => request.json,
             Mode::Hint(request) => request.json,
+            Mode::Export(request) => request.json,
             #[cfg(feature = "serve")]
             Mode::Serve(_) => false,
             Mode::New(..) | Mode::Completions(_) | Mode::Man(_) => false,
@@ -75,6 +78,7 @@ pub(crate) fn parse() -> Result<Mode, Failure> {
         Some(Command::Check(args)) => Mode::Check(check::Request::from(args)),
         Some(Command::Generate(args)) => Mode::Generate(generate::Request::from(args)),
         Some(Command::Hint(args)) => Mode::Hint(hint::Request::from(args)),
+        Some(Command::Export(args)) => Mode::Export(export::Request::from(args)),
         #[cfg(feature = "serve")]
         Some(Command::Serve(args)) => Mode::Serve(serve::Request::from(args)),
         Some(Command::New(args)) => {

@@ -16,6 +16,7 @@
 //! | `POST /api/distribution` | `source`, `exact_limit`, `samples`, `seed`, `confidence` | the `check --par-distribution --json` document |
 //! | `POST /api/save` | `path`, `source`, `overwrite` | `{"version", "saved"}` once the file is written |
 //! | `GET /api/svg?path=P`, `POST /api/svg` | a file, or `source` and `pressed` | the board with its fewest plan as SVG |
+//! | `POST /api/export` | `source`, `file` | the level as a playable HTML page (`modsolve export FILE --html`) |
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -76,6 +77,7 @@ pub(crate) fn routes(shared: Arc<Shared>) -> axum::Router {
         .route("/api/distribution", post(distribution))
         .route("/api/save", post(save))
         .route("/api/svg", get(svg_of_file).post(svg_of_source))
+        .route("/api/export", post(export))
         .fallback(|| async { ApiError::new(StatusCode::NOT_FOUND, "not-found", "no such page or endpoint") })
         .with_state(shared)
 }
@@ -326,22 +328,9 @@ fn check_length(field: &str, values: &[u64], puzzle: &Puzzle) -> Result<(), ApiE
     Ok(())
 }
 
-/// What the page needs to draw a puzzle.
+/// What the page needs to draw a puzzle (the library's board document, which exports embed too).
 fn board_json(puzzle: &Puzzle) -> Value {
-    let buttons_are_cells = puzzle.buttons_are_cells();
-    json!({
-        "name": puzzle.name(),
-        "cells": puzzle.cell_count(),
-        "buttons": puzzle.button_count(),
-        "buttons_are_cells": buttons_are_cells,
-        "staged": puzzle.phases().is_some(),
-        "layout": modsolve::report::svg::layout(puzzle),
-        "moduli": puzzle.moduli(),
-        "start": puzzle.start(),
-        "target": puzzle.target(),
-        "labels": puzzle.labels(),
-        "button_names": (!buttons_are_cells).then(|| (0..puzzle.button_count()).map(|j| puzzle.button_name(j)).collect::<Vec<_>>()),
-    })
+    serde_json::to_value(modsolve::export::board(puzzle)).unwrap_or(Value::Null)
 }
 
 /// `POST /api/analyse`: the board and the solve document, written without building the plan as
@@ -712,6 +701,47 @@ async fn svg_of_source(
     blocking(&shared, move |mut job| {
         let puzzle = parse(&request.source, &request.file)?;
         svg(&mut job, &puzzle, &request.pressed)
+    })
+    .await
+}
+
+/// `POST /api/export`: the level as the page `modsolve export FILE --html` writes, as a download
+/// named after the file. An unsolvable level is refused (400, `unsolvable`).
+async fn export(
+    State(shared): Shared_,
+    request: Result<Json<SourceRequest>, JsonRejection>,
+) -> Result<Response, ApiError> {
+    use modsolve::export::{Document, ExportError, ExportOptions};
+    let request = body(request)?;
+    blocking(&shared, move |mut job| {
+        let puzzle = parse(&request.source, &request.file)?;
+        reserve_solve(&mut job, &puzzle)?;
+        let options = ExportOptions { analysis: options(&job), mean_par: false };
+        let level = modsolve::export::level(&puzzle, &request.file, &options).map_err(|e| match e {
+            ExportError::Unsolvable => {
+                ApiError::new(StatusCode::BAD_REQUEST, "unsolvable", e.to_string()).with_file(&request.file)
+            }
+            ExportError::TooLarge { .. } => {
+                ApiError::new(StatusCode::BAD_REQUEST, "input", e.to_string()).with_file(&request.file)
+            }
+            ExportError::Undecided => ApiError::from(modsolve::Error::BudgetRanOut),
+            ExportError::Analysis(e) => ApiError::from(e),
+        })?;
+        let page = crate::cli::export::html(&Document::single(level));
+        let stem = request.file.rsplit(['/', '\\']).next().unwrap_or("level");
+        let stem = stem.strip_suffix(".ron").unwrap_or(stem);
+        let safe: String =
+            stem.chars().filter(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.')).collect();
+        let name = if safe.is_empty() { "level".to_string() } else { safe };
+        let disposition = format!("attachment; filename=\"{name}.html\"");
+        Ok((
+            [
+                (header::CONTENT_TYPE, "text/html; charset=utf-8".to_string()),
+                (header::CONTENT_DISPOSITION, disposition),
+            ],
+            page,
+        )
+            .into_response())
     })
     .await
 }

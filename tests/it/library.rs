@@ -115,7 +115,7 @@ fn schema(name: &str) -> jsonschema::Validator {
     jsonschema::validator_for(&schema).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
-fn validate(name: &str, document: &Value) {
+pub(crate) fn validate(name: &str, document: &Value) {
     let validator = schema(name);
     let errors: Vec<String> =
         validator.iter_errors(document).map(|e| format!("{} at {}", e, e.instance_path())).collect();

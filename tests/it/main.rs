@@ -31,6 +31,8 @@
 //!   against its schema, for every shipped puzzle;
 //! - `book`: every `console` example of README.md, FORMAT.md and the guide prints what it shows,
 //!   and the README lists every shipped puzzle file;
+//! - `export`: `modsolve export` pages under 200 KB for every shipped puzzle, their embedded
+//!   document against simulation, bad input, packs ordered by par, and `POST /api/export`;
 //! - `limits`: honest outcomes (undecided, exact counts, why a plan is not proven) and budgets
 //!   and memory that bound the command.
 
@@ -41,6 +43,7 @@ mod brute_force;
 mod check;
 mod cli;
 mod difficulty;
+mod export;
 mod front_ends;
 mod fuzz;
 mod generate;

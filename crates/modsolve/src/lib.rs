@@ -59,6 +59,7 @@ pub mod bounded;
 pub mod check;
 pub mod difficulty;
 pub mod error;
+pub mod export;
 pub mod format;
 pub mod generate;
 pub mod hint;
