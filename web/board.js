@@ -132,8 +132,10 @@ export function draw(canvas, board, state, { plan = null, hint = null, maxWidth 
     ctx.stroke();
     drawn.edges++;
   }
+  const lined = (layout.buttons || []).length <= 4;
   (layout.buttons || []).forEach((button, j) => {
     const active = j === preview || (j === hint && !pressable);
+    if (!active && !lined) return;
     const from = buttonPoint(canvas, board, j);
     ctx.save();
     ctx.strokeStyle = active ? palette.press : (palette.edge || '#64748b');
@@ -181,7 +183,9 @@ export function draw(canvas, board, state, { plan = null, hint = null, maxWidth 
         const below = edit === 'target' ? `from ${v}` : `→${t}`;
         const above = edit === 'moduli' ? 'mod' : `mod ${m}`;
         fitText(ctx, below, x, y + half * 0.62, 2 * half * 0.75, small);
-        fitText(ctx, above, x, y - half * 0.6, 2 * half * 0.75, small);
+        // Squares and hexagons keep their top-right corner for the plan's badge.
+        const ax = layout.shape === 'circle' ? x : x - half * 0.3;
+        fitText(ctx, above, ax, y - half * 0.6, half * 1.1, small);
         texts.push(below, above);
         ctx.globalAlpha = 1;
       }
@@ -189,6 +193,11 @@ export function draw(canvas, board, state, { plan = null, hint = null, maxWidth 
     if (labels && labels[i] !== undefined && s >= 20) {
       const font = Math.max(10, Math.round(s * 0.22));
       if (layout.shape === 'circle') {
+        // On a patch of background, so that edges passing under it leave it readable.
+        ctx.font = `${font}px system-ui, sans-serif`;
+        const w = Math.min(s * 1.45, ctx.measureText(labels[i]).width) + 4;
+        ctx.fillStyle = palette.background;
+        ctx.fillRect(x - w / 2, y + half + font * 0.25, w, font * 1.2);
         ctx.fillStyle = palette.label || '#94a3b8';
         fitText(ctx, labels[i], x, y + half + font * 0.85, s * 1.45, font);
       } else if (!edit) {
@@ -198,7 +207,9 @@ export function draw(canvas, board, state, { plan = null, hint = null, maxWidth 
       drawn.labels.push(labels[i]);
     }
     if (plan && pressable && plan[i] !== undefined && String(plan[i]) !== '0' && 2 * half >= 14) {
-      badge(ctx, x + half * 0.72, y - half * 0.72, Math.max(6, Math.min(10, half / 2.5)), String(plan[i]));
+      // On a circle's rim, clear of the figures written inside it.
+      const corner = layout.shape === 'circle' ? half : half * 0.72;
+      badge(ctx, x + corner, y - corner, Math.max(6, Math.min(10, half / 2.5)), String(plan[i]));
     }
     if (previewed && previewed.has(i)) {
       ctx.save();

@@ -75,6 +75,9 @@ fn light(value: u64, modulus: u64) -> bool {
     modulus > 1 && value.min(modulus - 1) * 2 >= modulus - 1 && value > 0
 }
 
+/// Buttons drawn with lines to the cells they change when there are at most this many.
+pub const LINED_BUTTONS: usize = 4;
+
 /// Pixels a cell width in an SVG of a board small enough for shapes.
 const UNIT: f64 = 48.0;
 
@@ -119,7 +122,10 @@ pub fn board_svg(puzzle: &Puzzle, state: &[u64], plan: Option<&[BigUint]>) -> St
             PALETTE.edge
         );
     }
-    for button in &layout.buttons {
+    // Lines from each button to the cells it changes while they stay readable; the cells are
+    // listed under every button too.
+    let lines = layout.buttons.len() <= LINED_BUTTONS;
+    for button in layout.buttons.iter().filter(|_| lines) {
         let (bx, by) = at(button.centre);
         for &cell in &button.cells {
             let (cx, cy) = at(layout.centre(cell));
@@ -192,13 +198,18 @@ pub fn board_svg(puzzle: &Puzzle, state: &[u64], plan: Option<&[BigUint]>) -> St
             size * 0.36
         );
         if let Some(labels) = labels {
-            let (ly, colour) = match layout.shape {
-                Shape::Circle => (cy + half + size * 0.2, PALETTE.label),
-                _ => (cy + half - size * 0.12, ink),
+            // Under a circle, with a halo of the background where an edge passes.
+            let (ly, colour, halo) = match layout.shape {
+                Shape::Circle => (
+                    cy + half + size * 0.2,
+                    PALETTE.label,
+                    format!(r#" stroke="{}" stroke-width="4" paint-order="stroke""#, PALETTE.background),
+                ),
+                _ => (cy + half - size * 0.12, ink, String::new()),
             };
             let _ = writeln!(
                 out,
-                r#"<text class="label" x="{cx:.1}" y="{ly:.1}" font-size="{:.0}" fill="{colour}" text-anchor="middle" dominant-baseline="central">{}</text>"#,
+                r#"<text class="label" x="{cx:.1}" y="{ly:.1}" font-size="{:.0}" fill="{colour}"{halo} text-anchor="middle" dominant-baseline="central">{}</text>"#,
                 size * 0.24,
                 escape(&labels[i])
             );
@@ -226,6 +237,14 @@ pub fn board_svg(puzzle: &Puzzle, state: &[u64], plan: Option<&[BigUint]>) -> St
             r#"<text class="button-name" x="{bx:.1}" y="{by:.1}" font-size="14" fill="{}" text-anchor="middle" dominant-baseline="central">{}</text>"#,
             PALETTE.text_on_low,
             escape(&button.name)
+        );
+        let names: Vec<String> = button.cells.iter().map(|&c| puzzle.cell_name(c)).collect();
+        let _ = writeln!(
+            out,
+            r#"<text class="button-cells" x="{bx:.1}" y="{:.1}" font-size="10" fill="{}" text-anchor="middle" dominant-baseline="central">{}</text>"#,
+            by + h / 2.0 + 8.0,
+            PALETTE.label,
+            escape(&format!("→ {}", names.join(" ")))
         );
         if let Some(count) = plan.and_then(|plan| plan.get(j)).filter(|x| !x.is_zero()) {
             badge(&mut out, bx + w / 2.0 - 4.0, by - h / 2.0 + 4.0, count);
