@@ -17,7 +17,7 @@ pub const TEXT_CELL_LIMIT: usize = 4096;
 
 /// `Edges` graphs of up to this many cells are laid out by stress majorisation (its cost grows
 /// with the square of the cells); bigger ones are drawn in rows.
-pub const STRESS_CELLS: usize = 600;
+pub const STRESS_CELLS: usize = 150;
 
 /// At most this many explicit buttons are placed on the picture (more are listed by the page).
 pub const PLACED_BUTTONS: usize = 64;
@@ -171,7 +171,11 @@ pub fn layout(puzzle: &Puzzle) -> Layout {
                 labels,
             };
             if shapes {
-                out.centres = Some(automatic(topology));
+                // A file's own layout spares the automatic one (a graph's costs the most).
+                out.centres = Some(match puzzle.layout() {
+                    Some(given) => given.points().to_vec(),
+                    None => automatic(topology),
+                });
                 out.edges = edges(topology);
                 out.movable = true;
             }
@@ -340,30 +344,31 @@ fn stress(adjacency: &[Vec<usize>]) -> Vec<[f64; 2]> {
         }
     }
     let mut p = classical_scaling(&d, n);
-    // Majorisation, each centre moved to where the stress bound is least given the others.
+    // Majorisation, each centre moved to where the stress bound is least given the others, with
+    // the weights 1/d² (near cells count most) and their sums worked out once.
+    let weights: Vec<f64> = d.iter().map(|&x| if x > 0.0 { 1.0 / (x * x) } else { 0.0 }).collect();
+    let sums: Vec<f64> = (0..n).map(|i| weights[i * n..(i + 1) * n].iter().sum()).collect();
     let mut next = p.clone();
-    for _ in 0..300 {
+    for _ in 0..200 {
         let mut moved = 0.0f64;
         for i in 0..n {
-            let (mut sx, mut sy, mut sw) = (0.0, 0.0, 0.0);
+            let (mut sx, mut sy) = (0.0, 0.0);
             for j in 0..n {
                 if i == j {
                     continue;
                 }
-                let dij = d[i * n + j];
-                let w = 1.0 / (dij * dij);
+                let (dij, w) = (d[i * n + j], weights[i * n + j]);
                 let (dx, dy) = (p[i][0] - p[j][0], p[i][1] - p[j][1]);
                 let len = (dx * dx + dy * dy).sqrt();
-                let (ux, uy) = if len > 1e-9 { (dx / len, dy / len) } else { (0.0, 0.0) };
-                sx += w * (p[j][0] + dij * ux);
-                sy += w * (p[j][1] + dij * uy);
-                sw += w;
+                let pull = if len > 1e-9 { dij / len } else { 0.0 };
+                sx += w * (p[j][0] + pull * dx);
+                sy += w * (p[j][1] + pull * dy);
             }
-            next[i] = [sx / sw, sy / sw];
+            next[i] = [sx / sums[i], sy / sums[i]];
             moved = moved.max((next[i][0] - p[i][0]).abs() + (next[i][1] - p[i][1]).abs());
         }
         std::mem::swap(&mut p, &mut next);
-        if moved < 1e-6 {
+        if moved < 1e-3 {
             break;
         }
     }
@@ -377,17 +382,48 @@ fn stress(adjacency: &[Vec<usize>]) -> Vec<[f64; 2]> {
         }
     }
     let mean = if count > 0 && total > 0.0 { total / count as f64 } else { 1.0 };
-    let mut scale = NODE_SPACING / mean;
+    let scale = NODE_SPACING / mean;
+    let mut p: Vec<[f64; 2]> = p.iter().map(|q| [q[0] * scale, q[1] * scale]).collect();
+    // Cells still too near are pushed apart, each pair along the line between them (a fixed
+    // direction for cells on the same spot), until none is; then, if some still are, the whole
+    // picture is spread.
+    let apart = 0.8 * NODE_SPACING;
+    for _ in 0..100 {
+        let mut pushed = false;
+        for a in 0..n {
+            for b in a + 1..n {
+                let (dx, dy) = (p[b][0] - p[a][0], p[b][1] - p[a][1]);
+                let len = (dx * dx + dy * dy).sqrt();
+                if len >= apart - 1e-9 {
+                    continue;
+                }
+                let (ux, uy) = if len > 1e-9 {
+                    (dx / len, dy / len)
+                } else {
+                    let angle = (a * 7 + b * 13) as f64;
+                    (angle.cos(), angle.sin())
+                };
+                let half = (apart - len) / 2.0 + 1e-6;
+                p[a] = [p[a][0] - ux * half, p[a][1] - uy * half];
+                p[b] = [p[b][0] + ux * half, p[b][1] + uy * half];
+                pushed = true;
+            }
+        }
+        if !pushed {
+            break;
+        }
+    }
     let mut closest = f64::INFINITY;
     for a in 0..n {
         for b in a + 1..n {
             closest = closest.min(distance(p[a], p[b]));
         }
     }
-    if closest > 1e-9 {
-        scale = scale.max(0.8 * NODE_SPACING / closest).min(100.0 * NODE_SPACING);
+    if closest < apart - 1e-9 {
+        let spread = apart / closest.max(1e-3);
+        p.iter_mut().for_each(|q| *q = [q[0] * spread, q[1] * spread]);
     }
-    p.iter().map(|q| [q[0] * scale, q[1] * scale]).collect()
+    p
 }
 
 fn distance(a: [f64; 2], b: [f64; 2]) -> f64 {
@@ -415,7 +451,7 @@ fn classical_scaling(d: &[f64], n: usize) -> Vec<[f64; 2]> {
         let mut v: Vec<f64> =
             (0..n).map(|i| ((i + 1) as f64).powi(k + 1) / n as f64 + (i % 3) as f64).collect();
         let mut value = 0.0;
-        for _ in 0..200 {
+        for _ in 0..100 {
             for (u, _) in &found {
                 let dot: f64 = u.iter().zip(&v).map(|(a, b)| a * b).sum();
                 v.iter_mut().zip(u).for_each(|(x, y)| *x -= dot * y);
@@ -554,6 +590,22 @@ mod tests {
         assert_apart(&wheel, 10, 0.8 * NODE_SPACING - 1e-9);
         let parts = of("Puzzle(graph: Edges(cells: 6, edges: [(0, 1), (1, 2), (3, 4), (4, 5)]), modulus: 2)");
         assert_apart(&parts, 6, 0.8 * NODE_SPACING - 1e-9);
+        // A random graph as big as is laid out: cells apart, and a picture of sensible size.
+        use rand::{RngExt, SeedableRng, rngs::StdRng};
+        let mut rng = StdRng::seed_from_u64(3);
+        let n = STRESS_CELLS;
+        let mut edges: Vec<String> = (1..n).map(|i| format!("({}, {i})", rng.random_range(0..i))).collect();
+        edges.extend((0..n / 2).map(|_| {
+            let a = rng.random_range(0..n - 1);
+            format!("({a}, {})", rng.random_range(a + 1..n))
+        }));
+        edges.sort();
+        edges.dedup();
+        let random =
+            of(&format!("Puzzle(graph: Edges(cells: {n}, edges: [{}]), modulus: 2)", edges.join(", ")));
+        assert_apart(&random, n, 0.8 * NODE_SPACING - 1e-9);
+        let area = random.width * random.height;
+        assert!(area < 12.0 * n as f64 * NODE_SPACING * NODE_SPACING, "{} × {}", random.width, random.height);
     }
 
     #[test]

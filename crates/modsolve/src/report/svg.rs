@@ -104,9 +104,10 @@ pub fn board_svg(puzzle: &Puzzle, state: &[u64], plan: Option<&[BigUint]>) -> St
             .collect(),
         _ => Vec::new(),
     };
-    let width = margin * 2.0 + layout.width * size;
+    // Whole pixels: the picture's size as a person would write it.
+    let width = (margin * 2.0 + layout.width * size).ceil();
     let list_height = if listed.is_empty() { 0.0 } else { 24.0 };
-    let height = margin * 2.0 + layout.height * size + list_height;
+    let height = (margin * 2.0 + layout.height * size + list_height).ceil();
     let at = |p: [f64; 2]| (margin + p[0] * size, margin + p[1] * size);
     let mut out = String::with_capacity(cells * 300 + 512);
     let _ = writeln!(
