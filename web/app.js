@@ -2,7 +2,7 @@
 // play mode with hints, and level generation. Every answer comes from the server's JSON API,
 // which speaks the same documents as `modsolve ... --json`.
 
-import { draw, cellAt, setPalette, place } from './board.js';
+import { draw, cellAt, setPalette, pressAt, cellPoint, buttonPoint, toUnits, legend } from './board.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -19,6 +19,9 @@ const app = {
   seq: 0,           // the newest analysis asked for; older answers are dropped
   timings: { load: null, edits: [] },
   levels: [],
+  preview: null,    // the button under the pointer: its press is shown on the board
+  history: { undo: [], redo: [] }, // edit mode: the sources before (and after) each edit
+  drag: null,       // edit mode: a cell being moved
 };
 window.playground = app;
 
@@ -132,6 +135,8 @@ async function load(source, file) {
   app.source = source;
   $('source').value = source;
   resetPlay();
+  app.history = { undo: [], redo: [] };
+  showHistory();
   // A newly opened file owns the board only once it reads: until then nothing of the file
   // shown before stays on screen as if it belonged to this one.
   app.fresh = true;
@@ -298,11 +303,15 @@ function render() {
   const state = play ? app.state || board.start : board.start;
   const showPlan = !play && $('show-plan').checked && app.solve && app.solve.fewest;
   const plan = showPlan ? app.solve.fewest.presses : null;
-  const hintCell = play && app.hint !== null && board.buttons_are_cells ? app.hint : null;
-  draw($('board'), board, state, { plan, hint: hintCell, ...boardSpace() });
+  const hint = play ? app.hint : null;
+  const edit = app.mode === 'edit' ? field() : null;
+  const centres = app.drag && app.drag.moved ? app.drag.centres : null;
+  draw($('board'), board, state, { plan, hint, edit, preview: app.preview, centres, keep: Boolean(centres), ...boardSpace() });
+  showLegend(board, { edit, plan: Boolean(plan), play });
   const buttons = $('buttons');
   buttons.innerHTML = '';
-  if (!board.buttons_are_cells) {
+  // Explicit buttons are drawn on the board; listed here only when too many to place.
+  if (!board.buttons_are_cells && !(board.layout.buttons || []).length) {
     const names = board.button_names || [];
     names.forEach((name, j) => {
       const b = document.createElement('button');
@@ -318,14 +327,57 @@ function render() {
   document.body.dataset.cells = String(board.cells);
 }
 
+// What the board's marks mean, under it.
+function showLegend(board, options) {
+  let box = $('legend');
+  if (!box) {
+    box = document.createElement('ul');
+    box.id = 'legend';
+    $('board-wrap').after(box);
+  }
+  box.innerHTML = '';
+  for (const [kind, text] of legend(board, options)) {
+    const li = document.createElement('li');
+    li.dataset.kind = kind;
+    li.innerHTML = `<span class="swatch ${kind}"></span>`;
+    li.append(text);
+    box.appendChild(li);
+  }
+}
+
 // ---- editing -------------------------------------------------------------------------------
 
 function field() {
   return document.querySelector('input[name=field]:checked').value;
 }
 
+// Edit history: the source before each edit, so that Undo and Redo (Ctrl-Z, Ctrl-Shift-Z,
+// Ctrl-Y) step through the designer's edits.
+function remember() {
+  app.history.undo.push(app.source);
+  app.history.redo = [];
+  showHistory();
+}
+
+function showHistory() {
+  if ($('edit-undo')) $('edit-undo').disabled = !app.history.undo.length;
+  if ($('edit-redo')) $('edit-redo').disabled = !app.history.redo.length;
+}
+
+function stepHistory(from, to) {
+  if (!from.length || !app.board) return;
+  to.push(app.source);
+  const source = from.pop();
+  showHistory();
+  analyse({ source, file: app.file });
+}
+
+const undoEdit = () => stepHistory(app.history.undo, app.history.redo);
+const redoEdit = () => stepHistory(app.history.redo, app.history.undo);
+
 function edit(cell) {
   const board = app.board;
+  remember();
   const which = field();
   const started = performance.now();
   if (which === 'moduli') {
@@ -341,14 +393,95 @@ function edit(cell) {
   analyse({ source: app.source, file: app.file, [which]: values }, started);
 }
 
+function pointer(event) {
+  const rect = $('board').getBoundingClientRect();
+  return { x: event.clientX - rect.left, y: event.clientY - rect.top };
+}
+
 $('board').addEventListener('click', (event) => {
-  if (!app.board) return;
-  const rect = event.target.getBoundingClientRect();
-  const cell = cellAt($('board'), app.board, event.clientX - rect.left, event.clientY - rect.top);
-  if (cell === null) return;
-  if (app.mode === 'edit') edit(cell);
-  else if (app.mode === 'play' && app.board.buttons_are_cells) press(cell);
+  if (!app.board || app.dragged) {
+    app.dragged = false;
+    return;
+  }
+  const { x, y } = pointer(event);
+  if (app.mode === 'edit') {
+    const cell = cellAt($('board'), app.board, x, y);
+    if (cell !== null) edit(cell);
+  } else if (app.mode === 'play') {
+    const button = pressAt($('board'), app.board, x, y);
+    if (button !== null) press(button);
+  }
 });
+
+// Dragging a cell in Edit (layouts a designer may move): the new place is written back to the
+// file as `layout:`, a position per cell.
+$('board').addEventListener('mousedown', (event) => {
+  const board = app.board;
+  if (!board || app.mode !== 'edit' || !board.layout.movable || !board.layout.centres) return;
+  const { x, y } = pointer(event);
+  const cell = cellAt($('board'), board, x, y);
+  if (cell === null) return;
+  app.drag = { cell, x, y, moved: false, centres: board.layout.centres.map((p) => p.slice()) };
+});
+
+window.addEventListener('mousemove', (event) => {
+  const board = app.board;
+  if (!board) return;
+  const { x, y } = pointer(event);
+  const drag = app.drag;
+  if (drag) {
+    if (!drag.moved && Math.hypot(x - drag.x, y - drag.y) < 5) return;
+    drag.moved = true;
+    const [ux, uy] = toUnits($('board'), x, y);
+    drag.centres[drag.cell] = [ux, uy];
+    render();
+    return;
+  }
+  if (event.target !== $('board')) {
+    if (app.preview !== null) {
+      app.preview = null;
+      render();
+    }
+    return;
+  }
+  const over = pressAt($('board'), board, x, y);
+  if (over !== app.preview) {
+    app.preview = over;
+    render();
+  }
+});
+
+window.addEventListener('mouseup', () => {
+  const drag = app.drag;
+  app.drag = null;
+  if (!drag || !drag.moved) return;
+  app.dragged = true;
+  setTimeout(() => { app.dragged = false; }, 0);
+  remember();
+  const round = (v) => Math.round(v * 100) / 100;
+  const layout = drag.centres.map(([px, py]) => [round(px), round(py)]);
+  analyse({ source: app.source, file: app.file, layout });
+});
+
+$('board').addEventListener('mouseleave', () => {
+  if (app.preview !== null && !app.drag) {
+    app.preview = null;
+    render();
+  }
+});
+
+document.addEventListener('keydown', (event) => {
+  if (app.mode !== 'edit' || !(event.ctrlKey || event.metaKey)) return;
+  if (event.target.closest && event.target.closest('textarea, input')) return;
+  const key = event.key.toLowerCase();
+  if (key === 'z' && !event.shiftKey) undoEdit();
+  else if ((key === 'z' && event.shiftKey) || key === 'y') redoEdit();
+  else return;
+  event.preventDefault();
+});
+if ($('edit-undo')) $('edit-undo').addEventListener('click', undoEdit);
+if ($('edit-redo')) $('edit-redo').addEventListener('click', redoEdit);
+for (const input of document.querySelectorAll('input[name=field]')) input.addEventListener('change', render);
 
 let typing = null;
 $('source').addEventListener('input', () => {
@@ -640,12 +773,17 @@ async function start() {
 }
 window.addEventListener('resize', render);
 
-// The centre of cell `i` on the screen (for tests and tools driving the page).
+// The centre of cell `i` (and of placed button `j`) on the screen, and what the board drew
+// (centres, edges, labels, buttons), for tests and tools driving the page.
 app.cellCentre = (i) => {
-  const canvas = $('board'), g = canvas._geometry;
-  const [r, c] = place(app.board, i);
-  const rect = canvas.getBoundingClientRect();
-  const shift = g.hex && r % 2 === 1 ? g.size / 2 : 0;
-  return { x: rect.left + g.margin + c * g.size + shift + g.size / 2 - 2, y: rect.top + g.margin + r * g.size + g.size / 2 - 2 };
+  const canvas = $('board'), rect = canvas.getBoundingClientRect();
+  const p = cellPoint(canvas, app.board, i);
+  return { x: rect.left + p.x, y: rect.top + p.y };
 };
+app.buttonCentre = (j) => {
+  const canvas = $('board'), rect = canvas.getBoundingClientRect();
+  const p = buttonPoint(canvas, app.board, j);
+  return p && { x: rect.left + p.x, y: rect.top + p.y };
+};
+app.drawn = () => $('board')._drawn;
 start();

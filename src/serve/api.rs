@@ -7,7 +7,7 @@
 //! | `GET /api/palette` | | the board colours ([`modsolve::report::svg::PALETTE`]) |
 //! | `GET /api/files` | | the `check --json` document of every `.ron` file in the directory |
 //! | `GET /api/file?path=P` | | the file's RON text |
-//! | `POST /api/analyse` | `source`, optional `start`, `target`, `moduli` | `{"version", "file", "source", "board", "solve"}`: the board to draw and the `--json` solve document |
+//! | `POST /api/analyse` | `source`, optional `start`, `target`, `moduli`, `layout` (a centre `[x, y]` per cell, written back as the file's `layout:`) | `{"version", "file", "source", "board", "solve"}`: the board to draw and the `--json` solve document |
 //! | `POST /api/check` | `source` | the `check --json` document |
 //! | `POST /api/hint` | `source`, `pressed` | the `hint --json` document |
 //! | `POST /api/state` | `source`, `pressed` | `{"version", "pressed", "state", "solved"}`: the board after the presses |
@@ -240,6 +240,7 @@ struct AnalyseRequest {
     start: Option<Vec<u64>>,
     target: Option<Vec<u64>>,
     moduli: Option<Vec<u64>>,
+    layout: Option<Vec<[f64; 2]>>,
 }
 
 /// The puzzle with the editor's changes: new moduli (start and target reduced by them), then a
@@ -304,6 +305,14 @@ fn edited(request: &AnalyseRequest) -> Result<(Puzzle, String), ApiError> {
         let text = source.as_deref().unwrap_or(&request.source);
         let in_place =
             with_state(text, &puzzle).filter(|text| parse(text, &request.file).is_ok_and(|p| p == puzzle));
+        source = Some(in_place.unwrap_or_else(|| modsolve::format::to_ron(&puzzle, "")));
+    }
+    if let Some(layout) = &request.layout {
+        // A designer moved a cell: `layout:` set in place (added when the file has none).
+        puzzle = puzzle.with_layout(Some(layout.clone())).map_err(invalid)?;
+        let text = source.as_deref().unwrap_or(&request.source);
+        let in_place = modsolve::format::with_field(text, "layout", &modsolve::format::layout_text(layout))
+            .filter(|text| parse(text, &request.file).is_ok_and(|p| p == puzzle));
         source = Some(in_place.unwrap_or_else(|| modsolve::format::to_ron(&puzzle, "")));
     }
     Ok((puzzle, source.unwrap_or_else(|| request.source.clone())))

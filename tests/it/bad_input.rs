@@ -786,7 +786,7 @@ const REFUSED: &[Refused] = &[
         lines: &["Puzzle(graph: Path(3), modulus: 2, colour: 3)"],
         message: concat!(
             "unknown field `colour` in Puzzle; the fields are `name`, `graph`, `modulus`, `press`, ",
-            "`buttons`, `start`, `target`, `labels`, `max_presses`, `intended`, `phases`, `button_phases`"
+            "`buttons`, `start`, `target`, `labels`, `layout`, `max_presses`, `intended`, `phases`, `button_phases`"
         ),
         line: 1,
         column: 36,

@@ -335,3 +335,74 @@ fn write_failures_are_reported() {
     assert_eq!(output.status.code(), Some(2));
     assert!(text(&output.stderr).contains("cannot write the output"), "{}", text(&output.stderr));
 }
+
+/// `modsolve FILE --svg` draws every shipped puzzle as itself: a shape per cell with its value,
+/// the lines of paths and graphs, labels, explicit buttons with the cells they change.
+#[test]
+fn svg_of_every_shipped_puzzle_draws_it_as_itself() {
+    let out = crate::util::Scratch::new();
+    let mut drawn = 0;
+    for path in crate::util::shipped_files() {
+        let stem = path.file_stem().unwrap().to_string_lossy().to_string();
+        let file = out.path().join(format!("{stem}.svg"));
+        let status =
+            crate::util::modsolve().arg(&path).arg("--svg").arg(&file).output().expect("runs").status;
+        assert!(matches!(status.code(), Some(0 | 1)), "{stem}: {status:?}");
+        let svg = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{stem}: {e}"));
+        let puzzle = crate::util::shipped(&format!("{stem}.ron"));
+        let count = |needle: &str| svg.matches(needle).count();
+        assert!(
+            svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\"") && svg.ends_with("</svg>\n"),
+            "{stem}"
+        );
+        // One shape and one value a cell, whatever the shape.
+        let cells = count(r#"<rect class="cell""#)
+            + count(r#"<circle class="cell""#)
+            + count(r#"<polygon class="cell""#);
+        assert_eq!(cells, puzzle.cell_count(), "{stem}");
+        assert_eq!(count(r#"<text class="value""#), puzzle.cell_count(), "{stem}");
+        // Opened and closed tags balance (a cheap well-formedness check).
+        assert_eq!(count("<text"), count("</text>"), "{stem}");
+        let (edges, labels, buttons) = (
+            count(r#"<line class="edge""#),
+            count(r#"<text class="label""#),
+            count(r#"<rect class="button""#),
+        );
+        match stem.as_str() {
+            "sunflowers" => {
+                assert_eq!((edges, labels), (7, 7), "{stem}");
+                assert_eq!(count(r#"<circle class="cell""#), 7);
+                for name in ["a", "b", "c", "d", "e", "f", "g"] {
+                    assert!(svg.contains(&format!(">{name}</text>")), "{stem}: label {name}");
+                }
+                // Not a row: the flowers' centres take at least three heights.
+                let heights: std::collections::BTreeSet<&str> = svg
+                    .lines()
+                    .filter(|l| l.starts_with(r#"<circle class="cell""#))
+                    .filter_map(|l| l.split("cy=\"").nth(1)?.split('"').next())
+                    .collect();
+                assert!(heights.len() >= 3, "{stem}: {heights:?}");
+            }
+            "octopus" | "octopus-game" => {
+                assert_eq!((edges, labels), (3, 4), "{stem}");
+                assert!(svg.contains(">tentacle 4</text>"), "{stem}");
+            }
+            "two-levers" => {
+                assert_eq!((edges, buttons), (0, 2), "{stem}");
+                assert!(svg.contains(">button 0</text>") && svg.contains(">→ 1 2</text>"), "{stem}");
+                assert_eq!(count(r#"<line class="effect""#), 4, "{stem}");
+            }
+            "merlin" => {
+                assert_eq!(buttons, 9, "{stem}");
+                assert!(svg.contains(">→ 0 1 3 4</text>"), "{stem}: the top-left corner's cells");
+            }
+            _ => {
+                assert!(puzzle.topology().picture_size().is_some(), "{stem}: a shipped puzzle not looked at");
+                assert_eq!((edges, buttons), (0, 0), "{stem}");
+                assert_eq!(count(r#"<rect class="cell""#), puzzle.cell_count(), "{stem}");
+            }
+        }
+        drawn += 1;
+    }
+    assert_eq!(drawn, 13);
+}

@@ -410,7 +410,26 @@ fn serve_analyses_like_the_library() {
     assert_eq!(doc["solve"], library_solve(&source, &served_options()));
     assert_eq!(doc["solve"]["fewest"]["total_presses"], 18);
     assert_eq!(doc["board"]["start"], json!([2, 4, 5, 3]));
-    assert_eq!(doc["board"]["layout"], json!({"rows": 1, "cols": 4, "hex": false, "positions": null}));
+    let layout = &doc["board"]["layout"];
+    assert_eq!((layout["shape"].as_str(), layout["movable"].as_bool()), (Some("circle"), Some(true)));
+    assert_eq!(layout["edges"], json!([[0, 1], [1, 2], [2, 3]]));
+    assert_eq!(layout["centres"], json!([[0.5, 0.5], [2.0, 0.5], [3.5, 0.5], [5.0, 0.5]]));
+    // A designer's move: `layout:` written into the text (the rest as it was), and drawn.
+    let moved = [[0.0, 0.0], [1.5, 1.0], [3.0, 0.0], [4.5, 1.0]];
+    let answer = server.post("api/analyse", &json!({"source": source, "layout": moved}));
+    assert_eq!(answer.0, 200, "{}", answer.1);
+    validate("analyse", &answer.1);
+    let text = answer.1["source"].as_str().unwrap();
+    assert!(text.contains("    layout: [(0.0, 0.0), (1.5, 1.0), (3.0, 0.0), (4.5, 1.0)],"), "{text}");
+    assert_eq!(text.replace("    layout: [(0.0, 0.0), (1.5, 1.0), (3.0, 0.0), (4.5, 1.0)],\n", ""), source);
+    assert_eq!(answer.1["board"]["layout"]["centres"][1], json!([2.0, 1.5]));
+    // Moved again: replaced where it is.
+    let again =
+        server.post("api/analyse", &json!({"source": text, "layout": [[0, 0], [1, 0], [2, 0], [3, 0]]}));
+    assert_eq!(again.0, 200, "{}", again.1);
+    assert_eq!(again.1["source"].as_str().unwrap().matches("layout:").count(), 1);
+    let short = server.post("api/analyse", &json!({"source": source, "layout": [[0, 0]]}));
+    assert_error(&short, 400, "input");
     // An edit of the start: the new text, and its analysis.
     let answer = server.post("api/analyse", &json!({"source": source, "start": [0, 4, 5, 3]}));
     assert_eq!(answer.0, 200, "{}", answer.1);

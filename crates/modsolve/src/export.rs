@@ -77,6 +77,30 @@ pub struct Board {
     pub labels: Option<Vec<String>>,
     /// The buttons' names, when buttons are not cells.
     pub button_names: Option<Vec<String>>,
+    /// What each button adds, `(cell, amount)` pairs, for a preview of a press; `None` on
+    /// boards drawn as pixels (or with more effects than a preview is worth sending).
+    pub effects: Option<Vec<Vec<(usize, u64)>>>,
+}
+
+/// The most `(cell, amount)` pairs a board document lists for previews.
+const MOST_EFFECTS: usize = 100_000;
+
+/// [`Board::effects`] of `puzzle`.
+fn preview_effects(puzzle: &Puzzle) -> Option<Vec<Vec<(usize, u64)>>> {
+    if puzzle.cell_count() > crate::report::svg::TEXT_CELL_LIMIT || puzzle.button_count() > MOST_EFFECTS {
+        return None;
+    }
+    let mut total = 0;
+    let mut out = Vec::with_capacity(puzzle.button_count());
+    for j in 0..puzzle.button_count() {
+        let effects = puzzle.effects(j);
+        total += effects.len();
+        if total > MOST_EFFECTS {
+            return None;
+        }
+        out.push(effects);
+    }
+    Some(out)
 }
 
 /// The board document of a puzzle.
@@ -95,6 +119,7 @@ pub fn board(puzzle: &Puzzle) -> Board {
         labels: puzzle.labels().map(<[String]>::to_vec),
         button_names: (!buttons_are_cells)
             .then(|| (0..puzzle.button_count()).map(|j| puzzle.button_name(j)).collect()),
+        effects: preview_effects(puzzle),
     }
 }
 

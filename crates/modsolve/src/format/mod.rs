@@ -32,7 +32,7 @@ use fast::Cut;
 use file::*;
 use locate::*;
 use shape::*;
-pub use write::to_ron;
+pub use write::{layout_text, to_ron};
 
 /// The model's limits, which the reader checks as it reads.
 pub use crate::model::{MAX_CELLS, MAX_EDGES_CELLS};
@@ -249,6 +249,52 @@ mod tests {
         assert!(error.to_string().contains("start") && error.to_string().contains("1 value"), "{error}");
     }
 
+    /// `layout:` is read, checked (one position per cell, finite numbers, each error placed),
+    /// written back, and set in place; files without it are written without it.
+    #[test]
+    fn layout_is_read_checked_and_written() {
+        let source =
+            "Puzzle(\n    graph: Path(3),\n    modulus: 2,\n    layout: [(0, 0), (1.5, -2.25), (3, 0)],\n)\n";
+        let puzzle = parse_puzzle(source).expect("valid");
+        let points = puzzle.layout().expect("a layout").points().to_vec();
+        assert_eq!(points, vec![[0.0, 0.0], [1.5, -2.25], [3.0, 0.0]]);
+        let text = to_ron(&puzzle, "");
+        assert!(text.contains("    layout: [(0.0, 0.0), (1.5, -2.25), (3.0, 0.0)],\n"), "{text}");
+        assert_eq!(parse_puzzle(&text).expect("valid"), puzzle);
+        // Wrong length, with the place of the field.
+        let short = "Puzzle(\n    graph: Path(3),\n    modulus: 2,\n    layout: [(0, 0), (1, 0)],\n)\n";
+        let error = parse_puzzle(short).expect_err("two positions");
+        assert!(error.to_string().contains("`layout`: has 2 positions but the graph has 3 cells"), "{error}");
+        assert_eq!(error.position, Some(Position { line: 4, column: 5 }));
+        // Numbers that are not finite (or too far out), at the element at fault.
+        for (bad, shown) in [("inf", "inf"), ("NaN", "NaN"), ("1e400", "inf"), ("-2e6", "-2000000")] {
+            let source = format!(
+                "Puzzle(\n    graph: Path(3),\n    modulus: 2,\n    layout: [(0, 0),\n        (1, {bad}), (2, 0)],\n)\n"
+            );
+            let error = parse_puzzle(&source).expect_err(bad);
+            let text = error.to_string();
+            assert!(
+                text.contains("layout[1]") && text.contains(shown) && text.contains("finite"),
+                "{bad}: {text}"
+            );
+            assert_eq!(error.position, Some(Position { line: 5, column: 9 }), "{bad}");
+        }
+        // A shape that is not a list of pairs: ron's error, with its place.
+        let error = parse_puzzle("Puzzle(graph: Path(1), modulus: 2, layout: [1])").expect_err("not pairs");
+        assert!(error.position.is_some(), "{error}");
+        // Set in place by an editor, and read back.
+        let moved = with_field(source, "layout", &layout_text(&[[0.0, 0.0], [1.0, 1.0], [2.5, 0.0]]))
+            .expect("a struct");
+        assert!(moved.contains("layout: [(0.0, 0.0), (1.0, 1.0), (2.5, 0.0)],"), "{moved}");
+        assert_eq!(parse_puzzle(&moved).expect("valid").layout().expect("given").points()[2], [2.5, 0.0]);
+        // -0 and 0 are the same place.
+        let zero = parse_puzzle("Puzzle(graph: Path(1), modulus: 2, layout: [(-0.0, 0)])").expect("valid");
+        assert_eq!(
+            zero,
+            parse_puzzle("Puzzle(graph: Path(1), modulus: 2, layout: [(0, 0)])").expect("valid")
+        );
+    }
+
     #[test]
     fn round_trip_of_shipped_puzzles() {
         let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../puzzles");
@@ -258,6 +304,8 @@ mod tests {
             let text = to_ron(&puzzle, "round trip");
             let again = parse_puzzle(&text).unwrap_or_else(|e| panic!("{}: {e}\n{text}", path.display()));
             assert_eq!(again, puzzle, "{}", path.display());
+            // No file ships a layout: none is written.
+            assert!(puzzle.layout().is_none() && !text.contains("layout"), "{}", path.display());
         }
     }
 }

@@ -85,6 +85,9 @@ pub fn to_ron(puzzle: &Puzzle, comment: &str) -> String {
         let items: Vec<String> = labels.iter().map(|l| format!("{l:?}")).collect();
         let _ = writeln!(out, "    labels: [{}],", items.join(", "));
     }
+    if let Some(layout) = &puzzle.layout {
+        let _ = writeln!(out, "    layout: {},", layout_text(layout.points()));
+    }
     if let Some(limits) = &puzzle.max_presses {
         let _ = writeln!(out, "    max_presses: {},", list_text(limits));
     }
@@ -93,6 +96,13 @@ pub fn to_ron(puzzle: &Puzzle, comment: &str) -> String {
     }
     out.push_str(")\n");
     out
+}
+
+/// The value of a `layout:` field: `[(x, y), …]`, each number written so that it reads back
+/// the same (`1.0`, `2.25`).
+pub fn layout_text(points: &[[f64; 2]]) -> String {
+    let items: Vec<String> = points.iter().map(|[x, y]| format!("({x:?}, {y:?})")).collect();
+    format!("[{}]", items.join(", "))
 }
 
 /// A board's `graph:` value: `Grid(…)` with its stencils and mask, `Hex(…)`, `Cube(n)`.

@@ -5,7 +5,7 @@
 use super::{MAX_CELLS, MAX_EDGES_CELLS};
 use crate::error::InputError;
 
-use super::{Buttons, CellValues, Phases, Puzzle, Topology};
+use super::{Buttons, CellValues, Phases, Positions, Puzzle, Topology};
 
 /// A puzzle under construction: the topology first, then any of the fields a puzzle file has.
 /// Left out: one modulus of 2 for every cell, graph presses adding 1 to the cell and 1 to each
@@ -38,6 +38,7 @@ pub struct PuzzleBuilder {
     start: Option<CellValues>,
     target: Option<CellValues>,
     labels: Option<Vec<String>>,
+    layout: Option<Vec<[f64; 2]>>,
     max_presses: Option<Vec<u64>>,
     intended: Option<Vec<u64>>,
 }
@@ -55,6 +56,7 @@ impl Puzzle {
             start: None,
             target: None,
             labels: None,
+            layout: None,
             max_presses: None,
             intended: None,
         }
@@ -128,6 +130,12 @@ impl PuzzleBuilder {
     /// Names for the cells.
     pub fn labels(mut self, labels: Vec<String>) -> Self {
         self.labels = Some(labels);
+        self
+    }
+
+    /// Where each cell is drawn: its centre `[x, y]` in cell widths.
+    pub fn layout(mut self, positions: Vec<[f64; 2]>) -> Self {
+        self.layout = Some(positions);
         self
     }
 
@@ -261,6 +269,7 @@ impl PuzzleBuilder {
                 ),
             ));
         }
+        let layout = self.layout.map(|points| check_layout(points, cells)).transpose()?;
         Ok(Puzzle {
             name: self.name,
             topology,
@@ -272,6 +281,7 @@ impl PuzzleBuilder {
             intended: self.intended,
             phases,
             labels: self.labels,
+            layout,
         })
     }
 }
@@ -394,6 +404,34 @@ fn check_state(field: &str, state: &CellValues, moduli: &CellValues) -> Result<(
 }
 
 /// `1 value`, `3 values`.
+/// Drawing positions: one per cell, every coordinate finite and within [`Positions::LIMIT`].
+pub(crate) fn check_layout(points: Vec<[f64; 2]>, cells: usize) -> Result<Positions, InputError> {
+    if points.len() != cells {
+        return Err(InputError::invalid(
+            "layout",
+            format!(
+                "has {} but the graph has {cells} cells (give one per cell)",
+                plural(points.len(), "position")
+            ),
+        ));
+    }
+    if let Some(k) =
+        points.iter().position(|p| p.iter().any(|v| !v.is_finite() || v.abs() > Positions::LIMIT))
+    {
+        return Err(InputError::invalid(
+            format!("layout[{k}]"),
+            format!(
+                "is ({}, {}); each coordinate must be a finite number within ±{}",
+                points[k][0],
+                points[k][1],
+                Positions::LIMIT
+            ),
+        ));
+    }
+    // -0.0 is 0: equal pictures compare equal.
+    Ok(Positions(points.into_iter().map(|[x, y]| [x + 0.0, y + 0.0]).collect()))
+}
+
 pub(crate) fn plural(n: usize, noun: &str) -> String {
     if n == 1 { format!("1 {noun}") } else { format!("{n} {noun}s") }
 }

@@ -20,6 +20,7 @@ pub(crate) use builder::check_moduli;
 pub use symmetry::{canonical, symmetries};
 
 use crate::algebra::arith::{add_mod, mul_mod, reduce_signed};
+use crate::error::InputError;
 pub use crate::values::CellValues;
 
 /// The most cells a puzzle may have: 2^28, a 16,384 × 16,384 board (big Lights Out boards are
@@ -250,7 +251,38 @@ pub struct Puzzle {
     pub(crate) phases: Option<Phases>,
     /// Names for the cells (and the buttons of graph puzzles), used in output when there is one per cell.
     pub(crate) labels: Option<Vec<String>>,
+    /// Where the designer placed each cell in the picture, when given (`layout:`).
+    pub(crate) layout: Option<Positions>,
 }
+
+/// A drawing position per cell: the centre `[x, y]` of each, in cell widths (`y` down). Every
+/// coordinate is finite and within [`Positions::LIMIT`] of 0 ([`PuzzleBuilder::build`] checks).
+/// Only pictures use them; two puzzles are equal when their positions are bit for bit.
+#[derive(Clone, Debug)]
+pub struct Positions(pub(crate) Vec<[f64; 2]>);
+
+impl Positions {
+    /// The largest coordinate allowed, either sign.
+    pub const LIMIT: f64 = 1e6;
+
+    /// The centre of every cell.
+    pub fn points(&self) -> &[[f64; 2]] {
+        &self.0
+    }
+}
+
+impl PartialEq for Positions {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.len() == other.0.len()
+            && self
+                .0
+                .iter()
+                .zip(&other.0)
+                .all(|(a, b)| a[0].to_bits() == b[0].to_bits() && a[1].to_bits() == b[1].to_bits())
+    }
+}
+
+impl Eq for Positions {}
 
 impl Puzzle {
     /// The puzzle's name, if it has one.
@@ -301,6 +333,17 @@ impl Puzzle {
     /// Names for the cells (and the buttons of graph puzzles), used in output when there is one per cell.
     pub fn labels(&self) -> Option<&[String]> {
         self.labels.as_deref()
+    }
+
+    /// The designer's drawing position of every cell (`layout:`), when given.
+    pub fn layout(&self) -> Option<&Positions> {
+        self.layout.as_ref()
+    }
+
+    /// The same puzzle with these drawing positions (`None`: none), validated as the builder does.
+    pub fn with_layout(&self, layout: Option<Vec<[f64; 2]>>) -> Result<Puzzle, InputError> {
+        let layout = layout.map(|points| builder::check_layout(points, self.cell_count())).transpose()?;
+        Ok(Puzzle { layout, ..self.clone() })
     }
 }
 

@@ -8,6 +8,7 @@ pub mod batch;
 pub mod check;
 pub mod github;
 mod hint;
+pub mod layout;
 pub mod svg;
 
 pub use crate::analysis::report::{

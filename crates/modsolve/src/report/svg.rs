@@ -1,4 +1,4 @@
-//! The board as a picture: where each cell is drawn ([`layout`]), the colours of the playground
+//! The board as a picture: where each cell is drawn ([`layout`], from [`super::layout`]), the colours of the playground
 //! ([`PALETTE`]) and the SVG writer behind `modsolve FILE --svg` and the server's `/api/svg`
 //! ([`board_svg`]). The playground's page draws its boards with the same layout and the same
 //! palette (the server hands both over), so the page and the SVG files look alike.
@@ -32,6 +32,12 @@ pub struct Palette {
     pub press_text: &'static str,
     /// The ring around the cell a hint says to press.
     pub hint: &'static str,
+    /// The lines between the cells of paths, cycles and graphs.
+    pub edge: &'static str,
+    /// An explicit button's face.
+    pub button: &'static str,
+    /// A cell's label, and the small figures of the editor (target, modulus).
+    pub label: &'static str,
 }
 
 /// The playground's colours.
@@ -45,61 +51,12 @@ pub const PALETTE: Palette = Palette {
     press: "#2563eb",
     press_text: "#ffffff",
     hint: "#22c55e",
+    edge: "#64748b",
+    button: "#334155",
+    label: "#94a3b8",
 };
 
-/// Boards with more cells than this are drawn without values or press counts written on them.
-pub const TEXT_CELL_LIMIT: usize = 4096;
-
-/// Puzzles whose cells are not a picture (paths, cycles, graphs) are drawn in rows of this many.
-pub const ROW_CELLS: usize = 8;
-
-/// Where each cell is drawn: a picture of `rows × cols` places, hex rows shifted half a cell.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Layout {
-    /// Rows of the picture.
-    pub rows: usize,
-    /// Columns of the picture.
-    pub cols: usize,
-    /// Odd rows drawn half a cell to the right.
-    pub hex: bool,
-    /// The `[row, col]` of every cell; `None` when cell `i` is at `(i / cols, i % cols)` (a
-    /// plain grid, or cells drawn in rows), so big boards carry no list.
-    pub positions: Option<Vec<[usize; 2]>>,
-}
-
-impl Layout {
-    /// The `(row, col)` of cell `i`.
-    pub fn place(&self, i: usize) -> (usize, usize) {
-        match &self.positions {
-            Some(positions) => (positions[i][0], positions[i][1]),
-            None => (i / self.cols.max(1), i % self.cols.max(1)),
-        }
-    }
-}
-
-/// Where the cells of `puzzle` are drawn: its picture (grids, masks, hex boards, the cube's
-/// net), or rows of [`ROW_CELLS`] cells for puzzles without one.
-pub fn layout(puzzle: &Puzzle) -> Layout {
-    let topology = puzzle.topology();
-    let cells = puzzle.cell_count();
-    match topology.picture_size() {
-        Some((rows, cols)) if topology.grid_shape().is_some() => {
-            Layout { rows, cols, hex: false, positions: None }
-        }
-        Some((rows, cols)) => Layout {
-            rows,
-            cols,
-            hex: topology.is_hex(),
-            positions: Some(
-                (0..cells).map(|i| topology.position(i).map_or([0, i], |(r, c)| [r, c])).collect(),
-            ),
-        },
-        None => {
-            let cols = cells.clamp(1, ROW_CELLS);
-            Layout { rows: cells.div_ceil(cols).max(1), cols, hex: false, positions: None }
-        }
-    }
-}
+pub use super::layout::{Layout, Shape, TEXT_CELL_LIMIT, layout};
 
 /// `low` mixed towards `high` by `value / (modulus - 1)`, as `#rrggbb`.
 pub fn cell_colour(value: u64, modulus: u64) -> String {
@@ -118,23 +75,201 @@ fn light(value: u64, modulus: u64) -> bool {
     modulus > 1 && value.min(modulus - 1) * 2 >= modulus - 1 && value > 0
 }
 
-/// The board of `puzzle` at `state` as an SVG document: each cell coloured by its value (from
-/// [`PALETTE`]'s `low` to `high`), its value written on it, cells off their target outlined,
-/// and, with a plan, each button's press count in a badge on its cell (for puzzles whose buttons
-/// are their cells; otherwise the plan is listed under the board by button name).
+/// Buttons drawn with lines to the cells they change when there are at most this many.
+pub const LINED_BUTTONS: usize = 4;
+
+/// Pixels a cell width in an SVG of a board small enough for shapes.
+const UNIT: f64 = 48.0;
+
+/// The board of `puzzle` at `state` as an SVG document, drawn from its [`layout`]: each cell a
+/// square, hexagon or circle coloured by its value (from [`PALETTE`]'s `low` to `high`) with its
+/// value and label written on it, the lines of paths, cycles and graphs, cells off their target
+/// outlined, explicit buttons named under the cells with dashed lines to the cells they change,
+/// and, with a plan, each button's press count in a badge. Boards of more than
+/// [`TEXT_CELL_LIMIT`] cells are drawn a small square a cell, pressed cells marked.
 pub fn board_svg(puzzle: &Puzzle, state: &[u64], plan: Option<&[BigUint]>) -> String {
     let layout = layout(puzzle);
+    if puzzle.cell_count() > TEXT_CELL_LIMIT {
+        return pixels_svg(puzzle, &layout, state, plan);
+    }
     let cells = puzzle.cell_count();
-    let text = cells <= TEXT_CELL_LIMIT;
-    let size: f64 = if text {
-        40.0
-    } else if cells <= 250_000 {
-        4.0
-    } else {
-        1.0
+    let margin = 12.0;
+    let size = UNIT;
+    let listed: Vec<String> = match plan {
+        Some(plan) if !puzzle.buttons_are_cells() && layout.buttons.is_empty() => plan
+            .iter()
+            .enumerate()
+            .filter(|(_, x)| !x.is_zero())
+            .map(|(j, x)| format!("{} ×{x}", puzzle.button_name(j)))
+            .collect(),
+        _ => Vec::new(),
     };
-    let gap = if text { 4.0 } else { 0.0 };
-    let margin = if text { 12.0 } else { 2.0 };
+    // Whole pixels: the picture's size as a person would write it.
+    let width = (margin * 2.0 + layout.width * size).ceil();
+    let list_height = if listed.is_empty() { 0.0 } else { 24.0 };
+    let height = (margin * 2.0 + layout.height * size + list_height).ceil();
+    let at = |p: [f64; 2]| (margin + p[0] * size, margin + p[1] * size);
+    let mut out = String::with_capacity(cells * 300 + 512);
+    let _ = writeln!(
+        out,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="system-ui, sans-serif">"#
+    );
+    let _ = writeln!(out, r#"<rect width="100%" height="100%" fill="{}"/>"#, PALETTE.background);
+    for [a, b] in &layout.edges {
+        let ((x1, y1), (x2, y2)) = (at(layout.centre(*a)), at(layout.centre(*b)));
+        let _ = writeln!(
+            out,
+            r#"<line class="edge" x1="{x1:.1}" y1="{y1:.1}" x2="{x2:.1}" y2="{y2:.1}" stroke="{}" stroke-width="3"/>"#,
+            PALETTE.edge
+        );
+    }
+    // Lines from each button to the cells it changes while they stay readable; the cells are
+    // listed under every button too.
+    let lines = layout.buttons.len() <= LINED_BUTTONS;
+    for button in layout.buttons.iter().filter(|_| lines) {
+        let (bx, by) = at(button.centre);
+        for &cell in &button.cells {
+            let (cx, cy) = at(layout.centre(cell));
+            let _ = writeln!(
+                out,
+                r#"<line class="effect" x1="{bx:.1}" y1="{by:.1}" x2="{cx:.1}" y2="{cy:.1}" stroke="{}" stroke-width="1.5" stroke-dasharray="4 3" opacity="0.6"/>"#,
+                PALETTE.edge
+            );
+        }
+    }
+    let moduli = puzzle.moduli();
+    let target = puzzle.target();
+    let labels = puzzle.labels().filter(|_| layout.labels);
+    let badge = |out: &mut String, x: f64, y: f64, count: &BigUint| {
+        let _ = writeln!(
+            out,
+            r#"<circle class="badge" cx="{x:.1}" cy="{y:.1}" r="9" fill="{}"/><text x="{x:.1}" y="{y:.1}" font-size="11" fill="{}" text-anchor="middle" dominant-baseline="central">{count}</text>"#,
+            PALETTE.press, PALETTE.press_text
+        );
+    };
+    for i in 0..cells {
+        let (cx, cy) = at(layout.centre(i));
+        let (value, modulus) = (state.get(i).copied().unwrap_or(0), moduli[i]);
+        let off = state.get(i).is_some_and(|&v| v != target[i]);
+        let stroke = if off {
+            format!(r#" stroke="{}" stroke-width="2.5""#, PALETTE.off_target)
+        } else {
+            String::new()
+        };
+        let fill = cell_colour(value, modulus);
+        let half = match layout.shape {
+            Shape::Square => {
+                let inner = size * 0.9;
+                let _ = writeln!(
+                    out,
+                    r#"<rect class="cell" x="{:.1}" y="{:.1}" width="{inner:.1}" height="{inner:.1}" rx="6" fill="{fill}"{stroke}/>"#,
+                    cx - inner / 2.0,
+                    cy - inner / 2.0
+                );
+                inner / 2.0
+            }
+            Shape::Hexagon => {
+                let r = size * 0.46 / (std::f64::consts::PI / 6.0).cos();
+                let points: Vec<String> = (0..6)
+                    .map(|k| {
+                        let a = (k as f64 * 60.0 - 90.0).to_radians();
+                        format!("{:.1},{:.1}", cx + r * a.cos(), cy + r * a.sin())
+                    })
+                    .collect();
+                let _ = writeln!(
+                    out,
+                    r#"<polygon class="cell" points="{}" fill="{fill}"{stroke}/>"#,
+                    points.join(" ")
+                );
+                size * 0.46
+            }
+            Shape::Circle => {
+                let r = size * 0.4;
+                let _ = writeln!(
+                    out,
+                    r#"<circle class="cell" cx="{cx:.1}" cy="{cy:.1}" r="{r:.1}" fill="{fill}"{stroke}/>"#
+                );
+                r
+            }
+        };
+        let ink = if light(value, modulus) { PALETTE.text_on_high } else { PALETTE.text_on_low };
+        let _ = writeln!(
+            out,
+            r#"<text class="value" x="{cx:.1}" y="{cy:.1}" font-size="{:.0}" fill="{ink}" text-anchor="middle" dominant-baseline="central">{value}</text>"#,
+            size * 0.36
+        );
+        if let Some(labels) = labels {
+            // Under a circle, with a halo of the background where an edge passes.
+            let (ly, colour, halo) = match layout.shape {
+                Shape::Circle => (
+                    cy + half + size * 0.2,
+                    PALETTE.label,
+                    format!(r#" stroke="{}" stroke-width="4" paint-order="stroke""#, PALETTE.background),
+                ),
+                _ => (cy + half - size * 0.12, ink, String::new()),
+            };
+            let _ = writeln!(
+                out,
+                r#"<text class="label" x="{cx:.1}" y="{ly:.1}" font-size="{:.0}" fill="{colour}"{halo} text-anchor="middle" dominant-baseline="central">{}</text>"#,
+                size * 0.24,
+                escape(&labels[i])
+            );
+        }
+        if let Some(plan) = plan.filter(|_| puzzle.buttons_are_cells())
+            && let Some(count) = plan.get(i).filter(|x| !x.is_zero())
+        {
+            let d = half * std::f64::consts::FRAC_1_SQRT_2;
+            badge(&mut out, cx + d.max(half - 9.0), cy - d.max(half - 9.0), count);
+        }
+    }
+    for (j, button) in layout.buttons.iter().enumerate() {
+        let (bx, by) = at(button.centre);
+        let (w, h) = (1.6 * size, 0.75 * size);
+        let _ = writeln!(
+            out,
+            r#"<rect class="button" x="{:.1}" y="{:.1}" width="{w:.1}" height="{h:.1}" rx="8" fill="{}" stroke="{}" stroke-width="1.5"/>"#,
+            bx - w / 2.0,
+            by - h / 2.0,
+            PALETTE.button,
+            PALETTE.edge
+        );
+        let _ = writeln!(
+            out,
+            r#"<text class="button-name" x="{bx:.1}" y="{by:.1}" font-size="14" fill="{}" text-anchor="middle" dominant-baseline="central">{}</text>"#,
+            PALETTE.text_on_low,
+            escape(&button.name)
+        );
+        let names: Vec<String> = button.cells.iter().map(|&c| puzzle.cell_name(c)).collect();
+        let _ = writeln!(
+            out,
+            r#"<text class="button-cells" x="{bx:.1}" y="{:.1}" font-size="10" fill="{}" text-anchor="middle" dominant-baseline="central">{}</text>"#,
+            by + h / 2.0 + 8.0,
+            PALETTE.label,
+            escape(&format!("→ {}", names.join(" ")))
+        );
+        if let Some(count) = plan.and_then(|plan| plan.get(j)).filter(|x| !x.is_zero()) {
+            badge(&mut out, bx + w / 2.0 - 4.0, by - h / 2.0 + 4.0, count);
+        }
+    }
+    if !listed.is_empty() {
+        let y = height - margin - 6.0;
+        let _ = writeln!(
+            out,
+            r#"<text x="{margin}" y="{y}" font-size="14" fill="{}">{}</text>"#,
+            PALETTE.text_on_low,
+            escape(&format!("plan: {}", listed.join(", ")))
+        );
+    }
+    out.push_str("</svg>\n");
+    out
+}
+
+/// A board too big for shapes: a small square a cell at its picture place, pressed cells marked
+/// with a square of the press colour, a plan of explicit buttons listed under it.
+fn pixels_svg(puzzle: &Puzzle, layout: &Layout, state: &[u64], plan: Option<&[BigUint]>) -> String {
+    let cells = puzzle.cell_count();
+    let size: f64 = if cells <= 250_000 { 4.0 } else { 1.0 };
+    let margin = 2.0;
     let listed: Vec<String> = match plan {
         Some(plan) if !puzzle.buttons_are_cells() => plan
             .iter()
@@ -148,62 +283,35 @@ pub fn board_svg(puzzle: &Puzzle, state: &[u64], plan: Option<&[BigUint]>) -> St
     let width = margin * 2.0 + layout.cols as f64 * size + half;
     let list_height = if listed.is_empty() { 0.0 } else { 24.0 };
     let height = margin * 2.0 + layout.rows as f64 * size + list_height;
-    let mut out = String::with_capacity(cells * if text { 200 } else { 60 } + 512);
+    let mut out = String::with_capacity(cells * 60 + 512);
     let _ = writeln!(
         out,
         r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="system-ui, sans-serif">"#
     );
     let _ = writeln!(out, r#"<rect width="100%" height="100%" fill="{}"/>"#, PALETTE.background);
     let moduli = puzzle.moduli();
-    let target = puzzle.target();
-    let font = size * 0.4;
-    for i in 0..cells {
+    let corner = |i: usize| {
         let (r, c) = layout.place(i);
-        let x = margin + c as f64 * size + if layout.hex && r % 2 == 1 { half } else { 0.0 };
-        let y = margin + r as f64 * size;
+        (
+            margin + c as f64 * size + if layout.hex && r % 2 == 1 { half } else { 0.0 },
+            margin + r as f64 * size,
+        )
+    };
+    for i in 0..cells {
+        let (x, y) = corner(i);
         let (value, modulus) = (state.get(i).copied().unwrap_or(0), moduli[i]);
-        let inner = size - gap;
-        let off = state.get(i).is_some_and(|&v| v != target[i]);
-        let stroke = if off && text {
-            format!(r#" stroke="{}" stroke-width="2""#, PALETTE.off_target)
-        } else {
-            String::new()
-        };
-        let radius = if text { 6.0 } else { 0.0 };
         let _ = writeln!(
             out,
-            r#"<rect x="{x}" y="{y}" width="{inner}" height="{inner}" rx="{radius}" fill="{}"{stroke}/>"#,
+            r#"<rect x="{x}" y="{y}" width="{size}" height="{size}" fill="{}"/>"#,
             cell_colour(value, modulus)
         );
-        if !text {
-            continue;
-        }
-        let ink = if light(value, modulus) { PALETTE.text_on_high } else { PALETTE.text_on_low };
-        let (cx, cy) = (x + inner / 2.0, y + inner / 2.0);
-        let _ = writeln!(
-            out,
-            r#"<text x="{cx}" y="{cy}" font-size="{font}" fill="{ink}" text-anchor="middle" dominant-baseline="central">{value}</text>"#
-        );
-        if let Some(plan) = plan.filter(|_| puzzle.buttons_are_cells())
-            && let Some(count) = plan.get(i).filter(|x| !x.is_zero())
-        {
-            let (bx, by) = (x + inner - 9.0, y + 9.0);
-            let _ = writeln!(
-                out,
-                r#"<circle cx="{bx}" cy="{by}" r="9" fill="{}"/><text x="{bx}" y="{by}" font-size="11" fill="{}" text-anchor="middle" dominant-baseline="central">{count}</text>"#,
-                PALETTE.press, PALETTE.press_text
-            );
-        }
     }
-    if !text && let Some(plan) = plan.filter(|_| puzzle.buttons_are_cells()) {
-        // Big boards: a dot of the press colour on each pressed cell.
+    if let Some(plan) = plan.filter(|_| puzzle.buttons_are_cells()) {
         for (i, count) in plan.iter().enumerate().take(cells) {
             if count.is_zero() {
                 continue;
             }
-            let (r, c) = layout.place(i);
-            let x = margin + c as f64 * size + if layout.hex && r % 2 == 1 { half } else { 0.0 };
-            let y = margin + r as f64 * size;
+            let (x, y) = corner(i);
             let _ = writeln!(
                 out,
                 r#"<rect x="{}" y="{}" width="{}" height="{}" fill="{}"/>"#,
@@ -254,8 +362,9 @@ mod tests {
         let plan: Vec<BigUint> = [9u32, 8, 3, 9].iter().map(|&x| x.into()).collect();
         let svg = board_svg(&puzzle, &puzzle.start().to_vec(), Some(&plan));
         assert!(svg.starts_with("<svg"));
-        assert_eq!(svg.matches("<rect x=").count(), 4);
-        assert_eq!(svg.matches("<circle").count(), 4);
+        assert_eq!(svg.matches(r#"<circle class="cell""#).count(), 4);
+        assert_eq!(svg.matches(r#"<circle class="badge""#).count(), 4);
+        assert_eq!(svg.matches(r#"<line class="edge""#).count(), 3);
         assert!(svg.contains(">9</text>"));
     }
 }
