@@ -286,21 +286,37 @@ async function checkNow(seq) {
   }
 }
 
-// The error as the command line shows it: the message, `--> file:line:column`, the line and a caret.
+// The error as the command line shows it: the message and `--> file:line:column`, wrapped to
+// the panel so all of it shows; then the line and a caret, unwrapped (so the caret stays under
+// its column) in a strip of its own that scrolls, scrolled to the caret.
 function showError(e, source) {
   const box = $('error');
   const err = e.document && e.document.error;
   let text = `error: ${e.message}`;
+  let snippet = '';
   if (err && err.line) {
     const line = (source || '').split('\n')[err.line - 1] || '';
     const number = String(err.line);
     const pad = ' '.repeat(number.length);
-    text += `\n --> ${err.file || app.file}:${err.line}:${err.column}\n${pad} |\n${number} | ${line}\n${pad} | ${' '.repeat(Math.max(0, err.column - 1))}^`;
+    text += `\n --> ${err.file || app.file}:${err.line}:${err.column}`;
+    snippet = `${pad} |\n${number} | ${line}\n${pad} | ${' '.repeat(Math.max(0, err.column - 1))}^`;
   } else if (err && err.file) {
     text += `\n --> ${err.file}`;
   }
-  box.textContent = text;
+  const message = document.createElement('pre');
+  message.className = 'message';
+  message.textContent = text;
+  box.replaceChildren(message);
   box.hidden = false;
+  if (snippet) {
+    const strip = document.createElement('pre');
+    strip.className = 'snippet';
+    strip.textContent = snippet;
+    box.append(strip);
+    const widest = Math.max(...snippet.split('\n').map((l) => l.length));
+    const caret = (String(err.line).length + 3 + err.column) * (strip.scrollWidth / Math.max(1, widest));
+    strip.scrollLeft = Math.max(0, caret - strip.clientWidth / 2);
+  }
   box.dataset.line = err && err.line ? err.line : '';
   box.dataset.column = err && err.column ? err.column : '';
   status(err && err.line ? `error at line ${err.line}, column ${err.column}` : 'error', 'error');

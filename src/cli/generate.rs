@@ -210,14 +210,22 @@ fn run_inner(request: &Request, lines: &std::sync::Mutex<LevelLines>) -> Result<
 /// What to do when fewer levels than asked for were found, worded with the flags (the
 /// playground gives the same advice): a par range without `--scramble` is met by starts made from
 /// at most that many presses.
-pub(crate) fn rare(found: usize, count: usize, tried: usize, par: Option<(u64, u64)>, scramble: Option<u64>) -> String {
+pub(crate) fn rare(
+    found: usize,
+    count: usize,
+    tried: usize,
+    par: Option<(u64, u64)>,
+    scramble: Option<u64>,
+) -> String {
     let advice = match (par, scramble) {
         (Some((_, high)), None) => format!(
             "raise --attempts, or give --scramble {high}: a start made from {high} random presses has a par of at most {high}"
         ),
         _ => "raise --attempts".into(),
     };
-    format!("found {found} of {count} levels in {tried} candidates: the spec is rare for this template ({advice})")
+    format!(
+        "found {found} of {count} levels in {tried} candidates: the spec is rare for this template ({advice})"
+    )
 }
 
 /// Why the spec cannot be met, worded with the flags that set it (the playground refuses with

@@ -255,7 +255,12 @@ const GRAPH_EDIT_LIMIT: usize = 4096;
 /// The text with its `graph` replaced by the editor's `Edges` graph. Cells added at the end take
 /// the last cell's modulus, start and target 0 (lists written as lists are lengthened; `All(…)`
 /// and single numbers cover the new cells as they are).
-fn with_edges(text: &str, file: &str, puzzle: &Puzzle, graph: &EdgesEdit) -> Result<(Puzzle, String), ApiError> {
+fn with_edges(
+    text: &str,
+    file: &str,
+    puzzle: &Puzzle,
+    graph: &EdgesEdit,
+) -> Result<(Puzzle, String), ApiError> {
     let old = puzzle.cell_count();
     if puzzle.topology().picture_size().is_some() || !puzzle.buttons_are_cells() {
         return Err(ApiError::bad_request(
@@ -296,7 +301,9 @@ fn with_edges(text: &str, file: &str, puzzle: &Puzzle, graph: &EdgesEdit) -> Res
             lists.push(("labels", list(names.map(|name| format!("{name:?}")).collect())));
         }
         for (key, value) in lists {
-            if modsolve::format::field_text(&text, key).is_some_and(|written| written.trim_start().starts_with('[')) {
+            if modsolve::format::field_text(&text, key)
+                .is_some_and(|written| written.trim_start().starts_with('['))
+            {
                 text = modsolve::format::with_field(&text, key, &value).ok_or_else(unreadable)?;
             }
         }
@@ -613,13 +620,16 @@ async fn generate(
         let spec =
             prepare_generation(&template, &asked, rayon::current_num_threads()).map_err(|e| match e {
                 Refusal::OverMemory(e) => ApiError::from(modsolve::Error::from(e)),
-                Refusal::Infeasible(reason) => ApiError::bad_request(crate::cli::generate::infeasible(&reason)),
+                Refusal::Infeasible(reason) => {
+                    ApiError::bad_request(crate::cli::generate::infeasible(&reason))
+                }
                 Refusal::Internal(e) => ApiError::from(modsolve::Error::from(e)),
             })?;
         let timeout = Some((job.shared.config.budget * 4).min(timeout(&job)));
         let (count, par, scramble) = (asked.count, asked.par, asked.scramble);
         let run = move || modsolve::request::generate_report(&template, &asked, &spec);
-        let report: GenerateReport = modsolve::bounded::within_timeout(timeout, run).map_err(ApiError::from)??;
+        let report: GenerateReport =
+            modsolve::bounded::within_timeout(timeout, run).map_err(ApiError::from)??;
         let advice = (report.found < count)
             .then(|| crate::cli::generate::rare(report.found, count, report.tried, par, scramble));
         let mut document = serde_json::to_value(&report).map_err(|e| ApiError::internal(e.to_string()))?;
