@@ -22,6 +22,8 @@ const app = {
   preview: null,    // the button under the pointer: its press is shown on the board
   history: { undo: [], redo: [] }, // edit mode: the sources before (and after) each edit
   drag: null,       // edit mode: a cell being moved
+  dirty: false,     // edits not saved to the folder since the text was opened or saved
+  edgeFrom: null,   // graph editor: the node clicked first, waiting for the second
 };
 window.playground = app;
 
@@ -83,9 +85,37 @@ async function api(path, body) {
   return data;
 }
 
-function status(text) {
-  $('status').textContent = text;
+// The header's status line: `kind` is busy, ok or error. It says what happened last to the
+// puzzle on the board; a mode change clears it, so no message outlives its context.
+function status(text, kind = 'busy') {
+  const line = $('status');
+  line.textContent = text;
+  line.title = text;
+  line.dataset.kind = kind;
 }
+
+// ---- the document: its name in the header, unsaved edits ----------------------------------
+
+function setDocument(file) {
+  app.file = file;
+  $('file-name').textContent = file;
+  $('doc-name').textContent = file;
+  document.title = `${file} — modsolve playground`;
+  for (const li of $('files').children) li.classList.toggle('open', li.dataset.file === file);
+}
+
+function setDirty(dirty) {
+  app.dirty = dirty;
+  $('dirty').hidden = !dirty;
+  document.body.dataset.dirty = String(dirty);
+}
+
+// Leaving the page with unsaved edits asks first.
+window.addEventListener('beforeunload', (event) => {
+  if (!app.dirty) return;
+  event.preventDefault();
+  event.returnValue = '';
+});
 
 // ---- levels of the folder ------------------------------------------------------------------
 
@@ -102,6 +132,7 @@ async function listFiles() {
   try {
     const doc = await api('/api/files');
     list.innerHTML = '';
+    $('file-count').textContent = `(${doc.files.length})`;
     if (!doc.files.length) list.innerHTML = '<li class="muted">no .ron files</li>';
     for (const object of doc.files) {
       const li = document.createElement('li');
@@ -111,6 +142,7 @@ async function listFiles() {
       li.innerHTML = `<span></span><span class="verdict ${v}">${v}</span>`;
       li.firstChild.textContent = object.file;
       li.title = object.error || (object.warnings || []).map((w) => w.message).join('\n');
+      li.classList.toggle('open', object.file === app.file);
       li.addEventListener('click', () => openFile(object.file));
       list.appendChild(li);
     }
@@ -121,8 +153,13 @@ async function listFiles() {
 
 async function openFile(name) {
   status(`opening ${name}…`);
-  const source = await api(`/api/file?path=${encodeURIComponent(name)}`);
-  for (const li of $('files').children) li.classList.toggle('open', li.dataset.file === name);
+  let source;
+  try {
+    source = await api(`/api/file?path=${encodeURIComponent(name)}`);
+  } catch (e) {
+    status(`cannot open ${name}: ${e.message}`, 'error');
+    return;
+  }
   $('save-name').value = name;
   await load(source, name);
 }
@@ -130,8 +167,10 @@ async function openFile(name) {
 // ---- analysis ------------------------------------------------------------------------------
 
 async function load(source, file) {
-  app.file = file;
-  $('file-name').textContent = file;
+  setDocument(file);
+  setDirty(false);
+  $('save-name').value = file;
+  app.edgeFrom = null;
   app.source = source;
   $('source').value = source;
   resetPlay();
@@ -152,6 +191,18 @@ function clearBoard() {
   canvas.width = 0;
   canvas.height = 0;
   $('buttons').innerHTML = '';
+  $('graph-note').hidden = true;
+  $('graph-tool').hidden = true;
+}
+
+// What the board area says about the board: nothing (it is this text's), that the text does
+// not read and so has no board, or that what is drawn is the last text that did.
+function boardNote(kind) {
+  const note = $('board-note');
+  note.hidden = !kind;
+  note.dataset.kind = kind || '';
+  if (kind === 'none') note.textContent = `No board: ${app.file} does not read. The error, with its line, is in the Analysis panel.`;
+  if (kind === 'stale') note.textContent = 'Last valid board, not this text\'s: the RON source has an error (in the Analysis panel). Fix the text to go on editing.';
 }
 
 // Asks for the analysis of `request` (source plus any edits); newer requests win.
@@ -167,10 +218,12 @@ async function analyse(request, started = performance.now()) {
     if (app.fresh) {
       // The file just opened does not read: it has no board to show.
       clearBoard();
+      boardNote('none');
     } else {
       // An edit that does not read: what is drawn is of the last good text, shown as stale
-      // until the text is fixed.
+      // (and not editable) until the text is fixed.
       document.body.classList.add('stale');
+      boardNote('stale');
     }
     $('facts').innerHTML = '';
     $('findings').innerHTML = '';
@@ -181,6 +234,7 @@ async function analyse(request, started = performance.now()) {
   app.fresh = false;
   $('error').hidden = true;
   document.body.classList.remove('stale');
+  boardNote(null);
   app.board = doc.board;
   app.solve = doc.solve;
   app.source = doc.source;
@@ -194,7 +248,7 @@ async function analyse(request, started = performance.now()) {
   app.bigTimings = { answer: answered - started, drawn: performance.now() - answered };
   app.timings.edits.push(ms);
   app.lastAnalysisMs = ms;
-  status(`analysed in ${ms.toFixed(0)} ms`);
+  status(`analysed in ${ms.toFixed(0)} ms`, 'ok');
   document.body.dataset.analysed = String(seq);
   // The check (macros, strategies: a few hundred milliseconds on a big board) waits for the
   // edits to pause, so it never holds up the next edit's analysis.
@@ -237,24 +291,40 @@ async function checkNow(seq) {
   }
 }
 
-// The error as the command line shows it: the message, `--> file:line:column`, the line and a caret.
+// The error as the command line shows it: the message and `--> file:line:column`, wrapped to
+// the panel so all of it shows; then the line and a caret, unwrapped (so the caret stays under
+// its column) in a strip of its own that scrolls, scrolled to the caret.
 function showError(e, source) {
   const box = $('error');
   const err = e.document && e.document.error;
   let text = `error: ${e.message}`;
+  let snippet = '';
   if (err && err.line) {
     const line = (source || '').split('\n')[err.line - 1] || '';
     const number = String(err.line);
     const pad = ' '.repeat(number.length);
-    text += `\n --> ${err.file || app.file}:${err.line}:${err.column}\n${pad} |\n${number} | ${line}\n${pad} | ${' '.repeat(Math.max(0, err.column - 1))}^`;
+    text += `\n --> ${err.file || app.file}:${err.line}:${err.column}`;
+    snippet = `${pad} |\n${number} | ${line}\n${pad} | ${' '.repeat(Math.max(0, err.column - 1))}^`;
   } else if (err && err.file) {
     text += `\n --> ${err.file}`;
   }
-  box.textContent = text;
+  const message = document.createElement('pre');
+  message.className = 'message';
+  message.textContent = text;
+  box.replaceChildren(message);
   box.hidden = false;
+  if (snippet) {
+    const strip = document.createElement('pre');
+    strip.className = 'snippet';
+    strip.textContent = snippet;
+    box.append(strip);
+    const widest = Math.max(...snippet.split('\n').map((l) => l.length));
+    const caret = (String(err.line).length + 3 + err.column) * (strip.scrollWidth / Math.max(1, widest));
+    strip.scrollLeft = Math.max(0, caret - strip.clientWidth / 2);
+  }
   box.dataset.line = err && err.line ? err.line : '';
   box.dataset.column = err && err.column ? err.column : '';
-  status('error');
+  status(err && err.line ? `error at line ${err.line}, column ${err.column}` : 'error', 'error');
   document.body.dataset.error = String(app.seq);
 }
 
@@ -286,7 +356,6 @@ function showFacts() {
     dd.dataset.fact = k;
     facts.append(dt, dd);
   }
-  $('par-note').textContent = fewest ? `par ${fewest.total_presses}` : '';
 }
 
 // ---- drawing -------------------------------------------------------------------------------
@@ -303,8 +372,10 @@ function render() {
   const state = play ? app.state || board.start : board.start;
   const showPlan = !play && $('show-plan').checked && app.solve && app.solve.fewest;
   const plan = showPlan ? app.solve.fewest.presses : null;
-  const hint = play ? app.hint : null;
-  const edit = app.mode === 'edit' ? field() : null;
+  const drawing = graphTool();
+  const hint = play && app.hint !== null ? app.hint
+    : drawing && app.edgeFrom !== null ? app.edgeFrom : null;
+  const edit = app.mode === 'edit' && !drawing ? field() : null;
   const centres = app.drag && app.drag.moved ? app.drag.centres : null;
   draw($('board'), board, state, { plan, hint, edit, preview: app.preview, centres, keep: Boolean(centres), ...boardSpace() });
   showLegend(board, { edit, plan: Boolean(plan), play });
@@ -325,6 +396,56 @@ function render() {
     });
   }
   document.body.dataset.cells = String(board.cells);
+  showGraphEditor();
+}
+
+// ---- the graph editor: nodes and edges of a graph drawn without a picture -------------------
+
+// Whether clicks on the board draw the graph (the edges tool of a graph the server can edit).
+function graphTool() {
+  return app.mode === 'edit' && app.board && app.board.edges && field() === 'edges';
+}
+
+function showGraphEditor() {
+  const edges = app.board && app.board.edges;
+  $('graph-tool').hidden = !edges;
+  if (!edges && field() === 'edges') document.querySelector('input[name=field][value=start]').checked = true;
+  $('graph-note').hidden = !graphTool();
+  if (edges) {
+    const from = app.edgeFrom === null ? '' : ` · node ${app.edgeFrom} chosen: click another`;
+    $('edge-list').textContent = `${app.board.cells} nodes, ${edges.length} edge${edges.length === 1 ? '' : 's'}${edges.length ? ': ' : ''}${edges.map(([a, b]) => `${a}–${b}`).join(', ')}${from}`;
+  }
+}
+
+// Sends the graph with `cells` nodes and `edges` (the server writes it as `Edges(…)`).
+function editGraph(cells, edges) {
+  remember();
+  setDirty(true);
+  app.edgeFrom = null;
+  analyse({ source: app.source, file: app.file, graph: { cells, edges } });
+}
+
+function addNode() {
+  if (!app.board || !app.board.edges) return;
+  editGraph(app.board.cells + 1, app.board.edges);
+}
+
+// The first click chooses a node, the second adds the edge between the two (or removes it).
+function clickNode(cell) {
+  if (app.edgeFrom === null || app.edgeFrom === cell) {
+    app.edgeFrom = app.edgeFrom === cell ? null : cell;
+    render();
+    return;
+  }
+  const [a, b] = [Math.min(app.edgeFrom, cell), Math.max(app.edgeFrom, cell)];
+  const edges = app.board.edges.filter(([x, y]) => !(x === a && y === b));
+  if (edges.length === app.board.edges.length) edges.push([a, b]);
+  editGraph(app.board.cells, edges);
+}
+
+$('add-node').addEventListener('click', addNode);
+for (const radio of document.querySelectorAll('input[name=field]')) {
+  radio.addEventListener('change', () => { app.edgeFrom = null; render(); });
 }
 
 // What the board's marks mean, under it.
@@ -369,6 +490,7 @@ function stepHistory(from, to) {
   to.push(app.source);
   const source = from.pop();
   showHistory();
+  setDirty(true);
   analyse({ source, file: app.file });
 }
 
@@ -380,6 +502,7 @@ function edit(cell) {
   remember();
   const which = field();
   const started = performance.now();
+  setDirty(true);
   if (which === 'moduli') {
     const moduli = board.moduli.slice();
     const m = moduli[cell];
@@ -399,11 +522,19 @@ function pointer(event) {
 }
 
 $('board').addEventListener('click', (event) => {
-  if (!app.board || app.dragged) {
+  // A board shown as stale is of the last text that read: it takes no edits.
+  if (!app.board || document.body.classList.contains('stale')) return;
+  if (app.dragged) {
     app.dragged = false;
     return;
   }
   const { x, y } = pointer(event);
+  if (graphTool()) {
+    const cell = cellAt($('board'), app.board, x, y);
+    if (cell === null) addNode();
+    else clickNode(cell);
+    return;
+  }
   if (app.mode === 'edit') {
     const cell = cellAt($('board'), app.board, x, y);
     if (cell !== null) edit(cell);
@@ -458,6 +589,7 @@ window.addEventListener('mouseup', () => {
   app.dragged = true;
   setTimeout(() => { app.dragged = false; }, 0);
   remember();
+  setDirty(true);
   const round = (v) => Math.round(v * 100) / 100;
   const layout = drag.centres.map(([px, py]) => [round(px), round(py)]);
   analyse({ source: app.source, file: app.file, layout });
@@ -486,6 +618,7 @@ for (const input of document.querySelectorAll('input[name=field]')) input.addEve
 let typing = null;
 $('source').addEventListener('input', () => {
   clearTimeout(typing);
+  setDirty(true);
   typing = setTimeout(() => {
     resetPlay();
     analyse({ source: $('source').value, file: app.file });
@@ -513,6 +646,7 @@ async function replay() {
   if (doc.solved) {
     $('win-text').textContent = par === null ? `in ${app.pressed.length} moves`
       : `in ${app.pressed.length} moves (par ${par}${app.pressed.length <= par ? ' — perfect!' : ''})`;
+    status(`solved in ${app.pressed.length} moves`, 'ok');
   }
   render();
   document.body.dataset.moves = String(app.pressed.length);
@@ -581,6 +715,10 @@ $('export').addEventListener('click', async () => {
 
 function setMode(mode) {
   app.mode = mode;
+  document.body.dataset.mode = mode;
+  // The last message belongs to the mode left.
+  status('');
+  app.edgeFrom = null;
   for (const b of document.querySelectorAll('#modes button')) b.classList.toggle('active', b.dataset.mode === mode);
   $('edit-tools').hidden = mode !== 'edit';
   $('play-tools').hidden = mode !== 'play';
@@ -593,28 +731,109 @@ for (const b of document.querySelectorAll('#modes button')) b.addEventListener('
 
 // ---- new puzzles, files --------------------------------------------------------------------
 
+// The template form shows the fields of the chosen form only (a stencil's picture only for
+// the Stencil neighbourhood).
+function templateFields() {
+  const form = $('template');
+  const kind = form.elements.form.value;
+  for (const label of form.querySelectorAll('label[data-forms]')) {
+    const forms = label.dataset.forms.split(' ');
+    label.hidden = forms.includes('stencil')
+      ? !(kind === 'grid' && form.elements.neighborhood.value === 'Stencil')
+      : !forms.includes(kind);
+  }
+}
+$('template').elements.form.addEventListener('change', templateFields);
+$('template').elements.neighborhood.addEventListener('change', templateFields);
+
+// Picture rows of a textarea (`#`, `.`, `x`, `o`), blank lines and spaces dropped.
+function pictureRows(text) {
+  return text.split('\n').map((line) => line.replace(/\s+/g, '')).filter((line) => line.length);
+}
+
+const ronList = (rows, indent) => `[\n${rows.map((r) => `${indent}    ${JSON.stringify(r)},`).join('\n')}\n${indent}]`;
+
+// Buttons written one a line: `0 1 2*3` adds 1 to cells 0 and 1 and 3 to cell 2.
+function buttonLines(text, cells) {
+  const lines = text.split('\n').map((line) => line.trim()).filter((line) => line.length);
+  if (!lines.length) {
+    // None written: button j adds 1 to cells j and j + 1 (a chain).
+    return Array.from({ length: cells }, (_, j) => (cells > 1 && j + 1 < cells ? [[j, 1], [j + 1, 1]] : [[j, 1]]));
+  }
+  return lines.map((line) => line.split(/[\s,]+/).filter((t) => t).map((token) => {
+    const [cell, amount] = token.split(/[*:×]/);
+    return [cell, amount === undefined ? '1' : amount];
+  }));
+}
+
+// The RON text and file name of a new puzzle of the form's kind (FORMAT.md's syntax).
 function templateSource(form) {
   const f = new FormData(form);
-  const rows = Number(f.get('rows')), cols = Number(f.get('cols'));
-  const wrap = f.get('wrap') ? ', wrap: true' : '';
-  const hood = f.get('neighborhood') === 'Cross' ? '' : `, neighborhood: ${f.get('neighborhood')}`;
-  return `// A new ${rows}×${cols} puzzle made in the playground.
+  const kind = f.get('form') || 'grid';
+  const number = (name) => { const v = String(f.get(name) || '').trim(); return /^-?\d+$/.test(v) ? v : String(Number(v) || 0); };
+  const modulus = number('modulus');
+  const rows = number('rows'), cols = number('cols'), cells = number('cells'), size = number('size');
+  let graph, name, file, extra = '';
+  const mask = pictureRows(f.get('mask') || '');
+  const maskField = mask.length ? `, mask: ${ronList(mask, '    ')}` : '';
+  const [maskRows, maskCols] = mask.length ? [mask.length, mask[0].length] : [rows, cols];
+  switch (kind) {
+    case 'hex':
+      graph = `Hex(rows: ${maskRows}, cols: ${maskCols}${maskField})`;
+      [name, file] = [`Hex ${maskRows}x${maskCols}`, `hex-${maskRows}x${maskCols}.ron`];
+      break;
+    case 'cube':
+      graph = `Cube(${size})`;
+      [name, file] = [`Cube ${size}`, `cube-${size}.ron`];
+      break;
+    case 'path':
+    case 'cycle':
+      graph = `${kind === 'path' ? 'Path' : 'Cycle'}(${cells})`;
+      [name, file] = [`${kind === 'path' ? 'Path' : 'Cycle'} ${cells}`, `${kind}-${cells}.ron`];
+      break;
+    case 'graph': {
+      // A chain to start from; the graph editor (the edges tool) adds nodes and edges.
+      const n = Number(cells);
+      const edges = Array.from({ length: Math.max(0, n - 1) }, (_, k) => `(${k}, ${k + 1})`);
+      graph = `Edges(cells: ${n}, edges: [${edges.join(', ')}])`;
+      [name, file] = [`Graph ${n}`, `graph-${n}.ron`];
+      break;
+    }
+    case 'explicit': {
+      graph = `Cells(${cells})`;
+      const buttons = buttonLines(f.get('buttons') || '', Number(cells));
+      extra = `    buttons: [\n${buttons.map((b) => `        [${b.map(([c, a]) => `(${c}, ${a})`).join(', ')}],`).join('\n')}\n    ],\n`;
+      [name, file] = [`Buttons ${cells}`, `buttons-${cells}.ron`];
+      break;
+    }
+    default: {
+      const wrap = f.get('wrap') ? ', wrap: true' : '';
+      let hood = f.get('neighborhood') || 'Cross';
+      if (hood === 'Stencil') hood = `Stencil(${JSON.stringify(pictureRows(f.get('stencil') || ''))})`;
+      hood = hood === 'Cross' ? '' : `, neighborhood: ${hood}`;
+      graph = `Grid(rows: ${maskRows}, cols: ${maskCols}${wrap}${hood}${maskField})`;
+      [name, file] = [`New ${maskRows}x${maskCols}`, `grid-${maskRows}x${maskCols}.ron`];
+    }
+  }
+  const self = number('self'), neighbors = number('neighbors');
+  const press = kind !== 'explicit' && (self !== '1' || neighbors !== '1') ? `    press: (self: ${self}, neighbors: ${neighbors}),\n` : '';
+  const source = `// A new ${kind} puzzle made in the playground.
 Puzzle(
-    name: "New ${rows}x${cols}",
-    graph: Grid(rows: ${rows}, cols: ${cols}${wrap}${hood}),
-    modulus: ${/^\d+$/.test(f.get('modulus')) ? f.get('modulus') : Number(f.get('modulus'))},
-    start: All(1),
+    name: "${name}",
+    graph: ${graph},
+    modulus: ${modulus},
+${press}${extra}    start: All(1),
     target: All(0),
 )
 `;
+  return { source, file };
 }
 
 $('template').addEventListener('submit', (event) => {
   event.preventDefault();
-  const f = new FormData(event.target);
-  const name = `grid-${f.get('rows')}x${f.get('cols')}.ron`;
-  $('save-name').value = name;
-  load(templateSource(event.target), name);
+  const { source, file } = templateSource(event.target);
+  $('save-name').value = file;
+  load(source, file);
 });
 
 $('upload').addEventListener('change', async (event) => {
@@ -635,12 +854,16 @@ $('download').addEventListener('click', () => {
 
 $('save').addEventListener('click', async () => {
   const path = $('save-name').value.trim();
+  const source = $('source').value;
   try {
-    await api('/api/save', { path, source: $('source').value, overwrite: $('overwrite').checked });
-    status(`saved ${path}`);
-    listFiles();
+    await api('/api/save', { path, source, overwrite: $('overwrite').checked });
+    // The board is now that file's: the header follows, and the edits are saved.
+    setDocument(path);
+    if ($('source').value === source) setDirty(false);
+    status(`saved ${path}`, 'ok');
+    await listFiles();
   } catch (e) {
-    status(`cannot save: ${e.message}`);
+    status(`cannot save ${path}: ${e.message}`, 'error');
   }
 });
 $('refresh').addEventListener('click', listFiles);
@@ -660,23 +883,42 @@ $('spec').addEventListener('submit', async (event) => {
   };
   if (low || high) spec.par = [Number(low || 1), Number(high || low)];
   if (f.get('strategy')) spec.strategy = f.get('strategy');
+  if (f.get('scramble')) spec.scramble = Number(f.get('scramble'));
+  if (f.get('attempts')) spec.attempts = Number(f.get('attempts'));
   const out = $('levels');
-  out.innerHTML = '<span class="muted">generating…</span>';
+  const advice = $('gen-advice');
+  out.innerHTML = '';
+  advice.hidden = true;
+  advice.className = 'advice';
+  $('gen-status').textContent = 'generating…';
   $('save-levels').disabled = true;
+  app.levels = [];
+  let words = null;
   try {
     const doc = await api('/api/generate', spec);
     app.levels = doc.levels;
-    out.innerHTML = '';
-    if (!doc.levels.length) out.innerHTML = `<span class="muted">no level met the spec in ${doc.tried} candidates</span>`;
     doc.levels.forEach((level, k) => out.appendChild(thumbnail(level, k)));
-    status(`${doc.found} levels from ${doc.tried} candidates`);
+    $('gen-status').textContent = `${doc.found} of ${spec.count} level${spec.count === 1 ? '' : 's'} from ${doc.tried} candidates`;
     $('save-levels').disabled = !doc.levels.length;
+    // Fewer than asked for: the command line's advice, then what the histogram shows.
+    words = doc.advice || null;
     document.body.dataset.generated = String(doc.found);
   } catch (e) {
-    out.innerHTML = '';
-    out.textContent = e.message;
+    // A spec that can never be met: the command line's reason.
+    $('gen-status').textContent = 'refused';
+    words = e.message;
+    advice.classList.add('error');
+    document.body.dataset.generated = 'refused';
   }
-  histogram();
+  if (words) {
+    advice.textContent = words;
+    advice.hidden = false;
+  }
+  const pars = await histogram();
+  if (words && pars.length) {
+    advice.textContent = `${words}. Random solvable starts of this template have par ${pars[0]}–${pars[pars.length - 1]} (the histogram below).`;
+  }
+  document.body.dataset.advice = advice.hidden ? '' : '1';
 });
 
 function thumbnail(level, k) {
@@ -704,10 +946,10 @@ $('save-levels').addEventListener('click', async () => {
       await api('/api/save', { path, source: level.source, overwrite: $('overwrite').checked });
       saved++;
     } catch (e) {
-      status(`cannot save ${path}: ${e.message}`);
+      $('gen-status').textContent = `cannot save ${path}: ${e.message}`;
     }
   }
-  if (saved === chosen.length) status(`saved ${saved} levels`);
+  if (saved === chosen.length) $('gen-status').textContent = `saved ${saved} level${saved === 1 ? '' : 's'} as ${prefix}-0001.ron, …`;
   document.body.dataset.saved = String(saved);
   listFiles();
 });
@@ -719,7 +961,7 @@ async function histogram() {
   try {
     const doc = await api('/api/histogram', { source: app.source, file: app.file, samples: 200 });
     const entries = Object.entries(doc.par).map(([p, n]) => [Number(p), n]).sort((a, b) => a[0] - b[0]);
-    if (!entries.length) return;
+    if (!entries.length) return [];
     const most = Math.max(...entries.map((e) => e[1]));
     const w = canvas.width / entries.length;
     ctx.font = '11px system-ui, sans-serif';
@@ -733,9 +975,11 @@ async function histogram() {
       ctx.fillText(String(n), k * w + w / 2, canvas.height - 20 - h);
     });
     document.body.dataset.histogram = String(entries.length);
+    return entries.map(([p]) => p);
   } catch (e) {
     ctx.fillStyle = '#e2e8f0';
     ctx.fillText(e.message, 10, 20);
+    return [];
   }
 }
 
@@ -748,7 +992,7 @@ async function start() {
     doc = await api('/api/palette');
   } catch (e) {
     // Opened without the token (or from a name the server does not answer to): say how to open it.
-    status(e.message);
+    status(e.message, 'error');
     $('files').textContent = '';
     const li = document.createElement('li');
     li.className = 'refused';
@@ -758,13 +1002,14 @@ async function start() {
     return;
   }
   setPalette(doc.palette, doc.text_cell_limit);
+  templateFields();
   const wanted = new URLSearchParams(location.search).get('file');
   listFiles();
   if (wanted) {
     await openFile(wanted);
   } else {
-    const form = $('template');
-    await load(templateSource(form), 'grid-5x5.ron');
+    const { source, file } = templateSource($('template'));
+    await load(source, file);
   }
   app.timings.load = performance.now() - t0;
   // Since navigation started: the page loaded, the board drawn and taking clicks.

@@ -197,10 +197,8 @@ fn run_inner(request: &Request, lines: &std::sync::Mutex<LevelLines>) -> Result<
     let mut text = lines.finish(Some(("found", format!("{found}, \"tried\": {}", batch.tried))));
     if !request.json {
         if found < count {
-            text.push_str(&format!(
-                "found {found} of {count} levels in {} candidates: the spec is rare for this template (raise --attempts)\n",
-                batch.tried
-            ));
+            text.push_str(&rare(found, count, batch.tried, request.par, request.scramble));
+            text.push('\n');
         } else {
             let noun = if found == 1 { "level" } else { "levels" };
             text.push_str(&format!("made {found} {noun} from {} candidates\n", batch.tried));
@@ -209,8 +207,30 @@ fn run_inner(request: &Request, lines: &std::sync::Mutex<LevelLines>) -> Result<
     Ok(Output { body: Body::Text(text), code: if found < count { 1 } else { 0 } })
 }
 
-/// Why the spec cannot be met, worded with the flags that set it.
-fn infeasible(reason: &Infeasible) -> String {
+/// What to do when fewer levels than asked for were found, worded with the flags (the
+/// playground gives the same advice): a par range without `--scramble` is met by starts made from
+/// at most that many presses.
+pub(crate) fn rare(
+    found: usize,
+    count: usize,
+    tried: usize,
+    par: Option<(u64, u64)>,
+    scramble: Option<u64>,
+) -> String {
+    let advice = match (par, scramble) {
+        (Some((_, high)), None) => format!(
+            "raise --attempts, or give --scramble {high}: a start made from {high} random presses has a par of at most {high}"
+        ),
+        _ => "raise --attempts".into(),
+    };
+    format!(
+        "found {found} of {count} levels in {tried} candidates: the spec is rare for this template ({advice})"
+    )
+}
+
+/// Why the spec cannot be met, worded with the flags that set it (the playground refuses with
+/// the same words).
+pub(crate) fn infeasible(reason: &Infeasible) -> String {
     match reason {
         Infeasible::Unique { solutions, quiet } => format!(
             "--unique cannot be met: every solvable start of this template has {solutions} solutions, because it has {quiet} quiet patterns"

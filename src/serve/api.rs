@@ -7,11 +7,11 @@
 //! | `GET /api/palette` | | the board colours ([`modsolve::report::svg::PALETTE`]) |
 //! | `GET /api/files` | | the `check --json` document of every `.ron` file in the directory |
 //! | `GET /api/file?path=P` | | the file's RON text |
-//! | `POST /api/analyse` | `source`, optional `start`, `target`, `moduli`, `layout` (a centre `[x, y]` per cell, written back as the file's `layout:`) | `{"version", "file", "source", "board", "solve"}`: the board to draw and the `--json` solve document |
+//! | `POST /api/analyse` | `source`, optional `start`, `target`, `moduli`, `layout` (a centre `[x, y]` per cell, written back as the file's `layout:`), `graph` (`{"cells", "edges"}`: the graph editor's `Edges` graph) | `{"version", "file", "source", "board", "solve"}`: the board to draw (with `edges` for a graph without a picture) and the `--json` solve document |
 //! | `POST /api/check` | `source` | the `check --json` document |
 //! | `POST /api/hint` | `source`, `pressed` | the `hint --json` document |
 //! | `POST /api/state` | `source`, `pressed` | `{"version", "pressed", "state", "solved"}`: the board after the presses |
-//! | `POST /api/generate` | `source`, `count`, `seed`, `unique`, `par`, `strategy` (a name, `none` or `any`), `scramble`, `attempts` | the `generate --json` document, each level with its RON `source` |
+//! | `POST /api/generate` | `source`, `count`, `seed`, `unique`, `par`, `strategy` (a name, `none` or `any`), `scramble`, `attempts` | the `generate --json` document, each level with its RON `source`, and `advice` (the command line's words) when fewer levels were found than asked for; a spec that can never be met is refused (400) with the command line's reason |
 //! | `POST /api/histogram` | `source`, `samples`, `seed` | the `check --par-histogram --json` document |
 //! | `POST /api/distribution` | `source`, `exact_limit`, `samples`, `seed`, `confidence` | the `check --par-distribution --json` document |
 //! | `POST /api/save` | `path`, `source`, `overwrite` | `{"version", "saved"}` once the file is written |
@@ -241,6 +241,88 @@ struct AnalyseRequest {
     target: Option<Vec<u64>>,
     moduli: Option<Vec<u64>>,
     layout: Option<Vec<[f64; 2]>>,
+    graph: Option<EdgesEdit>,
+}
+
+/// The graph editor's graph: `cells` cells (as many as the puzzle has, or more: new cells are
+/// added at the end) joined by `edges`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct EdgesEdit {
+    cells: usize,
+    edges: Vec<(usize, usize)>,
+}
+
+/// The most cells the graph editor works on (a graph drawn by hand is small).
+const GRAPH_EDIT_LIMIT: usize = 4096;
+
+/// The text with its `graph` replaced by the editor's `Edges` graph. Cells added at the end take
+/// the last cell's modulus, start and target 0 (lists written as lists are lengthened; `All(…)`
+/// and single numbers cover the new cells as they are).
+fn with_edges(
+    text: &str,
+    file: &str,
+    puzzle: &Puzzle,
+    graph: &EdgesEdit,
+) -> Result<(Puzzle, String), ApiError> {
+    let old = puzzle.cell_count();
+    if puzzle.topology().picture_size().is_some() || !puzzle.buttons_are_cells() {
+        return Err(ApiError::bad_request(
+            "the graph editor works on graphs drawn without a picture whose buttons are the cells (Path, Cycle, Edges)",
+        ));
+    }
+    if graph.cells < old || graph.cells > GRAPH_EDIT_LIMIT {
+        return Err(ApiError::bad_request(format!(
+            "`graph.cells` must be from {old} (the cells there are) to {GRAPH_EDIT_LIMIT}"
+        )));
+    }
+    let edges: Vec<String> = graph.edges.iter().map(|(a, b)| format!("({a}, {b})")).collect();
+    let value = format!("Edges(cells: {}, edges: [{}])", graph.cells, edges.join(", "));
+    let unreadable = || ApiError::bad_request("the text is not a `Puzzle(…)` whose graph can be replaced");
+    let mut text = modsolve::format::with_field(text, "graph", &value).ok_or_else(unreadable)?;
+    let added = graph.cells - old;
+    if added > 0 {
+        let list = |values: Vec<String>| format!("[{}]", values.join(", "));
+        let numbers = |values: Vec<u64>, fill: u64| {
+            list(values.into_iter().chain(std::iter::repeat_n(fill, added)).map(|v| v.to_string()).collect())
+        };
+        let moduli = puzzle.moduli().to_vec();
+        let last = moduli.last().copied().unwrap_or(2);
+        let mut lists = vec![
+            ("modulus", numbers(moduli, last)),
+            ("start", numbers(puzzle.start().to_vec(), 0)),
+            ("target", numbers(puzzle.target().to_vec(), 0)),
+        ];
+        if let Some(intended) = puzzle.intended() {
+            lists.push(("intended", numbers(intended.to_vec(), 0)));
+        }
+        if let Some(limits) = puzzle.max_presses() {
+            let most = limits.iter().copied().max().unwrap_or(0);
+            lists.push(("max_presses", numbers(limits.to_vec(), most)));
+        }
+        if let Some(labels) = puzzle.labels() {
+            let names = labels.iter().cloned().chain((old..graph.cells).map(|i| i.to_string()));
+            lists.push(("labels", list(names.map(|name| format!("{name:?}")).collect())));
+        }
+        if let Some(layout) = puzzle.layout() {
+            // The designer's drawing keeps its places; new cells go in a row under it.
+            let points = layout.points();
+            let left = points.iter().map(|p| p[0]).fold(f64::INFINITY, f64::min);
+            let below = points.iter().map(|p| p[1]).fold(f64::NEG_INFINITY, f64::max) + 1.5;
+            let added_points = (0..added).map(|k| [left + 1.5 * k as f64, below]);
+            let all: Vec<[f64; 2]> = points.iter().copied().chain(added_points).collect();
+            text = modsolve::format::with_field(&text, "layout", &modsolve::format::layout_text(&all))
+                .ok_or_else(unreadable)?;
+        }
+        for (key, value) in lists {
+            if modsolve::format::field_text(&text, key)
+                .is_some_and(|written| written.trim_start().starts_with('['))
+            {
+                text = modsolve::format::with_field(&text, key, &value).ok_or_else(unreadable)?;
+            }
+        }
+    }
+    Ok((parse(&text, file)?, text))
 }
 
 /// The puzzle with the editor's changes: new moduli (start and target reduced by them), then a
@@ -253,6 +335,11 @@ fn edited(request: &AnalyseRequest) -> Result<(Puzzle, String), ApiError> {
     let mut puzzle = parse(&request.source, &request.file)?;
     let mut source = None;
     let invalid = |e: modsolve::InputError| ApiError::from(modsolve::Error::Input(e));
+    if let Some(graph) = &request.graph {
+        let (again, text) = with_edges(&request.source, &request.file, &puzzle, graph)?;
+        puzzle = again;
+        source = Some(text);
+    }
     if let Some(moduli) = &request.moduli {
         if moduli.len() != puzzle.cell_count() {
             return Err(ApiError::bad_request(format!(
@@ -268,7 +355,8 @@ fn edited(request: &AnalyseRequest) -> Result<(Puzzle, String), ApiError> {
         puzzle = puzzle.with_target(reduce(puzzle.target().to_vec())).map_err(invalid)?;
         let list: Vec<String> = moduli.iter().map(u64::to_string).collect();
         let list = format!("[{}]", list.join(", "));
-        let in_place = modsolve::format::with_field(&request.source, "modulus", &list)
+        let text = source.as_deref().unwrap_or(&request.source);
+        let in_place = modsolve::format::with_field(text, "modulus", &list)
             .and_then(|text| with_state(&text, &puzzle))
             .and_then(|text| Some((parse(&text, &request.file).ok()?, text)));
         let (again, text) = match in_place {
@@ -492,7 +580,7 @@ const ATTEMPT_LIMIT: usize = 200_000;
 async fn generate(
     State(shared): Shared_,
     request: Result<Json<GenerateBody>, JsonRejection>,
-) -> Result<Json<GenerateReport>, ApiError> {
+) -> Result<Json<Value>, ApiError> {
     let request = body(request)?;
     if request.count == 0 || request.count > GENERATE_LIMIT {
         return Err(ApiError::bad_request(format!("`count` must be 1 to {GENERATE_LIMIT}")));
@@ -521,13 +609,23 @@ async fn generate(
         let spec =
             prepare_generation(&template, &asked, rayon::current_num_threads()).map_err(|e| match e {
                 Refusal::OverMemory(e) => ApiError::from(modsolve::Error::from(e)),
-                Refusal::Infeasible(reason) => ApiError::bad_request(reason.to_string()),
+                Refusal::Infeasible(reason) => {
+                    ApiError::bad_request(crate::cli::generate::infeasible(&reason))
+                }
                 Refusal::Internal(e) => ApiError::from(modsolve::Error::from(e)),
             })?;
         let timeout = Some((job.shared.config.budget * 4).min(timeout(&job)));
+        let (count, par, scramble) = (asked.count, asked.par, asked.scramble);
         let run = move || modsolve::request::generate_report(&template, &asked, &spec);
-        let report = modsolve::bounded::within_timeout(timeout, run).map_err(ApiError::from)??;
-        Ok(Json(report))
+        let report: GenerateReport =
+            modsolve::bounded::within_timeout(timeout, run).map_err(ApiError::from)??;
+        let advice = (report.found < count)
+            .then(|| crate::cli::generate::rare(report.found, count, report.tried, par, scramble));
+        let mut document = serde_json::to_value(&report).map_err(|e| ApiError::internal(e.to_string()))?;
+        if let (Some(advice), Some(object)) = (advice, document.as_object_mut()) {
+            object.insert("advice".into(), Value::String(advice));
+        }
+        Ok(Json(document))
     })
     .await
 }

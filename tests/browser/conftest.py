@@ -103,3 +103,34 @@ def open_level(page, name):
 def click_cell(page, cell):
     point = page.evaluate(f"window.playground.cellCentre({cell})")
     page.mouse.click(point["x"], point["y"])
+
+
+@pytest.fixture(scope="module")
+def crowded_folder(tmp_path_factory):
+    """A folder of 200 levels (copies of the shipped puzzles), for the layout with a long list."""
+    folder = tmp_path_factory.mktemp("crowded")
+    sources = sorted((ROOT / "puzzles").glob("*.ron"))
+    for k in range(200):
+        shutil.copy(sources[k % len(sources)], folder / f"level-{k + 1:04}.ron")
+    return folder
+
+
+def serve(folder, *extra):
+    """`modsolve serve` on `folder`: the process and its start-up URL (with the token)."""
+    process = subprocess.Popen(
+        [BIN, "serve", str(folder), "--port", "0", *extra],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    url = process.stdout.readline().strip()
+    assert url.startswith("http://127.0.0.1:"), url
+    return process, url
+
+
+@pytest.fixture(scope="module")
+def crowded_server(crowded_folder):
+    process, url = serve(crowded_folder)
+    yield url
+    process.terminate()
+    process.wait(timeout=10)

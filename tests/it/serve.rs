@@ -879,3 +879,94 @@ fn serve_answers_random_bad_requests_without_crashing() {
     let (status, _, _) = server.get("api/palette");
     assert_eq!(status, 200, "the server still answers");
 }
+
+/// The graph editor's edit: the graph written as `Edges(…)`, new cells added at the end with the
+/// last cell's modulus and start and target 0 (lists lengthened, comments kept), and refused
+/// where it does not apply.
+#[test]
+fn serve_edits_a_graph() {
+    let server = Server::start(&[]);
+    let source = octopus_source();
+    let answer = server.post("api/analyse", &json!({"source": source}));
+    assert_eq!(answer.1["board"]["edges"], json!([[0, 1], [1, 2], [2, 3]]));
+    let edges = json!([[0, 1], [1, 2], [2, 3], [3, 4], [0, 4]]);
+    let answer =
+        server.post("api/analyse", &json!({"source": source, "graph": {"cells": 5, "edges": edges}}));
+    assert_eq!(answer.0, 200, "{}", answer.1);
+    validate("analyse", &answer.1);
+    let text = answer.1["source"].as_str().unwrap();
+    assert!(
+        text.contains("graph: Edges(cells: 5, edges: [(0, 1), (1, 2), (2, 3), (3, 4), (0, 4)]),"),
+        "{text}"
+    );
+    assert!(text.contains("// Octopus"), "{text}");
+    let puzzle = parse_puzzle(text).unwrap();
+    assert_eq!(puzzle.moduli().to_vec(), vec![7, 8, 7, 6, 6]);
+    assert_eq!(puzzle.start().to_vec(), vec![2, 4, 5, 3, 0]);
+    assert_eq!(puzzle.labels().unwrap().last().map(String::as_str), Some("4"));
+    assert_eq!(answer.1["board"]["edges"], json!([[0, 1], [0, 4], [1, 2], [2, 3], [3, 4]]));
+    assert_eq!(answer.1["solve"], library_solve(text, &served_options()));
+    // `All(…)` and one modulus cover new cells as written.
+    let ring = "Puzzle(graph: Cycle(3), modulus: 3, start: All(1))";
+    let answer = server.post(
+        "api/analyse",
+        &json!({"source": ring, "graph": {"cells": 4, "edges": [[0, 1], [1, 2], [2, 3]]}}),
+    );
+    assert_eq!(answer.0, 200, "{}", answer.1);
+    assert_eq!(
+        answer.1["source"],
+        "Puzzle(graph: Edges(cells: 4, edges: [(0, 1), (1, 2), (2, 3)]), modulus: 3, start: All(1))"
+    );
+    assert_eq!(answer.1["solve"]["cells"], 4);
+    // Refused: fewer cells, a grid (it has a picture), an edge the format refuses.
+    let fewer = json!({"source": ring, "graph": {"cells": 2, "edges": []}});
+    assert_error(&server.post("api/analyse", &fewer), 400, "usage");
+    let grid = json!({"source": "Puzzle(graph: Grid(rows: 2, cols: 2), modulus: 2)", "graph": {"cells": 4, "edges": []}});
+    assert_error(&server.post("api/analyse", &grid), 400, "usage");
+    let answer =
+        server.post("api/analyse", &json!({"source": ring, "graph": {"cells": 3, "edges": [[1, 1]]}}));
+    assert_error(&answer, 400, "input");
+    assert_eq!(
+        server.post("api/analyse", &json!({"source": grid["source"]})).1["board"]["edges"],
+        Value::Null
+    );
+}
+
+/// Generation's refusals and its advice in the page are the command line's words.
+#[test]
+fn serve_generate_speaks_the_command_lines_words() {
+    let server = Server::start(&[]);
+    let dir = Scratch::new();
+    let template = "Puzzle(graph: Grid(rows: 6, cols: 6), modulus: 3)";
+    std::fs::write(dir.path().join("grid.ron"), template).unwrap();
+    let cli = |args: &[&str]| {
+        let mut command = modsolve();
+        command.current_dir(dir.path()).args(["generate", "grid.ron", "--out", "levels"]).args(args);
+        command.output().unwrap()
+    };
+    // Rare: fewer levels than asked for, and what to do.
+    let body = json!({"source": template, "file": "grid.ron", "count": 2, "par": [6, 10], "attempts": 300});
+    let answer = server.post("api/generate", &body);
+    assert_eq!(answer.0, 200, "{}", answer.1);
+    validate("generate", &answer.1);
+    assert_eq!(answer.1["found"], 0);
+    let made = cli(&["--count", "2", "--par", "6..10", "--attempts", "300"]);
+    assert_eq!(made.status.code(), Some(1));
+    let words = String::from_utf8(made.stdout).unwrap();
+    let advice = answer.1["advice"].as_str().unwrap();
+    assert_eq!(words.lines().last(), Some(advice));
+    assert!(advice.ends_with("(raise --attempts, or give --scramble 10: a start made from 10 random presses has a par of at most 10)"), "{advice}");
+    // Impossible: refused with the reason.
+    let body = json!({"source": template, "count": 2, "par": [6, 10], "scramble": 5});
+    let answer = server.post("api/generate", &body);
+    assert_error(&answer, 400, "usage");
+    let refused = cli(&["--count", "2", "--par", "6..10", "--scramble", "5"]);
+    assert_eq!(refused.status.code(), Some(2));
+    let reason = String::from_utf8(refused.stderr).unwrap();
+    assert_eq!(format!("error: {}\n", answer.1["error"]["message"].as_str().unwrap()), reason);
+    assert!(reason.contains("--par 6..10 cannot be met with --scramble 5"), "{reason}");
+    // Met: no advice.
+    let body = json!({"source": template, "count": 2, "par": [6, 10], "scramble": 10});
+    let answer = server.post("api/generate", &body);
+    assert_eq!((answer.1["found"].clone(), answer.1.get("advice")), (json!(2), None));
+}

@@ -80,6 +80,31 @@ pub struct Board {
     /// What each button adds, `(cell, amount)` pairs, for a preview of a press; `None` on
     /// boards drawn as pixels (or with more effects than a preview is worth sending).
     pub effects: Option<Vec<Vec<(usize, u64)>>>,
+    /// The edges `[a, b]` (`a < b`) of a graph drawn without a picture whose buttons are its
+    /// cells (paths, cycles, `Edges`), for the playground's graph editor; `None` otherwise or
+    /// past [`crate::report::svg::TEXT_CELL_LIMIT`] cells.
+    pub edges: Option<Vec<[usize; 2]>>,
+}
+
+/// [`Board::edges`] of `puzzle`.
+fn graph_edges(puzzle: &Puzzle) -> Option<Vec<[usize; 2]>> {
+    let topology = puzzle.topology();
+    let cells = puzzle.cell_count();
+    if topology.picture_size().is_some()
+        || !puzzle.buttons_are_cells()
+        || cells > crate::report::svg::TEXT_CELL_LIMIT
+    {
+        return None;
+    }
+    let mut edges = Vec::new();
+    for a in 0..cells {
+        topology.for_each_neighbor(a, |b| {
+            if a < b {
+                edges.push([a, b]);
+            }
+        });
+    }
+    Some(edges)
 }
 
 /// The most `(cell, amount)` pairs a board document lists for previews.
@@ -120,6 +145,7 @@ pub fn board(puzzle: &Puzzle) -> Board {
         button_names: (!buttons_are_cells)
             .then(|| (0..puzzle.button_count()).map(|j| puzzle.button_name(j)).collect()),
         effects: preview_effects(puzzle),
+        edges: graph_edges(puzzle),
     }
 }
 
