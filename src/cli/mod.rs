@@ -210,8 +210,9 @@ pub(crate) fn memory_failure(e: modsolve::error::OverMemory) -> String {
 }
 
 /// The puzzle files named on the command line, each folder replaced by the `.ron` files directly
-/// inside it (sorted by name; hidden files left out). A folder without one is an I/O error,
-/// and so is a folder that cannot be listed.
+/// inside it (sorted by name; hidden files left out). A folder without one stays as it is (the
+/// batch reports it as unreadable, as it does any path that is not a puzzle file); one that
+/// cannot be listed is an I/O error.
 pub(crate) fn puzzle_files(paths: &[PathBuf], json: bool) -> Result<Vec<PathBuf>, Failure> {
     let mut files = Vec::new();
     for path in paths {
@@ -232,11 +233,9 @@ pub(crate) fn puzzle_files(paths: &[PathBuf], json: bool) -> Result<Vec<PathBuf>
             })
             .collect();
         if inside.is_empty() {
-            return Err(Failure::plain(
-                Kind::Io,
-                format!("error: the folder {shown} has no .ron files\n"),
-                json,
-            ));
+            // Reported in the batch like any other path that is not a puzzle file.
+            files.push(path.clone());
+            continue;
         }
         inside.sort();
         files.extend(inside);
