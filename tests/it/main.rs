@@ -31,6 +31,8 @@
 //!   against its schema, for every shipped puzzle;
 //! - `book`: every `console` example of README.md, FORMAT.md and the guide prints what it shows,
 //!   and the README lists every shipped puzzle file;
+//! - `shard`: proofs in parts (`--shard K/N`, `combine`): the parts cover every plan once,
+//!   combined they give the single run's answer, and combine refuses what does not fit;
 //! - `limits`: honest outcomes (undecided, exact counts, why a plan is not proven) and budgets
 //!   and memory that bound the command.
 
@@ -52,6 +54,7 @@ mod optimize;
 mod seeds;
 mod serve;
 mod shapes;
+mod shard;
 mod shell;
 mod snapshots;
 mod sparse;
