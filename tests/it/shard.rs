@@ -46,10 +46,11 @@ fn every_plan(puzzle: &Puzzle) -> HashMap<u64, Vec<u64>> {
                 *x = (*x + v * ti) % p;
             }
         }
-        if binary && let Some(limits) = puzzle.max_presses() {
-            if x.iter().zip(limits).any(|(a, b)| a > b) {
-                return;
-            }
+        if binary
+            && let Some(limits) = puzzle.max_presses()
+            && x.iter().zip(limits).any(|(a, b)| a > b)
+        {
+            return;
         }
         assert!(out.insert(fingerprint(&x), x).is_none(), "the quiet basis gives a plan twice");
     });

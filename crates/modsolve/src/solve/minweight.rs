@@ -23,7 +23,7 @@
 //! core (rayon) and share the best weight known through an atomic, so a good plan found by one
 //! core prunes the others at once. A greedy descent over the basis gives the first bound.
 //!
-//! Ties are broken the same way on every run (least weight, then first chunk, first step, least
+//! Ties are broken the same way on every run (least weight, then first block in walk order, least
 //! `t`), so the plan does not depend on the number of threads, unless a budget cut the walk.
 
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
@@ -687,7 +687,7 @@ fn walk_piece<L: Lane>(layout: &Layout, shared: &Shared, from: u64, to: u64) -> 
         .map(|a| (0..a.columns.len()).filter(|&i| o >> i & 1 == 1).fold(a.shift, |acc, i| acc ^ a.columns[i]))
         .collect();
     for position in from..to {
-        if (position - from) % CHECK == 0 {
+        if (position - from).is_multiple_of(CHECK) {
             crate::bounded::checkpoint();
             if shared.stop.load(Ordering::Relaxed) {
                 return found;
