@@ -76,3 +76,14 @@ def par_distribution(
     file: Optional[str] = None,
 ) -> Dict[str, Any]: ...
 def to_ron(puzzle: Puzzle, *, comment: str = "") -> str: ...
+def shard(
+    puzzle: Puzzle,
+    part: int,
+    parts: int,
+    *,
+    minimize: str = "total",
+    budget: Optional[float] = None,
+    nodes: Optional[int] = None,
+    threads: Optional[int] = None,
+) -> Dict[str, Any]: ...
+def combine(puzzle: Puzzle, reports: List[Union[str, Dict[str, Any]]]) -> Dict[str, Any]: ...

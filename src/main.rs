@@ -33,6 +33,7 @@ fn main() -> ExitCode {
         Mode::New(form, modulus) => cli::new(form, modulus),
         Mode::Completions(shell) => Ok(cli::completions(shell)),
         Mode::Man(subcommand) => cli::man(subcommand.as_deref()),
+        Mode::Combine(request) => cli::shard::combine(&request),
     };
     match result {
         Ok(output) => output.print(),

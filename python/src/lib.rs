@@ -13,6 +13,10 @@
 //! - `par_distribution(puzzle, ...)` is [`modsolve::difficulty::par_distribution`]; it returns
 //!   the document `modsolve check --par-distribution FILE --json` prints for one file.
 //! - `to_ron(puzzle)` is [`modsolve::format::to_ron`]: the puzzle written back in the format.
+//! - `shard(puzzle, part, parts, ...)` is [`modsolve::shard::walk_part`]: the report `modsolve
+//!   FILE --shard K/N --json` prints; `combine(puzzle, reports)` is [`modsolve::shard::combine`],
+//!   the document of `modsolve combine FILE PARTS --json` (refusals are `ValueError`).
+//! - `modsolve.distributed` (python/distributed.py, compiled in) runs the parts as Ray tasks.
 //!
 //! A puzzle is RON text (a puzzle file's contents) or a dict, the same structure in Python
 //! terms; a dict is written as RON text here ([`dict_to_ron`]) and read by the same
@@ -58,6 +62,16 @@ fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(hint, m)?)?;
     m.add_function(wrap_pyfunction!(par_distribution, m)?)?;
     m.add_function(wrap_pyfunction!(to_ron, m)?)?;
+    m.add_function(wrap_pyfunction!(shard, m)?)?;
+    m.add_function(wrap_pyfunction!(combine, m)?)?;
+    // `modsolve.distributed`, the Ray driver: pure Python, compiled in, registered as a
+    // submodule (`import modsolve.distributed`; Ray itself is imported only when it runs).
+    let py = m.py();
+    let code = std::ffi::CString::new(include_str!("../distributed.py"))
+        .map_err(|e| PyRuntimeError::new_err(format!("modsolve.distributed: {e}")))?;
+    let distributed = PyModule::from_code(py, &code, c"modsolve/distributed.py", c"modsolve.distributed")?;
+    m.add_submodule(&distributed)?;
+    py.import("sys")?.getattr("modules")?.set_item("modsolve.distributed", &distributed)?;
     let error = m.py().get_type::<PuzzleError>();
     // Class-level defaults, so that a PuzzleError raised by Python code has the attributes too.
     for name in ["kind", "message", "line", "column", "field", "rendered"] {
@@ -325,6 +339,90 @@ fn par_distribution(
 fn to_ron(py: Python<'_>, puzzle: &Bound<'_, PyAny>, comment: &str) -> PyResult<String> {
     let puzzle = read(py, puzzle)?;
     Ok(modsolve::format::to_ron(&puzzle, comment))
+}
+
+/// Walks part `part` of `parts` of the proof of the fewest plan: the report `modsolve FILE
+/// --shard K/N --json` prints, as a dict. The part is walked to its end unless `budget`
+/// (seconds) or `nodes` bound it (then `finished` may be false). `threads` (None: every core)
+/// runs the walk on a pool of that many threads, for a task scheduler that gives it that many
+/// cores. Raises ValueError for a puzzle that is not walked in parts.
+#[pyfunction]
+#[pyo3(signature = (puzzle, part, parts, *, minimize = "total", budget = None, nodes = None, threads = None))]
+#[allow(clippy::too_many_arguments)]
+fn shard(
+    py: Python<'_>,
+    puzzle: &Bound<'_, PyAny>,
+    part: u64,
+    parts: u64,
+    minimize: &str,
+    budget: Option<f64>,
+    nodes: Option<u64>,
+    threads: Option<usize>,
+) -> PyResult<Py<PyAny>> {
+    let id: modsolve::shard::PartId = format!("{part}/{parts}").parse().map_err(PyValueError::new_err)?;
+    let objective = objective(minimize)?;
+    let budget = match budget_of(budget, nodes)? {
+        b if b.is_default() => Budget { nodes: u64::MAX, time: None },
+        b => b,
+    };
+    let pool = match threads {
+        None => None,
+        Some(0) => return Err(PyValueError::new_err("threads must be at least 1 (None: every core)")),
+        Some(t) => Some(
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(t)
+                .build()
+                .map_err(|e| PyRuntimeError::new_err(format!("cannot start {t} threads: {e}")))?,
+        ),
+    };
+    let puzzle = read(py, puzzle)?;
+    let walked = py.detach(|| {
+        catch_unwind(AssertUnwindSafe(|| {
+            let job = || modsolve::shard::walk_part(&puzzle, objective, id, budget);
+            match &pool {
+                Some(pool) => pool.install(job),
+                None => job(),
+            }
+        }))
+    });
+    let report = match walked {
+        Ok(Ok(report)) => report,
+        Ok(Err(e @ modsolve::shard::ShardError::Internal(_))) => {
+            return Err(PyRuntimeError::new_err(format!("{e}; this is a bug in modsolve, please report it")));
+        }
+        Ok(Err(e)) => return Err(PyValueError::new_err(e.to_string())),
+        Err(_) => return Err(PyRuntimeError::new_err("internal error: modsolve panicked walking the part")),
+    };
+    let text = serde_json::to_string(&report).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+    loads(py, &text)
+}
+
+/// Combines part reports (dicts from `shard`, or their JSON text) of one puzzle: the document
+/// `modsolve combine FILE PARTS --json` prints, as a dict (`proven` true when every part of
+/// 0..N was given and finished; else `missing` and `unfinished` say which to run). Parts of
+/// another puzzle, N or objective, parts given twice and plans that do not solve the puzzle
+/// raise ValueError.
+#[pyfunction]
+fn combine(py: Python<'_>, puzzle: &Bound<'_, PyAny>, reports: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    let puzzle = read(py, puzzle)?;
+    let json = py.import("json")?;
+    let mut parsed = Vec::new();
+    for (i, item) in reports.try_iter()?.enumerate() {
+        let item = item?;
+        let text: String = match item.cast::<PyString>() {
+            Ok(text) => text.to_cow()?.into_owned(),
+            Err(_) => json.call_method1("dumps", (&item,))?.extract()?,
+        };
+        let report: modsolve::shard::PartReport = serde_json::from_str(&text)
+            .map_err(|e| PyValueError::new_err(format!("report {i} is not a part report: {e}")))?;
+        parsed.push((format!("report {i}"), report));
+    }
+    let combined = py
+        .detach(|| catch_unwind(AssertUnwindSafe(|| modsolve::shard::combine(&puzzle, &parsed))))
+        .map_err(|_| PyRuntimeError::new_err("internal error: modsolve panicked combining the parts"))?
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let text = serde_json::to_string(&combined).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+    loads(py, &text)
 }
 
 /// Runs library work with the GIL released; a library error becomes its Python exception and a

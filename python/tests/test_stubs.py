@@ -20,7 +20,9 @@ def test_every_function_has_its_stub_with_the_same_parameters():
         for name, value in vars(modsolve).items()
         if callable(value) and not name.startswith("_") and not isinstance(value, type)
     }
-    assert functions == set(stubs) == {"solve", "check", "generate", "hint", "par_distribution", "to_ron"}
+    assert functions == set(stubs) == {
+        "solve", "check", "generate", "hint", "par_distribution", "to_ron", "shard", "combine"
+    }
     for name, stub in stubs.items():
         signature = inspect.signature(getattr(modsolve, name))
         positional = [a.arg for a in stub.args.args]

@@ -89,6 +89,27 @@ pub(crate) enum Command {
         /// The subcommand whose page to print (default: the page of modsolve itself).
         subcommand: Option<String>,
     },
+    /// Combine the reports of `modsolve FILE --shard K/N --json` into the proven fewest plan:
+    /// checks that they are parts of FILE's puzzle for one objective and one N, none twice,
+    /// and simulates every plan. Exit 0 proven, 3 parts missing or unfinished (the best so far,
+    /// not proven, and which parts to run), 2 foreign, overlapping or broken parts.
+    Combine(CombineArgs),
+}
+
+#[derive(Args, Debug)]
+pub(crate) struct CombineArgs {
+    /// The puzzle file (RON) the parts were walked from.
+    #[arg(value_hint = ValueHint::FilePath)]
+    pub(crate) file: PathBuf,
+    /// The part reports: files of one JSON document or of JSON lines each; `-` reads JSON
+    /// lines from standard input.
+    #[arg(required = true, value_hint = ValueHint::FilePath)]
+    pub(crate) parts: Vec<PathBuf>,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub(crate) json: bool,
+    #[command(flatten)]
+    pub(crate) limits: Limits,
 }
 
 #[derive(Args, Debug)]
@@ -405,6 +426,12 @@ pub(crate) struct SolveArgs {
     /// Say on stderr which method solved the puzzle, its symbolic seeds, and the time of each phase.
     #[arg(long, short)]
     pub(crate) verbose: bool,
+    /// Walk only part K of N (0 <= K < N <= 2^20) of the proof of the fewest plan for
+    /// --minimize, and report the best plan found in it (simulated) and whether the part was
+    /// walked to its end; `modsolve combine` puts the parts together. The walk runs to the end
+    /// of the part unless --budget is given.
+    #[arg(long, value_name = "K/N")]
+    pub(crate) shard: Option<modsolve::shard::PartId>,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug)]

@@ -13,6 +13,7 @@ pub(crate) mod hint;
 mod output;
 #[cfg(feature = "serve")]
 pub(crate) mod serve;
+pub(crate) mod shard;
 pub(crate) mod solve;
 
 use std::path::{Path, PathBuf};
@@ -41,6 +42,7 @@ pub(crate) enum Mode {
     Completions(clap_complete::Shell),
     /// A manual page: the command's, or a subcommand's.
     Man(Option<String>),
+    Combine(shard::CombineRequest),
 }
 
 impl Mode {
@@ -55,6 +57,7 @@ impl Mode {
             #[cfg(feature = "serve")]
             Mode::Serve(_) => false,
             Mode::New(..) | Mode::Completions(_) | Mode::Man(_) => false,
+            Mode::Combine(request) => request.json,
         }
     }
 }
@@ -94,6 +97,7 @@ pub(crate) fn parse() -> Result<Mode, Failure> {
         }
         Some(Command::Completions { shell }) => Mode::Completions(shell),
         Some(Command::Man { subcommand }) => Mode::Man(subcommand),
+        Some(Command::Combine(args)) => Mode::Combine(shard::CombineRequest::from(args)),
     })
 }
 
@@ -174,6 +178,7 @@ fn solve_request(args: args::SolveArgs) -> solve::Request {
         picture: args.picture,
         svg: args.svg,
         verbose: args.verbose,
+        shard: args.shard,
     }
 }
 

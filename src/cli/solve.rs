@@ -20,6 +20,8 @@ pub(crate) struct Request {
     /// `--svg FILE`: the board with its fewest plan, written atomically.
     pub(crate) svg: Option<PathBuf>,
     pub(crate) verbose: bool,
+    /// `--shard K/N`: one part of the proof of the fewest plan (see [`super::shard`]).
+    pub(crate) shard: Option<modsolve::shard::PartId>,
 }
 
 /// `--verbose`: one line on stderr per step, with its time.
@@ -47,6 +49,9 @@ pub(crate) fn run(request: &Request) -> Result<Output, Failure> {
             json,
         ));
     };
+    if let Some(part) = request.shard {
+        return super::shard::part(path, part, request);
+    }
     let mut timer = Timer { enabled: request.verbose, since: Instant::now() };
     let puzzle =
         std::sync::Arc::new(super::load(path, request.max_input).map_err(|f| f.in_json(json))?.puzzle);

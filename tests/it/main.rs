@@ -33,6 +33,8 @@
 //!   and the README lists every shipped puzzle file;
 //! - `export`: `modsolve export` pages under 200 KB for every shipped puzzle, their embedded
 //!   document against simulation, bad input, packs ordered by par, and `POST /api/export`;
+//! - `shard`: proofs in parts (`--shard K/N`, `combine`): the parts cover every plan once,
+//!   combined they give the single run's answer, and combine refuses what does not fit;
 //! - `limits`: honest outcomes (undecided, exact counts, why a plan is not proven) and budgets
 //!   and memory that bound the command.
 
@@ -55,6 +57,7 @@ mod optimize;
 mod seeds;
 mod serve;
 mod shapes;
+mod shard;
 mod shell;
 mod snapshots;
 mod sparse;

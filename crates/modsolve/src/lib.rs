@@ -69,6 +69,7 @@ pub mod model;
 pub mod report;
 pub mod request;
 pub mod scaffold;
+pub mod shard;
 pub mod solve;
 pub mod strategy;
 pub mod values;

@@ -23,7 +23,7 @@
 //! core (rayon) and share the best weight known through an atomic, so a good plan found by one
 //! core prunes the others at once. A greedy descent over the basis gives the first bound.
 //!
-//! Ties are broken the same way on every run (least weight, then first chunk, first step, least
+//! Ties are broken the same way on every run (least weight, then first block in walk order, least
 //! `t`), so the plan does not depend on the number of threads, unless a budget cut the walk.
 
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
@@ -210,6 +210,174 @@ fn inner_dimension(bits: usize, k: usize) -> usize {
     b
 }
 
+/// One of `count` parts of a walk (`index < count`): the parts are contiguous ranges of the
+/// walk's units (see [`Part::range`]), disjoint and covering, whatever the machine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Part {
+    pub index: u64,
+    pub count: u64,
+}
+
+impl Part {
+    /// The whole walk.
+    pub(crate) const WHOLE: Part = Part { index: 0, count: 1 };
+
+    /// The units `lo..hi` of this part among `units`: `⌊units·K/N⌋..⌊units·(K+1)/N⌋`, so parts
+    /// in order are consecutive ranges that cover `0..units` exactly once.
+    pub(crate) fn range(self, units: u128) -> (u128, u128) {
+        let (k, n) = (u128::from(self.index), u128::from(self.count.max(1)));
+        // units < 2^64 and K < N <= 2^64: the products fit in 128 bits.
+        (units * k / n, units * (k + 1) / n)
+    }
+}
+
+/// The outer combination of the walk's `position` (its units in walk order): the top bits are
+/// the chunk's, the `low` bits below in Gray-code order.
+fn outer_combination(position: u64, low: usize) -> u64 {
+    let step = position & ((1u64 << low) - 1);
+    (position >> low << low) | (step ^ (step >> 1))
+}
+
+/// The walk's generators: `inner` (whose blocks the transform walks at once) and `outer` (one
+/// block per combination, `2^outer.len()` blocks), the symmetries' actions on the outer
+/// combinations, and the greedy descent's plan.
+struct Blocks {
+    inner: Vec<Vec<u64>>,
+    outer: Vec<Vec<u64>>,
+    actions: Vec<Action>,
+    first: Vec<u64>,
+}
+
+impl Blocks {
+    fn new(coset: &Coset, symmetries: &[Vec<usize>]) -> Blocks {
+        let mut basis = coset.basis.clone();
+        lighten(&mut basis);
+        let first = descend(&coset.x0, &basis);
+        let k = basis.len();
+        if k == 0 || k > MAX_DIMENSION {
+            return Blocks { inner: Vec::new(), outer: Vec::new(), actions: Vec::new(), first };
+        }
+        let n = coset.bits;
+        let b = inner_dimension(n, k);
+        // The lightest generators are inner: more positions in group 0, whose bits never flip.
+        basis.sort_by_key(|g| weight(g));
+        let span = Span::new(&basis);
+        let group: Vec<&Vec<usize>> = symmetries
+            .iter()
+            .filter(|perm| {
+                perm.len() == n
+                    && perm.iter().all(|&q| q < n)
+                    && perm.iter().enumerate().any(|(p, &q)| p != q)
+            })
+            .filter(|perm| {
+                let moved = permuted(&coset.x0, perm);
+                span.coordinates(&xor(&moved, &coset.x0)).is_some()
+                    && basis.iter().all(|g| span.coordinates(&permuted(g, perm)).is_some())
+            })
+            .collect();
+        // With symmetries the inner subspace must be mapped onto itself: spans of whole orbits.
+        let invariant = if group.is_empty() { None } else { invariant_subspace(&basis, &group, b) };
+        let (inner, outer): (Vec<Vec<u64>>, Vec<Vec<u64>>) = match &invariant {
+            Some(inner) => {
+                let mut chosen = Span::new(inner);
+                let mut outer = Vec::new();
+                for g in &basis {
+                    if chosen.coordinates(g).is_none() {
+                        chosen = Span::new(&[chosen.vectors.clone(), vec![g.clone()]].concat());
+                        outer.push(g.clone());
+                    }
+                }
+                (inner.clone(), outer)
+            }
+            None => (basis[..b].to_vec(), basis[b..].to_vec()),
+        };
+        // Each symmetry on the outer coordinates: o ↦ shift ^ Σ_{i ∈ o} columns[i] (mod the inner
+        // span).
+        let actions: Vec<Action> = match invariant {
+            None => Vec::new(),
+            Some(_) => {
+                let all = Span::new(&[outer.clone(), inner.clone()].concat());
+                let outer_part = |v: &[u64]| all.coordinates(v).map(|c| c & ((1u64 << outer.len()) - 1));
+                group
+                    .iter()
+                    .filter_map(|perm| {
+                        let shift = outer_part(&xor(&permuted(&coset.x0, perm), &coset.x0))?;
+                        let columns = outer
+                            .iter()
+                            .map(|h| outer_part(&permuted(h, perm)))
+                            .collect::<Option<Vec<u64>>>()?;
+                        Some(Action { shift, columns })
+                    })
+                    .collect()
+            }
+        };
+        Blocks { inner, outer, actions, first }
+    }
+
+    /// Whether the set is walked (else the descent's plan is all there is to say).
+    fn walked(&self) -> bool {
+        !self.inner.is_empty() || !self.outer.is_empty()
+    }
+
+    /// The walk's units: its blocks, `2^a` for `a` outer generators.
+    fn units(&self) -> u128 {
+        1u128 << self.outer.len()
+    }
+
+    /// The outer bits below a chunk's (the top 8, at most, choose the chunk).
+    fn low(&self) -> usize {
+        let a = self.outer.len();
+        a - a.min(8)
+    }
+
+    /// The plan of outer combination `o` (bit `i` for outer generator `i`) and inner `t`.
+    fn plan(&self, x0: &[u64], o: u64, t: usize) -> Vec<u64> {
+        let mut x = x0.to_vec();
+        for (i, g) in self.outer.iter().enumerate() {
+            if o >> i & 1 == 1 {
+                xor_into(&mut x, g);
+            }
+        }
+        for (i, g) in self.inner.iter().enumerate() {
+            if t >> i & 1 == 1 {
+                xor_into(&mut x, g);
+            }
+        }
+        x
+    }
+}
+
+/// Every plan of `part` of the walk of `coset`, in walk order (blocks by position, each block's
+/// inner combinations in order), with no bound and no symmetry skipping: what the part's walk
+/// answers for. `None` when the part holds more than `most` plans.
+pub(crate) fn part_plans(
+    coset: &Coset,
+    symmetries: &[Vec<usize>],
+    part: Part,
+    most: u64,
+) -> Option<Vec<Vec<u64>>> {
+    let blocks = Blocks::new(coset, symmetries);
+    if !blocks.walked() {
+        // One plan, the whole set: the first part holds it.
+        let (lo, hi) = part.range(1);
+        return Some(if lo < hi { vec![coset.x0.clone()] } else { Vec::new() });
+    }
+    let (lo, hi) = part.range(blocks.units());
+    let inner = 1u64 << blocks.inner.len();
+    if (hi - lo).saturating_mul(u128::from(inner)) > u128::from(most) {
+        return None;
+    }
+    let low = blocks.low();
+    let mut out = Vec::new();
+    for position in lo as u64..hi as u64 {
+        let o = outer_combination(position, low);
+        for t in 0..inner as usize {
+            out.push(blocks.plan(&coset.x0, o, t));
+        }
+    }
+    Some(out)
+}
+
 /// The least-weight vector of `coset` (whose basis must be independent and at most
 /// [`MAX_DIMENSION`] long), within the budget: its node count bounds the outer blocks walked and
 /// its time the wall clock.
@@ -218,67 +386,30 @@ fn inner_dimension(bits: usize, k: usize) -> usize {
 /// may map the set onto itself, such as a square board's rotations; each is checked, and the
 /// ones that do let the walk skip every outer block but the first of its orbit.
 pub(crate) fn min_weight(coset: &Coset, symmetries: &[Vec<usize>], budget: Budget) -> MinWeight {
+    min_weight_part(coset, symmetries, budget, Part::WHOLE)
+}
+
+/// [`min_weight`] over one part of the walk: the blocks of [`Part::range`] of the walk's
+/// `2^a` blocks (in walk order: chunk by chunk, each in Gray-code order). The plan returned is
+/// the part's lightest when it weighs at most the descent's plan, else the descent's (a plan of
+/// the set, maybe of another part); `complete` says that no plan of the part is lighter.
+pub(crate) fn min_weight_part(
+    coset: &Coset,
+    symmetries: &[Vec<usize>],
+    budget: Budget,
+    part: Part,
+) -> MinWeight {
     let started = Instant::now();
-    let mut basis = coset.basis.clone();
-    lighten(&mut basis);
-    let first = descend(&coset.x0, &basis);
+    let mut blocks = Blocks::new(coset, symmetries);
+    let first = blocks.first.clone();
     let first_weight = weight(&first);
-    let k = basis.len();
-    if k == 0 || k > MAX_DIMENSION {
+    if !blocks.walked() {
+        let k = coset.basis.len();
         return MinWeight { best: first, weight: first_weight, complete: k == 0, nodes: 0 };
     }
     let n = coset.bits;
-    let b = inner_dimension(n, k);
-    // The lightest generators are inner: more positions in group 0, whose bits never flip.
-    basis.sort_by_key(|g| weight(g));
-    let span = Span::new(&basis);
-    let group: Vec<&Vec<usize>> = symmetries
-        .iter()
-        .filter(|perm| {
-            perm.len() == n && perm.iter().all(|&q| q < n) && perm.iter().enumerate().any(|(p, &q)| p != q)
-        })
-        .filter(|perm| {
-            let moved = permuted(&coset.x0, perm);
-            span.coordinates(&xor(&moved, &coset.x0)).is_some()
-                && basis.iter().all(|g| span.coordinates(&permuted(g, perm)).is_some())
-        })
-        .collect();
-    // With symmetries the inner subspace must be mapped onto itself: spans of whole orbits.
-    let invariant = if group.is_empty() { None } else { invariant_subspace(&basis, &group, b) };
-    let (inner, outer): (Vec<Vec<u64>>, Vec<Vec<u64>>) = match &invariant {
-        Some(inner) => {
-            let mut chosen = Span::new(inner);
-            let mut outer = Vec::new();
-            for g in &basis {
-                if chosen.coordinates(g).is_none() {
-                    chosen = Span::new(&[chosen.vectors.clone(), vec![g.clone()]].concat());
-                    outer.push(g.clone());
-                }
-            }
-            (inner.clone(), outer)
-        }
-        None => (basis[..b].to_vec(), basis[b..].to_vec()),
-    };
+    let (inner, outer) = (blocks.inner.clone(), blocks.outer.clone());
     let b = inner.len();
-    // Each symmetry on the outer coordinates: o ↦ shift ^ Σ_{i ∈ o} columns[i] (mod the inner span).
-    let actions: Vec<Action> = match invariant {
-        None => Vec::new(),
-        Some(_) => {
-            let all = Span::new(&[outer.clone(), inner.clone()].concat());
-            let outer_part = |v: &[u64]| all.coordinates(v).map(|c| c & ((1u64 << outer.len()) - 1));
-            group
-                .iter()
-                .filter_map(|perm| {
-                    let shift = outer_part(&xor(&permuted(&coset.x0, perm), &coset.x0))?;
-                    let columns =
-                        outer.iter().map(|h| outer_part(&permuted(h, perm))).collect::<Option<Vec<u64>>>()?;
-                    Some(Action { shift, columns })
-                })
-                .collect()
-        }
-    };
-    let inner = &inner[..];
-    let outer = &outer[..];
     let column =
         |p: usize| inner.iter().enumerate().fold(0usize, |c, (i, g)| c | usize::from(bit(g, p)) << i);
     let columns: Vec<usize> = (0..n).map(column).collect();
@@ -308,32 +439,29 @@ pub(crate) fn min_weight(coset: &Coset, symmetries: &[Vec<usize>], budget: Budge
     for (position, &p) in order.iter().enumerate().skip(start) {
         singles.push((columns[p], position));
     }
+    let low = blocks.low();
     let layout = Layout {
         x0: permute(&coset.x0),
         outer: outer.iter().map(|g| permute(g)).collect(),
         groups,
         singles,
         b,
-        actions,
+        actions: std::mem::take(&mut blocks.actions),
+        low,
     };
-    let a = outer.len();
-    let top = a.min(8);
-    let low = a - top;
-    // The plan of outer combination `o` (bit `i` for outer generator `i`) and inner `t`.
-    let plan = |o: u64, t: usize| {
-        let mut x = coset.x0.clone();
-        for (i, g) in outer.iter().enumerate() {
-            if o >> i & 1 == 1 {
-                xor_into(&mut x, g);
-            }
-        }
-        for (i, g) in inner.iter().enumerate() {
-            if t >> i & 1 == 1 {
-                xor_into(&mut x, g);
-            }
-        }
-        x
-    };
+    // The part's blocks, cut into pieces that run on every core: never across a chunk (the
+    // Gray code restarts there), and enough of them to keep every core busy.
+    let (lo, hi) = part.range(blocks.units());
+    let (lo, hi) = (lo as u64, hi as u64);
+    let chunk = 1u64 << low;
+    let piece = (hi - lo).div_ceil(PIECES).clamp(1, chunk).max(CHECK.min(chunk));
+    let mut pieces: Vec<(u64, u64)> = Vec::new();
+    let mut at = lo;
+    while at < hi {
+        let end = hi.min(at + piece).min((at / chunk + 1) * chunk);
+        pieces.push((at, end));
+        at = end;
+    }
     let shared = Shared {
         best: AtomicU32::new(first_weight),
         stop: AtomicBool::new(false),
@@ -342,30 +470,36 @@ pub(crate) fn min_weight(coset: &Coset, symmetries: &[Vec<usize>], budget: Budge
         started,
     };
     let stop = crate::bounded::Stop::here();
-    let found: Vec<Option<Candidate>> = (0..1u64 << top)
+    let found: Vec<Option<Candidate>> = pieces
         .into_par_iter()
-        .map(|chunk| {
+        .map(|(from, to)| {
             stop.carry(|| {
                 if n <= i16::MAX as usize {
-                    walk_chunk::<i16>(&layout, &shared, chunk, low)
+                    walk_piece::<i16>(&layout, &shared, from, to)
                 } else {
-                    walk_chunk::<i32>(&layout, &shared, chunk, low)
+                    walk_piece::<i32>(&layout, &shared, from, to)
                 }
             })
         })
         .collect();
     let complete = !shared.stop.load(Ordering::Relaxed);
     let nodes = shared.nodes.load(Ordering::Relaxed);
-    let best = found.into_iter().flatten().min_by_key(|c| (c.weight, c.chunk, c.step, c.t));
+    let best = found.into_iter().flatten().min_by_key(|c| (c.weight, c.position, c.t));
     match best {
         Some(c) if c.weight <= first_weight => {
-            let x = plan((c.chunk << low) | (c.step ^ (c.step >> 1)), c.t);
+            let x = blocks.plan(&coset.x0, outer_combination(c.position, low), c.t);
             MinWeight { weight: weight(&x), best: x, complete, nodes }
         }
         _ => MinWeight { best: first, weight: first_weight, complete, nodes },
     }
 }
 
+/// A part's blocks are cut into about this many pieces (fewer when a piece would be shorter
+/// than [`CHECK`] blocks), which run on every core.
+const PIECES: u64 = 256;
+
+/// Blocks a piece walks between two looks at the shared state (the stop, the budget).
+const CHECK: u64 = 1 << 12;
 /// The walk's data in the reordered positions.
 struct Layout {
     x0: Vec<u64>,
@@ -377,6 +511,8 @@ struct Layout {
     b: usize,
     /// The symmetries on the outer coordinates; a block is walked only when no image is smaller.
     actions: Vec<Action>,
+    /// The outer bits below a chunk's.
+    low: usize,
 }
 
 /// A symmetry acting on outer combinations `o` (bit `i` for outer generator `i`):
@@ -502,8 +638,8 @@ struct Shared {
 #[derive(Clone, Copy, Debug)]
 struct Candidate {
     weight: u32,
-    chunk: u64,
-    step: u64,
+    /// The block's position in the walk.
+    position: u64,
     t: usize,
 }
 
@@ -511,17 +647,20 @@ struct Candidate {
 /// mostly change the lowest outer bits, and one table entry applies any combination of them.
 const TABLE_BITS: usize = 4;
 
-/// Walks the outer combinations whose top bits are `chunk`, in Gray-code order over the `low`
-/// bits below; the best block it finds at or below the shared bound.
+/// Walks the blocks at positions `from..to` of one chunk (the top bits of the outer
+/// combination, fixed), in Gray-code order over the `low` bits below; the best block it finds
+/// at or below the shared bound.
 ///
 /// The plan `x` of a block is brought up to date only when the block is walked (most are
 /// skipped for the symmetries): the steps since the last walked block are applied together,
 /// their lowest [`TABLE_BITS`] bits by one entry of a table of combinations.
-fn walk_chunk<L: Lane>(layout: &Layout, shared: &Shared, chunk: u64, low: usize) -> Option<Candidate> {
-    const CHECK: u64 = 1 << 12;
+fn walk_piece<L: Lane>(layout: &Layout, shared: &Shared, from: u64, to: u64) -> Option<Candidate> {
+    let low = layout.low;
+    // The outer combination at `from`, and the plan of it.
+    let mut o = outer_combination(from, low);
     let mut x = layout.x0.clone();
-    for (i, g) in layout.outer.iter().enumerate().skip(low) {
-        if chunk >> (i - low) & 1 == 1 {
+    for (i, g) in layout.outer.iter().enumerate() {
+        if o >> i & 1 == 1 {
             xor_into(&mut x, g);
         }
     }
@@ -539,30 +678,31 @@ fn walk_chunk<L: Lane>(layout: &Layout, shared: &Shared, chunk: u64, low: usize)
     let table_mask = (1u64 << table_bits) - 1;
     let mut scratch = Scratch::<L>::new(layout);
     let mut found: Option<Candidate> = None;
-    let steps = 1u64 << low;
-    // The images of the current outer combination under each symmetry.
-    let mut o = chunk << low;
     // The outer combination `x` holds.
     let mut applied = o;
+    // The images of the current outer combination under each symmetry.
     let mut images: Vec<u64> = layout
         .actions
         .iter()
         .map(|a| (0..a.columns.len()).filter(|&i| o >> i & 1 == 1).fold(a.shift, |acc, i| acc ^ a.columns[i]))
         .collect();
-    for step in 0..steps {
-        if step % CHECK == 0 {
+    for position in from..to {
+        if (position - from).is_multiple_of(CHECK) {
             crate::bounded::checkpoint();
             if shared.stop.load(Ordering::Relaxed) {
                 return found;
             }
-            let done = shared.nodes.fetch_add(CHECK.min(steps), Ordering::Relaxed);
+            // The blocks up to the next look are counted ahead: a piece walked to its end
+            // counts each of its blocks once.
+            let done = shared.nodes.fetch_add(CHECK.min(to - position), Ordering::Relaxed);
             if done >= shared.budget.nodes || shared.budget.expired(shared.started) {
                 shared.stop.store(true, Ordering::Relaxed);
                 return found;
             }
         }
-        if step > 0 {
-            let i = step.trailing_zeros() as usize;
+        if position > from {
+            // From one step of the chunk's Gray code to the next: one outer bit flips.
+            let i = position.trailing_zeros() as usize;
             o ^= 1 << i;
             for (image, action) in images.iter_mut().zip(&layout.actions) {
                 *image ^= action.columns[i];
@@ -586,13 +726,12 @@ fn walk_chunk<L: Lane>(layout: &Layout, shared: &Shared, chunk: u64, low: usize)
         if let Some((w, t)) = scratch.lightest(layout, &x, best)
             && found.is_none_or(|f| w < f.weight)
         {
-            found = Some(Candidate { weight: w, chunk, step, t });
+            found = Some(Candidate { weight: w, position, t });
             shared.best.fetch_min(w, Ordering::Relaxed);
         }
     }
     found
 }
-
 /// A walker's working memory for one block at a time.
 struct Scratch<L> {
     prefix: Vec<u32>,

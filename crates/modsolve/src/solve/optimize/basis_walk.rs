@@ -56,6 +56,7 @@ use rayon::prelude::*;
 
 use super::Problem;
 use crate::algebra::arith::{add_mod, inv_mod, mul_mod};
+use crate::solve::minweight::Part;
 use crate::solve::orbits::{Action, Split};
 use crate::solve::search::{Budget, Objective, Score};
 
@@ -684,17 +685,97 @@ impl Prepared<'_> {
 
     /// The walk from the plan `x0` of the set (in place of the problem's).
     pub(crate) fn run(&self, x0: &[u64], incumbent: Option<Score>, budget: Budget) -> Walked {
+        self.run_part(x0, incumbent, budget, Part::WHOLE)
+    }
+
+    /// The walk's generators (the split's, when the set is split for its symmetries).
+    fn generators(&self) -> &[(Vec<u64>, u64)] {
+        self.split.as_ref().map_or(self.problem.generators, |s| &s.generators[..])
+    }
+
+    /// [`Prepared::run`] over one part of the walk: the pieces of [`Part::range`] among the
+    /// walk's pieces (see [`cut`]). `complete` then says that no plan of the part scores better
+    /// than `best` (or the incumbent).
+    pub(crate) fn run_part(
+        &self,
+        x0: &[u64],
+        incumbent: Option<Score>,
+        budget: Budget,
+        part: Part,
+    ) -> Walked {
         let started = Instant::now();
-        let generators = self.split.as_ref().map_or(self.problem.generators, |s| &s.generators[..]);
+        let generators = self.generators();
         let problem = Problem { x0, generators, ..self.problem };
         let orbits = self.split.as_ref().map(|split| Orbits { actions: split.actions(x0), split });
         let incumbent = incumbent.map_or(u64::MAX, |s| score_key(s, problem.objective));
         let orbits = orbits.as_ref();
+        let run = Run { levels: &self.levels, problem, orbits, incumbent, budget, started, part };
         match problem.objective {
-            Objective::Max => run::<MaxSum>(&self.levels, problem, orbits, incumbent, budget, started),
-            _ => run::<Sum>(&self.levels, problem, orbits, incumbent, budget, started),
+            Objective::Max => run.go::<MaxSum>(),
+            _ => run.go::<Sum>(),
         }
     }
+
+    /// Every plan of `part` of the walk from `x0`, piece by piece (each piece's plans with the
+    /// later generators in walk order, the last fastest), with no bound and no symmetry skipping:
+    /// what the part's walk answers for. `None` when the part holds more than `most` plans.
+    pub(crate) fn part_plans(&self, x0: &[u64], part: Part, most: u64) -> Option<Vec<Vec<u64>>> {
+        let generators = self.generators();
+        let periods = self.problem.periods;
+        let order = &self.levels.order;
+        let (depth, pieces) = cut(&self.levels, generators, part);
+        let (lo, hi) = part.range(u128::from(pieces));
+        let below: u128 = order[depth..].iter().map(|&i| u128::from(generators[i].1)).product();
+        if (hi - lo).saturating_mul(below) > u128::from(most) {
+            return None;
+        }
+        let mut out = Vec::new();
+        for piece in lo as u64..hi as u64 {
+            let mut digits = vec![0u64; generators.len()];
+            for (l, tau) in piece_digits(&self.levels, generators, depth, piece).into_iter().enumerate() {
+                digits[order[l]] = tau;
+            }
+            for mut rest in 0..below as u64 {
+                for &i in order[depth..].iter().rev() {
+                    (digits[i], rest) = (rest % generators[i].1, rest / generators[i].1);
+                }
+                let mut x: Vec<u64> = x0.iter().zip(periods).map(|(&v, &p)| v % p).collect();
+                for ((g, _), &t) in generators.iter().zip(&digits) {
+                    for ((x, &v), &p) in x.iter_mut().zip(g).zip(periods) {
+                        *x = add_mod(*x, mul_mod(v % p, t % p, p), p);
+                    }
+                }
+                out.push(x);
+            }
+        }
+        Some(out)
+    }
+}
+
+/// The walk's pieces for `part`: the multiples of its first `depth` generators (in walk order),
+/// at least [`PIECES`] for each part (or a choice of every generator), so that a part keeps
+/// every core busy. Returns `(depth, pieces)`.
+fn cut(levels: &Levels, generators: &[(Vec<u64>, u64)], part: Part) -> (usize, u64) {
+    let k = generators.len();
+    let wanted = PIECES.saturating_mul(part.count.max(1));
+    let (mut depth, mut pieces) = (0usize, 1u64);
+    while depth < k && pieces < wanted {
+        pieces = pieces.saturating_mul(generators[levels.order[depth]].1);
+        depth += 1;
+    }
+    (depth, pieces)
+}
+
+/// The multiples of the first `depth` generators (in walk order) of `piece`: the last level
+/// fastest, so that pieces in order are the walk's order.
+fn piece_digits(levels: &Levels, generators: &[(Vec<u64>, u64)], depth: usize, piece: u64) -> Vec<u64> {
+    let mut taus = vec![0u64; depth];
+    let mut rest = piece;
+    for l in (0..depth).rev() {
+        let order = generators[levels.order[l]].1;
+        (taus[l], rest) = (rest % order, rest / order);
+    }
+    taus
 }
 
 /// The symmetries' actions on the cosets of a split, for one walk.
@@ -710,117 +791,123 @@ impl Orbits<'_> {
     }
 }
 
-fn run<C: Cost>(
-    levels: &Levels,
-    problem: Problem,
-    orbits: Option<&Orbits>,
+/// One run of the walk: over the pieces of `part`.
+struct Run<'a> {
+    levels: &'a Levels,
+    problem: Problem<'a>,
+    orbits: Option<&'a Orbits<'a>>,
     incumbent: u64,
     budget: Budget,
     started: Instant,
-) -> Walked {
-    let Problem { x0, generators, periods, limits, objective } = problem;
-    let k = generators.len();
-    // The root's tables: each group's cost at every shift of the particular plan.
-    let mut root = vec![C::ZERO; levels.entries[0]];
-    for (j, &g) in levels.root.iter().enumerate() {
-        let group = &levels.groups[0][g];
-        let period = periods[j];
-        for s in 0..period {
-            let v = (x0[j] % period + s) % period;
-            let within = limits.is_none_or(|l| v <= l[j]);
-            let slot = &mut root[group.offset + s as usize];
-            *slot = slot.add(C::of(v, within, objective));
-        }
-    }
-    // Pieces: the multiples of the first generators in walk order (in the order of their
-    // multiples, not of their bounds), as many on one thread as on many, so that the plan
-    // found does not depend on the threads.
-    let (mut depth, mut pieces) = (0usize, 1u64);
-    while depth < k && pieces < PIECES {
-        pieces = pieces.saturating_mul(generators[levels.order[depth]].1);
-        depth += 1;
-    }
-    let shared = Shared {
-        best: AtomicU64::new(incumbent),
-        nodes: AtomicU64::new(0),
-        stop: AtomicBool::new(false),
-        budget,
-        started,
-    };
-    let stop = crate::bounded::Stop::here();
-    let results: Vec<(Option<Found>, u64, u64)> = (0..pieces)
-        .into_par_iter()
-        // The tables are made once a worker, not once a piece (every table is written before
-        // it is read).
-        .map_init(
-            || {
-                levels
-                    .entries
-                    .iter()
-                    .zip(&levels.slots)
-                    .map(|(&e, &n)| vec![C::ZERO; e * n])
-                    .collect::<Vec<_>>()
-            },
-            |tables, piece| {
-                stop.carry(|| {
-                    // Pieces that start after the walk was stopped do not set up their tables (on
-                    // a big board that alone took 0.2 s past the budget).
-                    if shared.stop.load(Ordering::Relaxed) {
-                        return (None, 0, 0);
-                    }
-                    let mut walker = Piece::<C> {
-                        levels,
-                        generators,
-                        orbits,
-                        shared: &shared,
-                        tables: std::mem::take(tables),
-                        digits: vec![0; k],
-                        best: None,
-                        nodes: 0,
-                        unflushed: 0,
-                        work: 0,
-                        skipped: 0,
-                    };
-                    walker.tables[0][..root.len()].copy_from_slice(&root);
-                    // The piece's digits, the last level fastest: pieces in order are the walk's order.
-                    let mut taus = vec![0u64; depth];
-                    let mut rest = piece;
-                    for l in (0..depth).rev() {
-                        let order = generators[levels.order[l]].1;
-                        (taus[l], rest) = (rest % order, rest / order);
-                    }
-                    for (l, &tau) in taus.iter().enumerate() {
-                        walker.descend(l, 0, tau, 0);
-                        walker.digits[levels.order[l]] = tau;
-                    }
-                    let key = walker.bound(depth, 0);
-                    walker.visit(depth, 0, key);
-                    shared.nodes.fetch_add(walker.unflushed, Ordering::Relaxed);
-                    *tables = std::mem::take(&mut walker.tables);
-                    (walker.best, walker.nodes, walker.skipped)
-                })
-            },
-        )
-        .collect();
-    let complete = !shared.stop.load(Ordering::Relaxed);
-    let nodes = results.iter().map(|(_, n, _)| n).sum();
-    let skipped = results.iter().map(|(_, _, s)| s).sum();
-    let mut best: Option<Found> = None;
-    for (found, _, _) in results {
-        if let Some((key, digits)) = found
-            && best.as_ref().is_none_or(|(b, _)| key < *b)
-        {
-            best = Some((key, digits));
-        }
-    }
-    let best = best.map(|(_, digits)| {
-        let mut x: Vec<u64> = x0.iter().zip(periods).map(|(&v, &p)| v % p).collect();
-        for ((g, _), &t) in generators.iter().zip(&digits) {
-            for ((x, &v), &p) in x.iter_mut().zip(g).zip(periods) {
-                *x = add_mod(*x, mul_mod(v % p, t % p, p), p);
+    part: Part,
+}
+
+impl Run<'_> {
+    fn go<C: Cost>(self) -> Walked {
+        let Run { levels, problem, orbits, incumbent, budget, started, part } = self;
+        let Problem { x0, generators, periods, limits, objective } = problem;
+        let k = generators.len();
+        // The root's tables: each group's cost at every shift of the particular plan.
+        let mut root = vec![C::ZERO; levels.entries[0]];
+        for (j, &g) in levels.root.iter().enumerate() {
+            let group = &levels.groups[0][g];
+            let period = periods[j];
+            for s in 0..period {
+                let v = (x0[j] % period + s) % period;
+                let within = limits.is_none_or(|l| v <= l[j]);
+                let slot = &mut root[group.offset + s as usize];
+                *slot = slot.add(C::of(v, within, objective));
             }
         }
-        x
-    });
-    Walked { best, complete, nodes, skipped }
+        // Pieces: the multiples of the first generators in walk order (in the order of their
+        // multiples, not of their bounds), as many on one thread as on many, so that the plan
+        // found does not depend on the threads; the part's are a range of them.
+        let (depth, pieces) = cut(levels, generators, part);
+        let (lo, hi) = part.range(u128::from(pieces));
+        let shared = Shared {
+            best: AtomicU64::new(incumbent),
+            nodes: AtomicU64::new(0),
+            stop: AtomicBool::new(false),
+            budget,
+            started,
+        };
+        let stop = crate::bounded::Stop::here();
+        let results: Vec<(Option<Found>, u64, u64)> = (lo as u64..hi as u64)
+            .into_par_iter()
+            // The tables are made once a worker, not once a piece (every table is written before
+            // it is read).
+            .map_init(
+                || {
+                    levels
+                        .entries
+                        .iter()
+                        .zip(&levels.slots)
+                        .map(|(&e, &n)| vec![C::ZERO; e * n])
+                        .collect::<Vec<_>>()
+                },
+                |tables, piece| {
+                    stop.carry(|| {
+                        // Pieces that start after the walk was stopped do not set up their tables (on
+                        // a big board that alone took 0.2 s past the budget).
+                        if shared.stop.load(Ordering::Relaxed) {
+                            return (None, 0, 0);
+                        }
+                        let mut walker = Piece::<C> {
+                            levels,
+                            generators,
+                            orbits,
+                            shared: &shared,
+                            tables: std::mem::take(tables),
+                            digits: vec![0; k],
+                            best: None,
+                            nodes: 0,
+                            unflushed: 0,
+                            work: 0,
+                            skipped: 0,
+                        };
+                        walker.tables[0][..root.len()].copy_from_slice(&root);
+                        let taus = piece_digits(levels, generators, depth, piece);
+                        for (l, &tau) in taus.iter().enumerate() {
+                            walker.descend(l, 0, tau, 0);
+                            walker.digits[levels.order[l]] = tau;
+                        }
+                        // A piece below the cosets' level: its coset was fixed with its digits.
+                        if let Some(orbits) = orbits
+                            && orbits.split.top < depth
+                            && !orbits.walked(&walker.digits)
+                        {
+                            *tables = std::mem::take(&mut walker.tables);
+                            return (None, 0, 1);
+                        }
+                        let key = walker.bound(depth, 0);
+                        walker.visit(depth, 0, key);
+                        shared.nodes.fetch_add(walker.unflushed, Ordering::Relaxed);
+                        *tables = std::mem::take(&mut walker.tables);
+                        (walker.best, walker.nodes, walker.skipped)
+                    })
+                },
+            )
+            .collect();
+        let complete = !shared.stop.load(Ordering::Relaxed);
+        let nodes = results.iter().map(|(_, n, _)| n).sum();
+        let skipped = results.iter().map(|(_, _, s)| s).sum();
+        let mut best: Option<Found> = None;
+        for (found, _, _) in results {
+            if let Some((key, digits)) = found
+                && best.as_ref().is_none_or(|(b, _)| key < *b)
+            {
+                best = Some((key, digits));
+            }
+        }
+        let best = best.map(|(_, digits)| {
+            let mut x: Vec<u64> = x0.iter().zip(periods).map(|(&v, &p)| v % p).collect();
+            for ((g, _), &t) in generators.iter().zip(&digits) {
+                for ((x, &v), &p) in x.iter_mut().zip(g).zip(periods) {
+                    *x = add_mod(*x, mul_mod(v % p, t % p, p), p);
+                }
+            }
+            x
+        });
+        Walked { best, complete, nodes, skipped }
+    }
 }

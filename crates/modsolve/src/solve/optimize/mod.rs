@@ -862,6 +862,106 @@ fn enumerate_on_every_core(set: Problem, budget: Budget) -> Option<(Enumerated, 
     Some(((best.map(|(_, x)| x), count), nodes))
 }
 
+/// What the walk of one part of the proof found (see [`explore_part`]).
+#[derive(Clone, Debug)]
+pub(crate) struct PartFound {
+    /// The best plan within the limits found: the part's, or the starting plan (of the whole
+    /// set) when nothing in the part is better; `None` when no plan within the limits is known.
+    pub best: Option<Vec<u64>>,
+    /// Whether the part was walked to its end: no plan of it is better than `best`.
+    pub complete: bool,
+    /// Blocks of plans (mod 2) or walk nodes (otherwise) visited.
+    pub nodes: u64,
+}
+
+/// Why a set is not walked in parts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Unwalkable {
+    /// Press counts beyond 64 bits, or no basis.
+    NotSearched(NotSearched),
+    /// A mod-2 set of more than 2^62 plans.
+    TooLarge,
+    /// Not mod 2, and the bounded walk over the quiet basis does not take the set (periods over
+    /// 1024, or tables too large).
+    NoWalk,
+}
+
+/// The stages of a part: the mod-2 minimum-weight walk, or the descent and then the bounded
+/// walk over the quiet basis, each over `part` of its units only and with the whole `budget`.
+/// The parts of one set (same answer, limits, objective and symmetries) are disjoint and cover
+/// the set; the best of all parts' plans is the set's best once every part is complete.
+pub(crate) fn explore_part(
+    answer: &Answer,
+    limits: Option<&[u64]>,
+    objective: Objective,
+    budget: Budget,
+    symmetries: &[Vec<usize>],
+    part: minweight::Part,
+) -> Result<PartFound, Unwalkable> {
+    let set = Set::new(answer, limits, objective, budget, symmetries).map_err(Unwalkable::NotSearched)?;
+    if set.periods.iter().all(|&l| l <= 2) {
+        let Some(coset) = binary_coset(&set.x0, &set.generators, set.limits) else {
+            return Ok(PartFound { best: None, complete: true, nodes: 0 });
+        };
+        if coset.dimension() > minweight::MAX_DIMENSION {
+            return Err(Unwalkable::TooLarge);
+        }
+        let found = minweight::min_weight_part(&coset, symmetries, budget, part);
+        let presses = (0..set.x0.len()).map(|j| u64::from(minweight::bit(&found.best, j))).collect();
+        return Ok(PartFound { best: Some(presses), complete: found.complete, nodes: found.nodes });
+    }
+    let walk = basis_walk::prepare(set.problem(&[]), symmetries).ok_or(Unwalkable::NoWalk)?;
+    let mut meter = Meter::new(budget.since(set.started));
+    let x0 = set.descend(&mut meter, true);
+    let start = within_limits(&x0, set.limits).then(|| objective.score(&x0));
+    let walked = walk.run_part(&x0, start, budget.since(set.started), part);
+    let best = walked.best.or_else(|| start.map(|_| x0.clone()));
+    Ok(PartFound { best, complete: walked.complete && !meter.exhausted, nodes: meter.nodes + walked.nodes })
+}
+
+/// Every plan `part` of the set's walk answers for (see [`explore_part`]), with no bound and no
+/// symmetry skipping (mod 2: within the limits of 0; otherwise every plan of the set); `None`
+/// when the part holds more than `most` plans.
+pub(crate) fn part_plans(
+    answer: &Answer,
+    limits: Option<&[u64]>,
+    objective: Objective,
+    symmetries: &[Vec<usize>],
+    part: minweight::Part,
+    most: u64,
+) -> Result<Option<Vec<Vec<u64>>>, Unwalkable> {
+    let budget = Budget { nodes: u64::MAX, time: None };
+    let set = Set::new(answer, limits, objective, budget, symmetries).map_err(Unwalkable::NotSearched)?;
+    if set.periods.iter().all(|&l| l <= 2) {
+        let Some(coset) = binary_coset(&set.x0, &set.generators, set.limits) else {
+            return Ok(Some(Vec::new()));
+        };
+        if coset.dimension() > minweight::MAX_DIMENSION {
+            return Err(Unwalkable::TooLarge);
+        }
+        let n = set.x0.len();
+        let unpack = |v: Vec<u64>| (0..n).map(|j| u64::from(minweight::bit(&v, j))).collect();
+        return Ok(minweight::part_plans(&coset, symmetries, part, most)
+            .map(|plans| plans.into_iter().map(unpack).collect()));
+    }
+    let walk = basis_walk::prepare(set.problem(&[]), symmetries).ok_or(Unwalkable::NoWalk)?;
+    Ok(walk.part_plans(&set.x0, part, most))
+}
+
+/// The mod-2 set as a coset of GF(2)^n with an independent basis, press limits of 0 as linear
+/// constraints; `None` when no plan keeps them.
+fn binary_coset(x0: &[u64], generators: &[(Vec<u64>, u64)], limits: Option<&[u64]>) -> Option<Coset> {
+    let n = x0.len();
+    let coset = Coset {
+        bits: n,
+        x0: pack(x0.iter().map(|&v| v & 1 == 1)),
+        basis: generators.iter().map(|(g, _)| pack(g.iter().map(|&v| v & 1 == 1))).collect(),
+    }
+    .independent();
+    let zeros: Vec<usize> = limits.map_or_else(Vec::new, |l| (0..n).filter(|&j| l[j] == 0).collect());
+    coset.restricted(&zeros)
+}
+
 /// The mod-2 set through [`minweight`]: every objective's best plan is a least-weight one
 /// (presses are 0 or 1, so the largest press is 1 unless the zero plan solves, and the buttons
 /// pressed are the presses). `None` when the set is too large to walk (more than 2^62 plans).
@@ -875,14 +975,7 @@ fn explore_binary(
     symmetries: &[Vec<usize>],
 ) -> Option<Exploration> {
     let n = x0.len();
-    let coset = Coset {
-        bits: n,
-        x0: pack(x0.iter().map(|&v| v & 1 == 1)),
-        basis: generators.iter().map(|(g, _)| pack(g.iter().map(|&v| v & 1 == 1))).collect(),
-    }
-    .independent();
-    let zeros: Vec<usize> = limits.map_or_else(Vec::new, |l| (0..n).filter(|&j| l[j] == 0).collect());
-    let Some(coset) = coset.restricted(&zeros) else {
+    let Some(coset) = binary_coset(x0, generators, limits) else {
         return Some(Exploration {
             best: None,
             count_within_limits: Some(BigUint::ZERO),

@@ -1,0 +1,130 @@
+"""modsolve.shard and modsolve.combine, and the Ray driver modsolve.distributed on a local
+Ray cluster of 2 CPUs: the parts combined give the single run's proven fewest presses, and a
+worker killed in the middle of a part is retried with the same result. The Ray tests are
+skipped only outside CI when Ray is not installed (.ci/python installs it)."""
+
+import os
+import signal
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+import modsolve
+
+
+def lights_out(n, modulus=2):
+    return f"Puzzle(graph: Grid(rows: {n}, cols: {n}), modulus: {modulus}, start: All(1))"
+
+
+def test_parts_combined_give_the_single_run():
+    puzzle = lights_out(16)
+    single = modsolve.solve(puzzle)["fewest"]
+    reports = [modsolve.shard(puzzle, k, 8, threads=1) for k in range(8)]
+    assert all(r["finished"] and r["parts"] == 8 for r in reports)
+    combined = modsolve.combine(puzzle, reports)
+    assert combined["proven"] is True
+    assert combined["score"] == int(single["total_presses"])
+    # Missing parts: the best so far, not proven, which parts to run.
+    partial = modsolve.combine(puzzle, reports[:3] + reports[5:])
+    assert partial["proven"] is False and partial["missing"] == [[3, 4]]
+    with pytest.raises(ValueError, match="given twice"):
+        modsolve.combine(puzzle, reports + reports[:1])
+    with pytest.raises(ValueError, match="another puzzle"):
+        modsolve.combine(lights_out(16, 3), reports)
+    with pytest.raises(ValueError, match="K is 8"):
+        modsolve.shard(puzzle, 8, 8)
+
+
+try:
+    import ray  # noqa: F401
+
+    HAVE_RAY = True
+except ImportError:
+    HAVE_RAY = False
+
+needs_ray = pytest.mark.skipif(not HAVE_RAY and not os.environ.get("CI"), reason="Ray is not installed")
+
+
+@pytest.fixture(scope="module")
+def local_ray():
+    import ray
+
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    yield ray
+    ray.shutdown()
+
+
+# Proven fewest presses of n×n Lights Out, all on to all off (OEIS A075464), for the boards of
+# n <= 54 with at least 2^16 plans: 19 (2^16 plans), 30 (2^20), 39 (2^32), 47 (2^30).
+A075464 = {16: 104, 19: 141, 30: 376, 39: 561, 47: 971}
+
+
+@needs_ray
+def test_ray_driver_agrees_with_the_single_run(local_ray):
+    from modsolve.distributed import fewest
+
+    seen = []
+    for n in (19, 30, 39, 47):
+        puzzle = lights_out(n)
+        combined = fewest(puzzle, shards=64, progress=seen.append)
+        assert combined["proven"] is True, combined
+        assert combined["given"] == 64
+        assert combined["score"] == A075464[n]
+        assert combined["score"] == int(modsolve.solve(puzzle)["fewest"]["total_presses"])
+    assert seen and seen[-1]["done"] == 64 and seen[-1]["best"] == A075464[47]
+
+
+def walk_part_pids():
+    """Processes of Ray workers running a part (their title names the task)."""
+    pids = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                cmdline = (entry / "cmdline").read_bytes()
+            except OSError:
+                continue
+            if cmdline.startswith(b"ray::") and b"_walk_part" in cmdline:
+                pids.append(int(entry.name))
+    return pids
+
+
+@needs_ray
+def test_a_killed_worker_is_retried_with_the_same_result(local_ray):
+    from modsolve.distributed import fewest
+
+    # 39×39 to a random reachable board (2^32 plans, no symmetry to use) in 4 parts of a few
+    # seconds each: long enough to be caught running.
+    import random
+
+    n = 39
+    rng = random.Random(34)
+    presses = [[rng.randrange(2) for _ in range(n)] for _ in range(n)]
+    start = []
+    for r in range(n):
+        for c in range(n):
+            near = [(r, c), (r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)]
+            start.append(sum(presses[a][b] for a, b in near if 0 <= a < n and 0 <= b < n) % 2)
+    puzzle = f"Puzzle(graph: Grid(rows: {n}, cols: {n}), modulus: 2, start: {start})"
+    expected = fewest(puzzle, shards=4, progress=False)
+    assert expected["proven"] is True
+    result = {}
+    runner = threading.Thread(target=lambda: result.update(fewest(puzzle, shards=4, progress=False)))
+    runner.start()
+    killed = None
+    deadline = time.monotonic() + 60
+    while killed is None and time.monotonic() < deadline and runner.is_alive():
+        pids = walk_part_pids()
+        if pids:
+            time.sleep(0.2)
+            try:
+                os.kill(pids[0], signal.SIGKILL)
+                killed = pids[0]
+            except ProcessLookupError:
+                pass
+        time.sleep(0.05)
+    runner.join(timeout=240)
+    assert killed is not None, "no worker was caught running a part"
+    assert result["proven"] is True and result["given"] == 4
+    assert result["score"] == expected["score"] and result["presses"] == expected["presses"]

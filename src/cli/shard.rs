@@ -1,0 +1,203 @@
+//! `modsolve FILE --shard K/N` (one part of the proof of the fewest plan, through
+//! [`modsolve::shard::walk_part`]) and `modsolve combine FILE PARTS...` (the parts' reports put
+//! together by [`modsolve::shard::combine`]).
+//!
+//! A part's JSON report is one line (so that parts can be appended to one file of JSON lines);
+//! combine reads files of one document or of JSON lines, and `-` for JSON lines on standard
+//! input. Exit codes: a part 0 (also when a budget left it unfinished: the report says so);
+//! combine 0 proven, 3 not proven (parts missing or unfinished), 2 bad, foreign or overlapping
+//! parts.
+
+use std::path::{Path, PathBuf};
+
+use modsolve::shard::{self, Combined, PartId, PartReport};
+use modsolve::solve::Budget;
+
+use super::args::CombineArgs;
+use super::output::{Body, Failure, Kind, Output};
+
+/// `modsolve combine`, as the command line asks for it.
+pub(crate) struct CombineRequest {
+    pub(crate) file: PathBuf,
+    pub(crate) parts: Vec<PathBuf>,
+    pub(crate) json: bool,
+    pub(crate) max_input: u64,
+}
+
+impl From<CombineArgs> for CombineRequest {
+    fn from(args: CombineArgs) -> Self {
+        CombineRequest {
+            file: args.file,
+            parts: args.parts,
+            json: args.json,
+            max_input: args.limits.max_input,
+        }
+    }
+}
+
+/// `modsolve FILE --shard K/N`: walks the part to its end (or within `--budget` when one is
+/// given) and reports it.
+pub(crate) fn part(path: &Path, id: PartId, request: &super::solve::Request) -> Result<Output, Failure> {
+    let json = request.json;
+    let puzzle = super::load(path, request.max_input).map_err(|f| f.in_json(json))?.puzzle;
+    let budget = if request.options.budget.is_default() {
+        Budget { nodes: u64::MAX, time: None }
+    } else {
+        request.options.budget
+    };
+    let objective = request.options.objective;
+    let report = shard::walk_part(&puzzle, objective, id, budget).map_err(|e| {
+        let kind = match e {
+            shard::ShardError::NoSolution | shard::ShardError::NotWalked(_) => Kind::Unsupported,
+            shard::ShardError::Internal(_) => Kind::Internal,
+        };
+        Failure::plain(kind, format!("error: {e}\n"), json)
+    })?;
+    let body = if json {
+        let mut line = serde_json::to_string(&report).map_err(|e| {
+            Failure::plain(Kind::Internal, format!("error: cannot write the report: {e}\n"), json)
+        })?;
+        line.push('\n');
+        Body::Text(line)
+    } else {
+        Body::Text(part_text(&puzzle, &report))
+    };
+    Ok(Output { body, code: 0 })
+}
+
+fn part_text(puzzle: &modsolve::Puzzle, report: &PartReport) -> String {
+    let state =
+        if report.finished { "walked to its end" } else { "NOT walked to its end (the budget ran out)" };
+    let best = match (&report.presses, report.score) {
+        (Some(x), Some(score)) => {
+            format!("best {} {score}: {}", measure(&report.objective), plan_text(puzzle, x))
+        }
+        _ => "no plan within the press limits".into(),
+    };
+    format!(
+        "part {}/{} of {} ({}): {state}, {} nodes\n{best}\n",
+        report.part, report.parts, report.puzzle, report.objective, report.nodes
+    )
+}
+
+/// What the objective's score counts.
+fn measure(objective: &str) -> &'static str {
+    match objective {
+        "max" => "largest press",
+        "buttons" => "buttons pressed",
+        _ => "total presses",
+    }
+}
+
+/// The buttons pressed, by name, `×k` for a button pressed `k > 1` times.
+fn plan_text(puzzle: &modsolve::Puzzle, presses: &[u64]) -> String {
+    let pressed: Vec<String> = presses
+        .iter()
+        .enumerate()
+        .filter(|&(_, &k)| k > 0)
+        .map(|(j, &k)| {
+            let name = puzzle.button_name(j);
+            if k == 1 { name } else { format!("{name}×{k}") }
+        })
+        .collect();
+    if pressed.is_empty() { "press nothing".into() } else { format!("press {}", pressed.join(", ")) }
+}
+
+/// Reads every report of the files named (`-`: standard input), each named `FILE` or `FILE
+/// line L` (the line its document starts on) for messages.
+fn read_reports(request: &CombineRequest) -> Result<Vec<(String, PartReport)>, Failure> {
+    let json = request.json;
+    super::stdin_at_most_once(&request.parts, json)?;
+    let mut reports = Vec::new();
+    for path in &request.parts {
+        let shown = modsolve::input::source_name(path);
+        let text = modsolve::input::read_source(path, request.max_input)
+            .map_err(|e| Failure::plain(Kind::Io, format!("error: cannot read {shown}: {e}\n"), json))?;
+        let mut stream = serde_json::Deserializer::from_str(&text).into_iter::<serde_json::Value>();
+        loop {
+            let start = stream.byte_offset();
+            let Some(next) = stream.next() else { break };
+            // The line the document starts on (after the whitespace before it).
+            let skipped = text[start..].len() - text[start..].trim_start().len();
+            let line = text[..start + skipped].matches('\n').count() + 1;
+            let name = format!("{shown} line {line}");
+            let value = next.map_err(|e| {
+                Failure::plain(Kind::Input, format!("error: {shown}: not a JSON document: {e}\n"), json)
+            })?;
+            let report: PartReport = serde_json::from_value(value).map_err(|e| {
+                Failure::plain(
+                    Kind::Input,
+                    format!("error: {name}: not a part report of `modsolve FILE --shard K/N --json`: {e}\n"),
+                    json,
+                )
+            })?;
+            reports.push((name, report));
+        }
+    }
+    Ok(reports)
+}
+
+/// `modsolve combine FILE PARTS...`.
+pub(crate) fn combine(request: &CombineRequest) -> Result<Output, Failure> {
+    let json = request.json;
+    super::stdin_at_most_once(&[vec![request.file.clone()], request.parts.clone()].concat(), json)?;
+    let loaded = super::load(&request.file, request.max_input).map_err(|f| f.in_json(json))?;
+    let reports = read_reports(request)?;
+    let combined = shard::combine(&loaded.puzzle, &reports).map_err(|e| {
+        let kind = match e {
+            shard::CombineError::BadPlan { .. } => Kind::Input,
+            _ => Kind::Usage,
+        };
+        Failure::plain(kind, format!("error: {e}\n"), json)
+    })?;
+    let code = if combined.proven { 0 } else { 3 };
+    let body = if json {
+        Body::Json(serde_json::to_value(&combined).map_err(|e| {
+            Failure::plain(Kind::Internal, format!("error: cannot write the result: {e}\n"), json)
+        })?)
+    } else {
+        Body::Text(combined_text(&loaded.puzzle, &combined))
+    };
+    Ok(Output { body, code })
+}
+
+fn combined_text(puzzle: &modsolve::Puzzle, c: &Combined) -> String {
+    let mut out = String::new();
+    let what = measure(&c.objective);
+    match (&c.presses, c.score) {
+        (Some(x), Some(score)) if c.proven => {
+            out.push_str(&format!(
+                "fewest {what}: {score}, proven ({} of {} parts, {} nodes)\n{}\n",
+                c.given,
+                c.parts,
+                c.nodes,
+                plan_text(puzzle, x)
+            ));
+        }
+        (Some(x), Some(score)) => {
+            out.push_str(&format!(
+                "best {what} so far: {score}, not proven ({} of {} parts, {} nodes)\n{}\n",
+                c.given,
+                c.parts,
+                c.nodes,
+                plan_text(puzzle, x)
+            ));
+        }
+        _ if c.proven => out.push_str("no plan within the press limits (proven)\n"),
+        _ => out.push_str("no plan within the press limits found so far, not proven\n"),
+    }
+    if !c.missing.is_empty() {
+        out.push_str(&format!(
+            "missing parts (run them with --shard K/{}): {}\n",
+            c.parts,
+            shard::describe_ranges(&c.missing)
+        ));
+    }
+    if !c.unfinished.is_empty() {
+        out.push_str(&format!(
+            "unfinished parts (run them again with a larger --budget): {}\n",
+            shard::describe_ranges(&c.unfinished)
+        ));
+    }
+    out
+}

@@ -1,0 +1,330 @@
+//! Proofs in parts (`modsolve FILE --shard K/N`, `modsolve combine`): the parts of one N cover
+//! every plan of the solution set exactly once (against an enumeration of the set from the
+//! algebra's particular plan and quiet basis), combining every part gives the proven fewest
+//! plan of the single run, and combine refuses foreign, overlapping and mismatched parts,
+//! and says which parts are missing.
+
+use std::collections::HashMap;
+use std::hash::{DefaultHasher, Hash, Hasher};
+
+use modsolve::model::{Neighborhood, Puzzle, Topology};
+use modsolve::shard::{self, PartId};
+use modsolve::solve::{Budget, Objective};
+use num_traits::ToPrimitive;
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+use serde_json::Value;
+
+use crate::serve::validate;
+use crate::util::{Scratch, modsolve};
+
+fn fingerprint(x: &[u64]) -> u64 {
+    let mut h = DefaultHasher::new();
+    x.hash(&mut h);
+    h.finish()
+}
+
+/// Every plan of the solution set, from the algebra's particular plan and quiet basis (each
+/// simulated), with the mod-2 press limits of 0 applied as the walk applies them: as a map from
+/// fingerprint to plan.
+fn every_plan(puzzle: &Puzzle) -> HashMap<u64, Vec<u64>> {
+    let answer = modsolve::solve(puzzle).unwrap();
+    let x0: Vec<u64> = answer.presses.as_ref().unwrap().iter().map(|v| v.to_u64().unwrap()).collect();
+    let periods: Vec<u64> = answer.periods.iter().map(|v| v.to_u64().unwrap()).collect();
+    let basis: Vec<(Vec<u64>, u64)> = answer
+        .quiet_basis
+        .iter()
+        .map(|g| (g.presses.iter().map(|v| v.to_u64().unwrap()).collect(), g.order.to_u64().unwrap()))
+        .collect();
+    let binary = periods.iter().all(|&p| p <= 2);
+    let mut out = HashMap::new();
+    let radices: Vec<u64> = basis.iter().map(|(_, o)| *o).collect();
+    crate::util::odometer(&radices, |t| {
+        let mut x = x0.clone();
+        for ((g, _), &ti) in basis.iter().zip(t) {
+            for ((x, &v), &p) in x.iter_mut().zip(g).zip(&periods) {
+                *x = (*x + v * ti) % p;
+            }
+        }
+        if binary
+            && let Some(limits) = puzzle.max_presses()
+            && x.iter().zip(limits).any(|(a, b)| a > b)
+        {
+            return;
+        }
+        assert!(out.insert(fingerprint(&x), x).is_none(), "the quiet basis gives a plan twice");
+    });
+    out
+}
+
+/// Square and oblong Lights Out grids, mod 2, 3 and 5, with and without symmetric starts (a
+/// symmetric start lets the walks skip images) and press limits, and sets of explicit buttons:
+/// each with between 2^4 and 2^20 plans.
+fn puzzles() -> Vec<(String, Puzzle)> {
+    let mut rng = StdRng::seed_from_u64(34);
+    let mut out = Vec::new();
+    let grid = |rows, cols, neighborhood| Topology::Grid { rows, cols, wrap: false, neighborhood };
+    // (side, modulus, neighborhood): boards of 2^4 to 2^16 plans mod 2, 3^3 to 3^9 mod 3, 25
+    // and 49 plans mod 5 and 7.
+    let boards = [
+        (4, 2, Neighborhood::Cross),
+        (9, 2, Neighborhood::Cross),
+        (11, 2, Neighborhood::Cross),
+        (16, 2, Neighborhood::Cross),
+        (19, 2, Neighborhood::Cross),
+        (5, 2, Neighborhood::King),
+        (8, 2, Neighborhood::King),
+        (5, 3, Neighborhood::Cross),
+        (12, 3, Neighborhood::Cross),
+        (5, 3, Neighborhood::King),
+        (4, 5, Neighborhood::Cross),
+        (9, 5, Neighborhood::Cross),
+        (4, 7, Neighborhood::Cross),
+    ];
+    for (side, modulus, neighborhood) in boards {
+        for variant in 0..3 {
+            let cells = side * side;
+            let topology = grid(side, side, neighborhood);
+            // Symmetric: every cell at 1 (solvable on these boards); otherwise the board after
+            // random presses, which is solvable.
+            let start: Vec<u64> = if variant == 0 {
+                vec![1; cells]
+            } else {
+                let blank = Puzzle::builder(topology.clone()).modulus(modulus).build().unwrap();
+                let presses: Vec<num_bigint::BigUint> =
+                    (0..cells).map(|_| rng.random_range(0..modulus).into()).collect();
+                blank.apply(&vec![0; cells], &presses)
+            };
+            let mut builder = Puzzle::builder(topology).modulus(modulus).start(start);
+            if variant == 2 {
+                // Limits: mod 2 a few buttons never pressed; mod p a few at most once.
+                let limits = (0..cells)
+                    .map(|_| if rng.random_bool(0.1) { u64::from(modulus > 2) } else { modulus })
+                    .collect();
+                builder = builder.max_presses(limits);
+            }
+            let puzzle = builder.build().unwrap();
+            let answer = modsolve::solve(&puzzle).unwrap();
+            assert!(answer.presses.is_some(), "{side}×{side} mod {modulus} variant {variant}");
+            let count = answer.count.to_u64().unwrap();
+            assert!((16..=1 << 16).contains(&count), "{side}×{side} mod {modulus}: {count} plans");
+            out.push((format!("{side}×{side} mod {modulus} {neighborhood:?} variant {variant}"), puzzle));
+        }
+    }
+    // Explicit buttons on free cells: 2^20 plans mod 2, 3^9 mod 3, 5^5 mod 5.
+    for (modulus, cells, buttons) in [(2u64, 10usize, 30usize), (3, 6, 15), (5, 4, 9)] {
+        let mut effects: Vec<Vec<(usize, i64)>> = Vec::new();
+        for _ in 0..buttons {
+            let mut effect = Vec::new();
+            for i in 0..cells {
+                if rng.random_bool(0.5) {
+                    effect.push((i, rng.random_range(1..modulus as i64)));
+                }
+            }
+            effects.push(effect);
+        }
+        let puzzle = Puzzle::builder(Topology::Cells(cells))
+            .modulus(modulus)
+            .buttons(effects)
+            .start((0..cells).map(|_| rng.random_range(0..modulus)).collect::<Vec<u64>>())
+            .build()
+            .unwrap();
+        out.push((format!("{buttons} buttons on {cells} cells mod {modulus}"), puzzle));
+    }
+    out
+}
+
+/// The parts of N = 1, 3, 64 and 1000 (more parts than units on small sets: most are empty)
+/// hold every plan of the set exactly once.
+#[test]
+fn parts_cover_every_plan_exactly_once() {
+    let cases = puzzles();
+    assert!(cases.len() >= 20, "only {} puzzles", cases.len());
+    let mut walked = 0;
+    for (name, puzzle) in &cases {
+        let expected = every_plan(puzzle);
+        for n in [1u64, 3, 64, 1000] {
+            // N = 1000 on the small sets only: each part solves the puzzle again.
+            if n == 1000 && expected.len() > 1 << 12 {
+                continue;
+            }
+            let mut seen: HashMap<u64, u64> = HashMap::new();
+            for k in 0..n {
+                let id = PartId { index: k, count: n };
+                let plans = shard::part_plans(puzzle, Objective::Total, id, 1 << 22).unwrap().unwrap();
+                for x in plans {
+                    let f = fingerprint(&x);
+                    assert!(expected.get(&f) == Some(&x), "{name}, part {id}: a plan not in the set: {x:?}");
+                    if let Some(earlier) = seen.insert(f, k) {
+                        panic!("{name}: parts {earlier} and {k} of {n} both hold {x:?}");
+                    }
+                }
+            }
+            assert_eq!(seen.len(), expected.len(), "{name}, N = {n}: the parts miss plans");
+            walked += 1;
+        }
+    }
+    assert!(walked >= 60, "{walked} coverings checked");
+}
+
+/// The best score within the press limits of the enumerated set.
+fn best_score(puzzle: &Puzzle, objective: Objective) -> Option<u128> {
+    every_plan(puzzle)
+        .values()
+        .filter(|x| puzzle.max_presses().is_none_or(|l| x.iter().zip(l).all(|(a, b)| a <= b)))
+        .map(|x| objective.score(x).0)
+        .min()
+}
+
+/// Every part walked (N = 1, 5 and 16) and combined gives the proven best of the enumeration,
+/// and the fewest presses of the single run (`analyse`), every objective on some puzzles; each
+/// part's report is valid against its schema.
+#[test]
+fn combined_parts_give_the_single_run_answer() {
+    let unbounded = Budget { nodes: u64::MAX, time: None };
+    let mut checked = 0;
+    for (i, (name, puzzle)) in puzzles().iter().enumerate() {
+        let objectives: &[Objective] = if i % 4 == 0 {
+            &[Objective::Total, Objective::Max, Objective::Buttons]
+        } else {
+            &[Objective::Total]
+        };
+        for &objective in objectives {
+            let expected = best_score(puzzle, objective);
+            for n in [1u64, 5, 16] {
+                let reports: Vec<(String, shard::PartReport)> = (0..n)
+                    .map(|k| {
+                        let report =
+                            shard::walk_part(puzzle, objective, PartId { index: k, count: n }, unbounded)
+                                .unwrap_or_else(|e| panic!("{name}: {e}"));
+                        assert!(report.finished, "{name}: part {k}/{n}");
+                        validate("part", &serde_json::to_value(&report).unwrap());
+                        (format!("part {k}"), report)
+                    })
+                    .collect();
+                let combined = shard::combine(puzzle, &reports).unwrap();
+                validate("combine", &serde_json::to_value(&combined).unwrap());
+                assert!(combined.proven, "{name}");
+                assert_eq!(combined.score.map(u128::from), expected, "{name}, {objective:?}, N = {n}");
+                checked += 1;
+            }
+            if objective == Objective::Total {
+                let single = modsolve::analyse(puzzle, &modsolve::Options::default()).unwrap();
+                let fewest = single.fewest.as_ref().map(|p| p.total().to_u64().unwrap());
+                assert_eq!(fewest.map(u128::from), expected, "{name}: the single run");
+            }
+        }
+    }
+    assert!(checked >= 60, "{checked}");
+}
+
+const SIXTEEN: &str = "Puzzle(name: \"16×16\", graph: Grid(rows: 16, cols: 16), modulus: 2, start: All(1))";
+
+/// The part reports of `modsolve FILE --shard K/N --json`, one line each.
+fn parts(file: &std::path::Path, n: u64, which: impl Iterator<Item = u64>) -> Vec<String> {
+    which
+        .map(|k| {
+            let out = modsolve().arg(file).args(["--shard", &format!("{k}/{n}"), "--json"]).output().unwrap();
+            assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+            let line = String::from_utf8(out.stdout).unwrap();
+            assert_eq!(line.matches('\n').count(), 1, "one line: {line}");
+            line
+        })
+        .collect()
+}
+
+/// The command end to end on 16×16 Lights Out (2^8 plans, proven 18 presses... as the single
+/// run says): all parts through standard input as JSON lines give the single run's fewest,
+/// proven, exit 0; parts missing give the best so far, "not proven", the missing parts and exit
+/// 3; a part given twice, a part of another puzzle, a part of another N, a tampered plan are
+/// refused with exit 2 and a message that names the file and line.
+#[test]
+fn combine_on_the_command_line() {
+    let dir = Scratch::new();
+    let file = dir.file("sixteen.ron", SIXTEEN);
+    let single = modsolve().arg(&file).arg("--json").output().unwrap();
+    let single: Value = serde_json::from_slice(&single.stdout).unwrap();
+    let fewest = single["fewest"]["total_presses"].as_u64();
+    assert!(fewest.is_some(), "{single}");
+    let all = parts(&file, 8, 0..8);
+    let combined = modsolve()
+        .args(["combine"])
+        .arg(&file)
+        .args(["-", "--json"])
+        .write_stdin(all.concat())
+        .output()
+        .unwrap();
+    assert_eq!(combined.status.code(), Some(0), "{}", String::from_utf8_lossy(&combined.stderr));
+    let doc: Value = serde_json::from_slice(&combined.stdout).unwrap();
+    validate("combine", &doc);
+    assert_eq!(doc["proven"], true);
+    assert_eq!(doc["given"], 8);
+    assert_eq!(doc["score"].as_u64(), fewest, "{doc}");
+
+    // Parts 2 and 5 missing: the best so far, not proven, exit 3.
+    let some = dir.file("some.jsonl", &[&all[..2], &all[3..5], &all[6..]].concat().concat());
+    let out = modsolve().arg("combine").arg(&file).arg(&some).output().unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("not proven (6 of 8 parts"), "{text}");
+    assert!(text.contains("missing parts (run them with --shard K/8): 2, 5\n"), "{text}");
+    let out = modsolve().arg("combine").arg(&file).arg(&some).arg("--json").output().unwrap();
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    validate("combine", &doc);
+    assert_eq!(doc["missing"], serde_json::json!([[2, 2], [5, 5]]));
+    assert_eq!(doc["proven"], false);
+
+    // The resumed run: the missing parts in a file of their own.
+    let rest = dir.file("rest.jsonl", &parts(&file, 8, [2, 5].into_iter()).concat());
+    let out = modsolve().arg("combine").arg(&file).arg(&some).arg(&rest).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stdout));
+
+    let refused = |args: &[&std::path::Path], needle: &str| {
+        let out = modsolve().arg("combine").arg(&file).args(args).output().unwrap();
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains(needle), "{needle:?} not in {stderr}");
+    };
+    // Overlap: part 3 twice.
+    let again = dir.file("again.jsonl", &all[3]);
+    refused(&[&some, &again], "part 3/8 is given twice");
+    // Foreign: a part of another puzzle (another start).
+    let other = dir.file("other.ron", &SIXTEEN.replace("All(1)", "All(0)"));
+    let foreign = dir.file("foreign.jsonl", &parts(&other, 8, 0..1).concat());
+    refused(&[&some, &foreign], "foreign.jsonl line 1 is a part of another puzzle");
+    // Another N.
+    let four = dir.file("four.jsonl", &parts(&file, 4, 0..1).concat());
+    refused(&[&some, &four], "parts of one run share N and the objective");
+    // A tampered plan (one press more): simulated and refused.
+    let mut doc: Value = serde_json::from_str(&all[0]).unwrap();
+    let first = doc["presses"][0].as_u64().unwrap();
+    doc["presses"][0] = Value::from(1 - first);
+    let bad = dir.file("bad.json", &serde_json::to_string_pretty(&doc).unwrap());
+    refused(&[&bad], "bad.json line 1: its plan does not solve this puzzle");
+    // Not a report at all.
+    let junk = dir.file("junk.json", "{\"version\": 1}\n");
+    refused(&[&junk], "not a part report");
+    // Bad K/N.
+    let out = modsolve().arg(&file).args(["--shard", "8/8"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("parts are numbered 0 to 7"));
+}
+
+/// A part cut by a node budget says so, and combining it is not a proof.
+#[test]
+fn a_budget_leaves_a_part_unfinished() {
+    let dir = Scratch::new();
+    let file = dir.file("nineteen.ron", "Puzzle(graph: Grid(rows: 19, cols: 19), modulus: 2, start: All(1))");
+    let out =
+        modsolve().arg(&file).args(["--shard", "0/1", "--json", "--budget", "1nodes"]).output().unwrap();
+    assert!(out.status.success());
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    validate("part", &report);
+    assert_eq!(report["finished"], false, "{report}");
+    let out = modsolve().arg("combine").arg(&file).arg("-").write_stdin(out.stdout).output().unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    assert!(
+        String::from_utf8_lossy(&out.stdout)
+            .contains("unfinished parts (run them again with a larger --budget): 0")
+    );
+}
