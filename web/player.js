@@ -4,7 +4,7 @@
 // with the embedded plans and quiet basis (see modsolve::export), exactly, in BigInt.
 // The board is drawn by the playground's own board.js, bundled into the page.
 
-import { draw, cellAt, setPalette, place } from './board.js';
+import { draw, pressAt, cellPoint, buttonPoint, setPalette } from './board.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -309,11 +309,12 @@ function render() {
   const p = game.p;
   const board = p.board;
   const state = game.state.map((v, i) => p.drawn(v, i));
-  const hintCell = game.hint !== null && board.buttons_are_cells ? game.hint : null;
-  draw($('board'), board, state, { hint: hintCell, ...space() });
+  // The hint rings its cell, or its button where the board draws the buttons.
+  draw($('board'), board, state, { hint: game.hint, ...space() });
   const buttons = $('buttons');
   buttons.innerHTML = '';
-  if (!board.buttons_are_cells) {
+  // Explicit buttons are drawn on the board; listed here only when too many to place.
+  if (!board.buttons_are_cells && !(board.layout.buttons || []).length) {
     for (let j = 0; j < board.buttons; j++) {
       const b = document.createElement('button');
       b.textContent = buttonName(board, j);
@@ -389,10 +390,10 @@ function open(k) {
 // ---- events --------------------------------------------------------------------------------------
 
 $('board').addEventListener('click', (event) => {
-  if (!game.p || !game.p.board.buttons_are_cells) return;
+  if (!game.p) return;
   const rect = event.target.getBoundingClientRect();
-  const cell = cellAt($('board'), game.p.board, event.clientX - rect.left, event.clientY - rect.top);
-  if (cell !== null) press(cell);
+  const button = pressAt($('board'), game.p.board, event.clientX - rect.left, event.clientY - rect.top);
+  if (button !== null) press(button);
 });
 $('undo').addEventListener('click', undo);
 $('reset').addEventListener('click', reset);
@@ -407,15 +408,19 @@ document.addEventListener('keydown', (event) => {
 });
 window.addEventListener('resize', () => game.p && render());
 
-// The centre of cell `i` on the screen (for tests and tools driving the page).
+// The centre of cell `i`, or of placed button `j`, on the screen (for tests and tools driving
+// the page); null for a button the board does not draw.
 window.player = {
   game,
   cellCentre(i) {
-    const canvas = $('board'), g = canvas._geometry;
-    const [r, c] = place(game.p.board, i);
-    const rect = canvas.getBoundingClientRect();
-    const shift = g.hex && r % 2 === 1 ? g.size / 2 : 0;
-    return { x: rect.left + g.margin + c * g.size + shift + g.size / 2 - 2, y: rect.top + g.margin + r * g.size + g.size / 2 - 2 };
+    const canvas = $('board'), rect = canvas.getBoundingClientRect();
+    const p = cellPoint(canvas, game.p.board, i);
+    return { x: rect.left + p.x, y: rect.top + p.y };
+  },
+  buttonCentre(j) {
+    const canvas = $('board'), rect = canvas.getBoundingClientRect();
+    const p = buttonPoint(canvas, game.p.board, j);
+    return p && { x: rect.left + p.x, y: rect.top + p.y };
   },
 };
 

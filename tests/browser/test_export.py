@@ -7,11 +7,20 @@ a reload, and the playground's Export button downloads a page that plays.
 import json
 import re
 import subprocess
+import time
 
 import pytest
 from conftest import BIN, ROOT, shot
 from playwright.sync_api import expect
 
+
+def wait_for(page, expression, timeout=15.0):
+    """Waits until `expression` is truthy in the page. (Playwright's wait_for_function evaluates
+    its predicate with eval, which the exported page's Content-Security-Policy forbids.)"""
+    end = time.monotonic() + timeout
+    while not page.evaluate(expression):
+        assert time.monotonic() < end, f"timed out waiting for {expression}"
+        time.sleep(0.02)
 
 def export(tmp_path, source, name):
     target = tmp_path / f"{name}.html"
@@ -64,8 +73,13 @@ def press(page, button):
         point = page.evaluate(f"window.player.cellCentre({button})")
         page.mouse.click(point["x"], point["y"])
     else:
-        page.click(f"#buttons button[data-button='{button}']")
-    page.wait_for_function(f"Number(document.body.dataset.moves) === {before + 1}")
+        # A button the board draws is clicked there; one listed under the board, as a button.
+        point = page.evaluate(f"window.player.buttonCentre({button})")
+        if point is None:
+            page.click(f"#buttons button[data-button='{button}']")
+        else:
+            page.mouse.click(point["x"], point["y"])
+    wait_for(page, f"Number(document.body.dataset.moves) === {before + 1}")
 
 
 def play_by_hints(page, limit=200):
@@ -169,7 +183,7 @@ def test_a_pack_orders_by_par_and_keeps_progress(tmp_path, offline):
 
 def test_the_playground_exports_the_open_level(page, tmp_path, browser):
     page.click("#files li[data-file='sunflowers.ron']")
-    page.wait_for_function("window.playground.file === 'sunflowers.ron' && window.playground.board !== null")
+    wait_for(page, "window.playground.file === 'sunflowers.ron' && window.playground.board !== null")
     with page.expect_download() as download:
         page.click("#export")
     assert download.value.suggested_filename == "sunflowers.html"
