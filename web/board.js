@@ -151,7 +151,11 @@ export function draw(canvas, board, state, { plan = null, hint = null, maxWidth 
     }
     ctx.restore();
   });
-  const moduli = board.moduli, target = board.target, labels = layout.labels ? board.labels : null;
+  // A graph the designer draws by hand (its edges sent for the graph editor) and without
+  // labels of its own shows each node's number, as the editor's edge list names them.
+  const numbers = !board.labels && board.edges ? Array.from({ length: board.cells }, (_, i) => String(i)) : null;
+  const moduli = board.moduli, target = board.target;
+  const labels = layout.labels && board.labels ? board.labels : numbers;
   ctx.textAlign = 'center';
   ctx.textBaseline = 'middle';
   for (let i = 0; i < board.cells; i++) {

@@ -111,6 +111,8 @@ def test_a_graph_is_drawn_by_clicking(page):
     # A ring of 4 with a tail and a lone node: 6 cells, the analysis of that graph.
     assert solve(page) == [6, 6, True, "1", 4]
     expect(page.locator("#dirty")).to_be_visible()
+    # Without labels of its own, each node shows the number the edge list uses.
+    assert page.evaluate("window.playground.drawn().labels") == ["0", "1", "2", "3", "4", "5"]
     shot(page, "studio-graph-editor")
 
 
