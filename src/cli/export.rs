@@ -201,7 +201,11 @@ mod tests {
         let script = super::bundle();
         assert!(!script.lines().any(|l| l.starts_with("import ") || l.starts_with("export ")));
         assert!(!script.to_ascii_lowercase().contains("</script"));
-        assert!(script.contains("return { draw, cellAt, setPalette, place };"), "{}", &script[..200]);
+        assert!(
+            script.contains("return { draw, pressAt, cellPoint, buttonPoint, setPalette };"),
+            "{}",
+            &script[..200]
+        );
     }
 
     #[test]
