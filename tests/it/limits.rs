@@ -227,11 +227,9 @@ fn check_leaves_out_macros_it_cannot_afford() {
     assert_eq!(json["macros"].as_array().map(Vec::len), Some(800));
 }
 
-/// Greedy play looks at every button for every press: `check` stops it at the end of the
-/// budget and says so, instead of playing for hours on a big board (and no "no simple
-/// strategy" warning is drawn from a game that did not finish).
-#[test]
-fn greedy_play_stops_at_the_deadline() {
+/// A 60×60 Lights Out board with a random start (seed 5): greedy play on it takes many presses
+/// of 3600 button looks each.
+fn random_60x60() -> modsolve::model::Puzzle {
     use rand::{RngExt, SeedableRng, rngs::StdRng};
     let mut rng = StdRng::seed_from_u64(5);
     let rows: Vec<String> = (0..60)
@@ -244,7 +242,15 @@ fn greedy_play_stops_at_the_deadline() {
         .collect();
     let source =
         format!("Puzzle(graph: Grid(rows: 60, cols: 60), modulus: 2, start: Rows([{}]))", rows.join(", "));
-    let puzzle = modsolve::parse_puzzle(&source).expect("valid");
+    modsolve::parse_puzzle(&source).expect("valid")
+}
+
+/// Greedy play looks at every button for every press: `check` stops it at the end of the
+/// budget and says so, instead of playing for hours on a big board (and no "no simple
+/// strategy" warning is drawn from a game that did not finish).
+#[test]
+fn greedy_play_stops_at_the_deadline() {
+    let puzzle = random_60x60();
     let at_once = modsolve::strategy::PlayLimit { deadline: Some(Instant::now()), looks: None };
     let stopped = modsolve::strategy::all_within(&puzzle, at_once);
     let greedy = stopped
@@ -268,19 +274,7 @@ fn greedy_play_stops_at_the_deadline() {
 /// on any machine, however busy; `check` reports it unfinished with those 2 presses.
 #[test]
 fn greedy_play_under_a_node_budget_stops_at_the_same_press_everywhere() {
-    use rand::{RngExt, SeedableRng, rngs::StdRng};
-    let mut rng = StdRng::seed_from_u64(5);
-    let rows: Vec<String> = (0..60)
-        .map(|_| {
-            format!(
-                "\"{}\"",
-                (0..60).map(|_| if rng.random_bool(0.5) { '#' } else { '.' }).collect::<String>()
-            )
-        })
-        .collect();
-    let source =
-        format!("Puzzle(graph: Grid(rows: 60, cols: 60), modulus: 2, start: Rows([{}]))", rows.join(", "));
-    let puzzle = modsolve::parse_puzzle(&source).expect("valid");
+    let puzzle = random_60x60();
     let greedy = |outcomes: Vec<modsolve::strategy::StrategyOutcome>| {
         outcomes.into_iter().find(|s| s.strategy == modsolve::strategy::Strategy::Greedy).expect("played")
     };
