@@ -161,7 +161,7 @@ pub(crate) fn html(document: &Document) -> String {
     // `<` written as its JSON escape: the data cannot close its script element.
     let data = serde_json::to_string(document).expect("export documents serialise").replace('<', "\\u003c");
     TEMPLATE
-        .replace("{{TITLE}}", &escape_html(&title))
+        .replace("{{TITLE}}", &modsolve::report::svg::escape(&title))
         .replace("{{SCRIPT}}", &bundle())
         .replace("{{DATA}}", &data)
 }
@@ -188,10 +188,6 @@ pub(crate) fn bundle() -> String {
     out
 }
 
-fn escape_html(text: &str) -> String {
-    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
-}
-
 #[cfg(test)]
 mod tests {
     /// The bundle is one script: no module syntax left, nothing that closes the element, and
@@ -210,6 +206,6 @@ mod tests {
 
     #[test]
     fn titles_are_escaped() {
-        assert_eq!(super::escape_html("a<b & \"c\""), "a&lt;b &amp; &quot;c&quot;");
+        assert_eq!(modsolve::report::svg::escape("a<b & \"c\""), "a&lt;b &amp; &quot;c&quot;");
     }
 }

@@ -251,17 +251,7 @@ pub fn board_svg(puzzle: &Puzzle, state: &[u64], plan: Option<&[BigUint]>) -> St
             badge(&mut out, bx + w / 2.0 - 4.0, by - h / 2.0 + 4.0, count);
         }
     }
-    if !listed.is_empty() {
-        let y = height - margin - 6.0;
-        let _ = writeln!(
-            out,
-            r#"<text x="{margin}" y="{y}" font-size="14" fill="{}">{}</text>"#,
-            PALETTE.text_on_low,
-            escape(&format!("plan: {}", listed.join(", ")))
-        );
-    }
-    out.push_str("</svg>\n");
-    out
+    finish(out, &listed, height, margin)
 }
 
 /// A board too big for shapes: a small square a cell at its picture place, pressed cells marked
@@ -323,6 +313,12 @@ fn pixels_svg(puzzle: &Puzzle, layout: &Layout, state: &[u64], plan: Option<&[Bi
             );
         }
     }
+    finish(out, &listed, height, margin)
+}
+
+/// The end of a board's SVG: the plan listed under the board by button name (for puzzles whose
+/// buttons are not cells), then the closing tag.
+fn finish(mut out: String, listed: &[String], height: f64, margin: f64) -> String {
     if !listed.is_empty() {
         let y = height - margin - 6.0;
         let _ = writeln!(
@@ -336,8 +332,8 @@ fn pixels_svg(puzzle: &Puzzle, layout: &Layout, state: &[u64], plan: Option<&[Bi
     out
 }
 
-/// Text escaped for XML.
-fn escape(text: &str) -> String {
+/// Text escaped for XML and HTML (text and attribute values alike).
+pub fn escape(text: &str) -> String {
     text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
 
