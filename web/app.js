@@ -2,7 +2,7 @@
 // play mode with hints, and level generation. Every answer comes from the server's JSON API,
 // which speaks the same documents as `modsolve ... --json`.
 
-import { draw, cellAt, setPalette, pressAt, cellPoint, buttonPoint, toUnits, legend } from './board.js';
+import { draw, cellAt, cellArrays, setPalette, pressAt, cellPoint, buttonPoint, toUnits, legend } from './board.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -235,7 +235,7 @@ async function analyse(request, started = performance.now()) {
   $('error').hidden = true;
   document.body.classList.remove('stale');
   boardNote(null);
-  app.board = doc.board;
+  app.board = cellArrays(doc.board);
   app.solve = doc.solve;
   app.source = doc.source;
   if ($('source').value !== doc.source) $('source').value = doc.source;

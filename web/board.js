@@ -17,6 +17,16 @@ function rgb(hex) {
 }
 
 // `low` mixed towards `high` by value / (modulus - 1), as report::svg::cell_colour does.
+// A board document writes moduli, start and target as one number when every cell has it (a
+// 2000×2000 board of one modulus is three numbers, not 24 MB of lists): each becomes a list of
+// one value per cell again, in place, before anything reads them.
+export function cellArrays(board) {
+  for (const key of ['moduli', 'start', 'target']) {
+    if (!Array.isArray(board[key])) board[key] = new Array(board.cells).fill(board[key]);
+  }
+  return board;
+}
+
 export function cellColour(value, modulus) {
   // A BigInt (past 2^53) as the nearest number: a colour needs no more.
   value = Number(value);

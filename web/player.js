@@ -4,7 +4,7 @@
 // with the embedded plans and quiet basis (see modsolve::export), exactly, in BigInt.
 // The board is drawn by the playground's own board.js, bundled into the page.
 
-import { draw, pressAt, cellPoint, buttonPoint, setPalette } from './board.js';
+import { draw, pressAt, cellPoint, buttonPoint, setPalette, cellArrays } from './board.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -29,7 +29,7 @@ const mod = (a, m) => ((a % m) + m) % m;
 // ---- a level, ready to play ------------------------------------------------------------------
 
 function prepare(level) {
-  const board = level.board;
+  const board = cellArrays(level.board);
   // Values are drawn as numbers below 2^53 and as BigInt past it (as the playground draws them).
   const drawn = (v, i) => (typeof board.moduli[i] === 'bigint' ? BigInt(v) : Number(v));
   board.start = board.start.map(drawn);

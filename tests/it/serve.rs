@@ -824,6 +824,26 @@ fn serve_holds_deadlines_queue_and_memory_under_concurrent_big_requests() {
     assert!(after < 512 * 1024, "resident memory {after} KiB after the big bodies");
 }
 
+/// A 2000×2000 board of one modulus that the timeout leaves undecided: its answer is what the
+/// page uses, a few kilobytes (it was 24 MB: moduli, start and target listed cell by cell).
+#[test]
+fn serve_sends_big_boards_compactly() {
+    let server = Server::start(&["--timeout", "500ms"]);
+    let source = "Puzzle(graph: Grid(rows: 2000, cols: 2000), modulus: 3, start: All(1))";
+    let started = Instant::now();
+    let (status, body) = server.post_text("api/analyse", &json!({"source": source}));
+    let took = started.elapsed();
+    assert_eq!(status, 200, "{body}");
+    assert!(body.len() < 16 << 10, "{} bytes", body.len());
+    let doc: Value = serde_json::from_str(&body).unwrap();
+    validate("analyse", &doc);
+    assert_eq!(doc["solve"]["solvable"], Value::Null, "undecided at the timeout");
+    let board = &doc["board"];
+    assert_eq!((board["cells"].clone(), board["moduli"].clone()), (json!(4_000_000), json!(3)));
+    assert_eq!((board["start"].clone(), board["target"].clone()), (json!(1), json!(0)));
+    assert!(took < Duration::from_secs_f64(0.5 * 1.1 + 0.2 + 1.0), "{took:?}");
+}
+
 /// A random request body: a puzzle text cut or changed at random places, fields of the wrong
 /// type, junk.
 fn random_body(rng: &mut StdRng) -> String {

@@ -68,11 +68,11 @@ pub struct Board {
     /// Where each cell is drawn.
     pub layout: Layout,
     /// What each cell counts modulo.
-    pub moduli: Vec<u64>,
+    pub moduli: PerCell,
     /// The start.
-    pub start: Vec<u64>,
+    pub start: PerCell,
     /// The target.
-    pub target: Vec<u64>,
+    pub target: PerCell,
     /// The cells' labels, when given.
     pub labels: Option<Vec<String>>,
     /// The buttons' names, when buttons are not cells.
@@ -84,6 +84,35 @@ pub struct Board {
     /// cells (paths, cycles, `Edges`), for the playground's graph editor; `None` otherwise or
     /// past [`crate::report::svg::TEXT_CELL_LIMIT`] cells.
     pub edges: Option<Vec<[usize; 2]>>,
+}
+
+/// One value per cell, written as one number when every cell has it: a 2000×2000 board of one
+/// modulus starting at all 1 is three numbers, not three lists of four million (24 MB).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum PerCell {
+    /// Every cell has this value.
+    Same(u64),
+    /// Each cell's value, in cell order.
+    Each(Vec<u64>),
+}
+
+impl PerCell {
+    /// The values of `cells`: [`PerCell::Same`] when they are all equal (and not empty).
+    pub fn of(cells: &crate::values::CellValues) -> PerCell {
+        match cells.uniform() {
+            Some(value) => PerCell::Same(value),
+            None => PerCell::Each(cells.to_vec()),
+        }
+    }
+
+    /// Cell `i`'s value.
+    pub fn get(&self, i: usize) -> Option<u64> {
+        match self {
+            PerCell::Same(v) => Some(*v),
+            PerCell::Each(list) => list.get(i).copied(),
+        }
+    }
 }
 
 /// [`Board::edges`] of `puzzle`.
@@ -138,9 +167,9 @@ pub fn board(puzzle: &Puzzle) -> Board {
         buttons_are_cells,
         staged: puzzle.phases().is_some(),
         layout: crate::report::svg::layout(puzzle),
-        moduli: puzzle.moduli().to_vec(),
-        start: puzzle.start().to_vec(),
-        target: puzzle.target().to_vec(),
+        moduli: PerCell::of(puzzle.moduli()),
+        start: PerCell::of(puzzle.start()),
+        target: PerCell::of(puzzle.target()),
         labels: puzzle.labels().map(<[String]>::to_vec),
         button_names: (!buttons_are_cells)
             .then(|| (0..puzzle.button_count()).map(|j| puzzle.button_name(j)).collect()),
