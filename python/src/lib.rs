@@ -295,7 +295,8 @@ fn hint(
 /// Exact (every solvable start counted by its par) when the puzzle has at most `exact_limit`
 /// solvable starts, else estimated from `samples` random starts (from `seed`) with intervals of
 /// the given `confidence`. `budget` (seconds) bounds the exact search and the sampling (None:
-/// 10 s of samples of 2000000 nodes each; `nodes` instead: each sample's nodes, no time);
+/// 200000000 nodes of work in all, each sample's elimination and search counted, with 2000000
+/// nodes each: the same samples on every machine; `nodes` instead: each sample's nodes, no time);
 /// `timeout` (seconds) bounds the whole call, set-up included (a TimeoutError past it), and
 /// `max_memory` the memory as in `solve`.
 #[pyfunction]

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use modsolve::check::{CheckOptions, check_within};
+use modsolve::difficulty::SamplingBound;
 use modsolve::report::batch::{
     DistributionAsked, DistributionEntry, HistogramAsked, HistogramEntry, Summary, batch_json,
     distribution_text, histogram_text,
@@ -152,8 +153,8 @@ pub(crate) fn histogram(request: &Request) -> Result<Output, Failure> {
     let json = request.json;
     super::stdin_at_most_once(&request.files, json)?;
     refuse_github(request, "--par-histogram")?;
-    let (nodes_per_sample, time) = modsolve::difficulty::sampling_bounds(request.options.budget);
-    if time.is_none() && request.samples > UNTIMED_SAMPLES {
+    let (nodes_per_sample, bound) = modsolve::difficulty::sampling_bounds(request.options.budget);
+    if bound == SamplingBound::Samples && request.samples > UNTIMED_SAMPLES {
         return Err(Failure::plain(
             Kind::Usage,
             format!(
@@ -164,8 +165,8 @@ pub(crate) fn histogram(request: &Request) -> Result<Output, Failure> {
             json,
         ));
     }
-    let deadline = time.map(|time| Instant::now() + time);
-    let asked = HistogramAsked { samples: request.samples, nodes_per_sample, time };
+    let end = bound.end(Instant::now());
+    let asked = HistogramAsked { samples: request.samples, nodes_per_sample, bound };
     let (mut text, mut objects) = (String::new(), Vec::new());
     for path in &super::puzzle_files(&request.files, json)? {
         let loaded = super::load(path, request.max_input).map_err(|f| f.in_json(json))?;
@@ -174,7 +175,7 @@ pub(crate) fn histogram(request: &Request) -> Result<Output, Failure> {
             request.samples,
             request.seed,
             asked.nodes_per_sample,
-            deadline,
+            end,
             request.options.max_memory,
             request.options.timeout,
         )
@@ -207,7 +208,7 @@ pub(crate) fn distribution(request: &Request) -> Result<Output, Failure> {
     let options = spec.options().map_err(|e| Failure::plain(Kind::Usage, format!("error: {e}\n"), json))?;
     let asked = DistributionAsked {
         nodes_per_sample: options.nodes_per_sample,
-        time: modsolve::difficulty::sampling_bounds(spec.budget).1,
+        bound: modsolve::difficulty::sampling_bounds(spec.budget).1,
     };
     let (mut text, mut objects) = (String::new(), Vec::new());
     for path in &super::puzzle_files(&request.files, json)? {

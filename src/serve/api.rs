@@ -657,16 +657,16 @@ async fn histogram(
         let template = parse(&request.source, &request.file)?;
         reserve_solve(&mut job, &template)?;
         // As the command line's `check --par-histogram` bounds it, with the server's budget.
-        let (nodes, time) = modsolve::difficulty::sampling_bounds(Budget::of_time(time(&job)));
+        let (nodes, bound) = modsolve::difficulty::sampling_bounds(Budget::of_time(time(&job)));
         let histogram = modsolve::generate::par_histogram_within(
             &template,
             samples,
             request.seed,
             nodes,
-            time.map(|time| Instant::now() + time),
+            bound.end(Instant::now()),
             Some(job.shared.memory_limit()),
         )?;
-        let asked = modsolve::report::batch::HistogramAsked { samples, nodes_per_sample: nodes, time };
+        let asked = modsolve::report::batch::HistogramAsked { samples, nodes_per_sample: nodes, bound };
         let object = modsolve::report::batch::HistogramEntry::new(&request.file, &histogram, &asked);
         Ok(Json(modsolve::report::batch::batch_json(vec![object], None)))
     })

@@ -538,6 +538,40 @@ fn par_histogram_of_huge_samples_stops_at_the_budget() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// The default budget bounds par samples by their work, counted (each sample's elimination and
+/// its search nodes), not by a clock: a machine with both cores busy takes the same samples as
+/// an idle one. (The default was 10 s of samples, so a busy machine took fewer.)
+#[test]
+fn par_samples_bounded_by_work_are_the_same_on_a_busy_machine() {
+    use modsolve::generate::{SamplesEnd, par_histogram};
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let template =
+        modsolve::parse_puzzle("Puzzle(graph: Grid(rows: 40, cols: 40, neighborhood: King), modulus: 3)")
+            .unwrap();
+    const WORK: u64 = 20_000_000;
+    let run = || par_histogram(&template, 1000, 7, 2_000_000, SamplesEnd::Work(WORK)).unwrap();
+    let idle = run();
+    assert!(idle.taken > 1 && idle.taken < 1000, "{idle:?}");
+    assert!(idle.work >= WORK, "{idle:?}");
+    let busy = AtomicBool::new(true);
+    let loaded = std::thread::scope(|scope| {
+        for _ in 0..2 {
+            scope.spawn(|| {
+                while busy.load(Ordering::Relaxed) {
+                    std::hint::black_box((0..10_000u64).sum::<u64>());
+                }
+            });
+        }
+        let loaded = run();
+        busy.store(false, Ordering::Relaxed);
+        loaded
+    });
+    assert_eq!(idle, loaded);
+    // A smaller bound takes fewer samples, a prefix of the same ones.
+    let fewer = par_histogram(&template, 1000, 7, 2_000_000, SamplesEnd::Work(WORK / 4)).unwrap();
+    assert!(fewer.taken < idle.taken, "{fewer:?} {idle:?}");
+}
+
 /// Within its budget a histogram takes every sample, with no "stopped" line, and one seed gives
 /// the same counts (node budgets, not time, decide each sample).
 #[test]

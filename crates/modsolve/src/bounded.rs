@@ -17,7 +17,7 @@
 
 use std::cell::RefCell;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
@@ -63,7 +63,7 @@ fn waiting<T: Send + 'static>(
     work: impl FnOnce() -> T + Send + 'static,
 ) -> Result<T, Abandoned> {
     let (send, receive) = channel();
-    let stop = Stop(Some(Arc::new(Flag { abandoned: AtomicBool::new(false), outer: Stop::here() })));
+    let stop = Stop::nested();
     let carried = stop.clone();
     std::thread::spawn(move || {
         let _ = send.send(carried.carry(work));
@@ -110,6 +110,8 @@ thread_local! {
 struct Flag {
     abandoned: AtomicBool,
     outer: Stop,
+    /// The work done under this flag ([`work`]), the work of flags inside it included.
+    work: AtomicU64,
 }
 
 /// The payload that unwinds abandoned work; nothing catches it but the end of the work's thread
@@ -124,6 +126,21 @@ impl Stop {
     /// The flag of the work on this thread (none outside [`on_worker`]: such work never stops).
     pub(crate) fn here() -> Stop {
         CURRENT.with_borrow(Clone::clone)
+    }
+
+    /// A new flag inside the work on this thread: abandoned with it, and its [`work`] counted
+    /// in it too. Carried ([`Stop::carry`]) around some work, it tallies that work.
+    pub(crate) fn nested() -> Stop {
+        Stop(Some(Arc::new(Flag {
+            abandoned: AtomicBool::new(false),
+            outer: Stop::here(),
+            work: AtomicU64::new(0),
+        })))
+    }
+
+    /// The work counted under this flag so far.
+    pub(crate) fn work_done(&self) -> u64 {
+        self.0.as_ref().map_or(0, |flag| flag.work.load(Ordering::Relaxed))
     }
 
     /// Runs `work` with this flag as the thread's own, and puts the thread's flag back after,
@@ -164,6 +181,22 @@ pub(crate) fn checkpoint() {
     if CURRENT.with_borrow(Stop::abandoned) {
         std::panic::resume_unwind(Box::new(Abandon));
     }
+}
+
+/// Counts `units` of work done by the work on this thread, in every flag around it (nothing
+/// outside bounded work, or not carried there). A unit is about one search node's time: the
+/// eliminations count their row operations scaled to it (the searches' nodes are in their
+/// reports). The count depends on the puzzle alone, never on the machine or the threads, so a
+/// bound on it (the default par sampling's) gives the same result everywhere. Call it where
+/// [`checkpoint`] is called, not once an entry.
+pub(crate) fn work(units: u64) {
+    CURRENT.with_borrow(|stop| {
+        let mut at = &stop.0;
+        while let Some(flag) = at {
+            flag.work.fetch_add(units, Ordering::Relaxed);
+            at = &flag.outer.0;
+        }
+    });
 }
 
 /// `work` on every item, one plain thread per core, results in item order.
@@ -365,7 +398,11 @@ mod tests {
 
     #[test]
     fn a_carried_flag_is_put_back() {
-        let abandoned = Stop(Some(Arc::new(Flag { abandoned: AtomicBool::new(true), outer: Stop(None) })));
+        let abandoned = Stop(Some(Arc::new(Flag {
+            abandoned: AtomicBool::new(true),
+            outer: Stop(None),
+            work: AtomicU64::new(0),
+        })));
         let unwound = std::panic::catch_unwind(|| abandoned.carry(checkpoint));
         assert!(unwound.is_err_and(|payload| payload.is::<Abandon>()));
         // The thread's own flag (none here) is back: its checkpoints pass.

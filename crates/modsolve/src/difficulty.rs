@@ -50,6 +50,8 @@ pub struct DistributionOptions {
     pub seed: u64,
     /// Search nodes per sample.
     pub nodes_per_sample: u64,
+    /// The samples' work in all ([`crate::generate::SamplesEnd::Work`]; the default budget).
+    pub work: Option<u64>,
     /// The budget's time: no layer (exact) or sample starts after this, and the samples still
     /// running are abandoned at it.
     pub deadline: Option<Instant>,
@@ -69,6 +71,7 @@ impl Default for DistributionOptions {
             samples: 1000,
             seed: 1,
             nodes_per_sample: 2_000_000,
+            work: None,
             deadline: None,
             timeout: None,
             max_memory: None,
@@ -77,24 +80,72 @@ impl Default for DistributionOptions {
     }
 }
 
-/// The sampling's time when the budget is the default: a sample's work is an elimination and a
-/// search, not nodes alone, so the default bounds the samples (and the exact search) by time.
-pub const DEFAULT_SAMPLING_TIME: std::time::Duration = std::time::Duration::from_secs(10);
-
-/// Search nodes a sample gets when the budget bounds the sampling by time.
+/// Search nodes a sample gets when the budget bounds all the samples together (a time, or the
+/// default's work).
 pub const NODES_PER_TIMED_SAMPLE: u64 = 2_000_000;
 
-/// How a budget bounds a par histogram or distribution: each sample's search nodes, and the time
-/// of all samples together (the deadline's distance). A node count given bounds each sample and
-/// sets no time; a time bounds them all, with [`NODES_PER_TIMED_SAMPLE`] nodes each (or fewer,
-/// when given); the default budget is [`DEFAULT_SAMPLING_TIME`] of such samples.
-pub fn sampling_bounds(budget: crate::Budget) -> (u64, Option<std::time::Duration>) {
+/// What bounds all the samples of a par histogram or distribution together.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SamplingBound {
+    /// Nothing but the samples asked for, each within its nodes (a node budget given).
+    Samples,
+    /// A time for all of them (and for the exact search): depends on the machine.
+    Time(std::time::Duration),
+    /// Work for all of them, counted ([`crate::generate::SamplesEnd::Work`]): the default
+    /// budget, the same on every machine.
+    Work(u64),
+}
+
+impl SamplingBound {
+    /// Its time, if it is one.
+    pub fn time(self) -> Option<std::time::Duration> {
+        match self {
+            SamplingBound::Time(time) => Some(time),
+            SamplingBound::Samples | SamplingBound::Work(_) => None,
+        }
+    }
+
+    /// Its work, if it is that.
+    pub fn work(self) -> Option<u64> {
+        match self {
+            SamplingBound::Work(work) => Some(work),
+            SamplingBound::Samples | SamplingBound::Time(_) => None,
+        }
+    }
+
+    /// What ends the samples, a time counted from `now`.
+    pub fn end(self, now: Instant) -> crate::generate::SamplesEnd {
+        use crate::generate::SamplesEnd;
+        match self {
+            SamplingBound::Samples => SamplesEnd::Never,
+            SamplingBound::Time(time) => SamplesEnd::At(now + time),
+            SamplingBound::Work(work) => SamplesEnd::Work(work),
+        }
+    }
+
+    /// The budget as a report names it where it stopped the samples: "the 1s budget".
+    pub fn describe(self) -> String {
+        match self {
+            SamplingBound::Time(time) => format!("the {time:?} budget"),
+            SamplingBound::Work(work) => format!("the budget ({work} nodes of work)"),
+            SamplingBound::Samples => "the budget".into(),
+        }
+    }
+}
+
+/// How a budget bounds a par histogram or distribution: each sample's search nodes, and what
+/// bounds all samples together. A node count given bounds each sample and nothing else; a time
+/// bounds them all, with [`NODES_PER_TIMED_SAMPLE`] nodes each (or fewer, when given); the
+/// default budget is [`crate::bounded::DEFAULT_NODES`] of work in all (each sample's
+/// elimination and search counted), with [`NODES_PER_TIMED_SAMPLE`] nodes each: about 10 s
+/// here, and the same samples on every machine.
+pub fn sampling_bounds(budget: crate::Budget) -> (u64, SamplingBound) {
     if budget.is_default() {
-        (NODES_PER_TIMED_SAMPLE, Some(DEFAULT_SAMPLING_TIME))
+        (NODES_PER_TIMED_SAMPLE, SamplingBound::Work(crate::bounded::DEFAULT_NODES))
     } else if let Some(time) = budget.time {
-        (budget.nodes.min(NODES_PER_TIMED_SAMPLE), Some(time))
+        (budget.nodes.min(NODES_PER_TIMED_SAMPLE), SamplingBound::Time(time))
     } else {
-        (budget.nodes, None)
+        (budget.nodes, SamplingBound::Samples)
     }
 }
 
@@ -277,7 +328,11 @@ fn distribution(template: &Puzzle, options: &DistributionOptions) -> Result<ParD
         options.samples,
         options.seed,
         options.nodes_per_sample,
-        options.deadline,
+        match (options.deadline, options.work) {
+            (Some(deadline), _) => crate::generate::SamplesEnd::At(deadline),
+            (None, Some(work)) => crate::generate::SamplesEnd::Work(work),
+            (None, None) => crate::generate::SamplesEnd::Never,
+        },
     )?;
     let z = normal_quantile(0.5 + options.confidence / 2.0);
     let proven = histogram.taken - histogram.unproven;

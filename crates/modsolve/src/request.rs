@@ -313,12 +313,14 @@ impl DistributionSpec {
         if !(self.confidence > 0.0 && self.confidence < 1.0) {
             return Err(format!("confidence {} is not between 0 and 1", self.confidence));
         }
-        let (nodes_per_sample, time) = crate::difficulty::sampling_bounds(self.budget);
+        let (nodes_per_sample, bound) = crate::difficulty::sampling_bounds(self.budget);
+        let time = bound.time();
         Ok(crate::difficulty::DistributionOptions {
             exact_limit: self.exact_limit,
             samples: if time.is_some() { self.samples } else { self.samples.min(UNTIMED_SAMPLES) },
             seed: self.seed,
             nodes_per_sample,
+            work: bound.work(),
             deadline: time.map(|time| std::time::Instant::now() + time),
             timeout: self.timeout,
             max_memory: self.max_memory,

@@ -614,7 +614,13 @@ pub fn library_run(source: &str, seed: u64, known_failures: bool) -> Result<Libr
     // A few samples of the par histogram.
     tally.calls += 1;
     match guarded("generate::par_histogram", || {
-        modsolve::generate::par_histogram(&puzzle, 3, seed, BUDGET.nodes, None)
+        modsolve::generate::par_histogram(
+            &puzzle,
+            3,
+            seed,
+            BUDGET.nodes,
+            modsolve::generate::SamplesEnd::Never,
+        )
     })? {
         Ok(histogram) => {
             let sampled: usize = histogram.pars.values().sum::<usize>() + histogram.unproven;
@@ -634,6 +640,7 @@ pub fn library_run(source: &str, seed: u64, known_failures: bool) -> Result<Libr
         samples: 3,
         seed,
         nodes_per_sample: BUDGET.nodes,
+        work: None,
         deadline: Some(std::time::Instant::now() + std::time::Duration::from_secs(2)),
         timeout: None,
         max_memory: Some(64 << 20),

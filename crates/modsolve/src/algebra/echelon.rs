@@ -138,6 +138,9 @@ impl PrimePowerSystem {
     /// (see [`Accumulator::supports`]). The result does not depend on the choice.
     pub fn eliminate_with(self, storage: Accumulator) -> Echelon {
         let q = self.modulus();
+        // Its work, counted up front: a multiply-add an entry a pivot, about 50 a search node.
+        let steps = self.rows.min(self.cols) as u64;
+        crate::bounded::work((self.rows as u64).saturating_mul(self.cols as u64).saturating_mul(steps) / 50);
         assert!(storage.supports(q), "{storage:?} cannot eliminate mod {q}");
         let small = self.rows.saturating_mul(self.cols) < PARALLEL_MIN_ENTRIES;
         // Taken here: the pool's threads do not have this thread's flag.

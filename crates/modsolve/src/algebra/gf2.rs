@@ -258,6 +258,9 @@ pub fn solve_with(mut m: BitMatrix, how: Elimination) -> Gf2Solution {
 pub fn echelonize(m: &mut BitMatrix, eligible: usize, how: Elimination) -> Vec<usize> {
     assert!(eligible <= m.cols, "{eligible} eligible columns of {}", m.cols);
     m.clear_padding();
+    // Its work, counted up front: a word an entry a pivot, about 10,000 words a search node.
+    let steps = m.rows.min(eligible) as u64;
+    crate::bounded::work((m.rows as u64).saturating_mul(m.words as u64).saturating_mul(steps) / 10_000);
     let how = match how {
         Elimination::Auto
             if eligible >= BLOCKED_MIN_COLS

@@ -132,6 +132,10 @@ impl SparseSystem {
             let v = valuation(pivot_row.vals[0], p);
             let pv = p.pow(v);
             let unit_inverse = inv_mod((pivot_row.vals[0] / pv) % q, q).unwrap_or(0);
+            // Its work: the entries merged, about 8 a search node.
+            let merged: usize =
+                candidates.iter().map(|&r| rows[r as usize].cols.len() + pivot_row.cols.len()).sum();
+            crate::bounded::work(merged as u64 / 8);
             for &r in candidates.iter().filter(|&&r| r != chosen) {
                 let row = &mut rows[r as usize];
                 // The entry is a multiple of p^v (its valuation is at least v): f·pivot = entry.

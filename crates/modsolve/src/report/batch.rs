@@ -118,8 +118,8 @@ pub struct HistogramAsked {
     pub samples: usize,
     /// Search nodes each sample had.
     pub nodes_per_sample: u64,
-    /// The time budget of the whole histogram, if it had one.
-    pub time: Option<std::time::Duration>,
+    /// What bounded all the samples together.
+    pub bound: crate::difficulty::SamplingBound,
 }
 
 /// One template's par histogram for people: a bar per par.
@@ -139,11 +139,12 @@ pub fn histogram_text(file: &str, histogram: &Histogram, asked: &HistogramAsked)
         );
     }
     if histogram.taken < asked.samples {
-        let time = asked.time.unwrap_or_default();
         let _ = writeln!(
             text,
-            "  stopped at the {time:?} budget: {} of {} samples taken (raise --budget for more)",
-            histogram.taken, asked.samples
+            "  stopped at {}: {} of {} samples taken (raise --budget for more)",
+            asked.bound.describe(),
+            histogram.taken,
+            asked.samples
         );
     }
     text
@@ -191,8 +192,8 @@ pub fn level_text(file: &str, level: &Level) -> String {
 pub struct DistributionAsked {
     /// Search nodes each sample had (sampled path).
     pub nodes_per_sample: u64,
-    /// The time budget, if there was one.
-    pub time: Option<std::time::Duration>,
+    /// What bounded the exact search and all the samples together.
+    pub bound: crate::difficulty::SamplingBound,
 }
 
 /// One puzzle's par distribution for people: a bar per par, the total and the God's number;
@@ -219,10 +220,10 @@ pub fn distribution_text(file: &str, distribution: &ParDistribution, asked: &Dis
                     let _ = writeln!(text, "  God's number (the largest par): {god}");
                 }
                 None => {
-                    let time = asked.time.unwrap_or_default();
                     let _ = writeln!(
                         text,
-                        "  stopped at the {time:?} budget: {} solvable starts not reached have a par of at least {} (raise --budget for more)",
+                        "  stopped at {}: {} solvable starts not reached have a par of at least {} (raise --budget for more)",
+                        asked.bound.describe(),
                         exact.unreached,
                         distribution.gods_number_at_least().unwrap_or(0)
                     );
@@ -279,11 +280,12 @@ pub fn distribution_text(file: &str, distribution: &ParDistribution, asked: &Dis
                 );
             }
             if !sampled.complete() {
-                let time = asked.time.unwrap_or_default();
                 let _ = writeln!(
                     text,
-                    "  stopped at the {time:?} budget: {} of {} samples taken (raise --budget for more)",
-                    histogram.taken, sampled.samples
+                    "  stopped at {}: {} of {} samples taken (raise --budget for more)",
+                    asked.bound.describe(),
+                    histogram.taken,
+                    sampled.samples
                 );
             }
         }

@@ -45,6 +45,14 @@ impl Frame {
     }
 }
 
+/// The work of chasing the lights down a frame ([`crate::bounded::work`]): every cell's form in
+/// the seeds (the row width), packed 64 to a word mod 2, about 10 residues or 50 words a
+/// search node. The last row's elimination counts its own.
+fn chase_work(f: &Frame) -> u64 {
+    let entries = (f.height as u64).saturating_mul(f.width as u64).saturating_mul(f.width as u64);
+    if f.modulus == 2 { entries / 64 / 50 } else { entries / 10 }
+}
+
 /// The frame when propagation applies: a non-wrapping `Cross` grid, at least 2×2, with
 /// graph buttons, one modulus below 2^32, and a neighbour weight that is a unit.
 fn frame(puzzle: &Puzzle) -> Option<Frame> {
@@ -80,6 +88,7 @@ pub(crate) fn applies(puzzle: &Puzzle) -> bool {
 /// Solves by propagation; `None` when it does not apply.
 pub(crate) fn solve(puzzle: &Puzzle) -> Option<Answer> {
     let f = frame(puzzle)?;
+    crate::bounded::work(chase_work(&f));
     let d = Difference::of(puzzle);
     let (first_row, kernel, count_exponent) = last_row(&f, d, true);
     let cells = puzzle.cell_count();
@@ -602,6 +611,7 @@ pub(crate) struct CompactAnswer {
 /// propagation does not apply. The plan is verified before it is returned.
 pub(crate) fn solve_compact(puzzle: &Puzzle) -> Option<Result<CompactAnswer, crate::error::InternalError>> {
     let f = frame(puzzle)?;
+    crate::bounded::work(chase_work(&f));
     let d = Difference::of(puzzle);
     let (first_row, _, count_exponent) = last_row(&f, d, false);
     let presses = first_row.map(|y| {

@@ -199,6 +199,9 @@ pub(crate) fn solve(puzzle: &Puzzle, force: bool) -> Option<Answer> {
         if force { FORM_ENTRY_LIMIT / n.max(1) } else { (n / 8).min(FORM_ENTRY_LIMIT / n.max(1)) };
     let plan = order(puzzle, &effects, m, max_seeds)?;
     let s = plan.seeds;
+    // Its work: every press entry combines a form of the seeds, about 10 residues a search node.
+    let entries: usize = effects.iter().map(Vec::len).sum();
+    crate::bounded::work((entries as u64).saturating_mul(s as u64 + 1) / 10);
     let width = s + 1;
     let mut rows: Vec<Vec<(usize, u64)>> = vec![Vec::new(); puzzle.cell_count()];
     for (j, e) in effects.iter().enumerate() {
