@@ -395,15 +395,12 @@ pub(crate) struct SolveArgs {
     #[arg(long)]
     pub(crate) json: bool,
     /// Which solver answers: the algebra, the search, or auto (algebra, searching where needed).
-    /// The search runs until it decides whether there is a plan, whatever --budget says: bound
-    /// it with --timeout.
     #[arg(long, value_enum, default_value_t = MethodArg::Auto)]
     pub(crate) method: MethodArg,
     /// What the plan shown minimises: total presses, the largest press count, or distinct buttons.
     #[arg(long, value_enum, default_value_t = ObjectiveArg::Total)]
     pub(crate) minimize: ObjectiveArg,
-    /// Best-effort work: the search for a better plan (the search solver's too, once it has
-    /// one) and --all's walk. A
+    /// Best-effort work: the search for a better plan, the search solver and --all's walk. A
     /// node count (5000000 or 5000000nodes) gives the same result on every machine; a time
     /// (10s, 1.5s, 250ms) bounds them together and the result depends on the machine. Default:
     /// 200000000 nodes (about 10 s here). Never makes the algebra's answer undecided.

@@ -30,59 +30,27 @@ fn puzzle(name: &str) -> String {
     shipped_path(name).display().to_string()
 }
 
-/// `--method search` decides whatever the budget: the budget bounds only its search for a
-/// better plan, so a budget of 10 nodes still shows the unsolvable 4×4 board has no plan (exit
-/// 1; it used to answer undecided, exit 3). The timeout is what leaves a search undecided: exit
-/// 3, `"solvable": null`, no "no solution" and no "at least 0 plans".
+/// The search cut short on an unsolvable puzzle has decided nothing: exit 3, `"solvable":
+/// null`, no "no solution" and no "at least 0 plans". It used to say "no solution", exit 1.
 #[test]
-fn a_search_decides_whatever_the_budget_and_only_the_timeout_leaves_it_undecided() {
+fn an_undecided_search_is_undecided() {
     let file = puzzle("lightsout-4x4-unsolvable.ron");
-    for budget in ["10", "1ms"] {
-        let (output, _) = run(&[&file, "--method", "search", "--budget", budget, "--json"]);
-        assert_eq!(output.status.code(), Some(1), "--budget {budget}: {output:?}");
-        let json: Value = serde_json::from_slice(&output.stdout).expect("JSON");
-        assert_eq!((json["solvable"].clone(), json["count"].clone()), (Value::Bool(false), Value::from("0")));
-    }
-    // A solvable board: the first plan is found however small the budget, and is not proven.
-    let scratch = Scratch::new();
-    let solvable = scratch.file(
-        "search5.ron",
-        "Puzzle(graph: Grid(rows: 3, cols: 4), modulus: 5, start: [1, 2, 3, 4, 0, 1, 2, 3, 4, 0, 1, 2])",
-    );
-    let (output, _) = run(&[solvable.to_str().unwrap(), "--method", "search", "--budget", "1", "--json"]);
-    assert_eq!(output.status.code(), Some(0), "{output:?}");
-    let json: Value = serde_json::from_slice(&output.stdout).expect("JSON");
-    assert_eq!(json["solvable"], Value::Bool(true));
-    assert_eq!(json["fewest"]["proof"], Value::from("budget-ran-out"), "{json}");
-    // 12 buttons mod 97 on 12 cells: 97^12 plans to walk, far past a 300 ms timeout.
-    let hard = scratch.file("search97.ron", &search97());
-    let hard = hard.to_str().unwrap();
-    let (output, took) = run(&[hard, "--method", "search", "--timeout", "300ms"]);
+    let (output, _) = run(&[&file, "--method", "search", "--budget", "10"]);
     assert_eq!(output.status.code(), Some(3), "{output:?}");
-    assert!(took < Duration::from_millis(300 * 11 / 10 + 200 + 300), "{took:?}");
     let text = stdout(&output);
-    assert!(text.contains("Undecided: the timeout came"), "{text}");
+    assert!(text.contains("Undecided: the budget ran out"), "{text}");
+    assert!(text.contains("Solutions: unknown"), "{text}");
     assert!(!text.contains("Not solvable") && !text.contains("at least 0"), "{text}");
-    let (output, _) = run(&[hard, "--method", "search", "--timeout", "300ms", "--json"]);
+    let (output, _) = run(&[&file, "--method", "search", "--budget", "10", "--json"]);
     assert_eq!(output.status.code(), Some(3));
     let json: Value = serde_json::from_slice(&output.stdout).expect("JSON");
     assert_eq!(json["solvable"], Value::Null);
     assert_eq!(json["count_exact"], Value::Bool(false));
-}
-
-/// 12 cells mod 97, 12 buttons of four random cells each (seeded), start all 1.
-fn search97() -> String {
-    use rand::{RngExt, SeedableRng, rngs::StdRng};
-    let mut rng = StdRng::seed_from_u64(3);
-    let buttons: Vec<String> = (0..12)
-        .map(|_| {
-            let cells = rand::seq::index::sample(&mut rng, 12, 4);
-            let effects: Vec<String> =
-                cells.iter().map(|c| format!("({c}, {})", rng.random_range(1..97))).collect();
-            format!("[{}]", effects.join(", "))
-        })
-        .collect();
-    format!("Puzzle(graph: Cells(12), modulus: 97, buttons: [{}], start: All(1))", buttons.join(", "))
+    // With the budget it needs, the same search decides: no plan, exit 1.
+    let (output, _) = run(&[&file, "--method", "search", "--json"]);
+    assert_eq!(output.status.code(), Some(1));
+    let json: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    assert_eq!((json["solvable"].clone(), json["count"].clone()), (Value::Bool(false), Value::from("0")));
 }
 
 /// 40 buttons on one cell, all limited to 0 presses: the count within the limits is exactly 0,

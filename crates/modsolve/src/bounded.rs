@@ -289,25 +289,18 @@ pub(crate) struct Meter {
     started: Instant,
     pub nodes: u64,
     pub exhausted: bool,
-    /// While true the budget stops nothing (the nodes are still counted and the timeout's
-    /// checkpoints still run): a search that must decide runs until it finds its first plan.
-    pub held: bool,
 }
 
 impl Meter {
     pub(crate) fn new(budget: Budget) -> Self {
-        Meter { budget, started: Instant::now(), nodes: 0, exhausted: false, held: false }
+        Meter { budget, started: Instant::now(), nodes: 0, exhausted: false }
     }
 
     /// Counts one node; false once the budget is spent.
     #[inline]
     pub(crate) fn tick(&mut self) -> bool {
         self.nodes += 1;
-        if self.held {
-            if self.nodes & 0xfff == 1 {
-                checkpoint();
-            }
-        } else if self.nodes > self.budget.nodes {
+        if self.nodes > self.budget.nodes {
             self.exhausted = true;
         } else if self.nodes & 0xfff == 1 {
             checkpoint();

@@ -20,7 +20,7 @@ use crate::bounded::Abandoned;
 use crate::error::{Error, InternalError};
 use crate::model::Puzzle;
 use crate::solve::optimize::{Plan, Proof, explore};
-use crate::solve::search::{Budget, Goal, Objective, SearchProblem, search, search_deciding};
+use crate::solve::search::{Budget, Goal, Objective, SearchProblem, search};
 use crate::solve::{Answer, difference, solve};
 pub use report::SolveReport;
 
@@ -518,15 +518,8 @@ fn by_search(puzzle: &Puzzle, options: &Options, started: Instant) -> Result<Ana
         ));
     };
     let problem = search_problem(puzzle, &highest);
-    // The first search decides whether there is a plan, whatever the budget (only the timeout
-    // ends it undecided); the budget bounds its search for a better plan and the other searches.
-    let best = |objective, deciding: bool, analysis: &mut Analysis| {
-        let budget = options.budget.since(started);
-        let outcome = if deciding {
-            search_deciding(&problem, Goal::Best(objective), budget)
-        } else {
-            search(&problem, Goal::Best(objective), budget, None)
-        };
+    let best = |objective, analysis: &mut Analysis| {
+        let outcome = search(&problem, Goal::Best(objective), options.budget.since(started), None);
         *analysis.search_nodes.get_or_insert(0) += outcome.nodes;
         let proof = if outcome.complete { Proof::Proven } else { Proof::BudgetRanOut };
         let plan = outcome.plan.map(|x| Plan {
@@ -539,7 +532,7 @@ fn by_search(puzzle: &Puzzle, options: &Options, started: Instant) -> Result<Ana
         (plan, outcome.complete)
     };
     // The fewest plan first: it also decides solvability.
-    let (fewest, complete) = best(Objective::Total, true, &mut analysis);
+    let (fewest, complete) = best(Objective::Total, &mut analysis);
     analysis.solvable = match (&fewest, complete) {
         (Some(_), _) => Some(true),
         (None, true) => Some(false),
@@ -547,7 +540,7 @@ fn by_search(puzzle: &Puzzle, options: &Options, started: Instant) -> Result<Ana
     };
     analysis.fewest = fewest;
     if options.objective != Objective::Total {
-        analysis.optimal = best(options.objective, false, &mut analysis).0;
+        analysis.optimal = best(options.objective, &mut analysis).0;
     }
     let keep = if options.list_all { options.list_limit } else { 0 };
     let listing = count_by_search(puzzle, options.budget.since(started), keep, &mut analysis);

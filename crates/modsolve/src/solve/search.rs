@@ -271,26 +271,6 @@ pub(crate) fn search_to(
     initial_best: Option<Score>,
     floor: Option<Score>,
 ) -> SearchOutcome {
-    walk(problem, goal, budget, initial_best, floor, false)
-}
-
-/// [`search`] that decides before the budget counts: the budget stops nothing until the walk
-/// has found its first plan (or walked everything, showing there is none), so the outcome is
-/// never undecided; only the timeout's checkpoints end it sooner. From the first plan on, the
-/// budget bounds the search for a better one as usual. This is `--method search`'s answer:
-/// whether there is a plan is an exact question, and the budget never makes it undecided.
-pub(crate) fn search_deciding(problem: &SearchProblem, goal: Goal, budget: Budget) -> SearchOutcome {
-    walk(problem, goal, budget, None, None, true)
-}
-
-fn walk(
-    problem: &SearchProblem,
-    goal: Goal,
-    budget: Budget,
-    initial_best: Option<Score>,
-    floor: Option<Score>,
-    decide: bool,
-) -> SearchOutcome {
     if let (Some(best), Some(floor)) = (initial_best, floor)
         && best <= floor
     {
@@ -316,7 +296,6 @@ fn walk(
         floor,
         done: false,
     };
-    walk.meter.held = decide;
     // Cells no button touches must already be right.
     let mut touched = vec![false; problem.moduli.len()];
     for effect in &problem.effects {
@@ -516,7 +495,6 @@ impl Walk<'_> {
             Goal::All { keep } => {
                 if self.out.plan.is_none() {
                     self.out.plan = Some(self.x.clone());
-                    self.meter.held = false;
                 }
                 if self.out.plans.len() < keep {
                     self.out.plans.push(self.x.clone());
@@ -531,7 +509,6 @@ impl Walk<'_> {
                 if self.out.score.is_none_or(|best| score < best) {
                     self.out.score = Some(score);
                     self.out.plan = Some(self.x.clone());
-                    self.meter.held = false;
                     if self.floor.is_some_and(|floor| score <= floor) {
                         (self.done, self.stop) = (true, true);
                     }
