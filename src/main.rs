@@ -15,11 +15,14 @@ use std::process::ExitCode;
 use cli::Mode;
 
 fn main() -> ExitCode {
+    let started = std::time::Instant::now();
     let mode = match cli::parse() {
         Ok(mode) => mode,
         Err(failure) => return failure.print(),
     };
     let json = mode.json();
+    // The timeout bounds the printing too, as the library bounds the work: 10% and 0.2 s more.
+    let deadline = mode.timeout().map(|t| started + t.mul_f64(1.1) + std::time::Duration::from_millis(150));
     let result = match mode {
         Mode::Solve(request) => cli::solve::run(&request),
         Mode::Check(request) => cli::check::run(&request),
@@ -36,7 +39,7 @@ fn main() -> ExitCode {
         Mode::Combine(request) => cli::shard::combine(&request),
     };
     match result {
-        Ok(output) => output.print(),
+        Ok(output) => output.print(deadline),
         Err(failure) => failure.in_json(json).print(),
     }
 }

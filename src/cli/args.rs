@@ -26,8 +26,9 @@ BUDGET AND TIMEOUT:
     the count, a plan) undecided. The default is a fixed amount of work (200000000 nodes, about
     10 s here), so the result is the same on every machine; give a time (--budget 30s) or a node
     count (--budget 5000000 or 5000000nodes); a time-bounded result depends on the machine.
-    --timeout bounds the whole command (default: none): at its end the answer is undecided,
-    exit 3, and the work is stopped.
+    --timeout bounds the whole command, printing included (default: none): at its end the answer
+    is undecided, exit 3, and the work is stopped (a long answer still being printed stops there,
+    incomplete, and standard error says so).
 
 EXIT CODES: 0 solved (or all checks passed), 1 no solution (or a failed check, or an internal
     error: a bug, said on standard error), 2 bad input, usage or over the memory limit,
@@ -406,8 +407,8 @@ pub(crate) struct SolveArgs {
     /// 200000000 nodes (about 10 s here). Never makes the algebra's answer undecided.
     #[arg(long, value_parser = parse_budget, default_value = "default")]
     pub(crate) budget: Budget,
-    /// The wall time the whole command may take, elimination included (10s, 1.5s, 250ms);
-    /// past it the answer is undecided (exit 3) and the work is stopped. Default: none.
+    /// The wall time the whole command may take, elimination and printing included (10s, 1.5s,
+    /// 250ms); past it the answer is undecided (exit 3) and the work is stopped. Default: none.
     #[arg(long, value_parser = parse_timeout)]
     pub(crate) timeout: Option<std::time::Duration>,
     /// List the plans (within press limits): the exact count first, then up to --limit plans.

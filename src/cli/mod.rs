@@ -62,6 +62,22 @@ impl Mode {
     }
 }
 
+impl Mode {
+    /// The `--timeout` of the whole command, which its printing keeps too ([`Output::print`]);
+    /// `generate` keeps its own, as it writes its files.
+    pub(crate) fn timeout(&self) -> Option<std::time::Duration> {
+        match self {
+            Mode::Solve(request) => request.options.timeout,
+            Mode::Check(request) | Mode::Histogram(request) | Mode::Distribution(request) => {
+                request.options.timeout
+            }
+            Mode::Hint(request) => request.options.analysis.timeout,
+            Mode::Export(request) => request.options.analysis.timeout,
+            _ => None,
+        }
+    }
+}
+
 /// Reads the command line into a [`Mode`]; a usage error is a [`Failure`] with clap's message
 /// (JSON with `--json`).
 pub(crate) fn parse() -> Result<Mode, Failure> {

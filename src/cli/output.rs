@@ -25,8 +25,11 @@ pub(crate) enum Body {
 
 impl Output {
     /// Writes the output and gives the exit code. A closed pipe (`modsolve big.ron --json |
-    /// head`) is not an error; a full disk must not pass for a complete answer (exit 2).
-    pub(crate) fn print(self) -> ExitCode {
+    /// head`) is not an error; a full disk must not pass for a complete answer (exit 2). Past
+    /// `deadline` (the timeout's bound) a long output stops where it is: exit 3, and standard
+    /// error says it is incomplete (the first megabyte always goes out, so an answer of normal
+    /// size, "undecided" included, is never cut).
+    pub(crate) fn print(self, deadline: Option<std::time::Instant>) -> ExitCode {
         let lock = std::io::stdout().lock();
         // A big board's JSON (hundreds of megabytes on one line) goes straight to the standard
         // output's file descriptor, past the line buffering that scans every byte for newlines.
@@ -35,7 +38,8 @@ impl Output {
             Some(file) => Box::new(file),
             None => Box::new(lock),
         };
-        let mut stdout = std::io::BufWriter::with_capacity(1 << 20, target);
+        let mut stdout =
+            std::io::BufWriter::with_capacity(1 << 20, Until { inner: target, deadline, written: 0 });
         let written = match &self.body {
             Body::Text(text) => stdout.write_all(text.as_bytes()),
             // Pretty for people; one line when millions of presses would be megabytes of spaces.
@@ -54,11 +58,40 @@ impl Output {
         match written.and_then(|_| newline(&mut stdout)).and_then(|_| stdout.flush()) {
             Ok(()) => ExitCode::from(self.code),
             Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::from(self.code),
+            Err(e) if e.kind() == std::io::ErrorKind::TimedOut => {
+                eprintln!(
+                    "\nerror: the timeout came while the answer was being printed: the output is incomplete; a larger --timeout may finish it"
+                );
+                ExitCode::from(Kind::Budget.exit_code())
+            }
             Err(e) => {
                 eprintln!("error: cannot write the output: {e}");
                 ExitCode::from(2)
             }
         }
+    }
+}
+
+/// A writer that refuses, with `TimedOut`, every write past its deadline once its first
+/// megabyte is out.
+struct Until<W> {
+    inner: W,
+    deadline: Option<std::time::Instant>,
+    written: usize,
+}
+
+impl<W: Write> Write for Until<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if self.written >= 1 << 20 && self.deadline.is_some_and(|d| std::time::Instant::now() >= d) {
+            return Err(std::io::Error::new(std::io::ErrorKind::TimedOut, "the timeout came"));
+        }
+        let n = self.inner.write(buf)?;
+        self.written += n;
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
     }
 }
 

@@ -53,6 +53,40 @@ fn an_undecided_search_is_undecided() {
     assert_eq!((json["solvable"].clone(), json["count"].clone()), (Value::Bool(false), Value::from("0")));
 }
 
+/// The timeout bounds the printing too: 2000×2000 Lights Out's JSON (24 MB) read slowly (64 KiB
+/// every 10 ms, about 4 s for all of it) stops at the timeout's bound, exit 3, and standard
+/// error says the output is incomplete. It used to print on for as long as the reader took.
+#[test]
+fn the_timeout_bounds_the_printing() {
+    use std::io::Read;
+    let scratch = Scratch::new();
+    let file =
+        scratch.file("lo2000.ron", "Puzzle(graph: Grid(rows: 2000, cols: 2000), modulus: 2, start: All(1))");
+    let started = Instant::now();
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("modsolve"))
+        .args([file.to_str().unwrap(), "--json", "--timeout", "1s"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let (mut read, mut chunk) = (0usize, vec![0u8; 64 << 10]);
+    loop {
+        match stdout.read(&mut chunk) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => read += n,
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let output = child.wait_with_output().unwrap();
+    let took = started.elapsed();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(3), "{stderr}");
+    assert!(stderr.contains("the timeout came while the answer was being printed"), "{stderr}");
+    assert!(read < 24_000_000, "{read} bytes: the whole answer");
+    assert!(took < Duration::from_millis(1100 + 200 + 700), "{took:?}");
+}
+
 /// 40 buttons on one cell, all limited to 0 presses: the count within the limits is exactly 0,
 /// known at once, so `--all` ends at once with nothing to list (it walked the 2^39 plans of the
 /// set for the whole budget and said "the budget ran out before the rest were listed").
