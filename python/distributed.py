@@ -90,8 +90,9 @@ def fewest(
     cut short is `unfinished` and the answer is not proven). `max_retries`: how many times Ray
     runs a task again whose worker died. `progress`: True prints a line on standard error as
     parts finish, a callable is called with a dict (`done`, `parts`, `best`, `from_part`,
-    `elapsed`), False says nothing. `done`: part reports of an earlier run of the same puzzle,
-    objective and `shards`; only the other parts run. `batch`: parts a task walks one after
+    `elapsed`, and `reports`: the JSON lines of the parts just finished, to keep for resuming),
+    False says nothing. `done`: part reports (dicts or JSON lines) of an earlier run of the
+    same puzzle, objective and `shards`; only the other parts run. `batch`: parts a task walks one after
     another (None: about eight tasks a CPU, at most 64 parts a task).
     """
     import modsolve
@@ -153,7 +154,9 @@ def fewest(
     while pending:
         ready, pending = ray.wait(pending, num_returns=1)
         first = ready[0]
+        finished = []
         for k, (score, text) in enumerate(ray.get(first), start=submitted.pop(first)):
+            finished.append(text)
             reports.append(text)
             below = _lower(below, score)
             if score is not None and (best is None or (score, k) < best):
@@ -168,6 +171,7 @@ def fewest(
                     "best": None if best is None else best[0],
                     "from_part": None if best is None else best[1],
                     "elapsed": time.monotonic() - started,
+                    "reports": finished,
                 }
             )
     return modsolve.combine(puzzle, reports)
