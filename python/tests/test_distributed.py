@@ -3,6 +3,7 @@ Ray cluster of 2 CPUs: the parts combined give the single run's proven fewest pr
 worker killed in the middle of a part is retried with the same result. The Ray tests are
 skipped only outside CI when Ray is not installed (.ci/python installs it)."""
 
+import json
 import os
 import signal
 import threading
@@ -103,6 +104,15 @@ def test_ray_driver_agrees_with_the_single_run(local_ray):
         assert combined["score"] == A075464[n]
         assert combined["score"] == int(modsolve.solve(puzzle)["fewest"]["total_presses"])
     assert seen and seen[-1]["done"] == 64 and seen[-1]["best"] == A075464[47]
+    # Progress hands over the reports (JSON lines): resuming from some of them runs the rest.
+    lines = []
+    first = fewest(lights_out(30), shards=64, progress=lambda state: lines.extend(state["reports"]))
+    assert len(lines) == 64 and len({json.loads(line)["part"] for line in lines}) == 64
+    assert any("below" in json.loads(line) for line in lines)
+    resumed = fewest(lights_out(30), shards=64, progress=False, done=lines[:40])
+    assert resumed["proven"] is True and resumed["given"] == 64
+    assert resumed["score"] == first["score"] == A075464[30]
+    assert resumed["presses"] == first["presses"]
 
 
 def walk_part_pids():
