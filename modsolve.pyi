@@ -85,5 +85,25 @@ def shard(
     budget: Optional[float] = None,
     nodes: Optional[int] = None,
     threads: Optional[int] = None,
+    below: Optional[int] = None,
 ) -> Dict[str, Any]: ...
+
+class Prover:
+    """A puzzle solved once and its walk prepared, to walk many of its parts."""
+
+    def __init__(self, puzzle: Puzzle, *, minimize: str = "total", threads: Optional[int] = None) -> None: ...
+    @property
+    def puzzle_hash(self) -> str: ...
+    @property
+    def takes_cutoff(self) -> bool: ...
+    def walk(
+        self,
+        part: int,
+        parts: int,
+        *,
+        below: Optional[int] = None,
+        budget: Optional[float] = None,
+        nodes: Optional[int] = None,
+    ) -> Dict[str, Any]: ...
+
 def combine(puzzle: Puzzle, reports: List[Union[str, Dict[str, Any]]]) -> Dict[str, Any]: ...

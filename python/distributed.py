@@ -1,25 +1,61 @@
 """The fewest-presses proof of a puzzle, cut into parts that run as Ray tasks.
 
-`fewest(puzzle, shards=N)` submits the N parts of the walk (`modsolve.shard`, the work of
-`modsolve FILE --shard K/N --json`, run with the GIL released) as Ray tasks of one CPU each,
-retries a task whose worker died (`max_retries`), reports progress as parts finish (the parts
-done, the best plan so far: the bound every later part must beat), and combines the reports
-(`modsolve.combine`: one puzzle, one objective, every part once, every plan simulated). With
-`address=None` it starts Ray on this machine (or uses the Ray already started); on a cluster,
-`address="auto"`. Ray is an optional dependency: `pip install modsolve[ray]`.
+`fewest(puzzle, shards=N)` runs the N parts of the walk (the work of `modsolve FILE --shard
+K/N --json`) as Ray tasks of one CPU each, a batch of consecutive parts a task, with the GIL
+released. Each worker process solves the puzzle once (`modsolve.Prover`, kept for the run) and
+walks every part it is given with it; each batch starts with the best score found so far as
+a cutoff (`below`: a part looks only for plans scoring at most the best known, so later parts
+prune more, and its report says so). A task whose worker died is run again (`max_retries`).
+Progress is reported per part (the parts done, the best plan so far), and the reports are
+combined (`modsolve.combine`: one puzzle, one objective, every part once, every plan
+simulated, every cutoff backed by a plan). With `address=None` it starts Ray on this machine
+(or uses the Ray already started); on a cluster, `address="auto"`. Ray is an optional
+dependency: `pip install modsolve[ray]`.
 
 Resuming: pass the reports of an earlier run as `done`; only the parts missing from them run.
 """
 
+import json
 import sys
 import time
+import uuid
+
+# This worker process's Prover for the run it works for: (run, Prover). One run at a time is
+# kept, so that a long-lived worker does not collect the puzzles of past runs.
+_PROVER = [None, None]
 
 
-def _walk_part(puzzle, part, parts, minimize, budget, nodes):
-    """One part, on one core (a Ray task is given one CPU)."""
+def _walk_parts(puzzle, run, first, last, parts, minimize, budget, nodes, below):
+    """Parts `first..last` of `parts`, one after another on one core (a Ray task is given one
+    CPU), each with the best score known as its cutoff (the batch's own plans included)."""
     import modsolve
 
-    return modsolve.shard(puzzle, part, parts, minimize=minimize, budget=budget, nodes=nodes, threads=1)
+    if _PROVER[0] != run:
+        _PROVER[0], _PROVER[1] = None, None
+        _PROVER[1] = modsolve.Prover(puzzle, minimize=minimize, threads=1)
+        _PROVER[0] = run
+    prover = _PROVER[1]
+    reports = []
+    for k in range(first, last):
+        report = prover.walk(k, parts, below=below, budget=budget, nodes=nodes)
+        below = _cutoff(below, report)
+        # The driver needs the score; combine reads the JSON text, written here on the
+        # workers' cores rather than by the driver at the end.
+        reports.append((report["score"], json.dumps(report)))
+    return reports
+
+
+def _cutoff(below, report):
+    """The cutoff after `report`: one more than the best score known, so that a part still
+    finds plans that tie the best (the plan combined is then the one of a run without
+    cutoffs, whatever order the parts ran in)."""
+    return _lower(below, report["score"])
+
+
+def _lower(below, score):
+    if score is None:
+        return below
+    return score + 1 if below is None else min(below, score + 1)
 
 
 def _print_progress(state):
@@ -44,6 +80,7 @@ def fewest(
     max_retries=3,
     progress=True,
     done=(),
+    batch=None,
 ):
     """The proven best plan of `puzzle` (RON text or a dict) for `minimize`, its walk cut into
     `shards` parts run as Ray tasks: the document of `modsolve combine --json`, as a dict
@@ -52,9 +89,11 @@ def fewest(
     `budget` (seconds) or `nodes` bound each part (None: every part walks to its end; a part
     cut short is `unfinished` and the answer is not proven). `max_retries`: how many times Ray
     runs a task again whose worker died. `progress`: True prints a line on standard error as
-    each part finishes, a callable is called with a dict (`done`, `parts`, `best`,
-    `from_part`, `elapsed`), False says nothing. `done`: part reports of an earlier run of the
-    same puzzle, objective and `shards`; only the other parts run.
+    parts finish, a callable is called with a dict (`done`, `parts`, `best`, `from_part`,
+    `elapsed`, and `reports`: the JSON lines of the parts just finished, to keep for resuming),
+    False says nothing. `done`: part reports (dicts or JSON lines) of an earlier run of the
+    same puzzle, objective and `shards`; only the other parts run. `batch`: parts a task walks one after
+    another (None: about eight tasks a CPU, at most 64 parts a task).
     """
     import modsolve
 
@@ -66,30 +105,65 @@ def fewest(
         puzzle = modsolve.to_ron(puzzle)
     if not isinstance(shards, int) or not 1 <= shards <= 1 << 20:
         raise ValueError(f"shards is {shards!r}; it must be a whole number from 1 to 2^20")
+    if batch is not None and (not isinstance(batch, int) or batch < 1):
+        raise ValueError(f"batch is {batch!r}; it must be a whole number from 1 (None: chosen)")
     if not ray.is_initialized():
         ray.init(address=address, include_dashboard=False, log_to_driver=False)
-    report = progress if callable(progress) else (_print_progress if progress else None)
-    reports = [dict(r) for r in done]
-    have = {r["part"] for r in reports}
-    task = ray.remote(num_cpus=1, max_retries=max_retries, retry_exceptions=False)(_walk_part)
-    text = ray.put(puzzle)
-    pending = {
-        task.remote(text, k, shards, minimize, budget, nodes): k for k in range(shards) if k not in have
-    }
     started = time.monotonic()
+    report = progress if callable(progress) else (_print_progress if progress else None)
+    earlier = [json.loads(r) if isinstance(r, str) else dict(r) for r in done]
+    reports = list(earlier)
+    have = {r["part"] for r in earlier}
+    cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
+    if batch is None:
+        batch = min(64, max(1, shards // (8 * cpus)))
+    # Runs of consecutive parts still to walk, at most `batch` long.
+    runs = []
+    k = 0
+    while k < shards:
+        if k in have:
+            k += 1
+            continue
+        end = k
+        while end < shards and end < k + batch and end not in have:
+            end += 1
+        runs.append((k, end))
+        k = end
+    runs.reverse()
+    task = ray.remote(num_cpus=1, max_retries=max_retries, retry_exceptions=False)(_walk_parts)
+    text = ray.put(puzzle)
+    run = uuid.uuid4().hex
     best = None
-    for r in reports:
+    below = None
+    for r in earlier:
+        below = _cutoff(below, r)
         if r["score"] is not None and (best is None or (r["score"], r["part"]) < best):
             best = (r["score"], r["part"])
+
+    submitted = {}
+
+    def submit():
+        first, last = runs.pop()
+        ref = task.remote(text, run, first, last, shards, minimize, budget, nodes, below)
+        submitted[ref] = first
+        return ref
+
+    # One task a CPU and one waiting: a task starts with the best score of every task that
+    # finished before it was submitted.
+    pending = [submit() for _ in range(min(len(runs), cpus + 1))]
     while pending:
-        ready, _ = ray.wait(list(pending), num_returns=min(len(pending), 16), timeout=1.0)
-        for ref in ready:
-            pending.pop(ref)
-            r = ray.get(ref)
-            reports.append(r)
-            if r["score"] is not None and (best is None or (r["score"], r["part"]) < best):
-                best = (r["score"], r["part"])
-        if ready and report is not None:
+        ready, pending = ray.wait(pending, num_returns=1)
+        first = ready[0]
+        finished = []
+        for k, (score, text) in enumerate(ray.get(first), start=submitted.pop(first)):
+            finished.append(text)
+            reports.append(text)
+            below = _lower(below, score)
+            if score is not None and (best is None or (score, k) < best):
+                best = (score, k)
+        if runs:
+            pending.append(submit())
+        if report is not None:
             report(
                 {
                     "done": len(reports),
@@ -97,6 +171,7 @@ def fewest(
                     "best": None if best is None else best[0],
                     "from_part": None if best is None else best[1],
                     "elapsed": time.monotonic() - started,
+                    "reports": finished,
                 }
             )
     return modsolve.combine(puzzle, reports)

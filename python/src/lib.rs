@@ -14,7 +14,9 @@
 //!   the document `modsolve check --par-distribution FILE --json` prints for one file.
 //! - `to_ron(puzzle)` is [`modsolve::format::to_ron`]: the puzzle written back in the format.
 //! - `shard(puzzle, part, parts, ...)` is [`modsolve::shard::walk_part`]: the report `modsolve
-//!   FILE --shard K/N --json` prints; `combine(puzzle, reports)` is [`modsolve::shard::combine`],
+//!   FILE --shard K/N --json` prints; `Prover(puzzle)` is [`modsolve::shard::Prover`], whose
+//!   `walk(part, parts, below=...)` walks many parts of one puzzle solved once;
+//!   `combine(puzzle, reports)` is [`modsolve::shard::combine`],
 //!   the document of `modsolve combine FILE PARTS --json` (refusals are `ValueError`).
 //! - `modsolve.distributed` (python/distributed.py, compiled in) runs the parts as Ray tasks.
 //!
@@ -64,6 +66,7 @@ fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(to_ron, m)?)?;
     m.add_function(wrap_pyfunction!(shard, m)?)?;
     m.add_function(wrap_pyfunction!(combine, m)?)?;
+    m.add_class::<Prover>()?;
     // `modsolve.distributed`, the Ray driver: pure Python, compiled in, registered as a
     // submodule (`import modsolve.distributed`; Ray itself is imported only when it runs).
     let py = m.py();
@@ -346,9 +349,10 @@ fn to_ron(py: Python<'_>, puzzle: &Bound<'_, PyAny>, comment: &str) -> PyResult<
 /// --shard K/N --json` prints, as a dict. The part is walked to its end unless `budget`
 /// (seconds) or `nodes` bound it (then `finished` may be false). `threads` (None: every core)
 /// runs the walk on a pool of that many threads, for a task scheduler that gives it that many
-/// cores. Raises ValueError for a puzzle that is not walked in parts.
+/// cores. `below`: a cutoff (see `Prover.walk`). Raises ValueError for a puzzle that is not
+/// walked in parts. (Many parts of one puzzle: `Prover`, which solves it once.)
 #[pyfunction]
-#[pyo3(signature = (puzzle, part, parts, *, minimize = "total", budget = None, nodes = None, threads = None))]
+#[pyo3(signature = (puzzle, part, parts, *, minimize = "total", budget = None, nodes = None, threads = None, below = None))]
 #[allow(clippy::too_many_arguments)]
 fn shard(
     py: Python<'_>,
@@ -359,43 +363,133 @@ fn shard(
     budget: Option<f64>,
     nodes: Option<u64>,
     threads: Option<usize>,
+    below: Option<u64>,
 ) -> PyResult<Py<PyAny>> {
-    let id: modsolve::shard::PartId = format!("{part}/{parts}").parse().map_err(PyValueError::new_err)?;
-    let objective = objective(minimize)?;
-    let budget = match budget_of(budget, nodes)? {
-        b if b.is_default() => Budget { nodes: u64::MAX, time: None },
-        b => b,
-    };
-    let pool = match threads {
-        None => None,
-        Some(0) => return Err(PyValueError::new_err("threads must be at least 1 (None: every core)")),
-        Some(t) => Some(
-            rayon::ThreadPoolBuilder::new()
-                .num_threads(t)
-                .build()
-                .map_err(|e| PyRuntimeError::new_err(format!("cannot start {t} threads: {e}")))?,
-        ),
-    };
-    let puzzle = read(py, puzzle)?;
-    let walked = py.detach(|| {
-        catch_unwind(AssertUnwindSafe(|| {
-            let job = || modsolve::shard::walk_part(&puzzle, objective, id, budget);
-            match &pool {
-                Some(pool) => pool.install(job),
-                None => job(),
-            }
-        }))
-    });
-    let report = match walked {
-        Ok(Ok(report)) => report,
+    let id = part_id(part, parts)?;
+    let prover = Prover::new(py, puzzle, minimize, threads)?;
+    prover.walk_id(py, id, budget, nodes, below)
+}
+
+fn part_id(part: u64, parts: u64) -> PyResult<modsolve::shard::PartId> {
+    format!("{part}/{parts}").parse().map_err(PyValueError::new_err)
+}
+
+/// A puzzle solved once and its walk prepared, to walk many of its parts (`walk`): what a
+/// worker that runs parts one after another keeps (`modsolve.distributed` keeps one per worker
+/// process). `threads` (None: every core) walks each part on a pool of that many threads.
+/// Raises ValueError for a puzzle that is not walked in parts.
+#[pyclass(frozen, module = "modsolve")]
+struct Prover {
+    prover: modsolve::shard::Prover,
+    pool: Option<rayon::ThreadPool>,
+}
+
+#[pymethods]
+impl Prover {
+    #[new]
+    #[pyo3(signature = (puzzle, *, minimize = "total", threads = None))]
+    fn new(
+        py: Python<'_>,
+        puzzle: &Bound<'_, PyAny>,
+        minimize: &str,
+        threads: Option<usize>,
+    ) -> PyResult<Self> {
+        let objective = objective(minimize)?;
+        let pool = match threads {
+            None => None,
+            Some(0) => return Err(PyValueError::new_err("threads must be at least 1 (None: every core)")),
+            Some(t) => Some(
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(t)
+                    .build()
+                    .map_err(|e| PyRuntimeError::new_err(format!("cannot start {t} threads: {e}")))?,
+            ),
+        };
+        let puzzle = read(py, puzzle)?;
+        let made = py.detach(|| {
+            catch_unwind(AssertUnwindSafe(|| {
+                let job = || modsolve::shard::Prover::new(&puzzle, objective);
+                match &pool {
+                    Some(pool) => pool.install(job),
+                    None => job(),
+                }
+            }))
+        });
+        let prover = shard_result(made)?;
+        Ok(Prover { prover, pool })
+    }
+
+    /// The puzzle's hash (the `puzzle` of its part reports).
+    #[getter]
+    fn puzzle_hash(&self) -> String {
+        self.prover.puzzle_hash().to_string()
+    }
+
+    /// Whether `walk` uses a cutoff `below` (mod-2 walks for total and buttons).
+    #[getter]
+    fn takes_cutoff(&self) -> bool {
+        self.prover.takes_cutoff()
+    }
+
+    /// Walks part `part` of `parts`: the report `modsolve FILE --shard K/N --json` prints, as
+    /// a dict, the GIL released. `budget` (seconds) or `nodes` bound it (None: to its end).
+    /// `below`: a cutoff, a score that some part's reported plan reaches (or one more, to keep
+    /// ties: the plan combined is then the same as without cutoffs); only plans scoring below
+    /// it are looked for, which prunes more, and the report's `below` says so (`combine`
+    /// accounts for it). Ignored, and left out of the report, where `takes_cutoff` is false.
+    #[pyo3(signature = (part, parts, *, below = None, budget = None, nodes = None))]
+    fn walk(
+        &self,
+        py: Python<'_>,
+        part: u64,
+        parts: u64,
+        below: Option<u64>,
+        budget: Option<f64>,
+        nodes: Option<u64>,
+    ) -> PyResult<Py<PyAny>> {
+        self.walk_id(py, part_id(part, parts)?, budget, nodes, below)
+    }
+}
+
+impl Prover {
+    fn walk_id(
+        &self,
+        py: Python<'_>,
+        id: modsolve::shard::PartId,
+        budget: Option<f64>,
+        nodes: Option<u64>,
+        below: Option<u64>,
+    ) -> PyResult<Py<PyAny>> {
+        let budget = match budget_of(budget, nodes)? {
+            b if b.is_default() => Budget { nodes: u64::MAX, time: None },
+            b => b,
+        };
+        let walked = py.detach(|| {
+            catch_unwind(AssertUnwindSafe(|| {
+                let job = || self.prover.walk(id, budget, below);
+                match &self.pool {
+                    Some(pool) => pool.install(job),
+                    None => job(),
+                }
+            }))
+        });
+        let report = shard_result(walked)?;
+        let text = serde_json::to_string(&report).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+        loads(py, &text)
+    }
+}
+
+/// A shard's result as Python sees it: a bug or a panic is a `RuntimeError`, a puzzle not
+/// walked in parts a `ValueError`.
+fn shard_result<T>(result: std::thread::Result<Result<T, modsolve::shard::ShardError>>) -> PyResult<T> {
+    match result {
+        Ok(Ok(value)) => Ok(value),
         Ok(Err(e @ modsolve::shard::ShardError::Internal(_))) => {
-            return Err(PyRuntimeError::new_err(format!("{e}; this is a bug in modsolve, please report it")));
+            Err(PyRuntimeError::new_err(format!("{e}; this is a bug in modsolve, please report it")))
         }
-        Ok(Err(e)) => return Err(PyValueError::new_err(e.to_string())),
-        Err(_) => return Err(PyRuntimeError::new_err("internal error: modsolve panicked walking the part")),
-    };
-    let text = serde_json::to_string(&report).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
-    loads(py, &text)
+        Ok(Err(e)) => Err(PyValueError::new_err(e.to_string())),
+        Err(_) => Err(PyRuntimeError::new_err("internal error: modsolve panicked walking the part")),
+    }
 }
 
 /// Combines part reports (dicts from `shard`, or their JSON text) of one puzzle: the document

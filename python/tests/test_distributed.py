@@ -3,6 +3,7 @@ Ray cluster of 2 CPUs: the parts combined give the single run's proven fewest pr
 worker killed in the middle of a part is retried with the same result. The Ray tests are
 skipped only outside CI when Ray is not installed (.ci/python installs it)."""
 
+import json
 import os
 import signal
 import threading
@@ -35,6 +36,35 @@ def test_parts_combined_give_the_single_run():
         modsolve.combine(lights_out(16, 3), reports)
     with pytest.raises(ValueError, match="K is 8"):
         modsolve.shard(puzzle, 8, 8)
+
+
+def test_a_prover_walks_parts_with_the_best_so_far_as_cutoff():
+    puzzle = lights_out(19)
+    prover = modsolve.Prover(puzzle, threads=1)
+    assert prover.takes_cutoff is True
+    assert prover.puzzle_hash == modsolve.shard(puzzle, 0, 1, nodes=1)["puzzle"]
+    reports, best = [], None
+    for k in range(16):
+        below = None if best is None else best + 1
+        report = prover.walk(k, 16, below=below)
+        assert report["finished"] and report.get("below") == below
+        best = report["score"] if best is None else min(best, report["score"])
+        reports.append(report)
+    assert any("below" in r for r in reports)
+    combined = modsolve.combine(puzzle, reports)
+    assert combined["proven"] is True and combined["score"] == 141 == best
+    # The plan is the one of the parts walked without cutoffs (ties are kept).
+    plain = modsolve.combine(puzzle, [prover.walk(k, 16) for k in range(16)])
+    assert plain["presses"] == combined["presses"] and plain["from_part"] == combined["from_part"]
+    # A cutoff under every plan's score proves nothing about the plans above it: refused.
+    forged = reports[:5] + [prover.walk(5, 16, below=best - 1)] + reports[6:]
+    with pytest.raises(ValueError, match="was walked for plans below 140 only"):
+        modsolve.combine(puzzle, forged)
+    # Mod 3: walked whole, no cutoff in the report.
+    other = modsolve.Prover(lights_out(5, 3))
+    assert other.takes_cutoff is False and "below" not in other.walk(0, 2, below=1)
+    with pytest.raises(ValueError, match="K is 2"):
+        prover.walk(2, 2)
 
 
 try:
@@ -74,6 +104,15 @@ def test_ray_driver_agrees_with_the_single_run(local_ray):
         assert combined["score"] == A075464[n]
         assert combined["score"] == int(modsolve.solve(puzzle)["fewest"]["total_presses"])
     assert seen and seen[-1]["done"] == 64 and seen[-1]["best"] == A075464[47]
+    # Progress hands over the reports (JSON lines): resuming from some of them runs the rest.
+    lines = []
+    first = fewest(lights_out(30), shards=64, progress=lambda state: lines.extend(state["reports"]))
+    assert len(lines) == 64 and len({json.loads(line)["part"] for line in lines}) == 64
+    assert any("below" in json.loads(line) for line in lines)
+    resumed = fewest(lights_out(30), shards=64, progress=False, done=lines[:40])
+    assert resumed["proven"] is True and resumed["given"] == 64
+    assert resumed["score"] == first["score"] == A075464[30]
+    assert resumed["presses"] == first["presses"]
 
 
 def walk_part_pids():

@@ -66,8 +66,11 @@ pub(crate) fn part(path: &Path, id: PartId, request: &super::solve::Request) -> 
 }
 
 fn part_text(puzzle: &modsolve::Puzzle, report: &PartReport) -> String {
-    let state =
-        if report.finished { "walked to its end" } else { "NOT walked to its end (the budget ran out)" };
+    let state = match (report.finished, report.below) {
+        (true, None) => "walked to its end".to_string(),
+        (true, Some(s)) => format!("walked to its end for plans below {s}"),
+        (false, _) => "NOT walked to its end (the budget ran out)".to_string(),
+    };
     let best = match (&report.presses, report.score) {
         (Some(x), Some(score)) => {
             format!("best {} {score}: {}", measure(&report.objective), plan_text(puzzle, x))

@@ -328,3 +328,94 @@ fn a_budget_leaves_a_part_unfinished() {
             .contains("unfinished parts (run them again with a larger --budget): 0")
     );
 }
+
+/// One `Prover` per puzzle walks its parts one after another, each with the best score of the
+/// parts before it as its cutoff (what the Ray driver does): the reports say which cutoff they
+/// were walked with, combining them gives the proven best of the enumeration, and the same
+/// parts walked without cutoffs give the same best. A part walked below every plan's score
+/// (a cutoff that no part backs) is refused once every part is there, and leaves the answer
+/// "not proven" while parts are missing.
+#[test]
+fn parts_walked_with_the_best_so_far_as_cutoff_combine_exactly() {
+    let unbounded = Budget { nodes: u64::MAX, time: None };
+    let mut with_cutoff = 0;
+    for (name, puzzle) in puzzles() {
+        for objective in [Objective::Total, Objective::Buttons, Objective::Max] {
+            let expected = best_score(&puzzle, objective);
+            let Ok(prover) = shard::Prover::new(&puzzle, objective) else { continue };
+            assert_eq!(prover.puzzle_hash(), shard::puzzle_hash(&puzzle));
+            let n = 16u64;
+            let mut best: Option<u64> = None;
+            let mut reports = Vec::new();
+            for k in 0..n {
+                let report = prover.walk(PartId { index: k, count: n }, unbounded, best).unwrap();
+                validate("part", &serde_json::to_value(&report).unwrap());
+                assert!(report.finished, "{name}: part {k}");
+                assert_eq!(report.below, best.filter(|_| prover.takes_cutoff()), "{name}: part {k}");
+                if let Some(s) = report.score {
+                    best = Some(best.map_or(s, |b| b.min(s)));
+                }
+                reports.push((format!("part {k}"), report));
+            }
+            with_cutoff += usize::from(prover.takes_cutoff());
+            let combined = shard::combine(&puzzle, &reports).unwrap();
+            assert!(combined.proven, "{name}, {objective:?}");
+            assert_eq!(combined.score.map(u128::from), expected, "{name}, {objective:?}");
+            let plain: Vec<(String, shard::PartReport)> = (0..n)
+                .map(|k| {
+                    (format!("{k}"), prover.walk(PartId { index: k, count: n }, unbounded, None).unwrap())
+                })
+                .collect();
+            assert_eq!(shard::combine(&puzzle, &plain).unwrap().score, combined.score, "{name}");
+            // A cutoff below the best: refused when complete, "not proven" while parts miss.
+            if let (true, Some(b)) = (prover.takes_cutoff(), combined.score)
+                && b > 0
+            {
+                let mut forged = plain.clone();
+                forged[3].1 = prover.walk(PartId { index: 3, count: n }, unbounded, Some(b - 1)).unwrap();
+                assert_eq!(forged[3].1.below, Some(b - 1));
+                let e = shard::combine(&puzzle, &forged).unwrap_err().to_string();
+                assert!(
+                    e.contains("part 3/16 was walked for plans below") && e.contains("walk the part again"),
+                    "{e}"
+                );
+                let partial = shard::combine(&puzzle, &forged[..10]).unwrap();
+                assert!(!partial.proven && partial.missing == vec![[10, 15]], "{name}");
+                // An old report (version 1) with a cutoff is not read.
+                forged[3].1.version = 1;
+                let e = shard::combine(&puzzle, &forged).unwrap_err().to_string();
+                assert!(e.contains("version 1 of the part report"), "{e}");
+            }
+        }
+    }
+    assert!(with_cutoff >= 10, "{with_cutoff}");
+}
+
+/// 79×79 Lights Out (2^64 plans, more than the whole walk's 2^62) is walked in parts: part 5 of
+/// 2^20 within a budget of 20000 blocks is reported unfinished, with a plan (simulated) of the
+/// greedy start's score or better, and 95×95 (2^62) likewise.
+#[test]
+fn lights_out_79_is_walked_in_parts() {
+    let dir = Scratch::new();
+    for (n, greedy) in [(79, 2865u64), (95, 4247)] {
+        let file = dir.file(
+            &format!("lo{n}.ron"),
+            &format!("Puzzle(graph: Grid(rows: {n}, cols: {n}), modulus: 2, start: All(1))"),
+        );
+        let out = modsolve()
+            .arg(&file)
+            .args(["--shard", "5/1048576", "--budget", "20000", "--json"])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{n}: {}", String::from_utf8_lossy(&out.stderr));
+        let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+        validate("part", &report);
+        assert_eq!(report["finished"], false, "{n}");
+        assert_eq!(report["parts"], 1 << 20);
+        let nodes = report["nodes"].as_u64().unwrap();
+        assert!((20000..=20000 + 8 * 4096).contains(&nodes), "{n}: {nodes} blocks");
+        let score = report["score"].as_u64().unwrap();
+        assert!(score <= greedy && score > 0, "{n}: {score}");
+        assert_eq!(report["presses"].as_array().unwrap().len(), n * n);
+    }
+}

@@ -19,13 +19,20 @@
 //! and [`combine`] checks that every report is of that puzzle, one objective and one `N`, that
 //! no part comes twice, and that every plan reported solves the puzzle within its press limits
 //! (it is simulated press by press).
+//!
+//! A worker that walks many parts of one puzzle keeps a [`Prover`] (the puzzle solved and the
+//! walk prepared once) and may pass each part a cutoff `below`, the best score of the parts
+//! walked before it: the part then looks only for plans scoring below it, and its report says
+//! so (`below`), for a finished part proves only that none of its plans scores below
+//! `min(score, below)`. The proof of the whole holds when some part's plan scores at most every
+//! cutoff; [`combine`] checks that, and refuses a complete set of parts where it fails.
 
 use num_bigint::BigUint;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use crate::model::Puzzle;
-use crate::solve::minweight::Part;
+use crate::solve::minweight::{self, Part};
 use crate::solve::optimize::{self, Unwalkable};
 use crate::solve::{Budget, Objective};
 
@@ -94,13 +101,22 @@ pub struct PartReport {
     pub score: Option<u64>,
     /// The plan's total presses.
     pub total: Option<u64>,
-    /// Whether the part was walked to its end: no plan of it scores better.
+    /// Whether the part was walked to its end: no plan of it scores below `min(score, below)`.
     pub finished: bool,
     /// Blocks of plans (mod 2) or walk nodes visited.
     pub nodes: u64,
+    /// The cutoff the part was walked with (a score some other part's plan reached): only
+    /// plans scoring below it were looked for, so a finished part proves that none of its plans
+    /// scores below `min(score, below)`, not below `score`. `None`: walked without one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub below: Option<u64>,
 }
 
-/// The version of [`PartReport`] and [`Combined`].
+/// The version of [`PartReport`] written (2: `below`, a cutoff that narrows what `finished`
+/// proves); [`combine`] reads 1 and 2.
+pub const PART_VERSION: u32 = 2;
+
+/// The version of [`Combined`].
 pub const VERSION: u32 = 1;
 
 /// Why a puzzle is not walked in parts.
@@ -145,7 +161,7 @@ fn setup(puzzle: &Puzzle) -> Result<Setup, ShardError> {
 fn unwalkable(why: Unwalkable) -> ShardError {
     ShardError::NotWalked(match why {
         Unwalkable::NotSearched(reason) => crate::solve::Proof::NotSearched(reason).describe(),
-        Unwalkable::TooLarge => "more than 2^62 plans".into(),
+        Unwalkable::TooLarge => "more than 2^70 plans".into(),
         Unwalkable::NoWalk => {
             "the bounded walk over the quiet basis does not take it (periods above 1024, or tables too large)"
                 .into()
@@ -155,34 +171,108 @@ fn unwalkable(why: Unwalkable) -> ShardError {
 
 /// Walks part `id` of the proof of the fewest plan for `objective` within `budget` (a budget
 /// that runs out leaves the part unfinished), and reports it; its plan has been simulated.
+/// (One part: [`Prover`] walks many parts of one puzzle and solves it once.)
 pub fn walk_part(
     puzzle: &Puzzle,
     objective: Objective,
     id: PartId,
     budget: Budget,
 ) -> Result<PartReport, ShardError> {
-    let Setup { answer, symmetries } = setup(puzzle)?;
-    let limits = puzzle.max_presses.as_deref();
-    let found = optimize::explore_part(&answer, limits, objective, budget, &symmetries, id.part())
-        .map_err(unwalkable)?;
-    if let Some(x) = &found.best
-        && !plays(puzzle, x)
-    {
-        return Err(ShardError::Internal(format!("the plan of part {id} does not solve the puzzle")));
+    Prover::new(puzzle, objective)?.walk(id, budget, None)
+}
+
+/// The parts' shared work done once: the puzzle solved (elimination), its hash, and for mod-2
+/// sets the walk prepared (the basis lightened, the greedy plan, the symmetries, the positions
+/// grouped). A worker that walks many parts of one puzzle keeps one and calls
+/// [`Prover::walk`] for each; the reports are the same as [`walk_part`]'s.
+pub struct Prover {
+    puzzle: Puzzle,
+    hash: String,
+    objective: Objective,
+    setup: Setup,
+    walk: Walk,
+}
+
+/// How the parts are walked.
+enum Walk {
+    /// The mod-2 walk, prepared.
+    Binary(Box<minweight::Prepared>),
+    /// No plan keeps the press limits.
+    Nothing,
+    /// The bounded walk over the quiet basis, set up per part.
+    Other,
+}
+
+impl Prover {
+    /// Solves `puzzle` and prepares its walk for `objective`; refuses a puzzle without a plan
+    /// or whose fewest plan is not proven by a walk that can be cut into parts.
+    pub fn new(puzzle: &Puzzle, objective: Objective) -> Result<Prover, ShardError> {
+        let setup = setup(puzzle)?;
+        let limits = puzzle.max_presses.as_deref();
+        let walk = match optimize::binary_part_coset(&setup.answer, limits, objective, &setup.symmetries)
+            .map_err(unwalkable)?
+        {
+            Some(Some(coset)) => Walk::Binary(Box::new(minweight::Prepared::new(&coset, &setup.symmetries))),
+            Some(None) => Walk::Nothing,
+            None => Walk::Other,
+        };
+        Ok(Prover { puzzle: puzzle.clone(), hash: puzzle_hash(puzzle), objective, setup, walk })
     }
-    let measure = |x: &Vec<u64>| objective.score(x);
-    Ok(PartReport {
-        version: VERSION,
-        puzzle: puzzle_hash(puzzle),
-        parts: id.count,
-        part: id.index,
-        objective: objective.name().into(),
-        score: found.best.as_ref().map(|x| clamp(measure(x).0)),
-        total: found.best.as_ref().map(|x| clamp(Objective::Total.score(x).0)),
-        presses: found.best,
-        finished: found.complete,
-        nodes: found.nodes,
-    })
+
+    /// [`puzzle_hash`] of the puzzle.
+    pub fn puzzle_hash(&self) -> &str {
+        &self.hash
+    }
+
+    /// Whether [`Prover::walk`] uses a cutoff: mod-2 sets for `total` and `buttons` (the walk's
+    /// weight is the score). Other parts are walked whole and report no `below`.
+    pub fn takes_cutoff(&self) -> bool {
+        matches!(self.walk, Walk::Binary(_)) && self.objective != Objective::Max
+    }
+
+    /// Walks part `id` within `budget`, and reports it (its plan simulated). With `below` (a
+    /// score some plan is known to reach, such as the best of parts already walked) and
+    /// [`Prover::takes_cutoff`], only plans scoring below it are looked for, which prunes
+    /// more; the report's `below` then says so, and a finished part proves only that none of
+    /// its plans scores below `min(score, below)` ([`combine`] accounts for it).
+    pub fn walk(&self, id: PartId, budget: Budget, below: Option<u64>) -> Result<PartReport, ShardError> {
+        let below = below.filter(|_| self.takes_cutoff());
+        let found = match &self.walk {
+            Walk::Binary(prepared) => {
+                let cutoff = below.map(|s| u32::try_from(s).unwrap_or(u32::MAX));
+                let found = prepared.walk(budget, id.part(), cutoff);
+                let buttons = self.puzzle.button_count();
+                let presses = (0..buttons).map(|j| u64::from(minweight::bit(&found.best, j))).collect();
+                optimize::PartFound { best: Some(presses), complete: found.complete, nodes: found.nodes }
+            }
+            Walk::Nothing => optimize::PartFound { best: None, complete: true, nodes: 0 },
+            Walk::Other => {
+                let limits = self.puzzle.max_presses.as_deref();
+                let Setup { answer, symmetries } = &self.setup;
+                optimize::explore_part(answer, limits, self.objective, budget, symmetries, id.part())
+                    .map_err(unwalkable)?
+            }
+        };
+        if let Some(x) = &found.best
+            && !plays(&self.puzzle, x)
+        {
+            return Err(ShardError::Internal(format!("the plan of part {id} does not solve the puzzle")));
+        }
+        let objective = self.objective;
+        Ok(PartReport {
+            version: PART_VERSION,
+            puzzle: self.hash.clone(),
+            parts: id.count,
+            part: id.index,
+            objective: objective.name().into(),
+            score: found.best.as_ref().map(|x| clamp(objective.score(x).0)),
+            total: found.best.as_ref().map(|x| clamp(Objective::Total.score(x).0)),
+            presses: found.best,
+            finished: found.complete,
+            nodes: found.nodes,
+            below,
+        })
+    }
 }
 
 fn clamp(v: u128) -> u64 {
@@ -231,7 +321,8 @@ pub struct Combined {
     pub total: Option<u64>,
     /// The part whose report gave the plan.
     pub from_part: Option<u64>,
-    /// Whether the plan is proven best: every part of `0..N` was given and finished.
+    /// Whether the plan is proven best: every part of `0..N` was given and finished, and every
+    /// part's cutoff `below` is at least the plan's score.
     pub proven: bool,
     /// The parts not given, as inclusive ranges `[first, last]`.
     pub missing: Vec<[u64; 2]>,
@@ -299,6 +390,23 @@ pub enum CombineError {
         /// Where it came again.
         second: String,
     },
+    /// A part was walked below a score that no part's plan reaches, so its proof does not hold.
+    #[error(
+        "{origin}: part {part}/{parts} was walked for plans below {below} only, but no part's plan scores {below} or less (best: {}); a cutoff must be a score some part reached: walk the part again without it",
+        best.map_or("none".to_string(), |b| b.to_string())
+    )]
+    Unbacked {
+        /// Where the report came from.
+        origin: String,
+        /// The part.
+        part: u64,
+        /// `N`.
+        parts: u64,
+        /// Its cutoff.
+        below: u64,
+        /// The best score of all parts' plans.
+        best: Option<u64>,
+    },
     /// A report's plan does not solve the puzzle.
     #[error("{origin}: its plan does not solve this puzzle within its press limits (simulated)")]
     BadPlan {
@@ -308,9 +416,11 @@ pub enum CombineError {
 }
 
 /// Combines part reports of `puzzle` (each with the name of where it came from, for messages):
-/// refuses reports of another puzzle, of different `N` or objectives, parts given twice and
-/// plans that do not solve the puzzle; the best plan, proven when every part of `0..N` is given
-/// and finished, else with the missing and unfinished parts.
+/// refuses reports of another puzzle, of different `N` or objectives, parts given twice,
+/// plans that do not solve the puzzle, and a complete set of finished parts with a cutoff
+/// `below` under the best plan's score (that part's proof does not reach the best); the best
+/// plan, proven when every part of `0..N` is given and finished (and every cutoff is at least
+/// its score), else with the missing and unfinished parts.
 pub fn combine(puzzle: &Puzzle, reports: &[(String, PartReport)]) -> Result<Combined, CombineError> {
     let Some((first_source, first)) = reports.first() else { return Err(CombineError::Empty) };
     let expected = puzzle_hash(puzzle);
@@ -330,12 +440,15 @@ pub fn combine(puzzle: &Puzzle, reports: &[(String, PartReport)]) -> Result<Comb
     let mut best: Option<((u128, u128), u64, Vec<u64>)> = None;
     let mut unfinished = Vec::new();
     let mut nodes = 0u64;
+    // (below, part, where from) of the parts walked with a cutoff.
+    let mut cutoffs: Vec<(u64, u64, &str)> = Vec::new();
+    let mut simulated: std::collections::HashSet<&[u64]> = std::collections::HashSet::new();
     for (source, report) in reports {
-        if report.version != VERSION {
+        if !(1..=PART_VERSION).contains(&report.version) || (report.version < 2 && report.below.is_some()) {
             return Err(CombineError::Invalid {
                 origin: source.clone(),
                 message: format!(
-                    "version {} of the part report is not known (this is {VERSION})",
+                    "version {} of the part report is not known (this reads 1 to {PART_VERSION}; `below` from 2 on)",
                     report.version
                 ),
             });
@@ -373,8 +486,13 @@ pub fn combine(puzzle: &Puzzle, reports: &[(String, PartReport)]) -> Result<Comb
             });
         }
         if let Some(x) = &report.presses {
-            if !plays(puzzle, x) {
-                return Err(CombineError::BadPlan { origin: source.clone() });
+            // Parts that find nothing better report the same starting plan: each plan is
+            // simulated once.
+            if !simulated.contains(x.as_slice()) {
+                if !plays(puzzle, x) {
+                    return Err(CombineError::BadPlan { origin: source.clone() });
+                }
+                simulated.insert(x.as_slice());
             }
             let score = objective.score(x);
             if best.as_ref().is_none_or(|(s, k, _)| (score, report.part) < (*s, *k)) {
@@ -384,6 +502,9 @@ pub fn combine(puzzle: &Puzzle, reports: &[(String, PartReport)]) -> Result<Comb
         if !report.finished {
             unfinished.push(report.part);
         }
+        if let Some(s) = report.below {
+            cutoffs.push((s, report.part, source.as_str()));
+        }
         nodes = nodes.saturating_add(report.nodes);
     }
     let mut given: Vec<u64> = seen.keys().copied().collect();
@@ -391,6 +512,23 @@ pub fn combine(puzzle: &Puzzle, reports: &[(String, PartReport)]) -> Result<Comb
     let missing = gaps(&given, n);
     unfinished.sort_unstable();
     let unfinished = ranges(&unfinished);
+    // A part walked below S proves nothing about its plans from S up: the proof needs a plan
+    // scoring S or less among the parts. Every part there and finished without one is a cutoff
+    // that no plan backs (not the best of parts already walked): refused, not "not proven".
+    let least = best.as_ref().map(|(s, _, _)| clamp(s.0));
+    let unbacked = cutoffs.iter().filter(|(s, _, _)| least.is_none_or(|m| *s < m)).min();
+    if let Some(&(below, part, origin)) = unbacked
+        && missing.is_empty()
+        && unfinished.is_empty()
+    {
+        return Err(CombineError::Unbacked {
+            origin: origin.to_string(),
+            part,
+            parts: n,
+            below,
+            best: least,
+        });
+    }
     Ok(Combined {
         version: VERSION,
         puzzle: expected,
@@ -400,7 +538,7 @@ pub fn combine(puzzle: &Puzzle, reports: &[(String, PartReport)]) -> Result<Comb
         total: best.as_ref().map(|(_, _, x)| clamp(Objective::Total.score(x).0)),
         from_part: best.as_ref().map(|(_, k, _)| *k),
         presses: best.map(|(_, _, x)| x),
-        proven: missing.is_empty() && unfinished.is_empty(),
+        proven: missing.is_empty() && unfinished.is_empty() && unbacked.is_none(),
         missing,
         unfinished,
         given: given.len() as u64,

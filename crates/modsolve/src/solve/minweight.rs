@@ -33,8 +33,15 @@ use rayon::prelude::*;
 
 use super::search::Budget;
 
-/// The largest dimension walked: `2^62` plans.
+/// The largest dimension walked whole: `2^62` plans.
 pub(crate) const MAX_DIMENSION: usize = 62;
+
+/// The largest dimension walked in parts: `2^70` plans (79×79 Lights Out has `2^64`). The outer
+/// generators stay at most [`MAX_OUTER`] (more go inner), so block positions are 64-bit words.
+pub(crate) const MAX_PART_DIMENSION: usize = 70;
+
+/// The most outer generators: `2^62` blocks.
+const MAX_OUTER: usize = 62;
 
 /// An affine subspace of GF(2)^bits: `x0 + span(basis)`, vectors packed 64 bits per word (bit `j`
 /// is bit `j % 64` of word `j / 64`; bits past `bits` are 0).
@@ -254,11 +261,12 @@ impl Blocks {
         lighten(&mut basis);
         let first = descend(&coset.x0, &basis);
         let k = basis.len();
-        if k == 0 || k > MAX_DIMENSION {
+        if k == 0 || k > MAX_PART_DIMENSION {
             return Blocks { inner: Vec::new(), outer: Vec::new(), actions: Vec::new(), first };
         }
         let n = coset.bits;
-        let b = inner_dimension(n, k);
+        // At most MAX_OUTER outer generators: at most 8 inner ones more than the usual.
+        let b = inner_dimension(n, k).max(k.saturating_sub(MAX_OUTER));
         // The lightest generators are inner: more positions in group 0, whose bits never flip.
         basis.sort_by_key(|g| weight(g));
         let span = Span::new(&basis);
@@ -276,7 +284,8 @@ impl Blocks {
             })
             .collect();
         // With symmetries the inner subspace must be mapped onto itself: spans of whole orbits.
-        let invariant = if group.is_empty() { None } else { invariant_subspace(&basis, &group, b) };
+        let invariant = if group.is_empty() { None } else { invariant_subspace(&basis, &group, b) }
+            .filter(|inner| inner.len() + MAX_OUTER >= k);
         let (inner, outer): (Vec<Vec<u64>>, Vec<Vec<u64>>) = match &invariant {
             Some(inner) => {
                 let mut chosen = Span::new(inner);
@@ -297,7 +306,8 @@ impl Blocks {
             None => Vec::new(),
             Some(_) => {
                 let all = Span::new(&[outer.clone(), inner.clone()].concat());
-                let outer_part = |v: &[u64]| all.coordinates(v).map(|c| c & ((1u64 << outer.len()) - 1));
+                let mask = (1u128 << outer.len()) - 1;
+                let outer_part = |v: &[u64]| all.coordinates(v).map(|c| (c & mask) as u64);
                 group
                     .iter()
                     .filter_map(|perm| {
@@ -399,98 +409,154 @@ pub(crate) fn min_weight_part(
     budget: Budget,
     part: Part,
 ) -> MinWeight {
-    let started = Instant::now();
-    let mut blocks = Blocks::new(coset, symmetries);
-    let first = blocks.first.clone();
-    let first_weight = weight(&first);
-    if !blocks.walked() {
-        let k = coset.basis.len();
-        return MinWeight { best: first, weight: first_weight, complete: k == 0, nodes: 0 };
-    }
-    let n = coset.bits;
-    let (inner, outer) = (blocks.inner.clone(), blocks.outer.clone());
-    let b = inner.len();
-    let column =
-        |p: usize| inner.iter().enumerate().fold(0usize, |c, (i, g)| c | usize::from(bit(g, p)) << i);
-    let columns: Vec<usize> = (0..n).map(column).collect();
-    let mut size = vec![0u32; 1 << b];
-    for &c in &columns {
-        size[c] += 1;
-    }
-    // A group of one position adds nothing to the bound (min(A, 1 − A) = 0): those go last and
-    // are read only when a block is walked.
-    let single = |c: usize| c != 0 && size[c] == 1;
-    let mut order: Vec<usize> = (0..n).collect();
-    order.sort_by_key(|&p| (single(columns[p]), columns[p]));
-    let permute = |v: &[u64]| pack(order.iter().map(|&p| bit(v, p)));
-    let mut groups = Vec::new();
-    let mut singles = Vec::new();
-    let mut start = 0usize;
-    for c in (0..1usize << b).filter(|&c| size[c] > 0 && !single(c)) {
-        start += size[c] as usize;
-        // The prefix popcount up to the group's end: whole words below `word`, then `mask`.
-        let (word, mask) = if start.is_multiple_of(64) {
-            (start / 64 - 1, u64::MAX)
-        } else {
-            (start / 64, (1u64 << (start % 64)) - 1)
-        };
-        groups.push(Group { column: c, size: size[c], word, mask });
-    }
-    for (position, &p) in order.iter().enumerate().skip(start) {
-        singles.push((columns[p], position));
-    }
-    let low = blocks.low();
-    let layout = Layout {
-        x0: permute(&coset.x0),
-        outer: outer.iter().map(|g| permute(g)).collect(),
-        groups,
-        singles,
-        b,
-        actions: std::mem::take(&mut blocks.actions),
-        low,
-    };
-    // The part's blocks, cut into pieces that run on every core: never across a chunk (the
-    // Gray code restarts there), and enough of them to keep every core busy.
-    let (lo, hi) = part.range(blocks.units());
-    let (lo, hi) = (lo as u64, hi as u64);
-    let chunk = 1u64 << low;
-    let piece = (hi - lo).div_ceil(PIECES).clamp(1, chunk).max(CHECK.min(chunk));
-    let mut pieces: Vec<(u64, u64)> = Vec::new();
-    let mut at = lo;
-    while at < hi {
-        let end = hi.min(at + piece).min((at / chunk + 1) * chunk);
-        pieces.push((at, end));
-        at = end;
-    }
-    let shared = Shared {
-        best: AtomicU32::new(first_weight),
-        stop: AtomicBool::new(false),
-        nodes: AtomicU64::new(0),
-        budget,
-        started,
-    };
-    let stop = crate::bounded::Stop::here();
-    let found: Vec<Option<Candidate>> = pieces
-        .into_par_iter()
-        .map(|(from, to)| {
-            stop.carry(|| {
-                if n <= i16::MAX as usize {
-                    walk_piece::<i16>(&layout, &shared, from, to)
-                } else {
-                    walk_piece::<i32>(&layout, &shared, from, to)
-                }
-            })
-        })
-        .collect();
-    let complete = !shared.stop.load(Ordering::Relaxed);
-    let nodes = shared.nodes.load(Ordering::Relaxed);
-    let best = found.into_iter().flatten().min_by_key(|c| (c.weight, c.position, c.t));
-    match best {
-        Some(c) if c.weight <= first_weight => {
-            let x = blocks.plan(&coset.x0, outer_combination(c.position, low), c.t);
-            MinWeight { weight: weight(&x), best: x, complete, nodes }
+    Prepared::new(coset, symmetries).walk(budget, part, None)
+}
+
+/// The walk of one set made ready once (the basis lightened, the descent's plan, the
+/// symmetries' actions, the positions grouped), to walk any number of its parts: what every
+/// part of one set shares, so that a worker that walks many parts pays for it once.
+pub(crate) struct Prepared {
+    x0: Vec<u64>,
+    blocks: Blocks,
+    first_weight: u32,
+    /// `None` when the set is not walked (no basis, or more than [`MAX_PART_DIMENSION`]).
+    layout: Option<Layout>,
+    dimension: usize,
+    bits: usize,
+}
+
+impl Prepared {
+    /// Prepares the walk of `coset` (independent basis) under `symmetries` (see [`min_weight`]).
+    pub(crate) fn new(coset: &Coset, symmetries: &[Vec<usize>]) -> Prepared {
+        let mut blocks = Blocks::new(coset, symmetries);
+        let first_weight = weight(&blocks.first);
+        let layout = blocks.walked().then(|| Layout::new(coset, &mut blocks));
+        Prepared {
+            x0: coset.x0.clone(),
+            blocks,
+            first_weight,
+            layout,
+            dimension: coset.dimension(),
+            bits: coset.bits,
         }
-        _ => MinWeight { best: first, weight: first_weight, complete, nodes },
+    }
+
+    /// The walk's units (outer blocks), which parts divide; 1 when the set is not walked.
+    #[cfg(test)]
+    fn units(&self) -> u128 {
+        if self.layout.is_some() { self.blocks.units() } else { 1 }
+    }
+
+    /// Walks `part` within `budget`. With `below`, only plans lighter than `below` are looked
+    /// for (the bound starts there when the descent's plan is not lighter): a plan returned
+    /// heavier than `below - 1` with `complete` says that no plan of the part is lighter than
+    /// `below`; a plan at most `below - 1` is the part's lightest, as without `below`.
+    pub(crate) fn walk(&self, budget: Budget, part: Part, below: Option<u32>) -> MinWeight {
+        let started = Instant::now();
+        let first = self.blocks.first.clone();
+        let first_weight = self.first_weight;
+        let Some(layout) = &self.layout else {
+            return MinWeight { best: first, weight: first_weight, complete: self.dimension == 0, nodes: 0 };
+        };
+        let bound = match below {
+            None => first_weight,
+            // Nothing weighs less than 0.
+            Some(0) => return MinWeight { best: first, weight: first_weight, complete: true, nodes: 0 },
+            Some(s) => first_weight.min(s - 1),
+        };
+        let low = layout.low;
+        // The part's blocks, cut into pieces that run on every core: never across a chunk (the
+        // Gray code restarts there), and enough of them to keep every core busy.
+        let (lo, hi) = part.range(self.blocks.units());
+        let (lo, hi) = (lo as u64, hi as u64);
+        let chunk = 1u64 << low;
+        let piece = (hi - lo).div_ceil(PIECES).clamp(1, chunk).max(CHECK.min(chunk));
+        let mut pieces: Vec<(u64, u64)> = Vec::new();
+        let mut at = lo;
+        while at < hi {
+            let end = hi.min(at + piece).min((at / chunk + 1) * chunk);
+            pieces.push((at, end));
+            at = end;
+        }
+        let shared = Shared {
+            best: AtomicU32::new(bound),
+            stop: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+            budget,
+            started,
+        };
+        let n = self.bits;
+        let stop = crate::bounded::Stop::here();
+        let found: Vec<Option<Candidate>> = pieces
+            .into_par_iter()
+            .map(|(from, to)| {
+                stop.carry(|| {
+                    if n <= i16::MAX as usize {
+                        walk_piece::<i16>(layout, &shared, from, to)
+                    } else {
+                        walk_piece::<i32>(layout, &shared, from, to)
+                    }
+                })
+            })
+            .collect();
+        let complete = !shared.stop.load(Ordering::Relaxed);
+        let nodes = shared.nodes.load(Ordering::Relaxed);
+        let best = found.into_iter().flatten().min_by_key(|c| (c.weight, c.position, c.t));
+        match best {
+            Some(c) if c.weight <= bound => {
+                let x = self.blocks.plan(&self.x0, outer_combination(c.position, low), c.t);
+                MinWeight { weight: weight(&x), best: x, complete, nodes }
+            }
+            _ => MinWeight { best: first, weight: first_weight, complete, nodes },
+        }
+    }
+}
+
+impl Layout {
+    /// The walk's data for the blocks of `coset`: positions grouped by inner column (the
+    /// symmetries' actions are taken from `blocks`).
+    fn new(coset: &Coset, blocks: &mut Blocks) -> Layout {
+        let n = coset.bits;
+        let (inner, outer) = (&blocks.inner, &blocks.outer);
+        let b = inner.len();
+        let column =
+            |p: usize| inner.iter().enumerate().fold(0usize, |c, (i, g)| c | usize::from(bit(g, p)) << i);
+        let columns: Vec<usize> = (0..n).map(column).collect();
+        let mut size = vec![0u32; 1 << b];
+        for &c in &columns {
+            size[c] += 1;
+        }
+        // A group of one position adds nothing to the bound (min(A, 1 − A) = 0): those go last and
+        // are read only when a block is walked.
+        let single = |c: usize| c != 0 && size[c] == 1;
+        let mut order: Vec<usize> = (0..n).collect();
+        order.sort_by_key(|&p| (single(columns[p]), columns[p]));
+        let permute = |v: &[u64]| pack(order.iter().map(|&p| bit(v, p)));
+        let mut groups = Vec::new();
+        let mut singles = Vec::new();
+        let mut start = 0usize;
+        for c in (0..1usize << b).filter(|&c| size[c] > 0 && !single(c)) {
+            start += size[c] as usize;
+            // The prefix popcount up to the group's end: whole words below `word`, then `mask`.
+            let (word, mask) = if start.is_multiple_of(64) {
+                (start / 64 - 1, u64::MAX)
+            } else {
+                (start / 64, (1u64 << (start % 64)) - 1)
+            };
+            groups.push(Group { column: c, size: size[c], word, mask });
+        }
+        for (position, &p) in order.iter().enumerate().skip(start) {
+            singles.push((columns[p], position));
+        }
+        Layout {
+            x0: permute(&coset.x0),
+            outer: outer.iter().map(|g| permute(g)).collect(),
+            groups,
+            singles,
+            b,
+            actions: std::mem::take(&mut blocks.actions),
+            low: blocks.low(),
+        }
     }
 }
 
@@ -537,14 +603,15 @@ fn permuted(v: &[u64], perm: &[usize]) -> Vec<u64> {
 /// original vectors it is (bit `i` for vector `i`).
 struct Span {
     vectors: Vec<Vec<u64>>,
-    rows: Vec<(usize, Vec<u64>, u64)>,
+    rows: Vec<(usize, Vec<u64>, u128)>,
 }
 
 impl Span {
     fn new(vectors: &[Vec<u64>]) -> Span {
-        let mut rows: Vec<(usize, Vec<u64>, u64)> = Vec::new();
+        // Up to 128 vectors (bit `i` of a combination for vector `i`).
+        let mut rows: Vec<(usize, Vec<u64>, u128)> = Vec::new();
         for (i, v) in vectors.iter().enumerate() {
-            let (mut v, mut combination) = (v.clone(), 1u64 << i);
+            let (mut v, mut combination) = (v.clone(), 1u128 << i);
             for (p, row, c) in &rows {
                 if bit(&v, *p) {
                     xor_into(&mut v, row);
@@ -565,9 +632,9 @@ impl Span {
     }
 
     /// The combination of the vectors that gives `v`, or `None` when `v` is not in the span.
-    fn coordinates(&self, v: &[u64]) -> Option<u64> {
+    fn coordinates(&self, v: &[u64]) -> Option<u128> {
         let mut v = v.to_vec();
-        let mut combination = 0u64;
+        let mut combination = 0u128;
         for (p, row, c) in &self.rows {
             if bit(&v, *p) {
                 xor_into(&mut v, row);
@@ -1091,6 +1158,108 @@ mod tests {
                 assert_eq!(found.weight, expected, "case {case}, {bits} bits");
                 assert_eq!(weight(&found.best), expected, "case {case}");
                 assert!(in_span(&coset, &found.best), "case {case}");
+            }
+        }
+    }
+
+    /// Sets of 2^63 to 2^70 plans, past what the whole walk takes, are walked in parts: at most
+    /// 62 outer generators (more go inner, also with a symmetry), every plan in exactly one
+    /// block (`units · 2^inner = 2^k`), the parts of any N consecutive ranges from 0 to the last
+    /// block, and a part walked within a budget stops unfinished with a plan of the set.
+    #[test]
+    fn sets_past_2_to_the_62_are_walked_in_parts() {
+        let mut rng = StdRng::seed_from_u64(41);
+        for (case, (k, bits)) in
+            [(64usize, 6241usize), (64, 300), (63, 100), (70, 4000), (64, 4000)].into_iter().enumerate()
+        {
+            let (basis, perms): (Vec<Vec<u64>>, Vec<Vec<usize>>) = if case == 4 {
+                // Mapped onto itself by reversing the positions: pairs of a vector and its image.
+                let reverse: Vec<usize> = (0..bits).rev().collect();
+                let mut basis = Vec::new();
+                for _ in 0..k / 2 {
+                    let v = random_vector(&mut rng, bits, 0.02);
+                    basis.push(permuted(&v, &reverse));
+                    basis.push(v);
+                }
+                (basis, vec![reverse])
+            } else {
+                ((0..k).map(|_| random_vector(&mut rng, bits, 0.05)).collect(), Vec::new())
+            };
+            let x0 = if perms.is_empty() {
+                random_vector(&mut rng, bits, 0.5)
+            } else {
+                vec![0; bits.div_ceil(64)]
+            };
+            let coset = Coset { bits, x0, basis }.independent();
+            assert_eq!(coset.dimension(), k, "case {case}");
+            assert!(k > MAX_DIMENSION && k <= MAX_PART_DIMENSION);
+            let prepared = Prepared::new(&coset, &perms);
+            let (inner, outer) = (prepared.blocks.inner.len(), prepared.blocks.outer.len());
+            assert!(outer <= MAX_OUTER && inner <= 8, "case {case}: {inner} inner, {outer} outer");
+            assert_eq!(inner + outer, k, "case {case}");
+            let units = prepared.units();
+            assert_eq!(units << inner, 1u128 << k, "case {case}");
+            if case == 4 {
+                let actions = &prepared.layout.as_ref().unwrap().actions;
+                assert!(!actions.is_empty(), "case {case}: the reversal is used");
+            }
+            for n in [1u64, 3, 1000, 1 << 20] {
+                let last = Part { index: n - 1, count: n }.range(units).1;
+                assert_eq!(last, units, "case {case}, N {n}");
+                let (small, large) = (units / u128::from(n), units.div_ceil(u128::from(n)));
+                for index in [0, 1, n / 2, n.saturating_sub(2), n - 1].into_iter().filter(|&k| k < n) {
+                    let (lo, hi) = Part { index, count: n }.range(units);
+                    let next = Part { index: (index + 1).min(n - 1), count: n }.range(units).0;
+                    assert!(index + 1 == n || next == hi, "case {case}: {index}/{n}");
+                    assert!(hi - lo == small || hi - lo == large, "case {case}: {index}/{n}");
+                }
+                assert_eq!(Part { index: 0, count: n }.range(units).0, 0);
+            }
+            let budget = Budget { nodes: 1 << 13, time: None };
+            let found = prepared.walk(budget, Part { index: 777, count: 1 << 20 }, None);
+            assert!(!found.complete, "case {case}");
+            assert!(found.nodes >= 1 << 13, "case {case}: {} nodes", found.nodes);
+            assert!(in_span(&coset, &found.best), "case {case}");
+            assert_eq!(weight(&found.best), found.weight);
+        }
+    }
+
+    /// A cutoff `below`: a part whose least plan weighs less than `below` returns that plan,
+    /// as without the cutoff; otherwise it finishes with no plan lighter than `below`, against
+    /// the part's plans enumerated, for cutoffs under, at and over the set's minimum.
+    #[test]
+    fn a_cutoff_finds_the_parts_plans_below_it() {
+        let mut rng = StdRng::seed_from_u64(43);
+        let budget = Budget { nodes: u64::MAX, time: None };
+        for case in 0..60 {
+            let bits = [40, 130, 300][case % 3];
+            let k = rng.random_range(1..=14usize);
+            let basis = (0..k).map(|_| random_vector(&mut rng, bits, 0.2)).collect();
+            let coset = Coset { bits, x0: random_vector(&mut rng, bits, 0.5), basis }.independent();
+            let prepared = Prepared::new(&coset, &[]);
+            let least = brute_minimum(&coset);
+            for n in [1u64, 3, 8] {
+                for index in 0..n {
+                    let part = Part { index, count: n };
+                    let plans = part_plans(&coset, &[], part, u64::MAX).unwrap();
+                    let part_least = plans.iter().map(|x| weight(x)).min();
+                    let whole = prepared.walk(budget, part, None);
+                    for below in [0, least, least + 1, least + 3, u32::MAX] {
+                        let found = prepared.walk(budget, part, Some(below));
+                        assert!(found.complete, "case {case}");
+                        assert!(in_span(&coset, &found.best), "case {case}");
+                        match part_least {
+                            Some(m) if m < below && m <= weight(&prepared.blocks.first) => {
+                                assert_eq!(found.weight, m, "case {case}, part {index}/{n}, below {below}");
+                                assert_eq!(found.best, whole.best, "case {case}: the same plan as without");
+                            }
+                            _ => assert!(
+                                found.weight >= below.min(whole.weight),
+                                "case {case}, part {index}/{n}, below {below}"
+                            ),
+                        }
+                    }
+                }
             }
         }
     }

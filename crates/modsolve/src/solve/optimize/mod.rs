@@ -879,7 +879,7 @@ pub(crate) struct PartFound {
 pub(crate) enum Unwalkable {
     /// Press counts beyond 64 bits, or no basis.
     NotSearched(NotSearched),
-    /// A mod-2 set of more than 2^62 plans.
+    /// A mod-2 set of more than 2^70 plans ([`minweight::MAX_PART_DIMENSION`]).
     TooLarge,
     /// Not mod 2, and the bounded walk over the quiet basis does not take the set (periods over
     /// 1024, or tables too large).
@@ -903,7 +903,7 @@ pub(crate) fn explore_part(
         let Some(coset) = binary_coset(&set.x0, &set.generators, set.limits) else {
             return Ok(PartFound { best: None, complete: true, nodes: 0 });
         };
-        if coset.dimension() > minweight::MAX_DIMENSION {
+        if coset.dimension() > minweight::MAX_PART_DIMENSION {
             return Err(Unwalkable::TooLarge);
         }
         let found = minweight::min_weight_part(&coset, symmetries, budget, part);
@@ -917,6 +917,28 @@ pub(crate) fn explore_part(
     let walked = walk.run_part(&x0, start, budget.since(set.started), part);
     let best = walked.best.or_else(|| start.map(|_| x0.clone()));
     Ok(PartFound { best, complete: walked.complete && !meter.exhausted, nodes: meter.nodes + walked.nodes })
+}
+
+/// The mod-2 set of [`explore_part`] as a coset (press limits of 0 as constraints), for a walk
+/// prepared once and run over many parts (`minweight::Prepared`): `Ok(None)` when the set is
+/// not mod 2 (its parts go through [`explore_part`]), `Ok(Some(None))` when no plan keeps the
+/// limits.
+pub(crate) fn binary_part_coset(
+    answer: &Answer,
+    limits: Option<&[u64]>,
+    objective: Objective,
+    symmetries: &[Vec<usize>],
+) -> Result<Option<Option<Coset>>, Unwalkable> {
+    let budget = Budget { nodes: u64::MAX, time: None };
+    let set = Set::new(answer, limits, objective, budget, symmetries).map_err(Unwalkable::NotSearched)?;
+    if !set.periods.iter().all(|&l| l <= 2) {
+        return Ok(None);
+    }
+    let coset = binary_coset(&set.x0, &set.generators, set.limits);
+    if coset.as_ref().is_some_and(|c| c.dimension() > minweight::MAX_PART_DIMENSION) {
+        return Err(Unwalkable::TooLarge);
+    }
+    Ok(Some(coset))
 }
 
 /// Every plan `part` of the set's walk answers for (see [`explore_part`]), with no bound and no
@@ -936,7 +958,7 @@ pub(crate) fn part_plans(
         let Some(coset) = binary_coset(&set.x0, &set.generators, set.limits) else {
             return Ok(Some(Vec::new()));
         };
-        if coset.dimension() > minweight::MAX_DIMENSION {
+        if coset.dimension() > minweight::MAX_PART_DIMENSION {
             return Err(Unwalkable::TooLarge);
         }
         let n = set.x0.len();
