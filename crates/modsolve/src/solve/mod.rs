@@ -12,6 +12,7 @@
 //! otherwise the general per-prime path (`modular`). Both sit behind [`solve_with`] and tests force each on
 //! the same inputs. Every plan is simulated on the puzzle before it is returned.
 
+pub(crate) mod beam;
 pub(crate) mod bound;
 pub(crate) mod estimate;
 pub(crate) mod gf2;

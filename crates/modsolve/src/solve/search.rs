@@ -138,7 +138,7 @@ struct Walk<'a> {
 /// For each depth, open cells whose remaining buttons are disjoint, each with a table of the
 /// least cost those buttons need to leave each residual (`u64::MAX`: none can); their costs add
 /// up (`total`, `buttons`) or their largest bounds the largest press (`max`).
-struct Lookahead {
+pub(crate) struct Lookahead {
     objective: Objective,
     at: Vec<Vec<(usize, usize)>>,
     tables: Vec<Vec<u64>>,
@@ -150,7 +150,7 @@ const LOOKAHEAD_BUTTONS: usize = 4000;
 const LOOKAHEAD_ENTRIES: usize = 1 << 24;
 
 impl Lookahead {
-    fn new(problem: &SearchProblem, order: &[usize], objective: Objective) -> Option<Lookahead> {
+    pub(crate) fn new(problem: &SearchProblem, order: &[usize], objective: Objective) -> Option<Lookahead> {
         let n = order.len();
         if n > LOOKAHEAD_BUTTONS {
             return None;
@@ -235,7 +235,7 @@ impl Lookahead {
 
     /// The least the open buttons must add at `depth` given the residuals, `None` when they
     /// cannot meet them.
-    fn rest(&self, depth: usize, residual: &[u64]) -> Option<u64> {
+    pub(crate) fn rest(&self, depth: usize, residual: &[u64]) -> Option<u64> {
         let mut rest = 0u64;
         for &(i, t) in &self.at[depth] {
             let c = self.tables[t][residual[i] as usize];
@@ -313,7 +313,7 @@ pub(crate) fn search_to(
 }
 
 /// Buttons in search order, and for each depth the cells that close there.
-fn button_order(problem: &SearchProblem) -> (Vec<usize>, Vec<Vec<usize>>) {
+pub(crate) fn button_order(problem: &SearchProblem) -> (Vec<usize>, Vec<Vec<usize>>) {
     let n = problem.effects.len();
     let cells = problem.moduli.len();
     let mut open = vec![0usize; cells];

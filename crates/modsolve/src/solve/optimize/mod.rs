@@ -12,7 +12,8 @@
 //! [`basis_walk`], a
 //! depth-first walk over the quiet basis bounded at every level, from a descent's local optimum
 //! (unless limits bind on a set the enumeration can count). Otherwise a descent and an iterated
-//! local search find a good plan, then branch and bound runs in the search solver
+//! local search find a good plan, a beam search ([`super::beam`], a tenth of the budget) a
+//! better one on most large sets, then branch and bound runs in the search solver
 //! ([`super::search`]) on both cores: one search down from that plan, one raising a proven
 //! floor from [`super::bound`]; the answer is proven only if one of them finishes, and the floor
 //! reached is the plan's lower bound.
@@ -24,6 +25,7 @@ use num_traits::{ToPrimitive, Zero};
 use rayon::prelude::*;
 
 use super::Answer;
+use super::beam;
 use super::bound::{self, Bound};
 use super::minweight::{self, Coset, pack};
 use super::search::{Budget, Goal, Meter, Objective, Score, SearchOutcome, SearchProblem, search_to};
@@ -436,9 +438,24 @@ impl<'a> Set<'a> {
                 Some(l) => self.periods.iter().zip(l).map(|(&p, &k)| (p - 1).min(k)).collect(),
                 None => self.periods.iter().map(|&p| p - 1).collect(),
             };
-            let left =
-                Budget { nodes: budget.nodes - meter.nodes.min(budget.nodes), ..budget.since(self.started) };
-            let (outcome, floor) = branch_and_bound(&search_problem(&highest), objective, left, start);
+            let problem = search_problem(&highest);
+            // The beam's share first, then branch and bound from its plan with what is left.
+            let left = budget.nodes - meter.nodes.min(budget.nodes);
+            let share = Budget {
+                nodes: if budget.is_default() { BEAM_NODES.min(left) } else { left / BEAM_SHARE },
+                time: budget.since(self.started).time.map(|t| t / BEAM_SHARE as u32),
+            };
+            let beamed = beam::beam(&problem, objective, share, start);
+            let (start, x0) = match &beamed.plan {
+                Some(x) => (Some(objective.score(x)), x.clone()),
+                None => (start, x0.to_vec()),
+            };
+            let left = Budget { nodes: left - beamed.nodes.min(left), ..budget.since(self.started) };
+            let (mut outcome, floor) = branch_and_bound(&problem, objective, left, start);
+            if outcome.plan.is_none() && beamed.plan.is_some() {
+                outcome.plan = Some(x0);
+            }
+            outcome.nodes += beamed.nodes;
             (outcome, Some(floor))
         };
         let best = outcome.plan.or_else(|| start.map(|_| x0.to_vec()));
@@ -547,6 +564,13 @@ fn walk_budget(budget: Budget, spent: u64, default: u64) -> Budget {
         Budget { nodes: budget.nodes - spent.min(budget.nodes), ..budget }
     }
 }
+
+/// The default budget's nodes for the beam search ([`beam`]) before branch and bound: a tenth
+/// of it (the beam's widest pass on an 8×8 mixed grid takes most of them).
+const BEAM_NODES: u64 = crate::solve::search::DEFAULT_NODES / BEAM_SHARE;
+
+/// Any other budget gives the beam search this fraction of what is left (nodes and time).
+const BEAM_SHARE: u64 = 10;
 
 /// Sets of mixed periods of at most this many buttons give the iterated local search only
 /// `1 / SMALL_MIXED_SHARE` of the budget: branch and bound finds better plans there.
