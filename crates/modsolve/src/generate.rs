@@ -597,9 +597,10 @@ pub enum SamplesEnd {
     /// The budget's time: no sample starts after it, and the samples still running then are
     /// abandoned. How many are taken depends on the machine.
     At(Instant),
-    /// The budget's work: each sample's elimination ([`crate::bounded::work`]) and search nodes
-    /// are counted, and no round of samples starts once they reach this. The rounds' sizes
-    /// follow the work counted, so the samples taken are the same on every machine.
+    /// The budget's work: each sample's elimination (counted by the eliminations themselves)
+    /// and search nodes are counted, and no round of samples starts once they reach this. The
+    /// rounds' sizes follow the work counted, so the samples taken are the same on every
+    /// machine.
     Work(u64),
 }
 
