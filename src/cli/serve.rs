@@ -41,6 +41,38 @@ impl From<ServeArgs> for Request {
     }
 }
 
+/// The glibc setting under which freed blocks of a megabyte or more go back to the system.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+const MMAP_THRESHOLD: &str = "glibc.malloc.mmap_threshold=1048576";
+
+/// A long-running server must give back what a burst of requests took: glibc's allocator, left
+/// to itself, raises its threshold for mapping blocks to the largest block freed, and then keeps
+/// such blocks in its heaps for reuse (ten 10 MiB requests left the server at 147 MiB; with the
+/// threshold fixed at 1 MiB, 22 MiB). The threshold can only be set before the process starts,
+/// so the server starts itself again with it (same arguments, same process id). Elsewhere, or
+/// when that fails, it serves as it is.
+fn give_memory_back() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        use std::os::unix::process::CommandExt;
+        let tunables = std::env::var("GLIBC_TUNABLES").unwrap_or_default();
+        if tunables.contains("glibc.malloc.mmap_threshold") {
+            return;
+        }
+        let Ok(exe) = std::env::current_exe() else { return };
+        let joined = if tunables.is_empty() {
+            MMAP_THRESHOLD.to_string()
+        } else {
+            format!("{tunables}:{MMAP_THRESHOLD}")
+        };
+        // exec returns only when it failed; then the server runs in this process.
+        let _ = std::process::Command::new(exe)
+            .args(std::env::args_os().skip(1))
+            .env("GLIBC_TUNABLES", joined)
+            .exec();
+    }
+}
+
 /// Serves until the process is stopped; exit 2 when DIR is not a directory or the address
 /// cannot be bound.
 pub(crate) fn run(request: Request) -> Result<Output, Failure> {
@@ -48,6 +80,7 @@ pub(crate) fn run(request: Request) -> Result<Output, Failure> {
         let message = format!("error: {} is not a directory\n", request.dir.display());
         return Err(Failure::plain(Kind::Usage, message, false));
     }
+    give_memory_back();
     if !request.addr.ip().is_loopback() {
         eprintln!(
             "warning: listening on {}: other machines can reach the playground and read and write the files of {}",

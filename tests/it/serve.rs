@@ -820,8 +820,8 @@ fn serve_holds_deadlines_queue_and_memory_under_concurrent_big_requests() {
         after / 1024
     );
     assert!(after_burst < 100 * 1024, "resident memory {after_burst} KiB after the analyses");
-    // The allocator keeps some of the big bodies' memory for reuse; it must stay bounded.
-    assert!(after < 512 * 1024, "resident memory {after} KiB after the big bodies");
+    // The big bodies' memory is given back too (glibc kept 163 MiB of it for reuse).
+    assert!(after < 100 * 1024, "resident memory {after} KiB after the big bodies");
 }
 
 /// A 2000×2000 board of one modulus that the timeout leaves undecided: its answer is what the
