@@ -110,6 +110,12 @@ function setDirty(dirty) {
   document.body.dataset.dirty = String(dirty);
 }
 
+// Putting another text in place of one with unsaved edits (opening a file, a new puzzle, an
+// uploaded or a generated level) asks first; false when the designer keeps the edits.
+function mayDiscard(what) {
+  return !app.dirty || window.confirm(`${app.file} has unsaved edits. ${what} and lose them?`);
+}
+
 // Leaving the page with unsaved edits asks first.
 window.addEventListener('beforeunload', (event) => {
   if (!app.dirty) return;
@@ -152,6 +158,7 @@ async function listFiles() {
 }
 
 async function openFile(name) {
+  if (name !== app.file && !mayDiscard(`Open ${name}`)) return;
   status(`opening ${name}…`);
   let source;
   try {
@@ -832,6 +839,7 @@ ${press}${extra}    start: All(1),
 $('template').addEventListener('submit', (event) => {
   event.preventDefault();
   const { source, file } = templateSource(event.target);
+  if (!mayDiscard(`Start ${file}`)) return;
   $('save-name').value = file;
   load(source, file);
 });
@@ -839,6 +847,10 @@ $('template').addEventListener('submit', (event) => {
 $('upload').addEventListener('change', async (event) => {
   const file = event.target.files[0];
   if (!file) return;
+  if (!mayDiscard(`Open ${file.name}`)) {
+    event.target.value = '';
+    return;
+  }
   $('save-name').value = file.name;
   await load(await file.text(), file.name);
 });
@@ -930,7 +942,11 @@ function thumbnail(level, k) {
   const label = document.createElement('label');
   label.innerHTML = `<input type="checkbox" checked data-level="${k}"> par ${level.par} · ${level.count} plan${level.count === '1' ? '' : 's'}`;
   canvas.title = 'open this level';
-  canvas.addEventListener('click', () => { setMode('edit'); load(level.source, level.file); });
+  canvas.addEventListener('click', () => {
+    if (!mayDiscard(`Open ${level.file}`)) return;
+    setMode('edit');
+    load(level.source, level.file);
+  });
   box.append(canvas, label);
   return box;
 }

@@ -82,6 +82,9 @@ def page(browser, server):
     page = browser.new_page(viewport={"width": 1400, "height": 900})
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))
+    # Replacing a text with unsaved edits asks first (test_studio.py tests the question); the
+    # other tests answer yes.
+    page.on("dialog", lambda dialog: dialog.accept())
     page.goto(server)
     page.wait_for_selector("body[data-ready='1']")
     yield page

@@ -309,3 +309,38 @@ def test_play_is_a_players_view(page):
     page.click("#modes button[data-mode=edit]")
     for shown in ("dd[data-fact='par']", "#source", "#template", "#file-section"):
         expect(page.locator(shown)).to_be_visible()
+
+
+def test_opening_another_file_with_unsaved_edits_asks_first(browser, server):
+    # A page of its own: the shared fixture answers every question with yes.
+    page = browser.new_page(viewport={"width": 1400, "height": 900})
+    asked, answer = [], {"yes": False}
+
+    def on_dialog(dialog):
+        asked.append(dialog.message)
+        if answer["yes"]:
+            dialog.accept()
+        else:
+            dialog.dismiss()
+
+    page.on("dialog", on_dialog)
+    page.goto(server)
+    page.wait_for_selector("body[data-ready='1']")
+    open_level(page, "octopus.ron")
+    assert asked == [], "nothing unsaved: no question"
+    before = page.evaluate("window.playground.seq")
+    click_cell(page, 0)
+    analysed(page, before)
+    expect(page.locator("#dirty")).to_be_visible()
+    # No: the edits stay, and so does the file.
+    page.click("#files li[data-file='sunflowers.ron']")
+    expect(page.locator("#doc-name")).to_have_text("octopus.ron")
+    expect(page.locator("#dirty")).to_be_visible()
+    assert asked == ["octopus.ron has unsaved edits. Open sunflowers.ron and lose them?"], asked
+    # Yes: the other file opens, with nothing unsaved.
+    answer["yes"] = True
+    open_level(page, "sunflowers.ron")
+    expect(page.locator("#doc-name")).to_have_text("sunflowers.ron")
+    expect(page.locator("#dirty")).to_be_hidden()
+    assert len(asked) == 2, asked
+    page.close()
