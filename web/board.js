@@ -304,12 +304,20 @@ function badge(ctx, x, y, radius, text) {
   fitText(ctx, text, x, y, radius * 2.4, Math.round(radius * 1.2));
 }
 
-// Text centred at (x, y) in at most `font` pixels, smaller when wider than `width`.
+// Text centred at (x, y) in at most `font` pixels, smaller when wider than `width`. Text still
+// too wide at the smallest readable size (a value of a modulus past 2^40) keeps its ends and
+// loses its middle: 9007…4093, inside its cell.
 function fitText(ctx, text, x, y, width, font) {
   ctx.font = `${font}px system-ui, sans-serif`;
   const w = ctx.measureText(text).width;
-  if (w > width && w > 0) ctx.font = `${Math.max(6, Math.floor(font * width / w))}px system-ui, sans-serif`;
-  ctx.fillText(text, x, y);
+  let shown = text;
+  if (w > width && w > 0) {
+    ctx.font = `${Math.max(7, Math.floor(font * width / w))}px system-ui, sans-serif`;
+    for (let keep = Math.floor((text.length - 1) / 2); keep >= 1 && ctx.measureText(shown).width > width; keep--) {
+      shown = `${text.slice(0, keep)}…${text.slice(-keep)}`;
+    }
+  }
+  ctx.fillText(shown, x, y);
 }
 
 // Big boards: one pixel a cell in an ImageData, scaled without smoothing.
