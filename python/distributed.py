@@ -58,11 +58,22 @@ def _lower(below, score):
     return score + 1 if below is None else min(below, score + 1)
 
 
+def _floor(modsolve, puzzle, minimize):
+    """A proven lower bound on the fewest total presses, from the analysis with no search (the
+    relaxations' bound): cheap next to the walk. None for the other objectives."""
+    if minimize != "total":
+        return None
+    bound = modsolve.solve(puzzle, nodes=0)["fewest"] or {}
+    bound = bound.get("lower_bound")
+    return None if bound is None else int(bound)
+
+
 def _print_progress(state):
     best = state["best"]
     shown = "none yet" if best is None else f"{best} (part {state['from_part']})"
+    floor = "" if state.get("bound") is None else f", at least {state['bound']}"
     print(
-        f"modsolve: {state['done']}/{state['parts']} parts done, best so far {shown}, "
+        f"modsolve: {state['done']}/{state['parts']} parts done, best so far {shown}{floor}, "
         f"{state['elapsed']:.1f} s",
         file=sys.stderr,
         flush=True,
@@ -90,7 +101,8 @@ def fewest(
     cut short is `unfinished` and the answer is not proven). `max_retries`: how many times Ray
     runs a task again whose worker died. `progress`: True prints a line on standard error as
     parts finish, a callable is called with a dict (`done`, `parts`, `best`, `from_part`,
-    `elapsed`, and `reports`: the JSON lines of the parts just finished, to keep for resuming),
+    `bound`: a proven floor for `total` from the analysis with no search, `elapsed`, and
+    `reports`: the JSON lines of the parts just finished, to keep for resuming),
     False says nothing. `done`: part reports (dicts or JSON lines) of an earlier run of the
     same puzzle, objective and `shards`; only the other parts run. `batch`: parts a task walks one after
     another (None: about eight tasks a CPU, at most 64 parts a task).
@@ -111,6 +123,7 @@ def fewest(
         ray.init(address=address, include_dashboard=False, log_to_driver=False)
     started = time.monotonic()
     report = progress if callable(progress) else (_print_progress if progress else None)
+    floor = _floor(modsolve, puzzle, minimize) if report is not None else None
     earlier = [json.loads(r) if isinstance(r, str) else dict(r) for r in done]
     reports = list(earlier)
     have = {r["part"] for r in earlier}
@@ -170,6 +183,7 @@ def fewest(
                     "parts": shards,
                     "best": None if best is None else best[0],
                     "from_part": None if best is None else best[1],
+                    "bound": floor,
                     "elapsed": time.monotonic() - started,
                     "reports": finished,
                 }

@@ -104,6 +104,9 @@ def test_ray_driver_agrees_with_the_single_run(local_ray):
         assert combined["score"] == A075464[n]
         assert combined["score"] == int(modsolve.solve(puzzle)["fewest"]["total_presses"])
     assert seen and seen[-1]["done"] == 64 and seen[-1]["best"] == A075464[47]
+    # Each state has the proven floor of the analysis with no search, at most the best so far.
+    assert all(s["bound"] is not None and s["bound"] <= s["best"] for s in seen if s["best"] is not None)
+    assert seen[-1]["bound"] > 0, seen[-1]
     # Progress hands over the reports (JSON lines): resuming from some of them runs the rest.
     lines = []
     first = fewest(lights_out(30), shards=64, progress=lambda state: lines.extend(state["reports"]))
