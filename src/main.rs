@@ -21,8 +21,8 @@ fn main() -> ExitCode {
         Err(failure) => return failure.print(),
     };
     let json = mode.json();
-    // The timeout bounds the printing too, as the library bounds the work: 10% and 0.2 s more.
-    let deadline = mode.timeout().map(|t| started + t.mul_f64(1.1) + std::time::Duration::from_millis(150));
+    // The timeout bounds the printing too, within the bound the library keeps for the work.
+    let deadline = mode.timeout().map(|t| started + modsolve::bounded::bound(t));
     let result = match mode {
         Mode::Solve(request) => cli::solve::run(&request),
         Mode::Check(request) => cli::check::run(&request),

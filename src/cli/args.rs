@@ -493,6 +493,14 @@ pub(crate) struct Limits {
     pub(crate) max_memory: Option<u64>,
 }
 
+impl Limits {
+    /// The analysis a command runs for its plans (`hint`, `export`): the default one within
+    /// this budget, timeout and memory limit.
+    pub(crate) fn analysis(&self, budget: Budget, timeout: Option<std::time::Duration>) -> modsolve::Options {
+        modsolve::Options { budget, timeout, max_memory: self.max_memory, ..modsolve::Options::default() }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use std::time::Duration;

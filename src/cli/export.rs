@@ -9,8 +9,8 @@
 
 use std::path::{Path, PathBuf};
 
+use modsolve::Puzzle;
 use modsolve::export::{Document, ExportError, ExportOptions};
-use modsolve::{Options, Puzzle};
 
 use super::args::ExportArgs;
 use super::output::{Body, Failure, Kind, Output};
@@ -26,12 +26,7 @@ pub(crate) struct Request {
 
 impl From<ExportArgs> for Request {
     fn from(args: ExportArgs) -> Self {
-        let analysis = Options {
-            budget: args.budget,
-            timeout: args.timeout,
-            max_memory: args.limits.max_memory,
-            ..Options::default()
-        };
+        let analysis = args.limits.analysis(args.budget, args.timeout);
         Request {
             path: args.path,
             max_input: args.limits.max_input,

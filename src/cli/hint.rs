@@ -4,8 +4,8 @@
 
 use std::path::PathBuf;
 
+use modsolve::Puzzle;
 use modsolve::hint::{HintOptions, Outcome};
-use modsolve::{Options, Puzzle};
 
 use super::args::HintArgs;
 use super::output::{Body, Failure, Kind, Output};
@@ -22,12 +22,7 @@ pub(crate) struct Request {
 
 impl From<HintArgs> for Request {
     fn from(args: HintArgs) -> Self {
-        let analysis = Options {
-            budget: args.budget,
-            timeout: args.timeout,
-            max_memory: args.limits.max_memory,
-            ..Options::default()
-        };
+        let analysis = args.limits.analysis(args.budget, args.timeout);
         Request {
             file: args.file,
             max_input: args.limits.max_input,

@@ -23,8 +23,8 @@ use std::time::{Duration, Instant};
 
 /// The wall time a timeout of `time` allows the whole work: 10% and 0.2 s more (the searches
 /// inside keep the budget themselves; this catches what cannot be interrupted), less a moment
-/// for the caller to print.
-pub(crate) fn bound(time: Duration) -> Duration {
+/// for the caller to print. The command line's printing keeps the same bound.
+pub fn bound(time: Duration) -> Duration {
     (time.mul_f64(1.1) + Duration::from_millis(200)).saturating_sub(Duration::from_millis(30))
 }
 

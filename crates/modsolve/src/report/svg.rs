@@ -95,15 +95,8 @@ pub fn board_svg(puzzle: &Puzzle, state: &[u64], plan: Option<&[BigUint]>) -> St
     let cells = puzzle.cell_count();
     let margin = 12.0;
     let size = UNIT;
-    let listed: Vec<String> = match plan {
-        Some(plan) if !puzzle.buttons_are_cells() && layout.buttons.is_empty() => plan
-            .iter()
-            .enumerate()
-            .filter(|(_, x)| !x.is_zero())
-            .map(|(j, x)| format!("{} ×{x}", puzzle.button_name(j)))
-            .collect(),
-        _ => Vec::new(),
-    };
+    // Buttons drawn on the picture carry their presses; others are listed under it.
+    let listed = listed_presses(puzzle, plan.filter(|_| layout.buttons.is_empty()));
     // Whole pixels: the picture's size as a person would write it.
     let width = (margin * 2.0 + layout.width * size).ceil();
     let list_height = if listed.is_empty() { 0.0 } else { 24.0 };
@@ -260,15 +253,7 @@ fn pixels_svg(puzzle: &Puzzle, layout: &Layout, state: &[u64], plan: Option<&[Bi
     let cells = puzzle.cell_count();
     let size: f64 = if cells <= 250_000 { 4.0 } else { 1.0 };
     let margin = 2.0;
-    let listed: Vec<String> = match plan {
-        Some(plan) if !puzzle.buttons_are_cells() => plan
-            .iter()
-            .enumerate()
-            .filter(|(_, x)| !x.is_zero())
-            .map(|(j, x)| format!("{} ×{x}", puzzle.button_name(j)))
-            .collect(),
-        _ => Vec::new(),
-    };
+    let listed = listed_presses(puzzle, plan);
     let half = if layout.hex { size / 2.0 } else { 0.0 };
     let width = margin * 2.0 + layout.cols as f64 * size + half;
     let list_height = if listed.is_empty() { 0.0 } else { 24.0 };
@@ -314,6 +299,20 @@ fn pixels_svg(puzzle: &Puzzle, layout: &Layout, state: &[u64], plan: Option<&[Bi
         }
     }
     finish(out, &listed, height, margin)
+}
+
+/// The presses of `plan` listed under the picture, `name ×count` for each button pressed, when
+/// the buttons are not the cells (a pressed cell shows its count on itself).
+fn listed_presses(puzzle: &Puzzle, plan: Option<&[BigUint]>) -> Vec<String> {
+    match plan {
+        Some(plan) if !puzzle.buttons_are_cells() => plan
+            .iter()
+            .enumerate()
+            .filter(|(_, x)| !x.is_zero())
+            .map(|(j, x)| format!("{} ×{x}", puzzle.button_name(j)))
+            .collect(),
+        _ => Vec::new(),
+    }
 }
 
 /// The end of a board's SVG: the plan listed under the board by button name (for puzzles whose
