@@ -20,7 +20,7 @@ use crate::bounded::Abandoned;
 use crate::error::{Error, InternalError};
 use crate::model::Puzzle;
 use crate::solve::optimize::{Plan, Proof, explore};
-use crate::solve::search::{Budget, Goal, Objective, SearchProblem, search};
+use crate::solve::search::{Budget, Goal, Objective, SearchProblem, search, search_ahead};
 use crate::solve::{Answer, difference, solve};
 pub use report::SolveReport;
 
@@ -519,7 +519,15 @@ fn by_search(puzzle: &Puzzle, options: &Options, started: Instant) -> Result<Ana
     };
     let problem = search_problem(puzzle, &highest);
     let best = |objective, analysis: &mut Analysis| {
-        let outcome = search(&problem, Goal::Best(objective), options.budget.since(started), None);
+        let ahead = crate::solve::bound::lookahead(&problem, objective, None);
+        let outcome = search_ahead(
+            &problem,
+            Goal::Best(objective),
+            options.budget.since(started),
+            None,
+            None,
+            ahead.as_ref(),
+        );
         *analysis.search_nodes.get_or_insert(0) += outcome.nodes;
         let proof = if outcome.complete { Proof::Proven } else { Proof::BudgetRanOut };
         let plan = outcome.plan.map(|x| Plan {

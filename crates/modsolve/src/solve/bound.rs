@@ -21,7 +21,8 @@
 
 use num_integer::Integer;
 
-use super::search::{Objective, SearchProblem};
+use super::search::{Lookahead, Objective, SHARE_UNIT, SearchProblem, button_order};
+use crate::algebra::arith::{mul_mod, sub_mod};
 
 /// Dynamic-programming steps spent on groups of two cells at most (single cells always run).
 const PAIR_WORK: u64 = 60_000_000;
@@ -38,6 +39,13 @@ const LP_ROWS: usize = 40_000;
 const ROW_MULTIPLES: u64 = 12;
 /// The dual is rounded down to multiples of `1 / DENOMINATOR`.
 const DENOMINATOR: i128 = 1 << 20;
+/// The shared lookahead is built for puzzles of at most this many buttons, with a linear
+/// programme at every depth up to [`SHARED_PROGRAMMES`] of them (every `n / SHARED_PROGRAMMES`-th
+/// depth beyond, the depths between reusing the last one's shares), and at most this many
+/// table entries.
+const SHARED_BUTTONS: usize = 200;
+const SHARED_PROGRAMMES: usize = 100;
+const SHARED_ENTRIES: usize = 1 << 22;
 
 /// What the relaxations prove about the best plan.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -312,6 +320,225 @@ fn linear_bound(
     Some(if value > 0 { ((value + DENOMINATOR - 1) / DENOMINATOR) as u128 } else { 0 })
 }
 
+/// Each cell's share of its buttons' cost, from the linear programme of the cell rows alone over
+/// the buttons `open` with demands `rhs`: `shares[i][k]`, in units of `1 / SHARE_UNIT`, for the
+/// `k`-th button of `by_cell[i]`, with every button's shares summing to at most one unit's worth
+/// (`SHARE_UNIT`). Then for any plan of the open buttons, `Σ_j x_j >= Σ_i T_i / SHARE_UNIT`,
+/// where `T_i` is the least of `Σ_k shares[i][k]·x_k` over the presses meeting cell `i` alone:
+/// the Lagrangian bound that the search's lookahead sums over its open cells. `None` when the
+/// programme is too large or was not solved.
+pub(crate) fn cell_shares(
+    problem: &SearchProblem,
+    by_cell: &[Vec<(usize, u64)>],
+    open: &[bool],
+    rhs: &[u64],
+) -> Option<Vec<Vec<u64>>> {
+    let n = problem.effects.len();
+    // Rows `Σ coeff·w >= rhs` per cell and multiple, with their cell.
+    type Row = (usize, Vec<(usize, u64)>, u64);
+    let mut rows: Vec<Row> = Vec::new();
+    for (i, list) in by_cell.iter().enumerate() {
+        let m = problem.moduli[i];
+        let d = rhs[i] % m;
+        if d == 0 || m > 1 << 20 || !list.iter().any(|&(j, a)| a != 0 && open[j]) {
+            continue;
+        }
+        let multiples = (1..=ROW_MULTIPLES.min(m - 1)).chain((m - 1 > ROW_MULTIPLES).then_some(m - 1));
+        for c in multiples {
+            let e = c * d % m;
+            if e == 0 {
+                continue;
+            }
+            let coeffs: Vec<(usize, u64)> = list
+                .iter()
+                .filter(|&&(j, _)| open[j])
+                .map(|&(j, a)| (j, c * a % m))
+                .filter(|&(_, a)| a != 0)
+                .collect();
+            // A row the open buttons cannot meet even at their highest has no dual optimum; the
+            // lookahead's tables see that the cell cannot be met.
+            let most: u128 = coeffs.iter().map(|&(j, a)| a as u128 * problem.highest[j] as u128).sum();
+            if most >= e as u128 {
+                rows.push((i, coeffs, e));
+            }
+        }
+    }
+    if rows.is_empty() {
+        return Some(by_cell.iter().map(|list| vec![0; list.len()]).collect());
+    }
+    if rows.len() > LP_ROWS || problem.highest.iter().any(|&u| u > 1 << 32) {
+        return None;
+    }
+    use microlp::{ComparisonOp, OptimizationDirection, Problem};
+    let solved = std::panic::catch_unwind(|| {
+        let mut lp = Problem::new(OptimizationDirection::Maximize);
+        let y: Vec<_> = rows.iter().map(|(_, _, e)| lp.add_var(*e as f64, (0.0, f64::INFINITY))).collect();
+        let mut columns: Vec<Vec<(microlp::Variable, f64)>> = vec![Vec::new(); n];
+        for ((_, coeffs, _), &var) in rows.iter().zip(&y) {
+            for &(j, a) in coeffs {
+                columns[j].push((var, a as f64));
+            }
+        }
+        for (j, mut column) in columns.into_iter().enumerate() {
+            if column.is_empty() {
+                continue;
+            }
+            let z = lp.add_var(-(problem.highest[j] as f64), (0.0, f64::INFINITY));
+            column.push((z, -1.0));
+            lp.add_constraint(column.as_slice(), ComparisonOp::Le, 1.0);
+        }
+        let solution = lp.solve().ok()?.into_solution().ok()?;
+        Some(y.iter().map(|&v| solution.var_value(v)).collect::<Vec<f64>>())
+    })
+    .ok()??;
+    // Each cell's load on each button, then every button's loads scaled to sum to at most 1.
+    let mut share: Vec<Vec<f64>> = by_cell.iter().map(|list| vec![0.0; list.len()]).collect();
+    let mut load = vec![0.0f64; n];
+    for ((i, coeffs, _), &v) in rows.iter().zip(&solved) {
+        if !(v.is_finite() && v > 0.0) {
+            continue;
+        }
+        for &(j, a) in coeffs {
+            let k = by_cell[*i].iter().position(|&(b, _)| b == j)?;
+            share[*i][k] += v * a as f64;
+            load[j] += v * a as f64;
+        }
+    }
+    Some(
+        share
+            .iter()
+            .zip(by_cell)
+            .map(|(s, list)| {
+                s.iter()
+                    .zip(list)
+                    .map(|(&v, &(j, _))| {
+                        let v = if load[j] > 1.0 { v / load[j] } else { v };
+                        // Rounded down, and a little more, so that the sum stays within a unit.
+                        ((v * SHARE_UNIT as f64) as u64).saturating_sub(1).min(SHARE_UNIT)
+                    })
+                    .collect()
+            })
+            .collect(),
+    )
+}
+
+/// The search's lookahead for `objective` in the order of [`button_order`], with, for `total`, a
+/// shared bound: at each depth the open buttons' costs are shared among their open cells by the
+/// linear programme of [`cell_shares`], and each open cell gets a table (by residual) of the least
+/// shared cost its open buttons need to meet it alone; the tables' sum bounds the presses still
+/// to come, and overlapping cells count, where the disjoint cells of [`Lookahead::new`] do not.
+/// `guide`, a good plan, chooses the shares: each depth's programme has the demands left after
+/// the guide's presses so far (without one, the puzzle's own demands).
+pub(crate) fn lookahead(
+    problem: &SearchProblem,
+    objective: Objective,
+    guide: Option<&[u64]>,
+) -> Option<Lookahead> {
+    let order = button_order(problem).0;
+    let plain = Lookahead::new(problem, &order, objective)?;
+    if objective != Objective::Total {
+        return Some(plain);
+    }
+    Some(match shared_bound(problem, &order, guide) {
+        Some((at, tables)) => plain.with_shared(at, tables),
+        None => plain,
+    })
+}
+
+/// The shared bound's cells and tables per depth; `None` when the puzzle is too large or no
+/// programme was solved.
+#[allow(clippy::type_complexity)]
+fn shared_bound(
+    problem: &SearchProblem,
+    order: &[usize],
+    guide: Option<&[u64]>,
+) -> Option<(Vec<Vec<(usize, usize)>>, Vec<Vec<u64>>)> {
+    let n = order.len();
+    if n > SHARED_BUTTONS || problem.moduli.iter().any(|&m| m > 4096) {
+        return None;
+    }
+    let mut by_cell = problem.buttons_by_cell();
+    for list in &mut by_cell {
+        list.retain(|&(_, a)| a != 0);
+    }
+    let every = n.div_ceil(SHARED_PROGRAMMES).max(1);
+    let mut open = vec![true; n];
+    let mut rhs = problem.rhs.clone();
+    let mut shares: Option<Vec<Vec<u64>>> = None;
+    let (mut at, mut tables) = (Vec::with_capacity(n + 1), Vec::new());
+    let mut entries = 0usize;
+    for d in 0..=n {
+        crate::bounded::checkpoint();
+        if d % every == 0 {
+            // A programme not solved keeps the last shares: they hold for fewer buttons too.
+            if let Some(s) = cell_shares(problem, &by_cell, &open, &rhs) {
+                shares = Some(s);
+            }
+        }
+        let shares = shares.as_ref()?;
+        // Every button's shares must sum to at most a unit, or the bound would not hold.
+        let mut load = vec![0u64; n];
+        for (list, s) in by_cell.iter().zip(shares) {
+            for (&(j, _), &v) in list.iter().zip(s) {
+                load[j] += v;
+            }
+        }
+        if load.iter().any(|&l| l > SHARE_UNIT) {
+            return None;
+        }
+        let mut cells = Vec::new();
+        for (i, list) in by_cell.iter().enumerate() {
+            let m = problem.moduli[i];
+            let mine: Vec<(u64, u64, u64)> = list
+                .iter()
+                .zip(&shares[i])
+                .filter(|&(&(j, _), _)| open[j])
+                .map(|(&(j, a), &w)| (a, w, problem.highest[j].min(m / a.gcd(&m) - 1)))
+                .collect();
+            if mine.is_empty() || mine.iter().all(|&(_, w, _)| w == 0) {
+                continue;
+            }
+            entries += m as usize;
+            if entries > SHARED_ENTRIES {
+                return None;
+            }
+            let m_us = m as usize;
+            let mut table = vec![u64::MAX; m_us];
+            table[0] = 0;
+            for &(a, w, top) in &mine {
+                let mut next = table.clone();
+                for (r, &here) in table.iter().enumerate() {
+                    if here == u64::MAX {
+                        continue;
+                    }
+                    let mut t = r;
+                    for x in 1..=top {
+                        t = ((t as u64 + a) % m) as usize;
+                        let c = here + x * w;
+                        if c < next[t] {
+                            next[t] = c;
+                        }
+                    }
+                }
+                table = next;
+            }
+            cells.push((i, tables.len()));
+            tables.push(table);
+        }
+        at.push(cells);
+        if let Some(&j) = order.get(d) {
+            open[j] = false;
+            if let Some(x) = guide {
+                for &(i, a) in &problem.effects[j] {
+                    let m = problem.moduli[i];
+                    rhs[i] = sub_mod(rhs[i] % m, mul_mod(a % m, x[j] % m, m), m);
+                }
+            }
+        }
+    }
+    Some((at, tables))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -391,5 +618,83 @@ mod tests {
             }
         }
         assert!(positive > 300 && no_plan > 20, "{positive} positive bounds, {no_plan} proofs of no plan");
+    }
+
+    /// The shared lookahead, guided or not, never promises more than the open buttons need: at
+    /// every depth, after random presses of the buttons before it, what it says is left is at
+    /// most the least the open buttons can do (and it says "no plan" only when there is none).
+    #[test]
+    fn shared_lookahead_never_exceeds_the_least_completion() {
+        use rand::{RngExt, SeedableRng, rngs::StdRng};
+        let mut rng = StdRng::seed_from_u64(35);
+        let (mut checked, mut positive, mut beyond_disjoint) = (0, 0, 0);
+        for round in 0..300 {
+            let cells = rng.random_range(1..6);
+            let moduli: Vec<u64> =
+                (0..cells).map(|_| [2, 3, 4, 5, 6, 7, 8, 9, 11, 12][rng.random_range(0..10)]).collect();
+            let n = rng.random_range(1..7);
+            let effects: Vec<Vec<(usize, u64)>> = (0..n)
+                .map(|_| {
+                    let mut effect = Vec::new();
+                    for (i, &m) in moduli.iter().enumerate() {
+                        if rng.random_bool(0.5) {
+                            effect.push((i, rng.random_range(1..m)));
+                        }
+                    }
+                    effect
+                })
+                .collect();
+            let highest: Vec<u64> = effects
+                .iter()
+                .map(|e| {
+                    let period = e.iter().fold(1u64, |l, &(i, a)| l.lcm(&(moduli[i] / a.gcd(&moduli[i]))));
+                    if round % 2 == 0 { period - 1 } else { rng.random_range(0..period) }
+                })
+                .collect();
+            if highest.iter().map(|&h| h + 1).product::<u64>() > 50_000 {
+                continue;
+            }
+            let rhs: Vec<u64> = moduli.iter().map(|&m| rng.random_range(0..m)).collect();
+            let problem = SearchProblem { moduli, effects, rhs, highest };
+            let (order, _) = button_order(&problem);
+            let guide: Vec<u64> = problem.highest.iter().map(|&h| rng.random_range(0..=h)).collect();
+            let plain = Lookahead::new(&problem, &order, Objective::Total).expect("small");
+            for guided in [None, Some(guide.as_slice())] {
+                let ahead =
+                    super::super::bound::lookahead(&problem, Objective::Total, guided).expect("small");
+                assert_eq!(ahead.shared.len(), n + 1, "round {round}: no shared bound");
+                for depth in 0..=n {
+                    let mut residual = problem.rhs.clone();
+                    for &j in &order[..depth] {
+                        let v = rng.random_range(0..=problem.highest[j]);
+                        for &(i, a) in &problem.effects[j] {
+                            let m = problem.moduli[i];
+                            residual[i] = sub_mod(residual[i], mul_mod(a % m, v % m, m), m);
+                        }
+                    }
+                    // The open buttons alone, from the residuals.
+                    let mut rest = problem.clone();
+                    rest.rhs = residual.clone();
+                    order[..depth].iter().for_each(|&j| rest.highest[j] = 0);
+                    let truth = brute(&rest, Objective::Total);
+                    match (ahead.rest(depth, &residual), truth) {
+                        (None, Some(t)) => panic!("round {round} depth {depth}: no plan, but {t}"),
+                        (Some(r), Some(t)) => {
+                            let r = u128::from(r);
+                            assert!(r <= t, "round {round} depth {depth}: {r} > {t} {problem:?}");
+                            positive += usize::from(r > 0);
+                            beyond_disjoint +=
+                                usize::from(Some(r) > plain.rest(depth, &residual).map(u128::from));
+                        }
+                        _ => {}
+                    }
+                    checked += 1;
+                }
+            }
+        }
+        assert!(
+            checked > 1000 && positive > 300 && beyond_disjoint > 30,
+            "{checked} {positive} {beyond_disjoint}"
+        );
     }
 }

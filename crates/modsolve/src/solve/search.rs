@@ -13,7 +13,8 @@
 //! bounds. Branch and bound adds, at each value, a bound on what the buttons still open must
 //! add: for each depth, open cells whose remaining buttons are disjoint, each with a table (by
 //! residual) of the least cost those buttons need to meet the cell alone; a residual that no
-//! value of them meets ends the branch. A floor (a proven lower bound) ends the search, complete,
+//! value of them meets ends the branch. A lookahead from [`super::bound::lookahead`] adds, for
+//! `total`, a shared bound over every open cell. A floor (a proven lower bound) ends the search, complete,
 //! at the first plan that meets it. A [`Budget`] bounds the nodes and the time; an interrupted
 //! walk says so.
 
@@ -128,7 +129,7 @@ struct Walk<'a> {
     sum: u128,
     stop: bool,
     /// The bound on what the buttons still open must add, for branch and bound.
-    ahead: Option<Lookahead>,
+    ahead: Option<&'a Lookahead>,
     /// A proven lower bound on the best score: a plan that meets it ends the search, complete.
     floor: Option<Score>,
     /// A plan met the floor.
@@ -142,7 +143,16 @@ pub(crate) struct Lookahead {
     objective: Objective,
     at: Vec<Vec<(usize, usize)>>,
     tables: Vec<Vec<u64>>,
+    /// For `total`, the Lagrangian bound of [`bound::lookahead`]: for each depth, every open
+    /// cell with a table (by residual) of the least shared cost, in units of
+    /// `1 / SHARE_UNIT`, its open buttons need to meet it alone; the sum over the cells bounds the
+    /// presses still to come.
+    pub(crate) shared: Vec<Vec<(usize, usize)>>,
+    shared_tables: Vec<Vec<u64>>,
 }
+
+/// The shared bound counts a press's cost in units of `1 / SHARE_UNIT`.
+pub(crate) const SHARE_UNIT: u64 = 1 << 16;
 
 /// Lookahead tables are built only for puzzles of at most this many buttons, and at most this
 /// many entries in all.
@@ -150,6 +160,7 @@ const LOOKAHEAD_BUTTONS: usize = 4000;
 const LOOKAHEAD_ENTRIES: usize = 1 << 24;
 
 impl Lookahead {
+    /// The lookahead of disjoint cells; [`Lookahead::with_shared`] adds a shared bound.
     pub(crate) fn new(problem: &SearchProblem, order: &[usize], objective: Objective) -> Option<Lookahead> {
         let n = order.len();
         if n > LOOKAHEAD_BUTTONS {
@@ -230,7 +241,17 @@ impl Lookahead {
             }
             at.push(chosen);
         }
-        Some(Lookahead { objective, at, tables })
+        Some(Lookahead { objective, at, tables, shared: Vec::new(), shared_tables: Vec::new() })
+    }
+
+    /// Adds a shared bound for `total` (built by [`bound::lookahead`]): for each depth, every open
+    /// cell with its table index.
+    pub(crate) fn with_shared(
+        self,
+        shared: Vec<Vec<(usize, usize)>>,
+        shared_tables: Vec<Vec<u64>>,
+    ) -> Lookahead {
+        Lookahead { shared, shared_tables, ..self }
     }
 
     /// The least the open buttons must add at `depth` given the residuals, `None` when they
@@ -246,6 +267,17 @@ impl Lookahead {
                 Objective::Max => rest.max(c),
                 _ => rest.saturating_add(c),
             };
+        }
+        if let Some(cells) = self.shared.get(depth) {
+            let mut sum = 0u64;
+            for &(i, t) in cells {
+                let c = self.shared_tables[t][residual[i] as usize];
+                if c == u64::MAX {
+                    return None;
+                }
+                sum = sum.saturating_add(c);
+            }
+            rest = rest.max(sum.div_ceil(SHARE_UNIT));
         }
         Some(rest)
     }
@@ -276,11 +308,29 @@ pub(crate) fn search_to(
     {
         return SearchOutcome { score: initial_best, complete: true, ..SearchOutcome::default() };
     }
-    let (order, closing) = button_order(problem);
     let ahead = match goal {
-        Goal::Best(objective) => Lookahead::new(problem, &order, objective),
+        Goal::Best(objective) => Lookahead::new(problem, &button_order(problem).0, objective),
         Goal::All { .. } => None,
     };
+    search_ahead(problem, goal, budget, initial_best, floor, ahead.as_ref())
+}
+
+/// [`search_to`] with a lookahead built by the caller (for the order of [`button_order`]), so
+/// that searches of one problem share it.
+pub(crate) fn search_ahead(
+    problem: &SearchProblem,
+    goal: Goal,
+    budget: Budget,
+    initial_best: Option<Score>,
+    floor: Option<Score>,
+    ahead: Option<&Lookahead>,
+) -> SearchOutcome {
+    if let (Some(best), Some(floor)) = (initial_best, floor)
+        && best <= floor
+    {
+        return SearchOutcome { score: initial_best, complete: true, ..SearchOutcome::default() };
+    }
+    let (order, closing) = button_order(problem);
     let mut walk = Walk {
         problem,
         goal,

@@ -14,7 +14,8 @@
 //! (unless limits bind on a set the enumeration can count). Otherwise a descent and an iterated
 //! local search find a good plan, a beam search ([`super::beam`], a tenth of the budget) a
 //! better one on most large sets, then branch and bound runs in the search solver
-//! ([`super::search`]) on both cores: one search down from that plan, one raising a proven
+//! ([`super::search`]) on both cores, with the lookahead of [`super::bound::lookahead`] (its
+//! shares chosen along the beam's plan): one search down from that plan, one raising a proven
 //! floor from [`super::bound`]; the answer is proven only if one of them finishes, and the floor
 //! reached is the plan's lower bound.
 
@@ -28,7 +29,9 @@ use super::Answer;
 use super::beam;
 use super::bound::{self, Bound};
 use super::minweight::{self, Coset, pack};
-use super::search::{Budget, Goal, Meter, Objective, Score, SearchOutcome, SearchProblem, search_to};
+use super::search::{
+    Budget, Goal, Lookahead, Meter, Objective, Score, SearchOutcome, SearchProblem, search_ahead,
+};
 use crate::algebra::arith::{add_mod, mul_mod};
 
 /// Branch and bound is not tried on puzzles with more buttons than this.
@@ -451,7 +454,8 @@ impl<'a> Set<'a> {
                 None => (start, x0.to_vec()),
             };
             let left = Budget { nodes: left - beamed.nodes.min(left), ..budget.since(self.started) };
-            let (mut outcome, floor) = branch_and_bound(&problem, objective, left, start);
+            let guide = beamed.plan.as_deref().or(Some(x0.as_slice()));
+            let (mut outcome, floor) = branch_and_bound(&problem, objective, left, start, guide);
             if outcome.plan.is_none() && beamed.plan.is_some() {
                 outcome.plan = Some(x0);
             }
@@ -482,6 +486,7 @@ fn branch_and_bound(
     objective: Objective,
     budget: Budget,
     start: Option<Score>,
+    guide: Option<&[u64]>,
 ) -> (SearchOutcome, u128) {
     let floor = match bound::lower_bound(problem, objective) {
         Bound::AtLeast(b) => b,
@@ -489,10 +494,12 @@ fn branch_and_bound(
         Bound::NoPlan => 0,
     };
     let half = Budget { nodes: budget.nodes / 2, ..budget };
+    let ahead = bound::lookahead(problem, objective, guide);
+    let ahead = ahead.as_ref();
     let stop = crate::bounded::Stop::here();
     let (down, (up, raised)) = rayon::join(
-        || stop.carry(|| search_to(problem, Goal::Best(objective), half, start, Some((floor, 0)))),
-        || stop.carry(|| deepen(problem, objective, half, start, floor)),
+        || stop.carry(|| search_ahead(problem, Goal::Best(objective), half, start, Some((floor, 0)), ahead)),
+        || stop.carry(|| deepen(problem, objective, half, start, floor, ahead)),
     );
     let complete = down.complete || up.complete;
     let nodes = down.nodes + up.nodes;
@@ -513,8 +520,8 @@ fn branch_and_bound(
 }
 
 /// Branch and bound that raises its own floor: from the bound `floor`, search for a plan whose
-/// first measure is below `floor + δ` (δ = 1, 2, 4, …); a search that finishes with none proves
-/// `floor + δ`, and the next looks higher, until a plan is found (the search that found it
+/// first measure is below `floor + δ` (δ = 1, 2, then sized by the nodes the last two searches
+/// took); a search that finishes with none proves `floor + δ`, and the next looks higher, until a plan is found (the search that found it
 /// finishes as branch and bound: its plan is best, since every smaller first measure was ruled
 /// out) or the incumbent `start` is reached (then a last search from it). Each search is depth
 /// first with the lookahead bound of [`super::search`]. Returns the outcome (its plan only when
@@ -525,6 +532,7 @@ fn deepen(
     budget: Budget,
     start: Option<Score>,
     mut floor: u128,
+    ahead: Option<&Lookahead>,
 ) -> (SearchOutcome, u128) {
     let started = std::time::Instant::now();
     // The largest first measure any plan can have: past it, one search without a cap decides.
@@ -535,11 +543,15 @@ fn deepen(
     };
     let cap = start.map_or(most, |s| s.0);
     let (mut nodes, mut step) = (0u64, 1u128);
+    // The cap of the last search that proved its floor, and its nodes.
+    let mut last_cost: Option<(u128, u64)> = None;
     loop {
         let left = Budget { nodes: budget.nodes - nodes.min(budget.nodes), ..budget.since(started) };
         let last = floor.saturating_add(step) > cap;
         let initial = if last { start } else { Some((floor + step, 0)) };
-        let mut outcome = search_to(problem, Goal::Best(objective), left, initial, Some((floor, 0)));
+        let mut outcome =
+            search_ahead(problem, Goal::Best(objective), left, initial, Some((floor, 0)), ahead);
+        let spent = outcome.nodes;
         nodes += outcome.nodes;
         outcome.nodes = nodes;
         if last || !outcome.complete || outcome.plan.is_some() {
@@ -549,7 +561,20 @@ fn deepen(
             return (outcome, floor);
         }
         floor += step;
-        step *= 2;
+        // The next step from what the searches cost: a search's nodes grow about exponentially
+        // with its cap, and one cut by the budget proves nothing. With two costs known, the
+        // step is the one whose cost, extrapolated on their line (log nodes against cap), is
+        // half of what is left; before, it doubles.
+        let left = budget.nodes.saturating_sub(nodes);
+        step = match last_cost {
+            Some((cap, cost)) if spent > cost && cost > 0 => {
+                let slope = ((spent as f64).ln() - (cost as f64).ln()) / (floor - cap) as f64;
+                let reach = ((left as f64 / 2.0).ln() - (spent as f64).ln()) / slope;
+                if reach.is_finite() && reach >= 1.0 { (reach as u128).min(step * 4) } else { 1 }
+            }
+            _ => step * 2,
+        };
+        last_cost = Some((floor, spent.max(1)));
     }
 }
 
