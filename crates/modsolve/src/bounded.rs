@@ -299,10 +299,18 @@ impl Meter {
     /// Counts one node; false once the budget is spent.
     #[inline]
     pub(crate) fn tick(&mut self) -> bool {
-        self.nodes += 1;
+        self.tick_by(1)
+    }
+
+    /// Counts a node worth `units` nodes (a search step that costs more than one); false once
+    /// the budget is spent.
+    #[inline]
+    pub(crate) fn tick_by(&mut self, units: u64) -> bool {
+        let before = self.nodes;
+        self.nodes += units;
         if self.nodes > self.budget.nodes {
             self.exhausted = true;
-        } else if self.nodes & 0xfff == 1 {
+        } else if before == 0 || before >> 12 != self.nodes >> 12 {
             checkpoint();
             if let Some(limit) = self.budget.time
                 && self.started.elapsed() >= limit

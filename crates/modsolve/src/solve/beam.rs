@@ -143,6 +143,7 @@ impl Beam<'_> {
         for depth in 0..n {
             let j = self.order[depth];
             let hi = problem.highest[j];
+            let cost = problem.step_nodes(j);
             // (bound, parent, value)
             let mut children: Vec<(Score, u32, u64)> = Vec::new();
             for s in 0..layer.sum.len() {
@@ -166,7 +167,7 @@ impl Beam<'_> {
                 };
                 let (mut value, mut taken) = (first, 0);
                 while value <= hi && taken < CHILDREN {
-                    if !meter.tick() {
+                    if !meter.tick_by(cost) {
                         return None;
                     }
                     let (sum2, max2, nz2) =

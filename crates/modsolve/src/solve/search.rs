@@ -83,6 +83,12 @@ pub struct SearchProblem {
 }
 
 impl SearchProblem {
+    /// What a step of the search on button `j` counts against a node budget: one node per
+    /// [`CELLS_PER_NODE`] cells the button changes (a step updates each of them), at least one.
+    pub(crate) fn step_nodes(&self, j: usize) -> u64 {
+        (self.effects[j].len().div_ceil(CELLS_PER_NODE) as u64).max(1)
+    }
+
     /// Each cell's buttons with their weights (a button's amounts on the cell summed and
     /// reduced by its modulus), in button order.
     pub(crate) fn buttons_by_cell(&self) -> Vec<Vec<(usize, u64)>> {
@@ -99,6 +105,10 @@ impl SearchProblem {
         by_cell
     }
 }
+
+/// A search step on a button that changes up to this many cells counts one node; the default
+/// budget's nodes were calibrated on grids, whose buttons change five cells.
+pub(crate) const CELLS_PER_NODE: usize = 8;
 
 /// What a search found.
 #[derive(Clone, Debug, Default)]
@@ -457,8 +467,9 @@ impl Walk<'_> {
             None => (0, 1),
         };
         let mut value = first;
+        let cost = self.problem.step_nodes(j);
         while value <= hi {
-            if !self.meter.tick() {
+            if !self.meter.tick_by(cost) {
                 self.stop = true;
                 return;
             }
