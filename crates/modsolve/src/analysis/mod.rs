@@ -527,6 +527,7 @@ fn by_search(puzzle: &Puzzle, options: &Options, started: Instant) -> Result<Ana
             None,
             None,
             ahead.as_ref(),
+            None,
         );
         *analysis.search_nodes.get_or_insert(0) += outcome.nodes;
         let proof = if outcome.complete { Proof::Proven } else { Proof::BudgetRanOut };

@@ -21,7 +21,9 @@
 
 use num_integer::Integer;
 
-use super::search::{Lookahead, Objective, SHARE_UNIT, SearchProblem, button_order};
+use super::search::{
+    GROUP_CELLS, Lookahead, Objective, SHARE_UNIT, SearchProblem, SharedGroup, button_order,
+};
 use crate::algebra::arith::{mul_mod, sub_mod};
 
 /// Dynamic-programming steps spent on groups of two cells at most (single cells always run).
@@ -424,9 +426,12 @@ pub(crate) fn cell_shares(
 
 /// The search's lookahead for `objective` in the order of [`button_order`], with, for `total`, a
 /// shared bound: at each depth the open buttons' costs are shared among their open cells by the
-/// linear programme of [`cell_shares`], and each open cell gets a table (by residual) of the least
-/// shared cost its open buttons need to meet it alone; the tables' sum bounds the presses still
-/// to come, and overlapping cells count, where the disjoint cells of [`Lookahead::new`] do not.
+/// linear programme of [`cell_shares`]; the open cells are put in disjoint groups of up to three
+/// that share buttons, and each group gets a table (by its cells' residuals) of the least shared
+/// cost its open buttons need to meet its cells alone. The tables' sum bounds the presses still
+/// to come: a button's press counts in every group it touches, for its shares there, which sum to
+/// at most one press; cells whose buttons overlap count, where the disjoint cells of
+/// [`Lookahead::new`] do not.
 /// `guide`, a good plan, chooses the shares: each depth's programme has the demands left after
 /// the guide's presses so far (without one, the puzzle's own demands).
 pub(crate) fn lookahead(
@@ -445,14 +450,17 @@ pub(crate) fn lookahead(
     })
 }
 
-/// The shared bound's cells and tables per depth; `None` when the puzzle is too large or no
-/// programme was solved.
-#[allow(clippy::type_complexity)]
+/// The shared bound's groups per depth, and their tables.
+type SharedParts = (Vec<Vec<SharedGroup>>, Vec<Vec<u64>>);
+
+/// The shared bound's groups and tables per depth; `None` when the puzzle is too large or no
+/// programme was solved. Groups of up to three cells come first, then pairs, then single cells
+/// if the tables would be too many.
 fn shared_bound(
     problem: &SearchProblem,
     order: &[usize],
     guide: Option<&[u64]>,
-) -> Option<(Vec<Vec<(usize, usize)>>, Vec<Vec<u64>>)> {
+) -> Option<SharedParts> {
     let n = order.len();
     if n > SHARED_BUTTONS || problem.moduli.iter().any(|&m| m > 4096) {
         return None;
@@ -461,24 +469,22 @@ fn shared_bound(
     for list in &mut by_cell {
         list.retain(|&(_, a)| a != 0);
     }
+    // The shares of every depth first: they do not depend on the groups.
     let every = n.div_ceil(SHARED_PROGRAMMES).max(1);
     let mut open = vec![true; n];
     let mut rhs = problem.rhs.clone();
-    let mut shares: Option<Vec<Vec<u64>>> = None;
-    let (mut at, mut tables) = (Vec::with_capacity(n + 1), Vec::new());
-    let mut entries = 0usize;
+    let mut shares: Vec<Vec<Vec<u64>>> = Vec::with_capacity(n + 1);
     for d in 0..=n {
         crate::bounded::checkpoint();
-        if d % every == 0 {
-            // A programme not solved keeps the last shares: they hold for fewer buttons too.
-            if let Some(s) = cell_shares(problem, &by_cell, &open, &rhs) {
-                shares = Some(s);
-            }
+        // A programme not solved keeps the last shares: they hold for fewer buttons too.
+        let solved = if d % every == 0 { cell_shares(problem, &by_cell, &open, &rhs) } else { None };
+        match solved {
+            Some(s) => shares.push(s),
+            None => shares.push(shares.last()?.clone()),
         }
-        let shares = shares.as_ref()?;
         // Every button's shares must sum to at most a unit, or the bound would not hold.
         let mut load = vec![0u64; n];
-        for (list, s) in by_cell.iter().zip(shares) {
+        for (list, s) in by_cell.iter().zip(&shares[d]) {
             for (&(j, _), &v) in list.iter().zip(s) {
                 load[j] += v;
             }
@@ -486,46 +492,6 @@ fn shared_bound(
         if load.iter().any(|&l| l > SHARE_UNIT) {
             return None;
         }
-        let mut cells = Vec::new();
-        for (i, list) in by_cell.iter().enumerate() {
-            let m = problem.moduli[i];
-            let mine: Vec<(u64, u64, u64)> = list
-                .iter()
-                .zip(&shares[i])
-                .filter(|&(&(j, _), _)| open[j])
-                .map(|(&(j, a), &w)| (a, w, problem.highest[j].min(m / a.gcd(&m) - 1)))
-                .collect();
-            if mine.is_empty() || mine.iter().all(|&(_, w, _)| w == 0) {
-                continue;
-            }
-            entries += m as usize;
-            if entries > SHARED_ENTRIES {
-                return None;
-            }
-            let m_us = m as usize;
-            let mut table = vec![u64::MAX; m_us];
-            table[0] = 0;
-            for &(a, w, top) in &mine {
-                let mut next = table.clone();
-                for (r, &here) in table.iter().enumerate() {
-                    if here == u64::MAX {
-                        continue;
-                    }
-                    let mut t = r;
-                    for x in 1..=top {
-                        t = ((t as u64 + a) % m) as usize;
-                        let c = here + x * w;
-                        if c < next[t] {
-                            next[t] = c;
-                        }
-                    }
-                }
-                table = next;
-            }
-            cells.push((i, tables.len()));
-            tables.push(table);
-        }
-        at.push(cells);
         if let Some(&j) = order.get(d) {
             open[j] = false;
             if let Some(x) = guide {
@@ -536,7 +502,174 @@ fn shared_bound(
             }
         }
     }
+    [GROUP_STATES_LARGE, GROUP_STATES_PAIR, 1]
+        .into_iter()
+        .find_map(|states| shared_tables(problem, order, &by_cell, &shares, states))
+}
+
+/// Groups of the shared bound may have up to this many residual states (three cells of moduli
+/// up to 12), then this many (two), before single cells.
+const GROUP_STATES_LARGE: u64 = 1728;
+const GROUP_STATES_PAIR: u64 = 144;
+
+/// The shared bound's tables with groups of at most `group_states` states; `None` past
+/// [`SHARED_ENTRIES`] entries.
+fn shared_tables(
+    problem: &SearchProblem,
+    order: &[usize],
+    by_cell: &[Vec<(usize, u64)>],
+    shares: &[Vec<Vec<u64>>],
+    group_states: u64,
+) -> Option<SharedParts> {
+    let (n, cells) = (order.len(), problem.moduli.len());
+    let mut open = vec![true; n];
+    let (mut at, mut tables) = (Vec::with_capacity(n + 1), Vec::new());
+    let mut entries = 0usize;
+    for (d, shares) in shares.iter().enumerate() {
+        crate::bounded::checkpoint();
+        let is_open: Vec<bool> = by_cell.iter().map(|list| list.iter().any(|&(j, _)| open[j])).collect();
+        let mut grouped = vec![false; cells];
+        let mut groups = Vec::new();
+        for i in 0..cells {
+            if !is_open[i] || grouped[i] {
+                continue;
+            }
+            grouped[i] = true;
+            let mut group = vec![i];
+            let mut states = problem.moduli[i];
+            // Join the open cell that shares the most open buttons with the group, while the
+            // residual states stay within the limit.
+            while group.len() < GROUP_CELLS {
+                let mut shared = std::collections::BTreeMap::<usize, usize>::new();
+                for &c in &group {
+                    for &(j, _) in by_cell[c].iter().filter(|&&(j, _)| open[j]) {
+                        for &(k, _) in &problem.effects[j] {
+                            if is_open[k] && !grouped[k] && states * problem.moduli[k] <= group_states {
+                                *shared.entry(k).or_default() += 1;
+                            }
+                        }
+                    }
+                }
+                let Some((k, _)) = shared.into_iter().max_by_key(|&(k, c)| (c, std::cmp::Reverse(k))) else {
+                    break;
+                };
+                grouped[k] = true;
+                states *= problem.moduli[k];
+                group.push(k);
+            }
+            let Some(table) = group_table(problem, by_cell, shares, &open, &group) else {
+                continue;
+            };
+            entries += table.len();
+            if entries > SHARED_ENTRIES {
+                return None;
+            }
+            let mut g = SharedGroup { cells: [0; GROUP_CELLS], radix: [0; GROUP_CELLS], len: 0, table: 0 };
+            let mut radix = 1u64;
+            for (k, &c) in group.iter().enumerate() {
+                g.cells[k] = c as u32;
+                g.radix[k] = radix as u32;
+                radix *= problem.moduli[c];
+            }
+            g.len = group.len() as u8;
+            g.table = tables.len() as u32;
+            tables.push(table);
+            groups.push(g);
+        }
+        at.push(groups);
+        if let Some(&j) = order.get(d) {
+            open[j] = false;
+        }
+    }
     Some((at, tables))
+}
+
+/// The least shared cost of `group`'s open buttons leaving each residual vector of its cells
+/// (first cell fastest), `u64::MAX` for none; `None` when the table says nothing (every entry 0).
+fn group_table(
+    problem: &SearchProblem,
+    by_cell: &[Vec<(usize, u64)>],
+    shares: &[Vec<u64>],
+    open: &[bool],
+    group: &[usize],
+) -> Option<Vec<u64>> {
+    let moduli: Vec<u64> = group.iter().map(|&c| problem.moduli[c]).collect();
+    let states = moduli.iter().product::<u64>() as usize;
+    let mut buttons: Vec<usize> =
+        group.iter().flat_map(|&c| by_cell[c].iter().map(|&(j, _)| j)).filter(|&j| open[j]).collect();
+    buttons.sort_unstable();
+    buttons.dedup();
+    let mut table = vec![u64::MAX; states];
+    table[0] = 0;
+    for &j in &buttons {
+        // The button's weights on the group's cells, its shared cost and its period there.
+        let (mut w, mut cost, mut period) = (Vec::with_capacity(group.len()), 0u64, 1u64);
+        for (&c, &m) in group.iter().zip(&moduli) {
+            match by_cell[c].iter().position(|&(b, _)| b == j) {
+                Some(k) => {
+                    let a = by_cell[c][k].1;
+                    w.push(a);
+                    cost += shares[c][k];
+                    period = period.lcm(&(m / a.gcd(&m)));
+                }
+                None => w.push(0),
+            }
+        }
+        let top = problem.highest[j].min(period - 1);
+        let shift: Vec<usize> = (0..states)
+            .map(|s| {
+                let (mut rest, mut t, mut radix) = (s as u64, 0u64, 1u64);
+                for (&m, &a) in moduli.iter().zip(&w) {
+                    t += (rest % m + a) % m * radix;
+                    rest /= m;
+                    radix *= m;
+                }
+                t as usize
+            })
+            .collect();
+        if top + 1 == period {
+            // Every press count up to the period: along each cycle of the shift (all of length
+            // `period`), two rounds of relaxation give the least cost of every count.
+            let mut seen = vec![false; states];
+            let mut cycle = Vec::with_capacity(period as usize);
+            for s0 in 0..states {
+                if seen[s0] {
+                    continue;
+                }
+                cycle.clear();
+                let mut s = s0;
+                loop {
+                    seen[s] = true;
+                    cycle.push(s);
+                    s = shift[s];
+                    if s == s0 {
+                        break;
+                    }
+                }
+                let p = cycle.len();
+                for k in 0..2 * p {
+                    let (a, b) = (cycle[k % p], cycle[(k + 1) % p]);
+                    if table[a] != u64::MAX && table[a] + cost < table[b] {
+                        table[b] = table[a] + cost;
+                    }
+                }
+            }
+        } else {
+            let mut next = table.clone();
+            for (s, &here) in table.iter().enumerate() {
+                if here == u64::MAX {
+                    continue;
+                }
+                let mut t = s;
+                for x in 1..=top {
+                    t = shift[t];
+                    next[t] = next[t].min(here + x * cost);
+                }
+            }
+            table = next;
+        }
+    }
+    table.iter().any(|&c| c != 0).then_some(table)
 }
 
 #[cfg(test)]

@@ -20,7 +20,7 @@
 
 use num_integer::Integer;
 
-use crate::algebra::arith::{inv_mod, mul_mod, sub_mod};
+use crate::algebra::arith::{add_mod, inv_mod, mul_mod, sub_mod};
 
 /// What "best" means for a plan.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -144,6 +144,22 @@ struct Walk<'a> {
     floor: Option<Score>,
     /// A plan met the floor.
     done: bool,
+    /// For each depth, the forced values' rule (from its first closing cell), if any.
+    forced: Vec<Option<Forced>>,
+    /// For each depth, what one step of its button's value (1, or the forced values' step)
+    /// takes from each cell of its effect, in the effect's order.
+    deltas: Vec<Vec<u64>>,
+}
+
+/// A button whose value a closing cell forces: with residual `r` and weight `a` on the cell,
+/// `a·x ≡ r (mod m)` needs `g = gcd(a, m)` to divide `r`, and then `x ≡ (r/g)·inverse (mod
+/// step)`, `step = m/g`, `inverse` the inverse of `a/g` modulo `step`.
+#[derive(Clone, Copy, Debug)]
+struct Forced {
+    cell: usize,
+    g: u64,
+    step: u64,
+    inverse: u64,
 }
 
 /// For each depth, open cells whose remaining buttons are disjoint, each with a table of the
@@ -153,12 +169,25 @@ pub(crate) struct Lookahead {
     objective: Objective,
     at: Vec<Vec<(usize, usize)>>,
     tables: Vec<Vec<u64>>,
-    /// For `total`, the Lagrangian bound of [`bound::lookahead`]: for each depth, every open
-    /// cell with a table (by residual) of the least shared cost, in units of
-    /// `1 / SHARE_UNIT`, its open buttons need to meet it alone; the sum over the cells bounds the
-    /// presses still to come.
-    pub(crate) shared: Vec<Vec<(usize, usize)>>,
+    /// For `total`, the Lagrangian bound of [`bound::lookahead`]: for each depth, disjoint groups
+    /// of open cells, each with a table (by residuals) of the least shared cost, in units of
+    /// `1 / SHARE_UNIT`, its open buttons need to meet its cells alone; the sum over the groups
+    /// bounds the presses still to come.
+    pub(crate) shared: Vec<Vec<SharedGroup>>,
     shared_tables: Vec<Vec<u64>>,
+}
+
+/// The most cells in a group of the shared bound.
+pub(crate) const GROUP_CELLS: usize = 3;
+
+/// A group of open cells of the shared bound at one depth, with its table of the least shared
+/// cost of its open buttons by the cells' residuals (index `Σ residual·radix`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SharedGroup {
+    pub cells: [u32; GROUP_CELLS],
+    pub radix: [u32; GROUP_CELLS],
+    pub len: u8,
+    pub table: u32,
 }
 
 /// The shared bound counts a press's cost in units of `1 / SHARE_UNIT`.
@@ -254,11 +283,11 @@ impl Lookahead {
         Some(Lookahead { objective, at, tables, shared: Vec::new(), shared_tables: Vec::new() })
     }
 
-    /// Adds a shared bound for `total` (built by [`bound::lookahead`]): for each depth, every open
-    /// cell with its table index.
+    /// Adds a shared bound for `total` (built by [`bound::lookahead`]): for each depth, its groups
+    /// of open cells, and the groups' tables.
     pub(crate) fn with_shared(
         self,
-        shared: Vec<Vec<(usize, usize)>>,
+        shared: Vec<Vec<SharedGroup>>,
         shared_tables: Vec<Vec<u64>>,
     ) -> Lookahead {
         Lookahead { shared, shared_tables, ..self }
@@ -278,10 +307,13 @@ impl Lookahead {
                 _ => rest.saturating_add(c),
             };
         }
-        if let Some(cells) = self.shared.get(depth) {
+        if let Some(groups) = self.shared.get(depth) {
             let mut sum = 0u64;
-            for &(i, t) in cells {
-                let c = self.shared_tables[t][residual[i] as usize];
+            for g in groups {
+                let index = (0..g.len as usize)
+                    .map(|k| residual[g.cells[k] as usize] as usize * g.radix[k] as usize)
+                    .sum::<usize>();
+                let c = self.shared_tables[g.table as usize][index];
                 if c == u64::MAX {
                     return None;
                 }
@@ -322,11 +354,12 @@ pub(crate) fn search_to(
         Goal::Best(objective) => Lookahead::new(problem, &button_order(problem).0, objective),
         Goal::All { .. } => None,
     };
-    search_ahead(problem, goal, budget, initial_best, floor, ahead.as_ref())
+    search_ahead(problem, goal, budget, initial_best, floor, ahead.as_ref(), None)
 }
 
 /// [`search_to`] with a lookahead built by the caller (for the order of [`button_order`]), so
-/// that searches of one problem share it.
+/// that searches of one problem share it; `cancel`, when another search sets it, ends this one
+/// as if its budget were spent.
 pub(crate) fn search_ahead(
     problem: &SearchProblem,
     goal: Goal,
@@ -334,6 +367,7 @@ pub(crate) fn search_ahead(
     initial_best: Option<Score>,
     floor: Option<Score>,
     ahead: Option<&Lookahead>,
+    cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 ) -> SearchOutcome {
     if let (Some(best), Some(floor)) = (initial_best, floor)
         && best <= floor
@@ -341,6 +375,32 @@ pub(crate) fn search_ahead(
         return SearchOutcome { score: initial_best, complete: true, ..SearchOutcome::default() };
     }
     let (order, closing) = button_order(problem);
+    let amount = |j: usize, cell: usize| {
+        let m = problem.moduli[cell];
+        problem.effects[j].iter().filter(|&&(i, _)| i == cell).fold(0, |acc, &(_, a)| add_mod(acc, a % m, m))
+    };
+    let forced: Vec<Option<Forced>> = order
+        .iter()
+        .zip(&closing)
+        .map(|(&j, closed)| {
+            let &cell = closed.first()?;
+            let (m, a) = (problem.moduli[cell], amount(j, cell));
+            let g = a.gcd(&m);
+            let step = m / g;
+            Some(Forced { cell, g, step, inverse: inv_mod((a / g) % step, step).unwrap_or(0) })
+        })
+        .collect();
+    let deltas: Vec<Vec<u64>> = order
+        .iter()
+        .zip(&forced)
+        .map(|(&j, f)| {
+            let step = f.map_or(1, |f| f.step);
+            problem.effects[j]
+                .iter()
+                .map(|&(i, a)| mul_mod(a % problem.moduli[i], step % problem.moduli[i], problem.moduli[i]))
+                .collect()
+        })
+        .collect();
     let mut walk = Walk {
         problem,
         goal,
@@ -348,13 +408,15 @@ pub(crate) fn search_ahead(
         closing,
         residual: problem.rhs.clone(),
         x: vec![0; problem.effects.len()],
-        meter: Meter::new(budget),
+        meter: Meter::cancelled_by(budget, cancel),
         out: SearchOutcome { score: initial_best, ..SearchOutcome::default() },
         sum: 0,
         stop: false,
         ahead,
         floor,
         done: false,
+        forced,
+        deltas,
     };
     // Cells no button touches must already be right.
     let mut touched = vec![false; problem.moduli.len()];
@@ -450,34 +512,35 @@ impl Walk<'_> {
         let j = self.order[depth];
         let hi = self.problem.highest[j];
         // Forced values from the first closing cell: x ≡ x0 (mod step).
-        let (first, step) = match self.closing[depth].first() {
-            Some(&i) => {
-                let m = self.problem.moduli[i];
-                let a = self.amount(j, i);
-                let r = self.residual[i];
-                let g = a.gcd(&m);
+        let (first, step) = match self.forced[depth] {
+            Some(Forced { cell, g, step, inverse }) => {
+                let r = self.residual[cell];
                 if !r.is_multiple_of(g) {
                     self.meter.tick();
                     return;
                 }
-                let step = m / g;
-                let x0 = mul_mod((r / g) % step, inv_mod((a / g) % step, step).unwrap_or(0), step);
-                (x0, step)
+                (mul_mod((r / g) % step, inverse, step), step)
             }
             None => (0, 1),
         };
+        if first > hi {
+            return;
+        }
         let mut value = first;
         let cost = self.problem.step_nodes(j);
-        while value <= hi {
+        // The residuals are kept for the value tried: pressed once, then moved by one step's
+        // change per value (no division), and restored at the end.
+        self.press(j, value);
+        loop {
             if !self.meter.tick_by(cost) {
                 self.stop = true;
-                return;
+                break;
             }
             if let Goal::Best(objective) = self.goal
                 && let Some(best) = self.out.score
             {
                 let (m2, nz2) = (max.max(value), nonzero + (value != 0) as u64);
-                let sum = self.sum + value as u128;
+                let sum = self.sum;
                 let bound = match objective {
                     Objective::Total => (sum, 0),
                     Objective::Max => (m2 as u128, sum),
@@ -488,7 +551,6 @@ impl Walk<'_> {
                     break;
                 }
             }
-            self.press(j, value);
             let mut ok = self.closing[depth].iter().all(|&i| self.residual[i] == 0);
             if ok && let Some(ahead) = &self.ahead {
                 ok = match ahead.rest(depth + 1, &self.residual) {
@@ -507,23 +569,23 @@ impl Walk<'_> {
             if ok {
                 self.descend(depth + 1, max.max(value), nonzero + (value != 0) as u64);
             }
-            self.unpress(j, value);
             if self.stop {
-                return;
+                break;
             }
             match value.checked_add(step) {
-                Some(v) => value = v,
-                None => break,
+                Some(v) if v <= hi => {
+                    for (&(i, _), &d) in self.problem.effects[j].iter().zip(&self.deltas[depth]) {
+                        let (r, m) = (self.residual[i], self.problem.moduli[i]);
+                        self.residual[i] = if r >= d { r - d } else { r + (m - d) };
+                    }
+                    self.x[j] = v;
+                    self.sum += step as u128;
+                    value = v;
+                }
+                _ => break,
             }
         }
-    }
-
-    fn amount(&self, j: usize, cell: usize) -> u64 {
-        let m = self.problem.moduli[cell];
-        self.problem.effects[j]
-            .iter()
-            .filter(|&&(i, _)| i == cell)
-            .fold(0, |acc, &(_, a)| crate::algebra::arith::add_mod(acc, a, m))
+        self.unpress(j, value);
     }
 
     fn press(&mut self, j: usize, value: u64) {
@@ -546,7 +608,7 @@ impl Walk<'_> {
         }
         for &(i, a) in &self.problem.effects[j] {
             let m = self.problem.moduli[i];
-            self.residual[i] = crate::algebra::arith::add_mod(self.residual[i], mul_mod(a, value % m, m), m);
+            self.residual[i] = add_mod(self.residual[i], mul_mod(a, value % m, m), m);
         }
     }
 

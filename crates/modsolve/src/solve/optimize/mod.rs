@@ -478,8 +478,9 @@ impl<'a> Set<'a> {
 /// Branch and bound on both cores, each with half the nodes: one search down from the
 /// incumbent `start` (it ends as soon as it meets the modular bound of [`bound::lower_bound`]),
 /// and [`deepen`], which raises that bound. Each search counts its own nodes on one thread, so a
-/// node budget gives the same answer however the threads run; the better plan is taken (the
-/// first search's on a tie). Returns the outcome (its plan only when better than `start`) and
+/// node budget gives the same answer however the threads run. When [`deepen`] finishes, its
+/// outcome is proven and taken, and the search down is stopped (its nodes are not counted);
+/// otherwise the better plan is taken (the first search's on a tie). Returns the outcome (its plan only when better than `start`) and
 /// the floor proven: the best score's first measure when the outcome is complete.
 fn branch_and_bound(
     problem: &SearchProblem,
@@ -497,20 +498,41 @@ fn branch_and_bound(
     let ahead = bound::lookahead(problem, objective, guide);
     let ahead = ahead.as_ref();
     let stop = crate::bounded::Stop::here();
+    // A floor that reaches the best plan ends the search down: its plan is proven, and the
+    // search down, stopped wherever it was, is not looked at.
+    let proven = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     let (down, (up, raised)) = rayon::join(
-        || stop.carry(|| search_ahead(problem, Goal::Best(objective), half, start, Some((floor, 0)), ahead)),
-        || stop.carry(|| deepen(problem, objective, half, start, floor, ahead)),
+        || {
+            let cancel = Some(proven.clone());
+            stop.carry(|| {
+                search_ahead(problem, Goal::Best(objective), half, start, Some((floor, 0)), ahead, cancel)
+            })
+        },
+        || {
+            stop.carry(|| {
+                let raised = deepen(problem, objective, half, start, floor, ahead);
+                proven.store(raised.0.complete, std::sync::atomic::Ordering::Relaxed);
+                raised
+            })
+        },
     );
-    let complete = down.complete || up.complete;
-    let nodes = down.nodes + up.nodes;
-    let mut outcome = match (down.score, up.score) {
-        (Some(a), Some(b)) if b < a && up.plan.is_some() => up,
-        (None, Some(_)) if up.plan.is_some() => up,
-        _ if down.plan.is_some() => down,
-        _ => up,
+    let outcome = if up.complete {
+        // The nodes of the search that proved it (the other's depend on when it stopped).
+        up
+    } else {
+        let complete = down.complete;
+        let nodes = down.nodes + up.nodes;
+        let mut outcome = match (down.score, up.score) {
+            (Some(a), Some(b)) if b < a && up.plan.is_some() => up,
+            (None, Some(_)) if up.plan.is_some() => up,
+            _ if down.plan.is_some() => down,
+            _ => up,
+        };
+        outcome.complete = complete;
+        outcome.nodes = nodes;
+        outcome
     };
-    outcome.complete = complete;
-    outcome.nodes = nodes;
+    let complete = outcome.complete;
     let best = outcome.plan.as_ref().map(|x| objective.score(x)).or(start);
     let floor = match best {
         Some(score) if complete => score.0,
@@ -550,7 +572,7 @@ fn deepen(
         let last = floor.saturating_add(step) > cap;
         let initial = if last { start } else { Some((floor + step, 0)) };
         let mut outcome =
-            search_ahead(problem, Goal::Best(objective), left, initial, Some((floor, 0)), ahead);
+            search_ahead(problem, Goal::Best(objective), left, initial, Some((floor, 0)), ahead, None);
         let spent = outcome.nodes;
         nodes += outcome.nodes;
         outcome.nodes = nodes;
