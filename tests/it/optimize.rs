@@ -1022,3 +1022,50 @@ fn best_plans_and_lower_bounds_against_brute_force() {
         "{bounded} positive bounds on unproven plans, {unproven} unproven"
     );
 }
+
+/// Mixed-moduli grids of the benchmark against HiGHS and CP-SAT (`benches/reference/mixed.py
+/// grid N SEED SELF`), whose fewest presses the default budget proves through the shared
+/// lookahead bound (HiGHS needed about 140 s for the 6×6 grid of seed 2 on the machine of
+/// BENCHMARKS.md): the plan is proven, simulated, and its total is the known optimum; a second
+/// run gives the same plan and node count (the search that proves it cancels the other, whose
+/// nodes would depend on when it stopped).
+#[test]
+fn mixed_grids_to_6x6_are_proven_at_the_default_budget() {
+    let grids = [
+        (
+            "5x5 seed 2",
+            "Puzzle(graph: Grid(rows: 5, cols: 5), modulus: [2, 3, 3, 7, 4, 12, 6, 6, 11, 5, 11, 2, 11, 12, 4, 8, \
+             12, 8, 10, 7, 10, 9, 10, 6, 2], press: (self: 1, neighbors: 1), start: [0, 1, 1, 2, 3, 6, 4, 1, 8, 1, \
+             3, 0, 0, 2, 2, 2, 2, 5, 8, 5, 8, 2, 7, 3, 1])",
+            52u32,
+        ),
+        (
+            "6x6 seed 2",
+            "Puzzle(graph: Grid(rows: 6, cols: 6), modulus: [2, 3, 3, 7, 4, 12, 6, 6, 11, 5, 11, 2, 11, 12, 4, 8, \
+             12, 8, 10, 7, 10, 9, 10, 6, 2, 2, 7, 9, 7, 8, 8, 10, 4, 10, 4, 5], press: (self: 1, neighbors: 1), \
+             start: [0, 0, 0, 2, 1, 2, 4, 4, 5, 4, 10, 0, 7, 6, 2, 5, 5, 7, 2, 6, 6, 7, 8, 1, 1, 1, 3, 8, 4, 5, 7, \
+             7, 2, 9, 3, 3])",
+            66,
+        ),
+        (
+            "6x6 octopus rule seed 1",
+            "Puzzle(graph: Grid(rows: 6, cols: 6), modulus: [4, 11, 3, 6, 3, 9, 9, 9, 12, 8, 5, 3, 9, 2, 8, 8, 11, \
+             2, 9, 6, 5, 11, 3, 7, 2, 2, 2, 12, 10, 2, 8, 12, 5, 8, 2, 10], press: (self: 2, neighbors: 1), \
+             start: [1, 7, 1, 4, 0, 5, 3, 3, 7, 4, 0, 1, 8, 0, 2, 4, 1, 1, 8, 3, 4, 10, 0, 2, 1, 1, 1, 9, 0, 1, 3, \
+             11, 3, 6, 0, 5])",
+            66,
+        ),
+    ];
+    for (name, source, fewest) in grids {
+        let puzzle = parse_puzzle(source).unwrap();
+        let analysis = analysis_of(&puzzle, &Options::default()).expect("solved");
+        let plan = analysis.fewest.as_ref().expect("a plan");
+        assert!(plan.is_proven(), "{name}: {:?}, bound {:?}", plan.proof, plan.lower_bound);
+        assert_eq!(plan.total(), BigUint::from(fewest), "{name}");
+        assert_eq!(plan.lower_bound, Some(BigUint::from(fewest)), "{name}");
+        assert!(puzzle.solves(&plan.presses), "{name}");
+        let again = analysis_of(&puzzle, &Options::default()).expect("solved");
+        assert_eq!(again.fewest.as_ref().map(|p| &p.presses), Some(&plan.presses), "{name}");
+        assert_eq!(again.search_nodes, analysis.search_nodes, "{name}");
+    }
+}

@@ -456,11 +456,7 @@ type SharedParts = (Vec<Vec<SharedGroup>>, Vec<Vec<u64>>);
 /// The shared bound's groups and tables per depth; `None` when the puzzle is too large or no
 /// programme was solved. Groups of up to three cells come first, then pairs, then single cells
 /// if the tables would be too many.
-fn shared_bound(
-    problem: &SearchProblem,
-    order: &[usize],
-    guide: Option<&[u64]>,
-) -> Option<SharedParts> {
+fn shared_bound(problem: &SearchProblem, order: &[usize], guide: Option<&[u64]>) -> Option<SharedParts> {
     let n = order.len();
     if n > SHARED_BUTTONS || problem.moduli.iter().any(|&m| m > 4096) {
         return None;
