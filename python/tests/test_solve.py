@@ -146,3 +146,29 @@ def test_budgets_and_memory_limits_are_accepted(octopus):
     assert modsolve.solve(octopus, max_memory=1 << 30)["solvable"] is True
     with pytest.raises(MemoryError, match="max_memory"):
         modsolve.solve(octopus, max_memory=1)
+
+
+# The 6x6 mixed-moduli grid of seed 2 of the benchmark against HiGHS and CP-SAT
+# (benches/reference/mixed.py grid 6 2 1): 66 presses at fewest.
+MIXED_6X6 = (
+    "Puzzle(graph: Grid(rows: 6, cols: 6), modulus: [2, 3, 3, 7, 4, 12, 6, 6, 11, 5, 11, 2, 11, 12, 4, 8, "
+    "12, 8, 10, 7, 10, 9, 10, 6, 2, 2, 7, 9, 7, 8, 8, 10, 4, 10, 4, 5], press: (self: 1, neighbors: 1), "
+    "start: [0, 0, 0, 2, 1, 2, 4, 4, 5, 4, 10, 0, 7, 6, 2, 5, 5, 7, 2, 6, 6, 7, 8, 1, 1, 1, 3, 8, 4, 5, 7, "
+    "7, 2, 9, 3, 3])"
+)
+
+
+def test_a_plan_not_proven_comes_with_its_lower_bound():
+    report = modsolve.solve(MIXED_6X6, nodes=2_000_000)
+    fewest = report["fewest"]
+    assert fewest["proven"] is False and fewest["proof"] == "budget-ran-out"
+    assert 0 < fewest["lower_bound"] <= 66 <= fewest["total_presses"]
+    # The same nodes give the same plan and bound.
+    again = modsolve.solve(MIXED_6X6, nodes=2_000_000)["fewest"]
+    assert again == fewest
+
+
+def test_the_default_budget_proves_the_mixed_6x6_grid():
+    fewest = modsolve.solve(MIXED_6X6)["fewest"]
+    assert fewest["proven"] is True
+    assert fewest["total_presses"] == fewest["lower_bound"] == 66
