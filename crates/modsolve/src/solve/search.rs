@@ -110,6 +110,10 @@ impl SearchProblem {
 /// budget's nodes were calibrated on grids, whose buttons change five cells.
 pub(crate) const CELLS_PER_NODE: usize = 8;
 
+/// The shared bound's groups summed at a node count one node more per this many (a grid of up to
+/// 8×8 sums fewer): the default budget takes about as long on larger boards.
+const GROUPS_PER_NODE: usize = 32;
+
 /// What a search found.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct SearchOutcome {
@@ -146,6 +150,8 @@ struct Walk<'a> {
     done: bool,
     /// For each depth, the forced values' rule (from its first closing cell), if any.
     forced: Vec<Option<Forced>>,
+    /// For each depth, the nodes a value tried there counts against the budget.
+    costs: Vec<u64>,
     /// For each depth, what one step of its button's value (1, or the forced values' step)
     /// takes from each cell of its effect, in the effect's order.
     deltas: Vec<Vec<u64>>,
@@ -401,6 +407,15 @@ pub(crate) fn search_ahead(
                 .collect()
         })
         .collect();
+    // A value tried counts the cells its button changes and the shared bound's groups it sums.
+    let costs: Vec<u64> = order
+        .iter()
+        .enumerate()
+        .map(|(d, &j)| {
+            let groups = ahead.and_then(|a| a.shared.get(d + 1)).map_or(0, Vec::len);
+            problem.step_nodes(j) + (groups / GROUPS_PER_NODE) as u64
+        })
+        .collect();
     let mut walk = Walk {
         problem,
         goal,
@@ -416,6 +431,7 @@ pub(crate) fn search_ahead(
         floor,
         done: false,
         forced,
+        costs,
         deltas,
     };
     // Cells no button touches must already be right.
@@ -527,7 +543,7 @@ impl Walk<'_> {
             return;
         }
         let mut value = first;
-        let cost = self.problem.step_nodes(j);
+        let cost = self.costs[depth];
         // The residuals are kept for the value tried: pressed once, then moved by one step's
         // change per value (no division), and restored at the end.
         self.press(j, value);
