@@ -633,7 +633,7 @@ fn impossible_counts_and_huge_budgets_are_refused() {
     assert!(String::from_utf8_lossy(&output.stderr).contains("is too long a budget"));
 }
 
-/// A node budget gives the same report on every run, whatever else the machine does: a 6×6 grid
+/// A node budget gives the same report on every run, whatever else the machine does: an 8×8 grid
 /// of mixed moduli (2 to 12 per cell, a fixed random start), whose fewest presses the budget
 /// does not prove, solved twice for `total` and `max`, once with both cores kept busy by other
 /// threads. The plan, the proof, the lower bound and the nodes are identical.
@@ -641,12 +641,12 @@ fn impossible_counts_and_huge_budgets_are_refused() {
 fn a_node_budget_gives_the_same_report_on_a_busy_machine() {
     use rand::{RngExt, SeedableRng, rngs::StdRng};
     let mut rng = StdRng::seed_from_u64(6);
-    let moduli: Vec<u64> = (0..36).map(|_| rng.random_range(2..=12)).collect();
+    let moduli: Vec<u64> = (0..64).map(|_| rng.random_range(2..=12)).collect();
     let start: Vec<u64> = moduli.iter().map(|&m| rng.random_range(0..m)).collect();
     let scratch = Scratch::new();
     let file = scratch.file(
         "mixed.ron",
-        &format!("Puzzle(graph: Grid(rows: 6, cols: 6), modulus: {moduli:?}, start: {start:?})"),
+        &format!("Puzzle(graph: Grid(rows: 8, cols: 8), modulus: {moduli:?}, start: {start:?})"),
     );
     let file = file.display().to_string();
     for objective in ["total", "max"] {

@@ -1027,8 +1027,8 @@ fn best_plans_and_lower_bounds_against_brute_force() {
 /// grid N SEED SELF`), whose fewest presses the default budget proves through the shared
 /// lookahead bound (HiGHS needed about 140 s for the 6×6 grid of seed 2 on the machine of
 /// BENCHMARKS.md): the plan is proven, simulated, and its total is the known optimum; a second
-/// run gives the same plan and node count (the search that proves it cancels the other, whose
-/// nodes would depend on when it stopped).
+/// run gives the same plan and node count (each search is split over both cores, each half
+/// counting its own nodes).
 #[test]
 fn mixed_grids_to_6x6_are_proven_at_the_default_budget() {
     let grids = [

@@ -289,19 +289,11 @@ pub(crate) struct Meter {
     started: Instant,
     pub nodes: u64,
     pub exhausted: bool,
-    /// Set by other work when this count's work is no longer wanted: the meter then reads as
-    /// exhausted at its next check.
-    cancel: Option<Arc<AtomicBool>>,
 }
 
 impl Meter {
-    /// A meter that also reads as exhausted once `cancel` is set.
-    pub(crate) fn cancelled_by(budget: Budget, cancel: Option<Arc<AtomicBool>>) -> Self {
-        Meter { cancel, ..Meter::new(budget) }
-    }
-
     pub(crate) fn new(budget: Budget) -> Self {
-        Meter { budget, started: Instant::now(), nodes: 0, exhausted: false, cancel: None }
+        Meter { budget, started: Instant::now(), nodes: 0, exhausted: false }
     }
 
     /// Counts one node; false once the budget is spent.
@@ -323,9 +315,6 @@ impl Meter {
             if let Some(limit) = self.budget.time
                 && self.started.elapsed() >= limit
             {
-                self.exhausted = true;
-            }
-            if self.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed)) {
                 self.exhausted = true;
             }
         }

@@ -150,6 +150,8 @@ struct Walk<'a> {
     done: bool,
     /// For each depth, the forced values' rule (from its first closing cell), if any.
     forced: Vec<Option<Forced>>,
+    /// `(k, n)`: only the first button's `k`-th values modulo `n` are tried.
+    part: Option<(u64, u64)>,
     /// For each depth, the nodes a value tried there counts against the budget.
     costs: Vec<u64>,
     /// For each depth, what one step of its button's value (1, or the forced values' step)
@@ -364,8 +366,8 @@ pub(crate) fn search_to(
 }
 
 /// [`search_to`] with a lookahead built by the caller (for the order of [`button_order`]), so
-/// that searches of one problem share it; `cancel`, when another search sets it, ends this one
-/// as if its budget were spent.
+/// that searches of one problem share it; `part`, `(k, n)`, tries only the first button's
+/// values whose place in its sequence is `k` modulo `n` (the others belong to other parts).
 pub(crate) fn search_ahead(
     problem: &SearchProblem,
     goal: Goal,
@@ -373,7 +375,7 @@ pub(crate) fn search_ahead(
     initial_best: Option<Score>,
     floor: Option<Score>,
     ahead: Option<&Lookahead>,
-    cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+    part: Option<(u64, u64)>,
 ) -> SearchOutcome {
     if let (Some(best), Some(floor)) = (initial_best, floor)
         && best <= floor
@@ -423,7 +425,8 @@ pub(crate) fn search_ahead(
         closing,
         residual: problem.rhs.clone(),
         x: vec![0; problem.effects.len()],
-        meter: Meter::cancelled_by(budget, cancel),
+        meter: Meter::new(budget),
+        part,
         out: SearchOutcome { score: initial_best, ..SearchOutcome::default() },
         sum: 0,
         stop: false,
@@ -543,49 +546,15 @@ impl Walk<'_> {
             return;
         }
         let mut value = first;
-        let cost = self.costs[depth];
         // The residuals are kept for the value tried: pressed once, then moved by one step's
         // change per value (no division), and restored at the end.
         self.press(j, value);
+        let mut place = 0u64;
         loop {
-            if !self.meter.tick_by(cost) {
-                self.stop = true;
-                break;
-            }
-            if let Goal::Best(objective) = self.goal
-                && let Some(best) = self.out.score
-            {
-                let (m2, nz2) = (max.max(value), nonzero + (value != 0) as u64);
-                let sum = self.sum;
-                let bound = match objective {
-                    Objective::Total => (sum, 0),
-                    Objective::Max => (m2 as u128, sum),
-                    Objective::Buttons => (nz2 as u128, sum),
-                };
-                if bound >= best {
-                    // Larger values only raise the bound (for Buttons, every value > 0 ties).
-                    break;
-                }
-            }
-            let mut ok = self.closing[depth].iter().all(|&i| self.residual[i] == 0);
-            if ok && let Some(ahead) = &self.ahead {
-                ok = match ahead.rest(depth + 1, &self.residual) {
-                    None => false,
-                    Some(rest) => self.out.score.is_none_or(|best| {
-                        let (m2, nz2) = (max.max(value) as u128, (nonzero + (value != 0) as u64) as u128);
-                        let bound = match ahead.objective {
-                            Objective::Total => (self.sum + rest as u128, 0),
-                            Objective::Max => (m2.max(rest as u128), self.sum),
-                            Objective::Buttons => (nz2 + rest as u128, self.sum),
-                        };
-                        bound < best
-                    }),
-                };
-            }
-            if ok {
-                self.descend(depth + 1, max.max(value), nonzero + (value != 0) as u64);
-            }
-            if self.stop {
+            // Values of other parts are stepped over, uncounted.
+            let mine = depth != 0 || self.part.is_none_or(|(k, n)| place % n == k);
+            place += 1;
+            if mine && !self.try_value(depth, value, max, nonzero) || self.stop {
                 break;
             }
             match value.checked_add(step) {
@@ -602,6 +571,48 @@ impl Walk<'_> {
             }
         }
         self.unpress(j, value);
+    }
+
+    /// Tries `value`, already pressed, for the button at `depth`: counts it, and descends unless
+    /// a bound rules it out. False when larger values need not be tried (they can only score
+    /// worse); `stop` is set when the budget is spent.
+    fn try_value(&mut self, depth: usize, value: u64, max: u64, nonzero: u64) -> bool {
+        if !self.meter.tick_by(self.costs[depth]) {
+            self.stop = true;
+            return false;
+        }
+        let (max, nonzero) = (max.max(value), nonzero + u64::from(value != 0));
+        if let Goal::Best(objective) = self.goal
+            && let Some(best) = self.out.score
+        {
+            let bound = match objective {
+                Objective::Total => (self.sum, 0),
+                Objective::Max => (max as u128, self.sum),
+                Objective::Buttons => (nonzero as u128, self.sum),
+            };
+            if bound >= best {
+                // Larger values only raise the bound (for Buttons, every value > 0 ties).
+                return false;
+            }
+        }
+        let mut ok = self.closing[depth].iter().all(|&i| self.residual[i] == 0);
+        if ok && let Some(ahead) = &self.ahead {
+            ok = match ahead.rest(depth + 1, &self.residual) {
+                None => false,
+                Some(rest) => self.out.score.is_none_or(|best| {
+                    let bound = match ahead.objective {
+                        Objective::Total => (self.sum + rest as u128, 0),
+                        Objective::Max => ((max as u128).max(rest as u128), self.sum),
+                        Objective::Buttons => (nonzero as u128 + rest as u128, self.sum),
+                    };
+                    bound < best
+                }),
+            };
+        }
+        if ok {
+            self.descend(depth + 1, max, nonzero);
+        }
+        true
     }
 
     fn press(&mut self, j: usize, value: u64) {

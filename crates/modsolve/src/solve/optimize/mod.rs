@@ -14,10 +14,10 @@
 //! (unless limits bind on a set the enumeration can count). Otherwise a descent and an iterated
 //! local search find a good plan, a beam search ([`super::beam`], a tenth of the budget) a
 //! better one on most large sets, then branch and bound runs in the search solver
-//! ([`super::search`]) on both cores, with the lookahead of [`super::bound::lookahead`] (its
-//! shares chosen along the beam's plan): one search down from that plan, one raising a proven
-//! floor from [`super::bound`]; the answer is proven only if one of them finishes, and the floor
-//! reached is the plan's lower bound.
+//! ([`super::search`]) with the lookahead of [`super::bound::lookahead`] (its shares chosen
+//! along the beam's plan): a search down from that plan, then one raising a proven floor from
+//! [`super::bound`], each split over both cores; the answer is proven only if one of them
+//! finishes, and the floor reached is the plan's lower bound.
 
 pub(crate) mod basis_walk;
 
@@ -475,13 +475,13 @@ impl<'a> Set<'a> {
     }
 }
 
-/// Branch and bound on both cores, each with half the nodes: one search down from the
-/// incumbent `start` (it ends as soon as it meets the modular bound of [`bound::lower_bound`]),
-/// and [`deepen`], which raises that bound. Each search counts its own nodes on one thread, so a
-/// node budget gives the same answer however the threads run. When [`deepen`] finishes, its
-/// outcome is proven and taken, and the search down is stopped (its nodes are not counted);
-/// otherwise the better plan is taken (the first search's on a tie). Returns the outcome (its plan only when better than `start`) and
-/// the floor proven: the best score's first measure when the outcome is complete.
+/// Branch and bound on both cores: first a search down from the incumbent `start` with an
+/// eighth of the nodes (it ends as soon as it meets the modular bound of
+/// [`bound::lower_bound`]), then [`deepen`], which raises that bound, with the rest; each search
+/// is [`search_split`] in two halves. Every half counts its own nodes on one thread, so a node
+/// budget gives the same answer however the threads run. Returns the outcome (its plan only
+/// when better than `start`) and the floor proven: the best score's first measure when the
+/// outcome is complete.
 fn branch_and_bound(
     problem: &SearchProblem,
     objective: Objective,
@@ -489,56 +489,68 @@ fn branch_and_bound(
     start: Option<Score>,
     guide: Option<&[u64]>,
 ) -> (SearchOutcome, u128) {
+    let started = std::time::Instant::now();
     let floor = match bound::lower_bound(problem, objective) {
         Bound::AtLeast(b) => b,
         // The relaxation has no plan at all: the searches find none either.
         Bound::NoPlan => 0,
     };
-    let half = Budget { nodes: budget.nodes / 2, ..budget };
     let ahead = bound::lookahead(problem, objective, guide);
     let ahead = ahead.as_ref();
-    let stop = crate::bounded::Stop::here();
-    // A floor that reaches the best plan ends the search down: its plan is proven, and the
-    // search down, stopped wherever it was, is not looked at.
-    let proven = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let (down, (up, raised)) = rayon::join(
-        || {
-            let cancel = Some(proven.clone());
-            stop.carry(|| {
-                search_ahead(problem, Goal::Best(objective), half, start, Some((floor, 0)), ahead, cancel)
-            })
-        },
-        || {
-            stop.carry(|| {
-                let raised = deepen(problem, objective, half, start, floor, ahead);
-                proven.store(raised.0.complete, std::sync::atomic::Ordering::Relaxed);
-                raised
-            })
-        },
-    );
-    let outcome = if up.complete {
-        // The nodes of the search that proved it (the other's depend on when it stopped).
-        up
-    } else {
-        let complete = down.complete;
-        let nodes = down.nodes + up.nodes;
-        let mut outcome = match (down.score, up.score) {
-            (Some(a), Some(b)) if b < a && up.plan.is_some() => up,
-            (None, Some(_)) if up.plan.is_some() => up,
-            _ if down.plan.is_some() => down,
-            _ => up,
-        };
-        outcome.complete = complete;
-        outcome.nodes = nodes;
-        outcome
-    };
-    let complete = outcome.complete;
-    let best = outcome.plan.as_ref().map(|x| objective.score(x)).or(start);
+    let share = Budget { nodes: budget.nodes / DOWN_SHARE, time: budget.time.map(|t| t / DOWN_SHARE as u32) };
+    let mut down = search_split(problem, objective, share, start, (floor, 0), ahead);
+    let best = down.plan.as_ref().map(|x| objective.score(x)).or(start);
+    if down.complete {
+        return (down, best.map_or(floor, |s| s.0));
+    }
+    let left = Budget { nodes: budget.nodes - down.nodes.min(budget.nodes), ..budget.since(started) };
+    let (mut up, raised) = deepen(problem, objective, left, best, floor, ahead);
+    up.nodes += down.nodes;
+    if up.plan.is_none() {
+        up.plan = down.plan.take();
+    }
+    let best = up.plan.as_ref().map(|x| objective.score(x)).or(start);
     let floor = match best {
-        Some(score) if complete => score.0,
+        Some(score) if up.complete => score.0,
         _ => raised,
     };
-    (outcome, floor)
+    (up, floor)
+}
+
+/// The search down's share of the branch and bound's nodes (and time): one in this many.
+const DOWN_SHARE: u64 = 8;
+
+/// Branch and bound on both cores: the first button's values are dealt alternately to two
+/// searches, each with half the nodes and its own incumbent (from `initial`), so each counts
+/// its own nodes and the outcome does not depend on how the threads run. It is complete when
+/// both are, or when either meets `floor`; the better plan is taken (the first half's on a tie).
+fn search_split(
+    problem: &SearchProblem,
+    objective: Objective,
+    budget: Budget,
+    initial: Option<Score>,
+    floor: Score,
+    ahead: Option<&Lookahead>,
+) -> SearchOutcome {
+    let half = Budget { nodes: budget.nodes / 2, ..budget };
+    let stop = crate::bounded::Stop::here();
+    let part = |k: u64| {
+        stop.carry(|| {
+            search_ahead(problem, Goal::Best(objective), half, initial, Some(floor), ahead, Some((k, 2)))
+        })
+    };
+    let (a, b) = rayon::join(|| part(0), || part(1));
+    let met = |o: &SearchOutcome| o.plan.is_some() && o.score.is_some_and(|s| s <= floor);
+    let complete = (a.complete && b.complete) || met(&a) || met(&b);
+    let nodes = a.nodes + b.nodes;
+    let mut outcome = match (&a.plan, &b.plan) {
+        (None, Some(_)) => b,
+        (Some(_), Some(_)) if b.score < a.score => b,
+        _ => a,
+    };
+    outcome.complete = complete;
+    outcome.nodes = nodes;
+    outcome
 }
 
 /// Branch and bound that raises its own floor: from the bound `floor`, search for a plan whose
@@ -571,8 +583,7 @@ fn deepen(
         let left = Budget { nodes: budget.nodes - nodes.min(budget.nodes), ..budget.since(started) };
         let last = floor.saturating_add(step) > cap;
         let initial = if last { start } else { Some((floor + step, 0)) };
-        let mut outcome =
-            search_ahead(problem, Goal::Best(objective), left, initial, Some((floor, 0)), ahead, None);
+        let mut outcome = search_split(problem, objective, left, initial, (floor, 0), ahead);
         let spent = outcome.nodes;
         nodes += outcome.nodes;
         outcome.nodes = nodes;
