@@ -230,50 +230,7 @@ impl Beam<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// Every plan of a small system: the true best score for each objective.
-    fn brute(problem: &SearchProblem) -> [Option<Score>; 3] {
-        let n = problem.effects.len();
-        let mut x = vec![0u64; n];
-        let mut best: [Option<Score>; 3] = [None; 3];
-        loop {
-            if solves(problem, &x) {
-                for (b, objective) in best.iter_mut().zip(OBJECTIVES) {
-                    let score = objective.score(&x);
-                    *b = Some(b.map_or(score, |b| b.min(score)));
-                }
-            }
-            let mut k = 0;
-            loop {
-                if k == n {
-                    return best;
-                }
-                x[k] += 1;
-                if x[k] <= problem.highest[k] {
-                    break;
-                }
-                x[k] = 0;
-                k += 1;
-            }
-        }
-    }
-
-    const OBJECTIVES: [Objective; 3] = [Objective::Total, Objective::Max, Objective::Buttons];
-
-    fn solves(problem: &SearchProblem, x: &[u64]) -> bool {
-        (0..problem.moduli.len()).all(|i| {
-            let m = problem.moduli[i] as u128;
-            let s: u128 = problem
-                .effects
-                .iter()
-                .zip(x)
-                .flat_map(|(e, &v)| {
-                    e.iter().filter(move |&&(c, _)| c == i).map(move |&(_, a)| a as u128 * v as u128)
-                })
-                .sum();
-            s % m == problem.rhs[i] as u128 % m
-        })
-    }
+    use crate::solve::search::testing::{OBJECTIVES, best_scores, random_effects, solves};
 
     /// On random systems of up to 2^20 plans (mixed, prime-power and prime moduli, every
     /// objective, values capped as press limits do): every plan the beam returns solves the
@@ -295,17 +252,7 @@ mod tests {
             let cells = rng.random_range(1..if big { 8 } else { 6 });
             let moduli: Vec<u64> = (0..cells).map(|_| choices[rng.random_range(0..choices.len())]).collect();
             let n = if big { 8 } else { rng.random_range(1..6) };
-            let effects: Vec<Vec<(usize, u64)>> = (0..n)
-                .map(|_| {
-                    let mut effect = Vec::new();
-                    for (i, &m) in moduli.iter().enumerate() {
-                        if rng.random_bool(0.6) {
-                            effect.push((i, rng.random_range(1..m)));
-                        }
-                    }
-                    effect
-                })
-                .collect();
+            let effects = random_effects(&mut rng, &moduli, n, 0.6);
             let highest: Vec<u64> =
                 (0..n).map(|_| rng.random_range(if big { 2..5 } else { 0..10 })).collect();
             let rhs: Vec<u64> = moduli.iter().map(|&m| rng.random_range(0..m)).collect();
@@ -313,7 +260,7 @@ mod tests {
             let space: u64 = problem.highest.iter().map(|&h| h + 1).product();
             assert!(space <= 1 << 20);
             large += usize::from(space >= 1 << 12);
-            let truths = brute(&problem);
+            let truths = best_scores(&problem);
             for (objective, truth) in OBJECTIVES.into_iter().zip(truths) {
                 for incumbent in [None, truth.map(|(a, b)| (a + 1, b))] {
                     let budget = Budget::of_nodes(1_000_000);

@@ -245,7 +245,7 @@ fn linear_bound(
 ) -> Option<u128> {
     let n = problem.effects.len();
     // Rows `Σ coeff·w >= rhs`, every number small enough for exact i128 sums below.
-    let mut rows: Vec<(Vec<(usize, u64)>, u64)> = Vec::new();
+    let mut rows: Vec<Row> = Vec::new();
     for cut in cuts {
         rows.push((cut.buttons.iter().map(|&j| (j, 1)).collect(), u64::try_from(cut.cost).ok()?));
     }
@@ -275,29 +275,7 @@ fn linear_bound(
     if rows.is_empty() || rows.len() > LP_ROWS || upper.iter().any(|&u| u > 1 << 32) {
         return None;
     }
-    // The dual: maximise Σ rhs·y − Σ U_j·z_j, Σ_r C_rj·y_r − z_j <= 1, y, z >= 0.
-    use microlp::{ComparisonOp, OptimizationDirection, Problem};
-    let solved = std::panic::catch_unwind(|| {
-        let mut lp = Problem::new(OptimizationDirection::Maximize);
-        let y: Vec<_> = rows.iter().map(|(_, rhs)| lp.add_var(*rhs as f64, (0.0, f64::INFINITY))).collect();
-        let mut columns: Vec<Vec<(microlp::Variable, f64)>> = vec![Vec::new(); n];
-        for ((coeffs, _), &var) in rows.iter().zip(&y) {
-            for &(j, a) in coeffs {
-                columns[j].push((var, a as f64));
-            }
-        }
-        for (j, mut column) in columns.into_iter().enumerate() {
-            if column.is_empty() {
-                continue;
-            }
-            let z = lp.add_var(-(upper[j] as f64), (0.0, f64::INFINITY));
-            column.push((z, -1.0));
-            lp.add_constraint(column.as_slice(), ComparisonOp::Le, 1.0);
-        }
-        let solution = lp.solve().ok()?.into_solution().ok()?;
-        Some(y.iter().map(|&v| solution.var_value(v)).collect::<Vec<f64>>())
-    })
-    .ok()??;
+    let solved = solve_dual(&rows, &upper)?;
     // The exact bound of the rounded dual.
     let p: Vec<i128> = solved
         .iter()
@@ -322,23 +300,53 @@ fn linear_bound(
     Some(if value > 0 { ((value + DENOMINATOR - 1) / DENOMINATOR) as u128 } else { 0 })
 }
 
+/// A row `Σ coeff·w >= rhs` of a linear programme: `(button, coeff)` entries and `rhs`.
+type Row = (Vec<(usize, u64)>, u64);
+
+/// The dual of `minimise Σ w_j` over `0 <= w_j <= upper_j` with rows `Σ coeff·w >= rhs`:
+/// `maximise Σ rhs·y − Σ upper_j·z_j` with `Σ_r coeff_rj·y_r − z_j <= 1` and `y, z >= 0`, solved
+/// by `microlp`; its `y`, one per row, or `None` when it was not solved.
+fn solve_dual(rows: &[Row], upper: &[u64]) -> Option<Vec<f64>> {
+    use microlp::{ComparisonOp, OptimizationDirection, Problem};
+    std::panic::catch_unwind(|| {
+        let mut lp = Problem::new(OptimizationDirection::Maximize);
+        let y: Vec<_> = rows.iter().map(|(_, rhs)| lp.add_var(*rhs as f64, (0.0, f64::INFINITY))).collect();
+        let mut columns: Vec<Vec<(microlp::Variable, f64)>> = vec![Vec::new(); upper.len()];
+        for ((coeffs, _), &var) in rows.iter().zip(&y) {
+            for &(j, a) in coeffs {
+                columns[j].push((var, a as f64));
+            }
+        }
+        for (j, mut column) in columns.into_iter().enumerate() {
+            if column.is_empty() {
+                continue;
+            }
+            let z = lp.add_var(-(upper[j] as f64), (0.0, f64::INFINITY));
+            column.push((z, -1.0));
+            lp.add_constraint(column.as_slice(), ComparisonOp::Le, 1.0);
+        }
+        let solution = lp.solve().ok()?.into_solution().ok()?;
+        Some(y.iter().map(|&v| solution.var_value(v)).collect::<Vec<f64>>())
+    })
+    .ok()?
+}
+
 /// Each cell's share of its buttons' cost, from the linear programme of the cell rows alone over
 /// the buttons `open` with demands `rhs`: `shares[i][k]`, in units of `1 / SHARE_UNIT`, for the
 /// `k`-th button of `by_cell[i]`, with every button's shares summing to at most one unit's worth
 /// (`SHARE_UNIT`). Then for any plan of the open buttons, `Σ_j x_j >= Σ_i T_i / SHARE_UNIT`,
 /// where `T_i` is the least of `Σ_k shares[i][k]·x_k` over the presses meeting cell `i` alone:
-/// the Lagrangian bound that the search's lookahead sums over its open cells. `None` when the
-/// programme is too large or was not solved.
-pub(crate) fn cell_shares(
+/// the Lagrangian bound that the search's lookahead sums over its groups of open cells. `None`
+/// when the programme is too large or was not solved.
+fn cell_shares(
     problem: &SearchProblem,
     by_cell: &[Vec<(usize, u64)>],
     open: &[bool],
     rhs: &[u64],
 ) -> Option<Vec<Vec<u64>>> {
     let n = problem.effects.len();
-    // Rows `Σ coeff·w >= rhs` per cell and multiple, with their cell.
-    type Row = (usize, Vec<(usize, u64)>, u64);
-    let mut rows: Vec<Row> = Vec::new();
+    // Rows `Σ coeff·w >= rhs` per cell and multiple, and each row's cell.
+    let (mut rows, mut row_cells): (Vec<Row>, Vec<usize>) = (Vec::new(), Vec::new());
     for (i, list) in by_cell.iter().enumerate() {
         let m = problem.moduli[i];
         let d = rhs[i] % m;
@@ -361,7 +369,8 @@ pub(crate) fn cell_shares(
             // lookahead's tables see that the cell cannot be met.
             let most: u128 = coeffs.iter().map(|&(j, a)| a as u128 * problem.highest[j] as u128).sum();
             if most >= e as u128 {
-                rows.push((i, coeffs, e));
+                rows.push((coeffs, e));
+                row_cells.push(i);
             }
         }
     }
@@ -371,38 +380,17 @@ pub(crate) fn cell_shares(
     if rows.len() > LP_ROWS || problem.highest.iter().any(|&u| u > 1 << 32) {
         return None;
     }
-    use microlp::{ComparisonOp, OptimizationDirection, Problem};
-    let solved = std::panic::catch_unwind(|| {
-        let mut lp = Problem::new(OptimizationDirection::Maximize);
-        let y: Vec<_> = rows.iter().map(|(_, _, e)| lp.add_var(*e as f64, (0.0, f64::INFINITY))).collect();
-        let mut columns: Vec<Vec<(microlp::Variable, f64)>> = vec![Vec::new(); n];
-        for ((_, coeffs, _), &var) in rows.iter().zip(&y) {
-            for &(j, a) in coeffs {
-                columns[j].push((var, a as f64));
-            }
-        }
-        for (j, mut column) in columns.into_iter().enumerate() {
-            if column.is_empty() {
-                continue;
-            }
-            let z = lp.add_var(-(problem.highest[j] as f64), (0.0, f64::INFINITY));
-            column.push((z, -1.0));
-            lp.add_constraint(column.as_slice(), ComparisonOp::Le, 1.0);
-        }
-        let solution = lp.solve().ok()?.into_solution().ok()?;
-        Some(y.iter().map(|&v| solution.var_value(v)).collect::<Vec<f64>>())
-    })
-    .ok()??;
+    let solved = solve_dual(&rows, &problem.highest)?;
     // Each cell's load on each button, then every button's loads scaled to sum to at most 1.
     let mut share: Vec<Vec<f64>> = by_cell.iter().map(|list| vec![0.0; list.len()]).collect();
     let mut load = vec![0.0f64; n];
-    for ((i, coeffs, _), &v) in rows.iter().zip(&solved) {
+    for (((coeffs, _), &i), &v) in rows.iter().zip(&row_cells).zip(&solved) {
         if !(v.is_finite() && v > 0.0) {
             continue;
         }
         for &(j, a) in coeffs {
-            let k = by_cell[*i].iter().position(|&(b, _)| b == j)?;
-            share[*i][k] += v * a as f64;
+            let k = by_cell[i].iter().position(|&(b, _)| b == j)?;
+            share[i][k] += v * a as f64;
             load[j] += v * a as f64;
         }
     }
@@ -672,41 +660,12 @@ fn group_table(
 mod tests {
     use super::*;
 
-    /// Every plan of a tiny system, for the true best score.
+    use crate::solve::search::testing::{OBJECTIVES, best_scores, random_effects};
+
+    /// The true best first measure of `objective` over every plan of a tiny system.
     fn brute(problem: &SearchProblem, objective: Objective) -> Option<u128> {
-        let n = problem.effects.len();
-        let mut x = vec![0u64; n];
-        let mut best: Option<u128> = None;
-        loop {
-            let ok = (0..problem.moduli.len()).all(|i| {
-                let m = problem.moduli[i] as u128;
-                let s: u128 = problem
-                    .effects
-                    .iter()
-                    .zip(&x)
-                    .flat_map(|(e, &v)| {
-                        e.iter().filter(move |&&(c, _)| c == i).map(move |&(_, a)| a as u128 * v as u128)
-                    })
-                    .sum();
-                s % m == problem.rhs[i] as u128 % m
-            });
-            if ok {
-                let score = objective.score(&x).0;
-                best = Some(best.map_or(score, |b| b.min(score)));
-            }
-            let mut k = 0;
-            loop {
-                if k == n {
-                    return best;
-                }
-                x[k] += 1;
-                if x[k] <= problem.highest[k] {
-                    break;
-                }
-                x[k] = 0;
-                k += 1;
-            }
-        }
+        let k = OBJECTIVES.iter().position(|&o| o == objective).expect("an objective");
+        best_scores(problem)[k].map(|score| score.0)
     }
 
     #[test]
@@ -719,17 +678,7 @@ mod tests {
             let moduli: Vec<u64> =
                 (0..cells).map(|_| [2, 3, 4, 5, 6, 8, 9, 12][rng.random_range(0..8)]).collect();
             let n = rng.random_range(1..6);
-            let effects: Vec<Vec<(usize, u64)>> = (0..n)
-                .map(|_| {
-                    let mut effect = Vec::new();
-                    for (i, &m) in moduli.iter().enumerate() {
-                        if rng.random_bool(0.5) {
-                            effect.push((i, rng.random_range(1..m)));
-                        }
-                    }
-                    effect
-                })
-                .collect();
+            let effects = random_effects(&mut rng, &moduli, n, 0.5);
             let highest: Vec<u64> = (0..n).map(|_| rng.random_range(0..8)).collect();
             let rhs: Vec<u64> = moduli.iter().map(|&m| rng.random_range(0..m)).collect();
             let problem = SearchProblem { moduli, effects, rhs, highest };
@@ -762,17 +711,7 @@ mod tests {
             let moduli: Vec<u64> =
                 (0..cells).map(|_| [2, 3, 4, 5, 6, 7, 8, 9, 11, 12][rng.random_range(0..10)]).collect();
             let n = rng.random_range(1..7);
-            let effects: Vec<Vec<(usize, u64)>> = (0..n)
-                .map(|_| {
-                    let mut effect = Vec::new();
-                    for (i, &m) in moduli.iter().enumerate() {
-                        if rng.random_bool(0.5) {
-                            effect.push((i, rng.random_range(1..m)));
-                        }
-                    }
-                    effect
-                })
-                .collect();
+            let effects = random_effects(&mut rng, &moduli, n, 0.5);
             let highest: Vec<u64> = effects
                 .iter()
                 .map(|e| {

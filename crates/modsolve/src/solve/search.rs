@@ -14,8 +14,8 @@
 //! add: for each depth, open cells whose remaining buttons are disjoint, each with a table (by
 //! residual) of the least cost those buttons need to meet the cell alone; a residual that no
 //! value of them meets ends the branch. A lookahead from [`super::bound::lookahead`] adds, for
-//! `total`, a shared bound over every open cell. A floor (a proven lower bound) ends the search, complete,
-//! at the first plan that meets it. A [`Budget`] bounds the nodes and the time; an interrupted
+//! `total`, a shared bound over groups of every open cell. A floor (a proven lower bound) ends
+//! the search, complete, at the first plan that meets it. A [`Budget`] bounds the nodes and the time; an interrupted
 //! walk says so.
 
 use num_integer::Integer;
@@ -665,5 +665,79 @@ impl Walk<'_> {
                 }
             }
         }
+    }
+}
+
+/// Brute force and random systems for the solvers' tests.
+#[cfg(test)]
+pub(crate) mod testing {
+    use super::{Objective, Score, SearchProblem};
+    use rand::{RngExt, rngs::StdRng};
+
+    pub(crate) const OBJECTIVES: [Objective; 3] = [Objective::Total, Objective::Max, Objective::Buttons];
+
+    /// Whether the presses `x` meet every cell's congruence.
+    pub(crate) fn solves(problem: &SearchProblem, x: &[u64]) -> bool {
+        (0..problem.moduli.len()).all(|i| {
+            let m = problem.moduli[i] as u128;
+            let s: u128 = problem
+                .effects
+                .iter()
+                .zip(x)
+                .flat_map(|(e, &v)| {
+                    e.iter().filter(move |&&(c, _)| c == i).map(move |&(_, a)| a as u128 * v as u128)
+                })
+                .sum();
+            s % m == problem.rhs[i] as u128 % m
+        })
+    }
+
+    /// Every plan of a small system (each button from 0 to its highest): the true best score
+    /// for each of [`OBJECTIVES`], `None` when no plan solves it.
+    pub(crate) fn best_scores(problem: &SearchProblem) -> [Option<Score>; 3] {
+        let n = problem.effects.len();
+        let mut x = vec![0u64; n];
+        let mut best: [Option<Score>; 3] = [None; 3];
+        loop {
+            if solves(problem, &x) {
+                for (b, objective) in best.iter_mut().zip(OBJECTIVES) {
+                    let score = objective.score(&x);
+                    *b = Some(b.map_or(score, |b| b.min(score)));
+                }
+            }
+            let mut k = 0;
+            loop {
+                if k == n {
+                    return best;
+                }
+                x[k] += 1;
+                if x[k] <= problem.highest[k] {
+                    break;
+                }
+                x[k] = 0;
+                k += 1;
+            }
+        }
+    }
+
+    /// `n` random buttons over cells of `moduli`: each touches a cell with probability `p`, by a
+    /// random nonzero amount.
+    pub(crate) fn random_effects(
+        rng: &mut StdRng,
+        moduli: &[u64],
+        n: usize,
+        p: f64,
+    ) -> Vec<Vec<(usize, u64)>> {
+        (0..n)
+            .map(|_| {
+                let mut effect = Vec::new();
+                for (i, &m) in moduli.iter().enumerate() {
+                    if rng.random_bool(p) {
+                        effect.push((i, rng.random_range(1..m)));
+                    }
+                }
+                effect
+            })
+            .collect()
     }
 }
