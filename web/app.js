@@ -174,11 +174,14 @@ async function openFile(name) {
 // ---- analysis ------------------------------------------------------------------------------
 
 async function load(source, file) {
+  // Whatever was queued belongs to the text shown before: it is applied (or refused) first.
+  await settled();
   setDocument(file);
   setDirty(false);
   $('save-name').value = file;
   app.edgeFrom = null;
   app.source = source;
+  app.shown = source;
   $('source').value = source;
   resetPlay();
   app.history = { undo: [], redo: [] };
@@ -186,7 +189,8 @@ async function load(source, file) {
   // A newly opened file owns the board only once it reads: until then nothing of the file
   // shown before stays on screen as if it belonged to this one.
   app.fresh = true;
-  await analyse({ source, file });
+  enqueue({ kind: 'open', source });
+  await settled();
 }
 
 // Takes the board off the screen (a newly opened file that does not read has none).
@@ -212,15 +216,184 @@ function boardNote(kind) {
   if (kind === 'stale') note.textContent = 'Last valid board, not this text\'s: the RON source has an error (in the Analysis panel). Fix the text to go on editing.';
 }
 
-// Asks for the analysis of `request` (source plus any edits); newer requests win.
+// ---- the edit queue --------------------------------------------------------------------------
+//
+// No edit is ever lost: every click, drag, text edit, undo and redo is applied in the order it
+// was made, also while an analysis runs. The server writes each edit into the text, one analysis
+// at a time, and the next edit starts from the text the last one gave back:
+//
+// - A value or modulus click and a cell drag change the board on screen at once (`app.board`)
+//   and mark their field as touched (`app.touched`). The next request sends the last analysed
+//   text with the whole of every touched field, so edits made while a request runs ride on the
+//   next one, and an answer never takes back an edit made after its request left.
+// - An edit that replaces the text or the board's shape (typing, undo, redo, the graph editor,
+//   opening a text) waits its turn in `app.queue`; edits made after it wait behind it, and are
+//   worked out on the board it gives.
+// - Typing is rebased: what was typed over the text shown is applied to the newest text, so a
+//   click answered while the designer types keeps both (when the two touch the same place, the
+//   typing wins, as it is what the designer sees).
+//
+// `settled()` waits for all of it; Save, play, hints, export, generate and opening another text
+// wait for it first, so they act on exactly what is on screen.
+
+app.queue = [];        // edits waiting for their turn behind a text or shape change
+app.touched = new Set(); // fields changed on screen and not yet sent
+app.running = false;   // the queue is being worked through
+app.waiters = [];      // settled() promises to resolve when the queue is empty
+app.shown = '';        // the text last put in the text box (what typing started from)
+
+function queueLength() {
+  return app.queue.length + (app.touched.size ? 1 : 0);
+}
+
+function enqueue(op) {
+  setDirty(op.kind !== 'open' || app.dirty);
+  if (op.kind === 'field' && !app.queue.length && !app.barrier && app.board) {
+    // Nothing ahead of it changes the text's shape: shown at once, sent with the next request.
+    applyField(op);
+  } else {
+    app.queue.push(op);
+  }
+  document.body.dataset.settled = '0';
+  if (app.running) status(`analysing… (${queueLength()} edit${queueLength() === 1 ? '' : 's'} waiting)`);
+  pump();
+}
+
+// Resolves when every edit made so far has been applied (or refused).
+function settled() {
+  flushTyping();
+  if (!app.running && !app.queue.length && !app.touched.size) return Promise.resolve();
+  return new Promise((resolve) => app.waiters.push(resolve));
+}
+
+// A field edit: `set(board)` changes the board on screen and returns the fields it touched.
+function applyField(op) {
+  if (!app.board) return;
+  for (const f of op.set(app.board)) app.touched.add(f);
+  render();
+}
+
+async function pump() {
+  if (app.running) return;
+  app.running = true;
+  try {
+    for (;;) {
+      while (app.queue.length && app.queue[0].kind === 'field') applyField(app.queue.shift());
+      if (app.touched.size) {
+        await sendFields();
+        continue;
+      }
+      if (!app.queue.length) break;
+      const op = app.queue.shift();
+      app.barrier = true;
+      try {
+        await runBarrier(op);
+      } finally {
+        app.barrier = false;
+      }
+    }
+  } finally {
+    app.running = false;
+  }
+  document.body.dataset.settled = '1';
+  const waiters = app.waiters;
+  app.waiters = [];
+  for (const resolve of waiters) resolve();
+}
+
+// The touched fields of the board on screen, written into the last analysed text.
+async function sendFields() {
+  const fields = [...app.touched];
+  app.touched.clear();
+  const request = { source: app.source, file: app.file };
+  for (const f of fields) request[f] = f === 'layout' ? app.board.layout.centres : app.board[f];
+  const before = app.source;
+  const doc = await analyse(request);
+  if (doc) {
+    if (doc.source !== before) pushHistory(before);
+  } else {
+    // Refused: the fields stay touched (and on screen), to go with the next edit's request.
+    for (const f of fields) app.touched.add(f);
+  }
+}
+
+async function runBarrier(op) {
+  if (op.kind === 'open') {
+    await analyse({ source: op.source, file: app.file });
+  } else if (op.kind === 'text') {
+    const before = app.source;
+    const source = before === op.base ? op.source : rebase(op.base, op.source, before);
+    if (source === before) return;
+    const doc = await analyse({ source, file: app.file });
+    if (doc) pushHistory(before);
+  } else if (op.kind === 'undo' || op.kind === 'redo') {
+    const [from, to] = op.kind === 'undo' ? [app.history.undo, app.history.redo] : [app.history.redo, app.history.undo];
+    if (!from.length) return;
+    const current = app.source;
+    const source = from.pop();
+    to.push(current);
+    showHistory();
+    const doc = await analyse({ source, file: app.file });
+    if (!doc) {
+      // The step did not read (it cannot, as every text in the history did): undo it.
+      to.pop();
+      from.push(source);
+      showHistory();
+    }
+  } else if (op.kind === 'graph') {
+    if (!app.board || !app.board.edges) return;
+    const { cells, edges } = op.make(app.board);
+    const before = app.source;
+    const doc = await analyse({ source: before, file: app.file, graph: { cells, edges } });
+    if (doc) pushHistory(before);
+  }
+}
+
+// Puts `text` in the text box; a caret (or selection) in it keeps its place in the text around
+// it, so an answer that lands while the designer is in the box does not move them.
+function setSourceBox(text) {
+  const box = $('source');
+  const old = box.value;
+  if (old === text) return;
+  const focused = document.activeElement === box;
+  const [from, to] = [box.selectionStart, box.selectionEnd];
+  box.value = text;
+  if (!focused) return;
+  const { start, end } = changed(old, text);
+  const delta = text.length - old.length;
+  const place = (p) => (p >= end ? p + delta : Math.min(p, start));
+  box.setSelectionRange(place(from), place(to));
+}
+
+// The one run of `a` that `b` replaces, found by the common ends: `a[start..end]` becomes `text`.
+function changed(a, b) {
+  let start = 0;
+  while (start < a.length && start < b.length && a[start] === b[start]) start++;
+  let end = 0;
+  while (end < a.length - start && end < b.length - start && a[a.length - 1 - end] === b[b.length - 1 - end]) end++;
+  return { start, end: a.length - end, text: b.slice(start, b.length - end) };
+}
+
+// What was typed over `base` (one run of text replaced, found by the common ends) applied to
+// `current`, a newer text with its own change to `base`. When the two changes overlap the
+// typed text wins whole.
+function rebase(base, typed, current) {
+  const t = changed(base, typed), c = changed(base, current);
+  if (t.end <= c.start) return base.slice(0, t.start) + t.text + base.slice(t.end, c.start) + c.text + base.slice(c.end);
+  if (c.end <= t.start) return base.slice(0, c.start) + c.text + base.slice(c.end, t.start) + t.text + base.slice(t.end);
+  return typed;
+}
+
+// Asks for the analysis of `request` (the last analysed text plus the edits); the answer or
+// null when the text does not read.
 async function analyse(request, started = performance.now()) {
   const seq = ++app.seq;
-  status('analysing…');
+  status(queueLength() ? `analysing… (${queueLength()} edit${queueLength() === 1 ? '' : 's'} waiting)` : 'analysing…');
   let doc;
   try {
     doc = await api('/api/analyse', request);
   } catch (e) {
-    if (seq !== app.seq) return;
+    if (seq !== app.seq) return null;
     showError(e, request.source);
     if (app.fresh) {
       // The file just opened does not read: it has no board to show.
@@ -234,18 +407,31 @@ async function analyse(request, started = performance.now()) {
     }
     $('facts').innerHTML = '';
     $('findings').innerHTML = '';
-    return;
+    document.body.dataset.analysed = String(seq);
+    return null;
   }
-  if (seq !== app.seq) return;
+  if (seq !== app.seq) return null;
   const answered = performance.now();
   app.fresh = false;
   $('error').hidden = true;
   document.body.classList.remove('stale');
   boardNote(null);
+  // Edits made while this request ran stay on screen: they go with the next one.
+  const shown = app.board;
   app.board = cellArrays(doc.board);
+  if (shown && shown.cells === app.board.cells) {
+    for (const f of app.touched) {
+      if (f === 'layout') app.board.layout.centres = shown.layout.centres;
+      else app.board[f] = shown[f];
+    }
+  }
   app.solve = doc.solve;
   app.source = doc.source;
-  if ($('source').value !== doc.source) $('source').value = doc.source;
+  // The text box follows, unless the designer is typing in it (the typing is rebased).
+  if (!typing && !app.queue.some((op) => op.kind === 'text')) {
+    setSourceBox(doc.source);
+    app.shown = doc.source;
+  }
   if (app.mode === 'play') {
     resetPlay();
   }
@@ -262,6 +448,7 @@ async function analyse(request, started = performance.now()) {
   $('findings').innerHTML = '<li class="muted">checking…</li>';
   clearTimeout(app.checkTimer);
   app.checkTimer = setTimeout(() => checkNow(seq), 300);
+  return doc;
 }
 
 async function checkNow(seq) {
@@ -425,16 +612,16 @@ function showGraphEditor() {
 }
 
 // Sends the graph with `cells` nodes and `edges` (the server writes it as `Edges(…)`).
-function editGraph(cells, edges) {
-  remember();
-  setDirty(true);
+// `make(board)` gives the new graph from the board its turn comes on (edits ahead of it in
+// the queue may have changed the graph).
+function editGraph(make) {
   app.edgeFrom = null;
-  analyse({ source: app.source, file: app.file, graph: { cells, edges } });
+  enqueue({ kind: 'graph', make });
 }
 
 function addNode() {
   if (!app.board || !app.board.edges) return;
-  editGraph(app.board.cells + 1, app.board.edges);
+  editGraph((board) => ({ cells: board.cells + 1, edges: board.edges }));
 }
 
 // The first click chooses a node, the second adds the edge between the two (or removes it).
@@ -445,9 +632,11 @@ function clickNode(cell) {
     return;
   }
   const [a, b] = [Math.min(app.edgeFrom, cell), Math.max(app.edgeFrom, cell)];
-  const edges = app.board.edges.filter(([x, y]) => !(x === a && y === b));
-  if (edges.length === app.board.edges.length) edges.push([a, b]);
-  editGraph(app.board.cells, edges);
+  editGraph((board) => {
+    const edges = board.edges.filter(([x, y]) => !(x === a && y === b));
+    if (edges.length === board.edges.length) edges.push([a, b]);
+    return { cells: board.cells, edges };
+  });
 }
 
 $('add-node').addEventListener('click', addNode);
@@ -479,10 +668,10 @@ function field() {
   return document.querySelector('input[name=field]:checked').value;
 }
 
-// Edit history: the source before each edit, so that Undo and Redo (Ctrl-Z, Ctrl-Shift-Z,
-// Ctrl-Y) step through the designer's edits.
-function remember() {
-  app.history.undo.push(app.source);
+// Edit history: the text before each applied edit (a run of clicks answered together is one
+// step), so that Undo and Redo (Ctrl-Z, Ctrl-Shift-Z, Ctrl-Y) step through the designer's edits.
+function pushHistory(source) {
+  app.history.undo.push(source);
   app.history.redo = [];
   showHistory();
 }
@@ -492,35 +681,50 @@ function showHistory() {
   if ($('edit-redo')) $('edit-redo').disabled = !app.history.redo.length;
 }
 
-function stepHistory(from, to) {
-  if (!from.length || !app.board) return;
-  to.push(app.source);
-  const source = from.pop();
-  showHistory();
-  setDirty(true);
-  analyse({ source, file: app.file });
+// Undo and redo take their turn in the queue: they step from the text the edits before them
+// gave.
+const undoEdit = () => { if (app.board) { flushTyping(); enqueue({ kind: 'undo' }); } };
+const redoEdit = () => { if (app.board) { flushTyping(); enqueue({ kind: 'redo' }); } };
+
+// `v` reduced modulo `m` (0: no modulus), exact when either is a BigInt.
+function reduce(v, m) {
+  if (typeof v === 'number' && typeof m === 'number') return m === 0 ? v : v % m;
+  const big = BigInt(m) === 0n ? BigInt(v) : BigInt(v) % BigInt(m);
+  return big <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(big) : big;
 }
 
-const undoEdit = () => stepHistory(app.history.undo, app.history.redo);
-const redoEdit = () => stepHistory(app.history.redo, app.history.undo);
-
+// A click in Edit: the chosen field of `cell` steps on (a modulus cycles 2..9), worked out on
+// the board its turn comes on.
 function edit(cell) {
-  const board = app.board;
-  remember();
   const which = field();
-  const started = performance.now();
-  setDirty(true);
-  if (which === 'moduli') {
-    const moduli = board.moduli.slice();
-    const m = moduli[cell];
-    moduli[cell] = m >= 9 ? 2 : m + 1;
-    analyse({ source: app.source, file: app.file, moduli }, started);
-    return;
-  }
-  const values = board[which].slice();
-  values[cell] = nextValue(values[cell], board.moduli[cell]);
-  board[which] = values;
-  analyse({ source: app.source, file: app.file, [which]: values }, started);
+  flushTyping();
+  enqueue({
+    kind: 'field',
+    set(board) {
+      if (cell >= board.cells) return [];
+      if (which === 'moduli') {
+        const moduli = board.moduli.slice();
+        const m = moduli[cell];
+        moduli[cell] = Number(m) >= 9 ? 2 : Number(m) + 1;
+        board.moduli = moduli;
+        const touched = ['moduli'];
+        // Start and target are reduced by the new modulus, as the server does.
+        for (const f of ['start', 'target']) {
+          const v = reduce(board[f][cell], moduli[cell]);
+          if (v !== board[f][cell]) {
+            board[f] = board[f].slice();
+            board[f][cell] = v;
+            touched.push(f);
+          }
+        }
+        return touched;
+      }
+      const values = board[which].slice();
+      values[cell] = nextValue(values[cell], board.moduli[cell]);
+      board[which] = values;
+      return [which];
+    },
+  });
 }
 
 function pointer(event) {
@@ -595,11 +799,20 @@ window.addEventListener('mouseup', () => {
   if (!drag || !drag.moved) return;
   app.dragged = true;
   setTimeout(() => { app.dragged = false; }, 0);
-  remember();
-  setDirty(true);
   const round = (v) => Math.round(v * 100) / 100;
-  const layout = drag.centres.map(([px, py]) => [round(px), round(py)]);
-  analyse({ source: app.source, file: app.file, layout });
+  flushTyping();
+  // The dragged cell goes where it was dropped; the others stay where the board then has them.
+  const to = drag.centres[drag.cell].map(round);
+  enqueue({
+    kind: 'field',
+    set(board) {
+      if (!board.layout.centres || drag.cell >= board.cells) return [];
+      const centres = board.layout.centres.map(([px, py]) => [round(px), round(py)]);
+      centres[drag.cell] = to;
+      board.layout = { ...board.layout, centres };
+      return ['layout'];
+    },
+  });
 });
 
 $('board').addEventListener('mouseleave', () => {
@@ -622,14 +835,20 @@ if ($('edit-undo')) $('edit-undo').addEventListener('click', undoEdit);
 if ($('edit-redo')) $('edit-redo').addEventListener('click', redoEdit);
 for (const input of document.querySelectorAll('input[name=field]')) input.addEventListener('change', render);
 
+// Typing is analysed once it pauses for 250 ms, or at once when another edit, Save or a change
+// of text comes first; it is queued with the text it started from, to be rebased.
 let typing = null;
+function flushTyping() {
+  if (typing === null) return;
+  clearTimeout(typing);
+  typing = null;
+  resetPlay();
+  enqueue({ kind: 'text', source: $('source').value, base: app.shown });
+}
 $('source').addEventListener('input', () => {
   clearTimeout(typing);
   setDirty(true);
-  typing = setTimeout(() => {
-    resetPlay();
-    analyse({ source: $('source').value, file: app.file });
-  }, 250);
+  typing = setTimeout(flushTyping, 250);
 });
 $('show-plan').addEventListener('change', render);
 
@@ -645,6 +864,7 @@ function resetPlay() {
 }
 
 async function replay() {
+  await settled();
   const doc = await api('/api/state', { source: app.source, file: app.file, pressed: app.pressed });
   app.state = doc.state;
   $('moves').textContent = `moves ${app.pressed.length}`;
@@ -680,6 +900,7 @@ $('reset').addEventListener('click', async () => {
 $('hint').addEventListener('click', async () => {
   $('hint-text').textContent = 'thinking…';
   try {
+    await settled();
     const doc = await api('/api/hint', { source: app.source, file: app.file, pressed: app.pressed });
     if (doc.solved) {
       $('hint-text').textContent = 'already solved';
@@ -703,6 +924,7 @@ $('hint').addEventListener('click', async () => {
 // The level as one HTML page that plays offline (`modsolve export FILE --html`), downloaded.
 $('export').addEventListener('click', async () => {
   try {
+    await settled();
     const html = await api('/api/export', { source: app.source, file: app.file });
     const url = URL.createObjectURL(new Blob([html], { type: 'text/html' }));
     const link = document.createElement('a');
@@ -865,13 +1087,17 @@ $('download').addEventListener('click', () => {
 });
 
 $('save').addEventListener('click', async () => {
+  // Every edit made before the click is in what is saved.
+  status('saving…');
+  await settled();
   const path = $('save-name').value.trim();
   const source = $('source').value;
   try {
     await api('/api/save', { path, source, overwrite: $('overwrite').checked });
-    // The board is now that file's: the header follows, and the edits are saved.
+    // The board is now that file's: the header follows, and the edits are saved (unless more
+    // were made while it saved).
     setDocument(path);
-    if ($('source').value === source) setDirty(false);
+    if ($('source').value === source && !queueLength() && !app.running && typing === null) setDirty(false);
     status(`saved ${path}`, 'ok');
     await listFiles();
   } catch (e) {
@@ -884,6 +1110,7 @@ $('refresh').addEventListener('click', listFiles);
 
 $('spec').addEventListener('submit', async (event) => {
   event.preventDefault();
+  await settled();
   const f = new FormData(event.target);
   const low = f.get('par_low'), high = f.get('par_high');
   const spec = {
@@ -975,6 +1202,7 @@ async function histogram() {
   const ctx = canvas.getContext('2d');
   ctx.clearRect(0, 0, canvas.width, canvas.height);
   try {
+    await settled();
     const doc = await api('/api/histogram', { source: app.source, file: app.file, samples: 200 });
     const entries = Object.entries(doc.par).map(([p, n]) => [Number(p), n]).sort((a, b) => a[0] - b[0]);
     if (!entries.length) return [];
