@@ -132,9 +132,12 @@ fn run_inner(request: &Request, lines: &std::sync::Mutex<LevelLines>) -> Result<
     let batch = generate(
         &template,
         &spec,
-        &|found, _| {
+        &|run| {
             if let Some(bar) = &bar {
-                bar.set_position(found as u64);
+                bar.set_position(run.found as u64);
+                let pars =
+                    run.pars.map_or(String::new(), |(low, high)| format!(", proven pars {low}..{high}"));
+                bar.set_message(format!("{} candidates{pars}", run.tried));
             }
         },
         |level| {
@@ -197,7 +200,7 @@ fn run_inner(request: &Request, lines: &std::sync::Mutex<LevelLines>) -> Result<
     let mut text = lines.finish(Some(("found", format!("{found}, \"tried\": {}", batch.tried))));
     if !request.json {
         if found < count {
-            text.push_str(&rare(found, count, batch.tried, request.par, request.scramble));
+            text.push_str(&rare(found, count, &batch, request.par, request.scramble));
             text.push('\n');
         } else {
             let noun = if found == 1 { "level" } else { "levels" };
@@ -213,19 +216,28 @@ fn run_inner(request: &Request, lines: &std::sync::Mutex<LevelLines>) -> Result<
 pub(crate) fn rare(
     found: usize,
     count: usize,
-    tried: usize,
+    batch: &modsolve::generate::Batch,
     par: Option<(u64, u64)>,
     scramble: Option<u64>,
 ) -> String {
+    let tried = batch.tried;
+    let more = if batch.out_of_work { "give --attempts N to try more" } else { "raise --attempts" };
     let advice = match (par, scramble) {
         (Some((_, high)), None) => format!(
-            "raise --attempts, or give --scramble {high}: a start made from {high} random presses has a par of at most {high}"
+            "{more}, or give --scramble {high}: a start made from {high} random presses has a par of at most {high}"
         ),
-        _ => "raise --attempts".into(),
+        _ => more.into(),
     };
-    format!(
-        "found {found} of {count} levels in {tried} candidates: the spec is rare for this template ({advice})"
-    )
+    let why = if batch.out_of_work {
+        "the default budget's work ran out".to_string()
+    } else {
+        "the spec is rare for this template".to_string()
+    };
+    let seen = match batch.pars {
+        Some((low, high)) => format!("; the candidates' proven pars were {low}..{high}"),
+        None => String::new(),
+    };
+    format!("found {found} of {count} levels in {tried} candidates: {why}{seen} ({advice})")
 }
 
 /// Why the spec cannot be met, worded with the flags that set it (the playground refuses with
@@ -350,7 +362,13 @@ fn progress_bar(total: u64, what: &str) -> Option<indicatif::ProgressBar> {
     use std::io::IsTerminal;
     std::io::stderr().is_terminal().then(|| {
         let bar = indicatif::ProgressBar::new(total);
-        bar.set_message(what.to_string());
+        bar.set_message("0 candidates");
+        let style = indicatif::ProgressStyle::with_template(&format!(
+            "{{wide_bar}} {{pos}}/{{len}} {what} ({{msg}})"
+        ));
+        if let Ok(style) = style {
+            bar.set_style(style);
+        }
         bar
     })
 }

@@ -36,7 +36,6 @@ use super::admission::{self, Job};
 use super::{ApiError, Shared, paths};
 use modsolve::Puzzle;
 use modsolve::check::CheckOptions;
-use modsolve::generate::Spec;
 use modsolve::hint::HintOptions;
 use modsolve::report::SCHEMA_VERSION;
 use modsolve::report::check::CheckFile;
@@ -598,9 +597,9 @@ async fn generate(
             unique: request.unique,
             par: request.par,
             strategy,
-            attempts: Some(
-                request.attempts.unwrap_or_else(|| Spec::default_attempts(request.count)).min(ATTEMPT_LIMIT),
-            ),
+            // No number given: the run is bounded by the default budget's counted work (and
+            // the attempts by the server's limit below).
+            attempts: request.attempts.map(|a| a.min(ATTEMPT_LIMIT)),
             scramble: request.scramble,
             deny_warnings: request.deny_warnings,
             max_memory: Some(job.shared.memory_limit()),
@@ -614,13 +613,22 @@ async fn generate(
                 }
                 Refusal::Internal(e) => ApiError::from(modsolve::Error::from(e)),
             })?;
+        let mut spec = spec;
+        spec.attempts = spec.attempts.min(ATTEMPT_LIMIT);
         let timeout = Some((job.shared.config.budget * 4).min(timeout(&job)));
         let (count, par, scramble) = (asked.count, asked.par, asked.scramble);
         let run = move || modsolve::request::generate_report(&template, &asked, &spec);
         let report: GenerateReport =
             modsolve::bounded::within_timeout(timeout, run).map_err(ApiError::from)??;
-        let advice = (report.found < count)
-            .then(|| crate::cli::generate::rare(report.found, count, report.tried, par, scramble));
+        let advice = (report.found < count).then(|| {
+            let batch = modsolve::generate::Batch {
+                found: report.found,
+                tried: report.tried,
+                out_of_work: report.out_of_work,
+                pars: report.pars,
+            };
+            crate::cli::generate::rare(report.found, count, &batch, par, scramble)
+        });
         let mut document = serde_json::to_value(&report).map_err(|e| ApiError::internal(e.to_string()))?;
         if let (Some(advice), Some(object)) = (advice, document.as_object_mut()) {
             object.insert("advice".into(), Value::String(advice));

@@ -243,12 +243,23 @@ fn valid(validator: &jsonschema::Validator, stdout: &str) -> Value {
 fn exit_codes_and_json() {
     let (hints, errors) = (validator("hint"), validator("error"));
     let scratch = Scratch::new();
-    // A press limit of 0 everywhere: with no search budget the hint is undecided (exit 3).
+    // A press limit of 0 everywhere: the plans within the limits (no press at all) are walked
+    // whole whatever the budget, so even with none the hint says there is no plan (exit 1).
     let limited = scratch.file(
         "limited.ron",
         "Puzzle(graph: Cells(1), modulus: 3, buttons: [[(0, 1)], [(0, 1)]], start: [1], max_presses: All(0))",
     );
     let limited = limited.to_str().unwrap();
+    // Limits that leave 2^40 press vectors, too many to walk: with no search budget the hint is
+    // undecided (exit 3).
+    let wide = scratch.file(
+        "wide.ron",
+        &format!(
+            "Puzzle(graph: Cells(1), modulus: 3, buttons: [{}], start: [1], max_presses: All(1))",
+            vec!["[(0, 1)]"; 40].join(", ")
+        ),
+    );
+    let wide = wide.to_str().unwrap();
     let cases: &[(&[&str], i32)] = &[
         (&["hint", "puzzles/octopus.ron"], 0),
         (&["hint", "puzzles/octopus.ron", "--steps"], 0),
@@ -261,8 +272,10 @@ fn exit_codes_and_json() {
         (&["hint", "puzzles/lightsout-4x4-unsolvable.ron", "--steps"], 1),
         // One more press of the lit corner lights its neighbours: still no plan.
         (&["hint", "puzzles/lightsout-4x4-unsolvable.ron", "--pressed", "0"], 1),
-        (&["hint", limited, "--budget", "0"], 3),
+        (&["hint", limited, "--budget", "0"], 1),
         (&["hint", limited], 1),
+        (&["hint", wide, "--budget", "0"], 3),
+        (&["hint", wide], 0),
     ];
     for &(args, code) in cases {
         let (got, stdout, stderr) = run(args);

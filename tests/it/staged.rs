@@ -242,13 +242,14 @@ fn first_level(template: &Puzzle, seed: u64) -> Result<(Vec<u64>, u64, BigUint),
         attempts: 50,
         nodes_per_level: 100_000,
         scramble: None,
+        work: None,
         deny_warnings: false,
     };
     if let Some(reason) = impossible(template, &spec).map_err(|e| e.to_string())? {
         return Err(reason.to_string());
     }
     let mut level = None;
-    generate::<modsolve::InternalError>(template, &spec, &|_, _| {}, |l| {
+    generate::<modsolve::InternalError>(template, &spec, &|_| {}, |l| {
         level = Some((l.puzzle.start().to_vec(), l.par, l.count));
         Ok(())
     })

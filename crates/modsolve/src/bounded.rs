@@ -270,6 +270,12 @@ impl Budget {
         self == Budget::default()
     }
 
+    /// Whether the budget allows no search at all (`--budget 0`, nodes or time): the algebra
+    /// answers alone.
+    pub fn is_zero(self) -> bool {
+        self.nodes == 0 || self.time.is_some_and(|t| t.is_zero())
+    }
+
     /// What is left of this budget when its time started at `started`: the same node count,
     /// and the time less what has passed. Every phase of one command takes its budget this way,
     /// so the phases together stay within the time the user gave.

@@ -87,6 +87,10 @@ pub struct Spec {
     pub scramble: Option<u64>,
     /// Keep only levels that pass `check` with warnings denied.
     pub deny_warnings: bool,
+    /// The work of all candidates together (their eliminations and search nodes, and
+    /// [`FIXED_WORK`] each), when it bounds the run: no round of candidates starts once it is
+    /// reached. Counted work, so a run stops at the same candidate on every machine.
+    pub work: Option<u64>,
 }
 
 impl Spec {
@@ -114,6 +118,9 @@ pub struct Level {
     pub scramble: Option<Vec<u64>>,
 }
 
+/// A candidate judged: its level (when accepted), its proven par, and the work it took.
+type Judgement = (Result<Option<Level>, InternalError>, Option<u64>, u64);
+
 /// A finished run: how many levels were accepted (each handed over as it was) and how many
 /// candidates were judged.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -122,6 +129,11 @@ pub struct Batch {
     pub found: usize,
     /// Candidates judged.
     pub tried: usize,
+    /// Whether the spec's work bound ([`Spec::work`]) ended the run before its attempts.
+    pub out_of_work: bool,
+    /// The lowest and highest proven par among the candidates judged (met or not), when any was
+    /// proven: what random starts of this spec give.
+    pub pars: Option<(u64, u64)>,
 }
 
 /// Why a spec can never be met for a template. The messages name the spec's fields, not
@@ -425,12 +437,13 @@ fn scramble(periods: &[u64], presses: u64, rng: &mut ChaCha8Rng) -> Option<Vec<u
 
 /// Generates levels and hands each to `accept` as soon as it is accepted, in index order, so the
 /// same seed gives the same levels in the same order and no more than one round of candidates is
-/// held at a time. `progress(found, tried)` is told after each round. An error from `accept`
+/// held at a time. `progress` is told the run so far after each round (levels found, candidates
+/// tried, the proven pars seen). An error from `accept`
 /// stops the run and is returned.
 pub fn generate<E: From<InternalError>>(
     template: &Puzzle,
     spec: &Spec,
-    progress: &(dyn Fn(usize, usize) + Sync),
+    progress: &(dyn Fn(&Batch) + Sync),
     mut accept: impl FnMut(Level) -> Result<(), E>,
 ) -> Result<Batch, E> {
     let base = solve(&with_start(template, template.target.clone()))?;
@@ -440,12 +453,17 @@ pub fn generate<E: From<InternalError>>(
     let mut seen: HashSet<Vec<u64>> = HashSet::new();
     let mut found = 0;
     let mut tried = 0;
-    let round = (rayon::current_num_threads() * 8).max(16);
+    let mut work = 0u64;
+    let mut pars: Option<(u64, u64)> = None;
+    // Fixed rounds (not the machine's threads): the work bound stops at the same candidate on
+    // every machine.
+    let round = 16;
     let stop = Stop::here();
-    while found < spec.count && tried < spec.attempts {
+    let out_of_work = |work: u64| spec.work.is_some_and(|limit| work >= limit);
+    while found < spec.count && tried < spec.attempts && !out_of_work(work) {
         checkpoint();
         let end = tried.saturating_add(round).min(spec.attempts);
-        let judged: Vec<Result<Option<Level>, InternalError>> = (tried..end)
+        let judged: Vec<Judgement> = (tried..end)
             .into_par_iter()
             .map(|index| {
                 stop.carry(|| {
@@ -454,17 +472,27 @@ pub fn generate<E: From<InternalError>>(
                         None => (random_start(template, &periods, &mut rng), None),
                         Some(presses) => match scramble(&periods, presses, &mut rng) {
                             Some(plan) => (undone(template, &plan), Some(plan)),
-                            None => return Ok(None),
+                            None => return (Ok(None), None, FIXED_WORK),
                         },
                     };
                     if start == template.target {
-                        return Ok(None);
+                        return (Ok(None), None, FIXED_WORK);
                     }
-                    judge_candidate(template, start, scrambled, spec, budget)
+                    let tally = Stop::nested();
+                    let mut nodes = 0u64;
+                    let mut par = None;
+                    let level = tally.carry(|| {
+                        judge_candidate(template, start, scrambled, spec, budget, &mut nodes, &mut par)
+                    });
+                    (level, par, tally.work_done().saturating_add(nodes).saturating_add(FIXED_WORK))
                 })
             })
             .collect();
-        for level in judged {
+        for (level, par, cost) in judged {
+            work = work.saturating_add(cost);
+            if let Some(p) = par {
+                pars = Some(pars.map_or((p, p), |(low, high)| (low.min(p), high.max(p))));
+            }
             let Some(level) = level? else { continue };
             if found == spec.count {
                 break;
@@ -475,9 +503,10 @@ pub fn generate<E: From<InternalError>>(
             }
         }
         tried = end;
-        progress(found, tried);
+        progress(&Batch { found, tried, out_of_work: false, pars });
     }
-    Ok(Batch { found, tried })
+    let out_of_work = found < spec.count && tried < spec.attempts && out_of_work(work);
+    Ok(Batch { found, tried, out_of_work, pars })
 }
 
 /// Writes `contents` to `path` all or nothing: into a temporary file in the same directory,
@@ -513,9 +542,12 @@ fn judge_candidate(
     scrambled: Option<Vec<u64>>,
     spec: &Spec,
     budget: Budget,
+    nodes: &mut u64,
+    proven_par: &mut Option<u64>,
 ) -> Result<Option<Level>, InternalError> {
     let mut puzzle = with_start(template, start);
     let analysis = analysis_of(&puzzle, &Options { budget, ..Options::default() })?;
+    *nodes = nodes.saturating_add(analysis.search_nodes.unwrap_or(0));
     let Some(fewest) = analysis.fewest else { return Ok(None) };
     if spec.unique && !analysis.count.value.is_one() {
         return Ok(None);
@@ -526,12 +558,15 @@ fn judge_candidate(
     };
     let mut proven = fewest.is_proven();
     if !proven && let Some(plan) = &scrambled {
-        match prove_within_scramble(&puzzle, &analysis.periods, &intended, plan, budget) {
+        match prove_within_scramble(&puzzle, &analysis.periods, &intended, plan, budget, nodes) {
             Some(best) => (intended, proven) = (best, true),
             None => return Ok(None),
         }
     }
     let Ok(par) = u64::try_from(intended.iter().map(|&x| x as u128).sum::<u128>()) else { return Ok(None) };
+    if proven {
+        *proven_par = Some(par);
+    }
     if let Some((low, high)) = spec.par
         && (!proven || par < low || par > high)
     {
@@ -560,6 +595,7 @@ fn prove_within_scramble(
     found: &[u64],
     scrambled: &[u64],
     budget: Budget,
+    nodes: &mut u64,
 ) -> Option<Vec<u64>> {
     use crate::solve::search::{Goal, Objective, search};
     if puzzle.phases.is_some() {
@@ -572,6 +608,7 @@ fn prove_within_scramble(
         periods.iter().map(|l| l.to_u64().unwrap_or(u64::MAX).saturating_sub(1).min(bound)).collect();
     let problem = crate::analysis::search_problem(puzzle, &highest);
     let outcome = search(&problem, Goal::Best(Objective::Total), budget, Some(Objective::Total.score(best)));
+    *nodes = nodes.saturating_add(outcome.nodes);
     outcome.complete.then(|| outcome.plan.unwrap_or_else(|| best.to_vec()))
 }
 
@@ -609,6 +646,13 @@ type Judged = Result<Option<u64>, InternalError>;
 
 /// The most samples a round takes at once.
 const ROUND: usize = 16;
+
+/// The work counted for each sample or candidate before its own elimination and search:
+/// drawing it, building its puzzle and analysis, and its thread (about 30 µs on a 2-core
+/// machine of 2026, where the default budget's 200,000,000 nodes of work are about 10 s: 50 ns
+/// a node). Without it a template whose samples need almost no elimination (a 3×3 board) was
+/// sampled millions of times within the default budget, for minutes.
+pub(crate) const FIXED_WORK: u64 = 1_000;
 
 /// The distribution of the par over up to `samples` random solvable starts, each judged with
 /// `nodes_per_sample` search nodes. Samples are streamed into the counts a round at a time (no
@@ -676,9 +720,10 @@ pub(crate) fn sample_pars(
                         let nodes = analysis.search_nodes.unwrap_or(0);
                         (analysis.fewest.filter(|p| p.is_proven()).and_then(|p| p.total().to_u64()), nodes)
                     });
+                    let fixed = tally.work_done().saturating_add(FIXED_WORK);
                     match par {
-                        Ok((par, nodes)) => (Ok(par), tally.work_done().saturating_add(nodes)),
-                        Err(e) => (Err(e), tally.work_done()),
+                        Ok((par, nodes)) => (Ok(par), fixed.saturating_add(nodes)),
+                        Err(e) => (Err(e), fixed),
                     }
                 };
                 match deadline {

@@ -181,6 +181,9 @@ pub fn prepare_generation(
         nodes_per_level: Spec::DEFAULT_NODES_PER_LEVEL,
         scramble: request.scramble,
         deny_warnings: request.deny_warnings,
+        // With no number of candidates given, the run is bounded like every default run: by
+        // counted work, the same on every machine.
+        work: request.attempts.is_none().then_some(crate::bounded::DEFAULT_NODES),
     };
     match crate::generate::impossible(template, &spec)? {
         Some(reason) => Err(Refusal::Infeasible(reason)),
@@ -258,6 +261,14 @@ pub struct GenerateReport {
     pub found: usize,
     /// Candidates judged.
     pub tried: usize,
+    /// Whether the default budget's counted work ended the run (not written in the document:
+    /// the front-ends word their advice with it).
+    #[serde(skip)]
+    pub out_of_work: bool,
+    /// The lowest and highest proven par among the candidates judged, for the advice (not
+    /// written in the document).
+    #[serde(skip)]
+    pub pars: Option<(u64, u64)>,
 }
 
 /// Makes the levels of a prepared request without writing any file: each level is named
@@ -269,13 +280,20 @@ pub fn generate_report(
     spec: &Spec,
 ) -> Result<GenerateReport, Error> {
     let mut levels = Vec::new();
-    let batch = crate::generate::generate::<Error>(template, spec, &|_, _| {}, |level| {
+    let batch = crate::generate::generate::<Error>(template, spec, &|_| {}, |level| {
         let number = levels.len() + 1;
         let source = level_source(number, request, &level);
         levels.push(LevelReport::new(level_name(number), &level, Some(source)));
         Ok(())
     })?;
-    Ok(GenerateReport { version: SCHEMA_VERSION, levels, found: batch.found, tried: batch.tried })
+    Ok(GenerateReport {
+        version: SCHEMA_VERSION,
+        levels,
+        found: batch.found,
+        tried: batch.tried,
+        out_of_work: batch.out_of_work,
+        pars: batch.pars,
+    })
 }
 
 pub use crate::report::batch::Verdict;

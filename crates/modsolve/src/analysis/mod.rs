@@ -279,7 +279,7 @@ pub fn analysis_of(puzzle: &Puzzle, options: &Options) -> Result<Analysis, Inter
         Engine::Auto | Engine::Algebra => by_algebra(puzzle, options, started)?,
     };
     let mut analysis = analysis;
-    attach_bounds(puzzle, &mut analysis);
+    attach_bounds(puzzle, &mut analysis, options.budget.is_zero());
     verify(puzzle, &analysis)?;
     Ok(analysis)
 }
@@ -322,14 +322,39 @@ fn by_algebra(puzzle: &Puzzle, options: &Options, started: Instant) -> Result<An
         seeds: answer.seeds,
     };
     let Some(x0) = &answer.presses else { return Ok(analysis) };
+    // Answers that need no search: the start already meets the target (no presses, proven for
+    // every objective), or press limits that leave a box small enough to walk whole.
+    let objectives: Vec<Objective> = std::iter::once(Objective::Total)
+        .chain((options.objective != Objective::Total).then_some(options.objective))
+        .collect();
+    let zero = vec![BigUint::zero(); puzzle.button_count()];
+    let exact = if puzzle.solves(&zero) {
+        Some((vec![Some(vec![0u64; zero.len()]); objectives.len()], None))
+    } else if limited {
+        // A plan presses each button fewer times than its period: the box is
+        // `0 ≤ x_j ≤ min(limit_j, period_j − 1)`.
+        limits
+            .map(|limits| {
+                limits
+                    .iter()
+                    .zip(&answer.periods)
+                    .map(|(&k, l)| l.to_u64().map_or(k, |l| k.min(l.saturating_sub(1))))
+                    .collect::<Vec<u64>>()
+            })
+            .and_then(|highest| crate::solve::within::walk_box(puzzle, &highest, &objectives))
+            .map(|walked| (walked.best, Some((walked.count, walked.tried))))
+    } else {
+        None
+    };
     let budget = || options.budget.since(started);
     let symmetries = crate::model::symmetries(puzzle);
     let explore_for = |objective| {
         explore(&answer, |highest| search_problem(puzzle, highest), limits, objective, budget(), &symmetries)
     };
-    // When the set cannot be walked, the algebra's plan stands: best only if it is the only one.
-    let standing = |objective, why| {
-        let proof = if answer.count.is_one() { Proof::Proven } else { Proof::NotSearched(why) };
+    // When the set cannot be walked (or no search is allowed), the algebra's plan stands: best
+    // only if it is the only one, else not proven for the reason `otherwise`.
+    let standing = |objective, otherwise: Proof| {
+        let proof = if answer.count.is_one() { Proof::Proven } else { otherwise };
         within_limits(puzzle, x0).then(|| Plan {
             presses: x0.clone(),
             objective,
@@ -339,22 +364,65 @@ fn by_algebra(puzzle: &Puzzle, options: &Options, started: Instant) -> Result<An
         })
     };
     let mut counted = !limited;
-    match explore_for(Objective::Total) {
-        Ok(found) => {
-            analysis.fewest = with_bound(found.best, found.lower_bound);
-            if let Some(count) = found.count_within_limits {
-                analysis.count = Count { value: count, exact: true };
-                counted = true;
-            }
-            analysis.search_nodes = Some(found.nodes);
+    if let Some((best, walked)) = exact {
+        let mut plans = best.into_iter().zip(&objectives).map(|(x, &objective)| {
+            x.map(|x| {
+                let mut plan = Plan {
+                    presses: to_big(&x),
+                    objective,
+                    proof: Proof::Proven,
+                    partial: None,
+                    lower_bound: None,
+                };
+                plan.lower_bound = Some(plan.measure());
+                plan
+            })
+        });
+        analysis.fewest = plans.next().flatten();
+        analysis.optimal = plans.next().flatten();
+        if let Some((count, tried)) = walked {
+            analysis.count = Count { value: count, exact: true };
+            analysis.search_nodes = Some(tried);
+            counted = true;
         }
-        Err(why) => analysis.fewest = standing(Objective::Total, why),
+    } else if options.budget.is_zero() {
+        // No search at all: the algebra's plan.
+        analysis.fewest = standing(Objective::Total, Proof::BudgetRanOut);
+        if options.objective != Objective::Total {
+            analysis.optimal = standing(options.objective, Proof::BudgetRanOut);
+        }
+    } else {
+        match explore_for(Objective::Total) {
+            Ok(found) => {
+                analysis.fewest = with_bound(found.best, found.lower_bound);
+                if let Some(count) = found.count_within_limits {
+                    analysis.count = Count { value: count, exact: true };
+                    counted = true;
+                }
+                analysis.search_nodes = Some(found.nodes);
+            }
+            Err(why) => analysis.fewest = standing(Objective::Total, Proof::NotSearched(why)),
+        }
+        if options.objective != Objective::Total {
+            analysis.optimal = match explore_for(options.objective) {
+                Ok(found) => with_bound(found.best, found.lower_bound),
+                Err(why) => standing(options.objective, Proof::NotSearched(why)),
+            };
+        }
     }
-    if options.objective != Objective::Total {
-        analysis.optimal = match explore_for(options.objective) {
-            Ok(found) => with_bound(found.best, found.lower_bound),
-            Err(why) => standing(options.objective, why),
-        };
+    // A plan for the objective asked, always: when its own search found none in the budget,
+    // the fewest-presses plan is one (within the limits), not proven best for it.
+    if options.objective != Objective::Total
+        && analysis.optimal.is_none()
+        && let Some(fewest) = &analysis.fewest
+    {
+        analysis.optimal = Some(Plan {
+            presses: fewest.presses.clone(),
+            objective: options.objective,
+            proof: Proof::BudgetRanOut,
+            partial: None,
+            lower_bound: None,
+        });
     }
     // The count within binding limits comes from a search; without one (periods past 64 bits)
     // it is unknown, never the algebra's count of all plans.
@@ -676,19 +744,32 @@ fn with_bound(plan: Option<Plan>, bound: Option<u128>) -> Option<Plan> {
 /// Gives every plan its lower bound ([`crate::solve::bound`]): a proven plan's own measure,
 /// otherwise the relaxations' bound, which proves a fewest-presses plan that meets it. Staged
 /// presses (a cut press is not a full one) get a bound only when proven.
-fn attach_bounds(puzzle: &Puzzle, analysis: &mut Analysis) {
-    use crate::solve::bound::{Bound, lower_bound};
-    let highest = if puzzle.phases.is_none() && puzzle.button_count() <= crate::solve::SEARCH_BUTTON_LIMIT {
-        highest_values(puzzle, &analysis.periods)
-    } else {
-        None
-    };
+///
+/// Past the search's size (or with no budget for search: `cheap`) the bound is the counting
+/// one, a pass over the cells, so that every plan still has one.
+fn attach_bounds(puzzle: &Puzzle, analysis: &mut Analysis, cheap: bool) {
+    use crate::solve::bound::{Bound, counting_bound, lower_bound};
+    let highest =
+        if !cheap && puzzle.phases.is_none() && puzzle.button_count() <= crate::solve::SEARCH_BUTTON_LIMIT {
+            highest_values(puzzle, &analysis.periods)
+        } else {
+            None
+        };
     for plan in analysis.fewest.iter_mut().chain(analysis.optimal.iter_mut()) {
         if plan.is_proven() {
             plan.lower_bound = Some(plan.measure());
             continue;
         }
-        let Some(highest) = &highest else { continue };
+        let Some(highest) = &highest else {
+            if let Some(b) = counting_bound(puzzle, plan.objective) {
+                let b = BigUint::from(b).max(plan.lower_bound.take().unwrap_or_default());
+                if plan.objective == Objective::Total && b == plan.measure() {
+                    plan.proof = Proof::Proven;
+                }
+                plan.lower_bound = (b <= plan.measure()).then_some(b);
+            }
+            continue;
+        };
         let found = plan.lower_bound.take();
         if let Bound::AtLeast(b) = lower_bound(&search_problem(puzzle, highest), plan.objective) {
             let b = BigUint::from(b).max(found.unwrap_or_default());

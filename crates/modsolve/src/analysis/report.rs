@@ -566,7 +566,18 @@ impl SolveReport {
                     partial: None,
                     lower_bound: None,
                 };
-                plan.lower_bound = proof.is_proven().then(|| plan.total());
+                // No presses at all is the fewest; otherwise the counting bound, a pass over
+                // the cells, is the plan's bound.
+                if plan.total().is_zero() {
+                    plan.proof = Proof::Proven;
+                }
+                plan.lower_bound = if plan.proof.is_proven() {
+                    Some(plan.total())
+                } else {
+                    crate::solve::bound::counting_bound(puzzle, Objective::Total)
+                        .map(BigUint::from)
+                        .filter(|b| *b <= plan.total())
+                };
                 plan
             }),
             optimal: None,

@@ -20,7 +20,9 @@
 
 use num_integer::Integer;
 
-use super::search::{Budget, Lookahead, Meter, Objective, Score, SearchProblem, button_order};
+use super::search::{
+    Budget, Lookahead, Meter, Objective, Score, SearchProblem, button_order, terms_per_node,
+};
 use crate::algebra::arith::{add_mod, inv_mod, mul_mod, sub_mod};
 
 /// The first pass's width.
@@ -140,13 +142,25 @@ impl Beam<'_> {
         let mut trail: Vec<Vec<(u32, u64)>> = Vec::with_capacity(n);
         let mut scratch = vec![0u64; cells];
         let below = |key: Score| bar.is_none_or(|b| key < b);
+        // Copying a parent's residuals counts one node per `terms_per_node` cells, and a
+        // child's lookahead its look-ups, as in the search.
+        // Copies at the board's rate; look-ups at the small boards' rate on every board (the
+        // beam's narrow passes keep their tables in cache, and a 20×20 grid's widest pass
+        // fits the beam's share only so).
+        let per_node = terms_per_node(0);
+        let copy = (cells as u64) / terms_per_node(cells);
+        let mut lookups = 0u64;
         for depth in 0..n {
             let j = self.order[depth];
             let hi = problem.highest[j];
             let cost = problem.step_nodes(j);
+            let terms = self.ahead.terms(depth + 1) as u64;
             // (bound, parent, value)
             let mut children: Vec<(Score, u32, u64)> = Vec::new();
             for s in 0..layer.sum.len() {
+                if copy > 0 && !meter.tick_by(copy) {
+                    return None;
+                }
                 scratch.copy_from_slice(&layer.residual[s * cells..(s + 1) * cells]);
                 let (sum, max, nonzero) = (layer.sum[s], layer.max[s], layer.nonzero[s]);
                 let (first, step) = match self.closing[depth].first() {
@@ -176,9 +190,17 @@ impl Beam<'_> {
                         break;
                     }
                     self.press(&mut scratch, j, value, false);
-                    if self.closing[depth].iter().all(|&i| scratch[i] == 0)
-                        && let Some(rest) = self.ahead.rest(depth + 1, &scratch)
-                    {
+                    let closed = self.closing[depth].iter().all(|&i| scratch[i] == 0);
+                    if closed {
+                        lookups += terms;
+                        if lookups >= per_node {
+                            if !meter.tick_by(lookups / per_node) {
+                                return None;
+                            }
+                            lookups %= per_node;
+                        }
+                    }
+                    if closed && let Some(rest) = self.ahead.rest(depth + 1, &scratch) {
                         let key = self.key(sum2, max2, nz2, rest);
                         if below(key) {
                             children.push((key, s as u32, value));

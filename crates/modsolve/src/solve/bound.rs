@@ -30,8 +30,10 @@ use crate::algebra::arith::{mul_mod, sub_mod};
 const PAIR_WORK: u64 = 60_000_000;
 /// Group states (the product of the group's moduli) at most.
 const GROUP_STATES: u64 = 4096;
-/// The linear programme is solved only on puzzles of at most this many buttons and rows.
-const LP_BUTTONS: usize = 4000;
+/// The linear programme is solved only on puzzles of at most this many buttons and rows. Its
+/// simplex grows faster than the search's budget allows past about a thousand buttons (a 40×40
+/// torus mod 6, 1600 buttons: 18 s for the programme alone, with no budget to bound it).
+const LP_BUTTONS: usize = 1000;
 /// All mod 2, at most this many buttons: there the programme is degenerate and slow (1521
 /// buttons of 39×39 Lights Out took 15 s, against 0.5 s for 900 buttons of mixed moduli), and
 /// the mod-2 walk has bounds of its own.
@@ -46,6 +48,8 @@ const DENOMINATOR: i128 = 1 << 20;
 /// depth beyond, the depths between reusing the last one's shares), and at most this many
 /// table entries.
 const SHARED_BUTTONS: usize = 200;
+/// ... and whose buttons change at most this many cells on average.
+const SHARED_EFFECTS: usize = 32;
 const SHARED_PROGRAMMES: usize = 100;
 const SHARED_ENTRIES: usize = 1 << 22;
 
@@ -143,6 +147,100 @@ pub(crate) fn lower_bound(problem: &SearchProblem, objective: Objective) -> Boun
         best = best.max(lp);
     }
     Bound::AtLeast(best)
+}
+
+/// The bound of one pass over the cells, for puzzles of any size (no search problem is built):
+/// cells not at their target whose buttons are pairwise disjoint, taken greedily in cell order,
+/// each need presses of their own. A cell's own cost is the fewest presses of its buttons that
+/// add what it lacks, ignoring every other cell (worked out for moduli up to 64, else 1).
+/// `max`: 1 when any cell is not at its target. Buttons of limit 0 take no part. Staged presses
+/// (a cut press is not a full one) have no bound here.
+pub(crate) fn counting_bound(puzzle: &crate::model::Puzzle, objective: Objective) -> Option<u128> {
+    if puzzle.phases.is_some() {
+        return None;
+    }
+    let cells = puzzle.cell_count();
+    let n = puzzle.button_count();
+    let usable = |j: usize| puzzle.max_presses.as_ref().is_none_or(|l| l[j] > 0);
+    let lacks = |i: usize| {
+        let m = puzzle.moduli.get(i);
+        sub_mod(puzzle.target.get(i) % m, puzzle.start.get(i) % m, m)
+    };
+    if !(0..cells).any(|i| lacks(i) != 0) {
+        return Some(0);
+    }
+    if objective == Objective::Max {
+        return Some(1);
+    }
+    // Each cell's buttons and amounts, in compressed rows (u32 where they fit).
+    let mut degree = vec![0u32; cells + 1];
+    // Merged effects: a cell a button lists twice (or reaches twice on a small torus) takes the
+    // sum, once.
+    let effects = |j: usize| if usable(j) { puzzle.effects(j) } else { Vec::new() };
+    for j in 0..n {
+        effects(j).iter().for_each(|&(i, _)| degree[i + 1] += 1);
+    }
+    for i in 0..cells {
+        degree[i + 1] += degree[i];
+    }
+    let mut fill = degree.clone();
+    let mut entries = vec![(0u32, 0u64); degree[cells] as usize];
+    for j in 0..n {
+        for (i, a) in effects(j) {
+            entries[fill[i] as usize] = (j as u32, a);
+            fill[i] += 1;
+        }
+    }
+    let mut used = vec![false; n];
+    let mut costs = std::collections::HashMap::<(u64, Vec<u64>), Vec<u32>>::new();
+    let mut sum = 0u128;
+    for i in 0..cells {
+        if i % 65_536 == 0 {
+            crate::bounded::checkpoint();
+        }
+        let r = lacks(i);
+        if r == 0 {
+            continue;
+        }
+        let row = &entries[degree[i] as usize..degree[i + 1] as usize];
+        if row.iter().any(|&(j, _)| used[j as usize]) {
+            continue;
+        }
+        row.iter().for_each(|&(j, _)| used[j as usize] = true);
+        let m = puzzle.moduli.get(i);
+        let cost = if objective == Objective::Total && m <= 64 {
+            let mut amounts: Vec<u64> = row.iter().map(|&(_, a)| a).collect();
+            amounts.sort_unstable();
+            amounts.dedup();
+            // Fewest summands from `amounts` reaching each residue (breadth first from 0).
+            let distance = costs.entry((m, amounts)).or_insert_with_key(|(m, amounts)| {
+                let m = *m as usize;
+                let mut d = vec![u32::MAX; m];
+                d[0] = 0;
+                let mut queue = std::collections::VecDeque::from([0usize]);
+                while let Some(v) = queue.pop_front() {
+                    for &a in amounts {
+                        let w = (v + a as usize) % m;
+                        if d[w] == u32::MAX {
+                            d[w] = d[v] + 1;
+                            queue.push_back(w);
+                        }
+                    }
+                }
+                d
+            });
+            match distance[r as usize] {
+                // No press of its buttons gives it what it lacks: no bound is claimed here
+                // (the algebra decides solvability).
+                u32::MAX => 1,
+                d => u128::from(d),
+            }
+        } else {
+            1
+        };
+        sum += cost;
+    }
+    Some(sum)
 }
 
 /// Cuts with pairwise disjoint buttons, greedily from the costliest: their costs add up.
@@ -447,6 +545,13 @@ type SharedParts = (Vec<Vec<SharedGroup>>, Vec<Vec<u64>>);
 fn shared_bound(problem: &SearchProblem, order: &[usize], guide: Option<&[u64]>) -> Option<SharedParts> {
     let n = order.len();
     if n > SHARED_BUTTONS || problem.moduli.iter().any(|&m| m > 4096) {
+        return None;
+    }
+    // Dense systems (every button on most cells): each cell's group shares every open button,
+    // so the bound stays near the disjoint one, while its programmes take most of the budget's
+    // time (56 s of 100 programmes on 200 dense buttons).
+    let entries: usize = problem.effects.iter().map(Vec::len).sum();
+    if entries > SHARED_EFFECTS * n {
         return None;
     }
     let mut by_cell = problem.buttons_by_cell();

@@ -25,6 +25,7 @@ pub(crate) mod prime_chase;
 pub(crate) mod propagation;
 pub(crate) mod search;
 pub(crate) mod sparse;
+pub(crate) mod within;
 
 pub use estimate::memory_estimate;
 pub use optimize::{NotSearched, Partial, Plan, Proof, SEARCH_BUTTON_LIMIT};

@@ -110,9 +110,18 @@ impl SearchProblem {
 /// budget's nodes were calibrated on grids, whose buttons change five cells.
 pub(crate) const CELLS_PER_NODE: usize = 8;
 
-/// The shared bound's groups summed at a node count one node more per this many (a grid of up to
-/// 8×8 sums fewer): the default budget takes about as long on larger boards.
-const GROUPS_PER_NODE: usize = 32;
+/// The lookahead's table look-ups ([`Lookahead::terms`]) count one node per this many, where
+/// they are made (a value whose closing cells are met): on a 30×30 board a bound sums hundreds
+/// of cells, on an 8×8 one a few dozen, and the default budget takes about as long on both.
+/// Past [`CACHED_CELLS`] cells the tables and residuals no longer stay in the nearest cache and
+/// a look-up costs about twice as much (measured: a 40×40 torus mod 6 took 87 ns a node at 128
+/// look-ups a node, an 8×8 grid 40 ns), so it counts twice.
+pub(crate) fn terms_per_node(cells: usize) -> u64 {
+    if cells > CACHED_CELLS { 64 } else { 128 }
+}
+
+/// See [`terms_per_node`].
+const CACHED_CELLS: usize = 256;
 
 /// What a search found.
 #[derive(Clone, Debug, Default)]
@@ -154,6 +163,12 @@ struct Walk<'a> {
     part: Option<(u64, u64)>,
     /// For each depth, the nodes a value tried there counts against the budget.
     costs: Vec<u64>,
+    /// For each depth, the lookahead's table look-ups at the next one.
+    terms: Vec<u64>,
+    /// Look-ups made and not yet counted as a node ([`terms_per_node`]).
+    lookups: u64,
+    /// [`terms_per_node`] of this problem.
+    terms_per_node: u64,
     /// For each depth, what one step of its button's value (1, or the forced values' step)
     /// takes from each cell of its effect, in the effect's order.
     deltas: Vec<Vec<u64>>,
@@ -303,6 +318,14 @@ impl Lookahead {
 
     /// The least the open buttons must add at `depth` given the residuals, `None` when they
     /// cannot meet them.
+    /// The table look-ups of [`Lookahead::rest`] at `depth` (cells of the disjoint bound, and
+    /// the cells of the shared bound's groups): what a value tried there costs besides its
+    /// button's cells.
+    pub(crate) fn terms(&self, depth: usize) -> usize {
+        self.at.get(depth).map_or(0, Vec::len)
+            + self.shared.get(depth).map_or(0, |groups| groups.iter().map(|g| g.len as usize).sum())
+    }
+
     pub(crate) fn rest(&self, depth: usize, residual: &[u64]) -> Option<u64> {
         let mut rest = 0u64;
         for &(i, t) in &self.at[depth] {
@@ -409,15 +432,10 @@ pub(crate) fn search_ahead(
                 .collect()
         })
         .collect();
-    // A value tried counts the cells its button changes and the shared bound's groups it sums.
-    let costs: Vec<u64> = order
-        .iter()
-        .enumerate()
-        .map(|(d, &j)| {
-            let groups = ahead.and_then(|a| a.shared.get(d + 1)).map_or(0, Vec::len);
-            problem.step_nodes(j) + (groups / GROUPS_PER_NODE) as u64
-        })
-        .collect();
+    // A value tried counts the cells its button changes; the lookahead's look-ups are counted
+    // where they are made.
+    let costs: Vec<u64> = order.iter().map(|&j| problem.step_nodes(j)).collect();
+    let terms: Vec<u64> = (0..order.len()).map(|d| ahead.map_or(0, |a| a.terms(d + 1) as u64)).collect();
     let mut walk = Walk {
         problem,
         goal,
@@ -435,6 +453,9 @@ pub(crate) fn search_ahead(
         done: false,
         forced,
         costs,
+        terms,
+        lookups: 0,
+        terms_per_node: terms_per_node(problem.moduli.len()),
         deltas,
     };
     // Cells no button touches must already be right.
@@ -597,6 +618,15 @@ impl Walk<'_> {
         }
         let mut ok = self.closing[depth].iter().all(|&i| self.residual[i] == 0);
         if ok && let Some(ahead) = &self.ahead {
+            self.lookups += self.terms[depth];
+            if self.lookups >= self.terms_per_node {
+                let nodes = self.lookups / self.terms_per_node;
+                self.lookups %= self.terms_per_node;
+                if !self.meter.tick_by(nodes) {
+                    self.stop = true;
+                    return false;
+                }
+            }
             ok = match ahead.rest(depth + 1, &self.residual) {
                 None => false,
                 Some(rest) => self.out.score.is_none_or(|best| {

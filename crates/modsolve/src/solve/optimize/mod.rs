@@ -651,6 +651,10 @@ const LOCAL_SEARCH_SHARE: u64 = 4;
 /// share goes to branch and bound).
 const STALE: usize = 2000;
 
+/// A multiple of a quiet generator tried by the descent counts one node per this many entries
+/// of the generator's support (at least one).
+const SUPPORT_PER_NODE: u64 = 16;
+
 /// Quiet generators changed at random in each kick of [`iterated_descent`].
 const KICK: usize = 3;
 
@@ -738,6 +742,9 @@ impl<'a> Moves<'a> {
         loop {
             let mut improved = false;
             for (support, &(_, order)) in supports.iter().zip(generators) {
+                // A multiple tried updates the generator's support: one node per
+                // `SUPPORT_PER_NODE` entries (the quiet patterns of a dense system are long).
+                let cost = (support.len() as u64).div_ceil(SUPPORT_PER_NODE).max(1);
                 let ranges = if order <= 2 * SIDE {
                     [(1, order), (order, order)]
                 } else {
@@ -754,7 +761,7 @@ impl<'a> Moves<'a> {
                         add_mod(x[j], step, periods[j])
                     }));
                     for t in from..to {
-                        if !meter.tick() {
+                        if !meter.tick_by(cost) {
                             return x;
                         }
                         if t > from {
