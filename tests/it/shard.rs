@@ -492,7 +492,11 @@ fn tampered_parts_are_refused() {
     let octopus = crate::util::shipped_path("octopus.ron");
     let mix3 = dir.file("mix3.ron", MIX3);
     let mut checked = 0;
-    for (file, minimize, truth, n) in [(&mix3, "total", 15u64, 8u64), (&octopus, "max", 9, 8)] {
+    let cases = [
+        (&mix3, crate::util::load(MIX3), Objective::Total, "total", 15u64, 8u64),
+        (&octopus, crate::util::shipped("octopus.ron"), Objective::Max, "max", 9, 8),
+    ];
+    for (file, puzzle, objective, minimize, truth, n) in cases {
         let what = |case: &str| format!("{} --minimize {minimize}: {case}", file.display());
         let honest = walk_all(file, n, &["--minimize", minimize]);
         let (code, stdout, stderr) = combine_lines(file, &honest, &["--json"]);
@@ -523,8 +527,15 @@ fn tampered_parts_are_refused() {
 
         // Swapped for the starting plan, as a part that found nothing would report it: only a
         // walk sees that, and the audit that walks the part refuses it.
-        let starting = (0..n as usize).find(|&k| honest[k]["at"].is_null()).map(|k| honest[k].clone());
-        if let Some(starting) = &starting {
+        let prover = shard::Prover::new(&puzzle, objective).unwrap();
+        let plan = prover.start().unwrap().to_vec();
+        let starting = serde_json::json!({
+            "presses": plan,
+            "score": objective.score(&plan).0 as u64,
+            "total": plan.iter().sum::<u64>(),
+            "at": null,
+        });
+        {
             let mut hidden = honest.clone();
             for field in ["presses", "score", "total", "at"] {
                 hidden[b][field] = starting[field].clone();
@@ -573,9 +584,13 @@ fn tampered_parts_are_refused() {
         refused_with(file, &copied, &[], "does not match its seal", &what("copied"));
         copied[b] = resealed(&copied[b]);
         refused_with(file, &copied, &[], "does not lie where it says", &what("copied, sealed"));
-        if let Some(starting) = &starting {
+        {
+            // A part whose plan is the starting plan, copied in as the best part.
             let mut copied = honest.clone();
-            copied[b] = starting.clone();
+            copied[b] = honest[other].clone();
+            for field in ["presses", "score", "total", "at"] {
+                copied[b][field] = starting[field].clone();
+            }
             copied[b]["part"] = Value::from(b as u64);
             copied[b] = resealed(&copied[b]);
             refused_with(
