@@ -997,6 +997,52 @@ mod tests {
         pack((0..bits).map(|_| rng.random_bool(density)))
     }
 
+    /// Every plan of the walk placed by its coordinates: `plan_at` gives it back in the part
+    /// whose blocks hold it and in no other part (the Gray code undone), and a part's walk
+    /// reports coordinates that `plan_at` places in that part.
+    #[test]
+    fn coordinates_place_every_plan_in_its_own_part() {
+        let mut rng = StdRng::seed_from_u64(44);
+        for (bits, k) in [(200usize, 12usize), (64, 14), (40, 16)] {
+            let coset = Coset {
+                bits,
+                x0: random_vector(&mut rng, bits, 0.5),
+                basis: (0..k).map(|_| random_vector(&mut rng, bits, 0.3)).collect(),
+            }
+            .independent();
+            let prepared = Prepared::new(&coset, &[]);
+            let (a, b) = (prepared.blocks.outer.len(), prepared.blocks.inner.len());
+            let low = prepared.blocks.low();
+            // Past 8 outer generators the positions below a chunk's are in Gray-code order.
+            assert!(bits > 100 || low > 0, "{bits} bits: {a} outer generators");
+            for count in [1u64, 3, 7] {
+                let parts: Vec<Part> = (0..count).map(|index| Part { index, count }).collect();
+                for position in 0..prepared.unit_count() as u64 {
+                    let o = outer_combination(position, low);
+                    let t = (position as usize * 7) % (1 << b);
+                    let at = prepared.coordinates(o, t);
+                    assert_eq!(at.len(), a + b);
+                    let plan = prepared.blocks.plan(&prepared.x0, o, t);
+                    for part in &parts {
+                        let (lo, hi) = part.range(prepared.unit_count());
+                        let inside = (lo..hi).contains(&u128::from(position));
+                        let placed = prepared.plan_at(*part, &at);
+                        assert_eq!(placed.as_ref() == Some(&plan), inside, "position {position}, {part:?}");
+                        assert_eq!(placed.is_some(), inside);
+                    }
+                }
+                for part in &parts {
+                    let found = prepared.walk(Budget { nodes: u64::MAX, time: None }, *part, None);
+                    if let Some(at) = &found.at {
+                        assert_eq!(prepared.plan_at(*part, at), Some(found.best.clone()), "{part:?}");
+                    }
+                }
+            }
+            assert!(prepared.plan_at(Part::WHOLE, &vec![2; a + b]).is_none());
+            assert!(prepared.plan_at(Part::WHOLE, &vec![0; a + b + 1]).is_none());
+        }
+    }
+
     /// Every vector of the set, by plain enumeration.
     fn brute_minimum(coset: &Coset) -> u32 {
         let k = coset.basis.len();
