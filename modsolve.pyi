@@ -105,5 +105,12 @@ class Prover:
         budget: Optional[float] = None,
         nodes: Optional[int] = None,
     ) -> Dict[str, Any]: ...
+    def audit(self, report: Union[str, Dict[str, Any]]) -> Dict[str, Any]: ...
 
-def combine(puzzle: Puzzle, reports: List[Union[str, Dict[str, Any]]]) -> Dict[str, Any]: ...
+def combine(
+    puzzle: Puzzle,
+    reports: List[Union[str, Dict[str, Any]]],
+    *,
+    audit: int = 0,
+    seed: Optional[int] = None,
+) -> Dict[str, Any]: ...

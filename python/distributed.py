@@ -13,9 +13,18 @@ simulated, every cutoff backed by a plan). With `address=None` it starts Ray on 
 dependency: `pip install modsolve[ray]`.
 
 Resuming: pass the reports of an earlier run as `done`; only the parts missing from them run.
+
+Auditing: every report is checked by `combine` against the puzzle and its run (its run's
+identity, the shared starting plan, its plan simulated and placed in its own part), but that a
+finished part was walked to its end is its worker's word. So `audit` finished parts (2 by
+default), chosen at random by `seed` (printed with the progress), are walked again as Ray
+tasks of their own (`Prover.audit`); a part whose report disagrees is walked once more and the
+new report, when it agrees with the audit, takes its place (else RuntimeError). The result's
+`audited` and `seed` say which parts were walked again.
 """
 
 import json
+import random
 import sys
 import time
 import uuid
@@ -28,13 +37,7 @@ _PROVER = [None, None]
 def _walk_parts(puzzle, run, first, last, parts, minimize, budget, nodes, below):
     """Parts `first..last` of `parts`, one after another on one core (a Ray task is given one
     CPU), each with the best score known as its cutoff (the batch's own plans included)."""
-    import modsolve
-
-    if _PROVER[0] != run:
-        _PROVER[0], _PROVER[1] = None, None
-        _PROVER[1] = modsolve.Prover(puzzle, minimize=minimize, threads=1)
-        _PROVER[0] = run
-    prover = _PROVER[1]
+    prover = _prover(puzzle, run, minimize)
     reports = []
     for k in range(first, last):
         report = prover.walk(k, parts, below=below, budget=budget, nodes=nodes)
@@ -43,6 +46,24 @@ def _walk_parts(puzzle, run, first, last, parts, minimize, budget, nodes, below)
         # workers' cores rather than by the driver at the end.
         reports.append((report["score"], json.dumps(report)))
     return reports
+
+
+def _prover(puzzle, run, minimize):
+    """This worker process's Prover for `run`, made once."""
+    import modsolve
+
+    if _PROVER[0] != run:
+        _PROVER[0], _PROVER[1] = None, None
+        _PROVER[1] = modsolve.Prover(puzzle, minimize=minimize, threads=1)
+        _PROVER[0] = run
+    return _PROVER[1]
+
+
+def _audit_part(puzzle, run, minimize, text):
+    """A finished part's report (JSON text) walked again to its end: (agrees, the report
+    walked again as JSON text)."""
+    result = _prover(puzzle, run, minimize).audit(text)
+    return result["agrees"], json.dumps(result["report"])
 
 
 def _cutoff(below, report):
@@ -69,6 +90,14 @@ def _floor(modsolve, puzzle, minimize):
 
 
 def _print_progress(state):
+    if "audited" in state:
+        again = "" if not state["rerun"] else f"; walked again after disagreeing: {state['rerun']}"
+        print(
+            f"modsolve: audited parts {state['audited']} (seed {state['seed']}){again}",
+            file=sys.stderr,
+            flush=True,
+        )
+        return
     best = state["best"]
     shown = "none yet" if best is None else f"{best} (part {state['from_part']})"
     floor = "" if state.get("bound") is None else f", at least {state['bound']}"
@@ -92,6 +121,8 @@ def fewest(
     progress=True,
     done=(),
     batch=None,
+    audit=2,
+    seed=None,
 ):
     """The proven best plan of `puzzle` (RON text or a dict) for `minimize`, its walk cut into
     `shards` parts run as Ray tasks: the document of `modsolve combine --json`, as a dict
@@ -105,7 +136,11 @@ def fewest(
     `reports`: the JSON lines of the parts just finished, to keep for resuming),
     False says nothing. `done`: part reports (dicts or JSON lines) of an earlier run of the
     same puzzle, objective and `shards`; only the other parts run. `batch`: parts a task walks one after
-    another (None: about eight tasks a CPU, at most 64 parts a task).
+    another (None: about eight tasks a CPU, at most 64 parts a task). `audit`: how many finished
+    parts to walk again, chosen at random by `seed` (None: a random seed), each as a task of its
+    own; a part that disagrees with its audit is walked again and its new report used (progress
+    then gets `rerun`, the parts walked again). The result's `audited` and `seed` say which
+    parts were audited.
     """
     import modsolve
 
@@ -117,6 +152,10 @@ def fewest(
         puzzle = modsolve.to_ron(puzzle)
     if not isinstance(shards, int) or not 1 <= shards <= 1 << 20:
         raise ValueError(f"shards is {shards!r}; it must be a whole number from 1 to 2^20")
+    if not isinstance(audit, int) or audit < 0:
+        raise ValueError(f"audit is {audit!r}; it must be a whole number from 0")
+    if seed is None:
+        seed = random.randrange(1_000_000_000)
     if batch is not None and (not isinstance(batch, int) or batch < 1):
         raise ValueError(f"batch is {batch!r}; it must be a whole number from 1 (None: chosen)")
     if not ray.is_initialized():
@@ -188,4 +227,51 @@ def fewest(
                     "reports": finished,
                 }
             )
-    return modsolve.combine(puzzle, reports)
+    audited, rerun = _audit(ray, text, run, minimize, reports, audit, seed, task, shards)
+    if report is not None and audited:
+        report(
+            {
+                "done": len(reports),
+                "parts": shards,
+                "best": None if best is None else best[0],
+                "from_part": None if best is None else best[1],
+                "bound": floor,
+                "elapsed": time.monotonic() - started,
+                "reports": [],
+                "audited": audited,
+                "seed": seed,
+                "rerun": rerun,
+            }
+        )
+    combined = modsolve.combine(puzzle, reports)
+    combined["audited"], combined["seed"] = audited, seed
+    return combined
+
+
+def _audit(ray, text, run, minimize, reports, audit, seed, walk_task, shards):
+    """Walks `audit` finished reports again (chosen by `seed`), one Ray task each; a part
+    that disagrees is walked once more and its new report put in `reports` in its place.
+    Returns the parts audited and the parts walked again, in order."""
+    parsed = [json.loads(r) if isinstance(r, str) else dict(r) for r in reports]
+    finished = [i for i, r in enumerate(parsed) if r["finished"]]
+    chosen = sorted(random.Random(seed).sample(finished, min(audit, len(finished))), key=lambda i: parsed[i]["part"])
+    if not chosen:
+        return [], []
+    task = ray.remote(num_cpus=1, retry_exceptions=False)(_audit_part)
+    results = ray.get([task.remote(text, run, minimize, json.dumps(parsed[i])) for i in chosen])
+    rerun = []
+    for i, (agrees, again) in zip(chosen, results):
+        if agrees:
+            continue
+        k = parsed[i]["part"]
+        # The part walked once more, to its end, with its cutoff: its report must agree with
+        # the audit's before it replaces the one that disagreed.
+        [(score, walked)] = ray.get(walk_task.remote(text, run, k, k + 1, shards, minimize, None, None, parsed[i].get("below")))
+        if score != json.loads(again)["score"]:
+            raise RuntimeError(
+                f"part {k}/{shards} disagreed with its audit, and walked again it disagrees with the audit too "
+                f"(scores {parsed[i]['score']}, {json.loads(again)['score']}, {score}): a worker is faulty"
+            )
+        reports[i] = walked
+        rerun.append(k)
+    return [parsed[i]["part"] for i in chosen], rerun

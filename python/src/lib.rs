@@ -15,8 +15,9 @@
 //! - `to_ron(puzzle)` is [`modsolve::format::to_ron`]: the puzzle written back in the format.
 //! - `shard(puzzle, part, parts, ...)` is [`modsolve::shard::walk_part`]: the report `modsolve
 //!   FILE --shard K/N --json` prints; `Prover(puzzle)` is [`modsolve::shard::Prover`], whose
-//!   `walk(part, parts, below=...)` walks many parts of one puzzle solved once;
-//!   `combine(puzzle, reports)` is [`modsolve::shard::combine`],
+//!   `walk(part, parts, below=...)` walks many parts of one puzzle solved once and
+//!   `audit(report)` walks a reported part again; `combine(puzzle, reports, audit=K)` is
+//!   [`modsolve::shard::combine_audited`],
 //!   the document of `modsolve combine FILE PARTS --json` (refusals are `ValueError`).
 //! - `modsolve.distributed` (python/distributed.py, compiled in) runs the parts as Ray tasks.
 //!
@@ -449,6 +450,44 @@ impl Prover {
     ) -> PyResult<Py<PyAny>> {
         self.walk_id(py, part_id(part, parts)?, budget, nodes, below)
     }
+
+    /// Audits a finished part's report (a dict or its JSON text): walks the part again to its
+    /// end, with the report's cutoff, the GIL released. Returns a dict: `agrees` (the best
+    /// score walked again is the report's) and `report`, the report walked again (what the
+    /// part's report should have been, to use in its place when it disagrees).
+    fn audit(&self, py: Python<'_>, report: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        let report = part_report(py, report, "the report")?;
+        let id = part_id(report.part, report.parts)?;
+        let unbounded = Budget { nodes: u64::MAX, time: None };
+        let walked = py.detach(|| {
+            catch_unwind(AssertUnwindSafe(|| {
+                let job = || self.prover.walk(id, unbounded, report.below);
+                match &self.pool {
+                    Some(pool) => pool.install(job),
+                    None => job(),
+                }
+            }))
+        });
+        let again = shard_result(walked)?;
+        let agrees = modsolve::shard::agrees(&report, &again);
+        let text = serde_json::to_string(&again).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+        let dict = pyo3::types::PyDict::new(py);
+        dict.set_item("agrees", agrees)?;
+        dict.set_item("report", loads(py, &text)?)?;
+        Ok(dict.into_any().unbind())
+    }
+}
+
+/// A part report from a dict or its JSON text (`what` names it in the error).
+fn part_report(py: Python<'_>, item: &Bound<'_, PyAny>, what: &str) -> PyResult<modsolve::shard::PartReport> {
+    let text: String = match item.cast::<PyString>() {
+        Ok(text) => text.to_cow()?.into_owned(),
+        Err(_) => py.import("json")?.call_method1("dumps", (item,))?.extract()?,
+    };
+    let value: serde_json::Value = serde_json::from_str(&text)
+        .map_err(|e| PyValueError::new_err(format!("{what} is not a part report: {e}")))?;
+    modsolve::shard::PartReport::from_json(value)
+        .map_err(|e| PyValueError::new_err(format!("{what} is not a part report: {e}")))
 }
 
 impl Prover {
@@ -495,25 +534,33 @@ fn shard_result<T>(result: std::thread::Result<Result<T, modsolve::shard::ShardE
 /// Combines part reports (dicts from `shard`, or their JSON text) of one puzzle: the document
 /// `modsolve combine FILE PARTS --json` prints, as a dict (`proven` true when every part of
 /// 0..N was given and finished; else `missing` and `unfinished` say which to run). Parts of
-/// another puzzle, N or objective, parts given twice and plans that do not solve the puzzle
-/// raise ValueError.
+/// another puzzle, run, N or objective, parts given twice, reports that contradict their run and
+/// plans that do not solve the puzzle raise ValueError. `audit`: walk that many finished parts
+/// again, chosen at random by `seed` (None: a random seed; the document's `seed` says which),
+/// and raise ValueError naming a part that disagrees with its report.
 #[pyfunction]
-fn combine(py: Python<'_>, puzzle: &Bound<'_, PyAny>, reports: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+#[pyo3(signature = (puzzle, reports, *, audit = 0, seed = None))]
+fn combine(
+    py: Python<'_>,
+    puzzle: &Bound<'_, PyAny>,
+    reports: &Bound<'_, PyAny>,
+    audit: u64,
+    seed: Option<u64>,
+) -> PyResult<Py<PyAny>> {
     let puzzle = read(py, puzzle)?;
-    let json = py.import("json")?;
     let mut parsed = Vec::new();
     for (i, item) in reports.try_iter()?.enumerate() {
-        let item = item?;
-        let text: String = match item.cast::<PyString>() {
-            Ok(text) => text.to_cow()?.into_owned(),
-            Err(_) => json.call_method1("dumps", (&item,))?.extract()?,
-        };
-        let report: modsolve::shard::PartReport = serde_json::from_str(&text)
-            .map_err(|e| PyValueError::new_err(format!("report {i} is not a part report: {e}")))?;
-        parsed.push((format!("report {i}"), report));
+        parsed.push((format!("report {i}"), part_report(py, &item?, &format!("report {i}"))?));
     }
+    let seed = match seed {
+        Some(seed) => seed,
+        None => py.import("random")?.call_method1("randrange", (1_000_000_000u64,))?.extract()?,
+    };
+    let audit = (audit > 0).then_some(modsolve::shard::Audit { parts: audit, seed });
     let combined = py
-        .detach(|| catch_unwind(AssertUnwindSafe(|| modsolve::shard::combine(&puzzle, &parsed))))
+        .detach(|| {
+            catch_unwind(AssertUnwindSafe(|| modsolve::shard::combine_audited(&puzzle, &parsed, audit)))
+        })
         .map_err(|_| PyRuntimeError::new_err("internal error: modsolve panicked combining the parts"))?
         .map_err(|e| PyValueError::new_err(e.to_string()))?;
     let text = serde_json::to_string(&combined).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;

@@ -67,6 +67,53 @@ def test_a_prover_walks_parts_with_the_best_so_far_as_cutoff():
         prover.walk(2, 2)
 
 
+def hidden(report, start_report):
+    """`report` with its plan replaced by the starting plan of `start_report` (a part whose
+    plan is the starting plan) and sealed again, as a worker that did not walk would write it."""
+    import hashlib
+
+    forged = dict(report)
+    for field in ("presses", "score", "total", "at"):
+        forged[field] = start_report[field]
+    forged["seal"] = ""
+    text = json.dumps(forged, separators=(",", ":"), ensure_ascii=False)
+    forged["seal"] = "sha256:" + hashlib.sha256(("modsolve part report seal\n" + text).encode()).hexdigest()
+    return forged
+
+
+def test_tampered_reports_are_refused_and_the_audit_walks_parts_again():
+    puzzle = lights_out(19)
+    prover = modsolve.Prover(puzzle, threads=1)
+    reports = [prover.walk(k, 16) for k in range(16)]
+    combined = modsolve.combine(puzzle, reports, audit=3, seed=5)
+    assert combined["proven"] is True and combined["score"] == 141
+    assert combined["seed"] == 5 and len(combined["audited"]) == 3
+    assert modsolve.combine(puzzle, reports)["audited"] == []
+    best = combined["from_part"]
+    # The starting plan every part shares: what a part with nothing below its cutoff reports.
+    start = prover.walk(0, 16, below=1)
+    assert start["at"] is None and start["score"] == start["start"] > 141
+    # Edited and left as it is: the seal. An unknown field: refused as the schema says.
+    edited = list(reports)
+    edited[best] = dict(reports[best], presses=start["presses"], score=start["score"], total=start["total"], at=None)
+    with pytest.raises(ValueError, match="does not match its seal"):
+        modsolve.combine(puzzle, edited)
+    with pytest.raises(ValueError, match="unknown field `extra`"):
+        modsolve.combine(puzzle, [dict(reports[0], extra=1)])
+    with pytest.raises(ValueError, match="version 2 of the part report is from an earlier modsolve"):
+        modsolve.combine(puzzle, [dict(reports[0], version=2)])
+    # Sealed again: only a walk sees it. Prover.audit walks the part again; combine's audit of
+    # every part refuses it.
+    forged = reports[:best] + [hidden(reports[best], start)] + reports[best + 1 :]
+    # What no check without a walk sees (here another part ties the best, so the value stands).
+    assert modsolve.combine(puzzle, forged)["proven"] is True
+    audit = prover.audit(forged[best])
+    assert audit["agrees"] is False and audit["report"]["score"] == 141
+    assert prover.audit(reports[best])["agrees"] is True
+    with pytest.raises(ValueError, match=f"part {best}/16 disagrees with its audit"):
+        modsolve.combine(puzzle, forged, audit=16)
+
+
 try:
     import ray  # noqa: F401
 
@@ -116,6 +163,19 @@ def test_ray_driver_agrees_with_the_single_run(local_ray):
     assert resumed["proven"] is True and resumed["given"] == 64
     assert resumed["score"] == first["score"] == A075464[30]
     assert resumed["presses"] == first["presses"]
+    # A forged report among the earlier ones (its part's best hidden behind the starting plan):
+    # the audit of every part walks it again and the part is walked once more.
+    reports = [json.loads(line) for line in lines]
+    best = first["from_part"]
+    mine = next(r for r in reports if r["part"] == best)
+    start = modsolve.Prover(lights_out(30), threads=1).walk(0, 64, below=1)
+    assert start["at"] is None and mine["score"] < start["score"]
+    forged = [hidden(r, start) if r["part"] == best else r for r in reports]
+    states = []
+    audited = fewest(lights_out(30), shards=64, progress=states.append, done=forged, audit=64, seed=3)
+    assert audited["proven"] is True and audited["score"] == A075464[30]
+    assert audited["audited"] == list(range(64)) and audited["seed"] == 3
+    assert states[-1]["rerun"] == [best], states[-1]
 
 
 def walk_part_pids():

@@ -111,6 +111,18 @@ pub(crate) struct CombineArgs {
     pub(crate) json: bool,
     #[command(flatten)]
     pub(crate) limits: Limits,
+    /// Walk K of the finished parts again, chosen at random, and refuse the parts (exit 2,
+    /// naming the part) when one does not agree with its report. Checks the one thing no
+    /// other check sees: that a finished part was walked to its end by an honest worker.
+    #[arg(long, value_name = "K", default_value_t = 0)]
+    pub(crate) audit: u64,
+    /// The seed of the audit's choice of parts (default: a random one, printed).
+    #[arg(long, requires = "audit")]
+    pub(crate) seed: Option<u64>,
+    /// The wall time the whole command may take, audit included, e.g. 10s; past it the answer
+    /// is undecided (exit 3). Default: none.
+    #[arg(long, value_parser = parse_timeout)]
+    pub(crate) timeout: Option<std::time::Duration>,
 }
 
 #[derive(Args, Debug)]
@@ -430,7 +442,8 @@ pub(crate) struct SolveArgs {
     /// Walk only part K of N (0 <= K < N <= 2^20) of the proof of the fewest plan for
     /// --minimize, and report the best plan found in it (simulated) and whether the part was
     /// walked to its end; `modsolve combine` puts the parts together. The walk runs to the end
-    /// of the part unless --budget is given.
+    /// of the part unless --budget is given (then the part may be reported unfinished) or
+    /// --timeout comes first (then nothing is reported: exit 3).
     #[arg(long, value_name = "K/N")]
     pub(crate) shard: Option<modsolve::shard::PartId>,
 }

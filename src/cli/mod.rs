@@ -73,6 +73,7 @@ impl Mode {
             }
             Mode::Hint(request) => request.options.analysis.timeout,
             Mode::Export(request) => request.options.analysis.timeout,
+            Mode::Combine(request) => request.timeout,
             _ => None,
         }
     }

@@ -1,27 +1,37 @@
 //! `modsolve FILE --shard K/N` (one part of the proof of the fewest plan, through
 //! [`modsolve::shard::walk_part`]) and `modsolve combine FILE PARTS...` (the parts' reports put
-//! together by [`modsolve::shard::combine`]).
+//! together and checked by [`modsolve::shard::combine_audited`], with `--audit K` walking K
+//! finished parts again).
 //!
 //! A part's JSON report is one line (so that parts can be appended to one file of JSON lines);
 //! combine reads files of one document or of JSON lines, and `-` for JSON lines on standard
-//! input. Exit codes: a part 0 (also when a budget left it unfinished: the report says so);
-//! combine 0 proven, 3 not proven (parts missing or unfinished), 2 bad, foreign or overlapping
-//! parts.
+//! input. Both run on the clock of `--timeout` (reading included), like every command. Exit
+//! codes: a part 0 (also when a budget left it unfinished: the report says so), 3 when the
+//! timeout came first; combine 0 proven, 3 not proven (parts missing or unfinished) or the
+//! timeout came first, 2 bad, foreign, overlapping or contradicting parts, or a part that
+//! disagrees with its audit.
 
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
-use modsolve::shard::{self, Combined, PartId, PartReport};
-use modsolve::solve::Budget;
+use modsolve::shard::{self, Audit, Combined, PartId, PartReport};
+use modsolve::solve::{Budget, Objective};
 
 use super::args::CombineArgs;
 use super::output::{Body, Failure, Kind, Output};
 
 /// `modsolve combine`, as the command line asks for it.
+#[derive(Clone)]
 pub(crate) struct CombineRequest {
     pub(crate) file: PathBuf,
     pub(crate) parts: Vec<PathBuf>,
     pub(crate) json: bool,
     pub(crate) max_input: u64,
+    /// `--audit K`: how many finished parts to walk again.
+    pub(crate) audit: u64,
+    /// `--seed`: the audit's seed (none: a random one).
+    pub(crate) seed: Option<u64>,
+    pub(crate) timeout: Option<Duration>,
 }
 
 impl From<CombineArgs> for CombineRequest {
@@ -31,21 +41,50 @@ impl From<CombineArgs> for CombineRequest {
             parts: args.parts,
             json: args.json,
             max_input: args.limits.max_input,
+            audit: args.audit,
+            seed: args.seed,
+            timeout: args.timeout,
         }
     }
 }
 
+/// Runs `work` within the timeout (none: to its end); past it, undecided (exit 3).
+fn on_the_clock(
+    timeout: Option<Duration>,
+    json: bool,
+    work: impl FnOnce() -> Result<Output, Failure> + Send + 'static,
+) -> Result<Output, Failure> {
+    if timeout.is_none() {
+        return work().map_err(|f| f.in_json(json));
+    }
+    match modsolve::bounded::within_timeout(timeout, work) {
+        Ok(result) => result.map_err(|f| f.in_json(json)),
+        Err(e) => Err(Failure::from(e).in_json(json)),
+    }
+}
+
 /// `modsolve FILE --shard K/N`: walks the part to its end (or within `--budget` when one is
-/// given) and reports it.
+/// given), within `--timeout`, and reports it.
 pub(crate) fn part(path: &Path, id: PartId, request: &super::solve::Request) -> Result<Output, Failure> {
     let json = request.json;
-    let puzzle = super::load(path, request.max_input).map_err(|f| f.in_json(json))?.puzzle;
     let budget = if request.options.budget.is_default() {
         Budget { nodes: u64::MAX, time: None }
     } else {
         request.options.budget
     };
-    let objective = request.options.objective;
+    let (path, max_input, objective) = (path.to_path_buf(), request.max_input, request.options.objective);
+    on_the_clock(request.options.timeout, json, move || walk(&path, max_input, id, objective, budget, json))
+}
+
+fn walk(
+    path: &Path,
+    max_input: u64,
+    id: PartId,
+    objective: Objective,
+    budget: Budget,
+    json: bool,
+) -> Result<Output, Failure> {
+    let puzzle = super::load(path, max_input)?.puzzle;
     let report = shard::walk_part(&puzzle, objective, id, budget).map_err(|e| {
         let kind = match e {
             shard::ShardError::NoSolution | shard::ShardError::NotWalked(_) => Kind::Unsupported,
@@ -110,7 +149,6 @@ fn plan_text(puzzle: &modsolve::Puzzle, presses: &[u64]) -> String {
 /// line L` (the line its document starts on) for messages.
 fn read_reports(request: &CombineRequest) -> Result<Vec<(String, PartReport)>, Failure> {
     let json = request.json;
-    super::stdin_at_most_once(&request.parts, json)?;
     let mut reports = Vec::new();
     for path in &request.parts {
         let shown = modsolve::input::source_name(path);
@@ -127,7 +165,7 @@ fn read_reports(request: &CombineRequest) -> Result<Vec<(String, PartReport)>, F
             let value = next.map_err(|e| {
                 Failure::plain(Kind::Input, format!("error: {shown}: not a JSON document: {e}\n"), json)
             })?;
-            let report: PartReport = serde_json::from_value(value).map_err(|e| {
+            let report = PartReport::from_json(value).map_err(|e| {
                 Failure::plain(
                     Kind::Input,
                     format!("error: {name}: not a part report of `modsolve FILE --shard K/N --json`: {e}\n"),
@@ -144,11 +182,29 @@ fn read_reports(request: &CombineRequest) -> Result<Vec<(String, PartReport)>, F
 pub(crate) fn combine(request: &CombineRequest) -> Result<Output, Failure> {
     let json = request.json;
     super::stdin_at_most_once(&[vec![request.file.clone()], request.parts.clone()].concat(), json)?;
-    let loaded = super::load(&request.file, request.max_input).map_err(|f| f.in_json(json))?;
+    // A seed when none is given: printed, so that the same audit can be run again.
+    let seed = request.seed.unwrap_or_else(|| {
+        use std::hash::{BuildHasher, Hasher};
+        let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+        hasher.write_u128(
+            std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos()),
+        );
+        hasher.finish() % 1_000_000_000
+    });
+    let audit = (request.audit > 0).then_some(Audit { parts: request.audit, seed });
+    let owned = request.clone();
+    on_the_clock(request.timeout, json, move || combine_inner(&owned, audit))
+}
+
+fn combine_inner(request: &CombineRequest, audit: Option<Audit>) -> Result<Output, Failure> {
+    let json = request.json;
+    let loaded = super::load(&request.file, request.max_input)?;
     let reports = read_reports(request)?;
-    let combined = shard::combine(&loaded.puzzle, &reports).map_err(|e| {
+    let combined = shard::combine_audited(&loaded.puzzle, &reports, audit).map_err(|e| {
         let kind = match e {
-            shard::CombineError::BadPlan { .. } => Kind::Input,
+            shard::CombineError::BadPlan { .. } | shard::CombineError::Audit { .. } => Kind::Input,
+            shard::CombineError::NotWalked(shard::ShardError::Internal(_))
+            | shard::CombineError::Internal(_) => Kind::Internal,
             _ => Kind::Usage,
         };
         Failure::plain(kind, format!("error: {e}\n"), json)
@@ -202,5 +258,24 @@ fn combined_text(puzzle: &modsolve::Puzzle, c: &Combined) -> String {
             shard::describe_ranges(&c.unfinished)
         ));
     }
+    if c.proven {
+        out.push_str(&trust_text(c));
+    }
     out
+}
+
+/// What a proven answer rests on, said plainly.
+fn trust_text(c: &Combined) -> String {
+    let checked = "every report was checked against the puzzle and its run (plans simulated, each placed in its own part)";
+    let word = "that each finished part was walked to its end by an honest worker";
+    match c.seed {
+        Some(seed) if !c.audited.is_empty() => format!(
+            "trusted: {checked}; {word}, checked by walking {} of {} parts again (part{} {}, seed {seed}), which agreed\n",
+            c.audited.len(),
+            c.parts,
+            if c.audited.len() == 1 { "" } else { "s" },
+            shard::describe_ranges(&shard::ranges(&c.audited))
+        ),
+        _ => format!("trusted: {checked}; {word}, unchecked (--audit K walks K parts again)\n"),
+    }
 }

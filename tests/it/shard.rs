@@ -300,6 +300,8 @@ fn combine_on_the_command_line() {
     let first = doc["presses"][0].as_u64().unwrap();
     doc["presses"][0] = Value::from(1 - first);
     let bad = dir.file("bad.json", &serde_json::to_string_pretty(&doc).unwrap());
+    refused(&[&bad], "bad.json line 1: part 0/8 does not match its seal");
+    let bad = dir.file("bad.json", &serde_json::to_string_pretty(&resealed(&doc)).unwrap());
     refused(&[&bad], "bad.json line 1: its plan does not solve this puzzle");
     // Not a report at all.
     let junk = dir.file("junk.json", "{\"version\": 1}\n");
@@ -418,4 +420,322 @@ fn lights_out_79_is_walked_in_parts() {
         assert!(score <= greedy && score > 0, "{n}: {score}");
         assert_eq!(report["presses"].as_array().unwrap().len(), n * n);
     }
+}
+
+/// The 3×3 mixed grid of the hostile review (proven 15 presses by the single run).
+const MIX3: &str = "Puzzle(graph: Grid(rows: 3, cols: 3), modulus: [2, 3, 4, 5, 6, 7, 8, 9, 12], press: (self: 2, neighbors: 3), start: [1, 2, 0, 4, 0, 6, 0, 8, 9])";
+
+/// The 8×8 King grid of moduli 2..12, 4, 6, 8, 9, 12 four times over, whose parts walk for
+/// 20 s and more without a budget.
+fn mix8() -> String {
+    let row = "2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 4, 6, 8, 9, 12";
+    let moduli = [row; 4].join(", ");
+    format!(
+        "Puzzle(graph: Grid(rows: 8, cols: 8, neighborhood: King), modulus: [{moduli}], press: (self: 1, neighbors: 2), start: All(1))"
+    )
+}
+
+/// Every part of `n` walked by the binary (`extra` arguments after `--json`), as documents.
+fn walk_all(file: &std::path::Path, n: u64, extra: &[&str]) -> Vec<Value> {
+    (0..n)
+        .map(|k| {
+            let out = modsolve()
+                .arg(file)
+                .args(["--shard", &format!("{k}/{n}"), "--json"])
+                .args(extra)
+                .output()
+                .unwrap();
+            assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+            let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+            validate("part", &report);
+            report
+        })
+        .collect()
+}
+
+/// `modsolve combine FILE -` with the reports as JSON lines on standard input and `extra`
+/// arguments: the exit code, standard output and standard error.
+fn combine_lines(file: &std::path::Path, reports: &[Value], extra: &[&str]) -> (Option<i32>, String, String) {
+    let lines: String = reports.iter().map(|r| format!("{r}\n")).collect();
+    let out = modsolve().arg("combine").arg(file).arg("-").args(extra).write_stdin(lines).output().unwrap();
+    let text = |b: Vec<u8>| String::from_utf8(b).unwrap();
+    (out.status.code(), text(out.stdout), text(out.stderr))
+}
+
+/// The report sealed again after an edit, as a forger who knows the seal's recipe would.
+fn resealed(report: &Value) -> Value {
+    let parsed = shard::PartReport::from_json(report.clone()).unwrap();
+    serde_json::to_value(parsed.sealed()).unwrap()
+}
+
+/// Asserts that combining `reports` is refused (exit 2) with `needle` in the message, and
+/// never "proven".
+fn refused_with(file: &std::path::Path, reports: &[Value], extra: &[&str], needle: &str, what: &str) {
+    let (code, stdout, stderr) = combine_lines(file, reports, extra);
+    assert_eq!(code, Some(2), "{what}: {stdout}{stderr}");
+    assert!(stderr.contains(needle), "{what}: {needle:?} not in {stderr}");
+    assert!(!stdout.contains("proven"), "{what}: {stdout}");
+}
+
+/// The tamperings of the hostile review, on the 3×3 mixed grid (`total`, 15) and the octopus
+/// (`--minimize max`, 9): the best part's plan swapped for another part's worse plan, for the
+/// starting plan, or set to null; the best part dropped and the rest renumbered as parts of
+/// N − 1; another part's report copied in under the best part's number; `max` edited to
+/// `total` on every line. Each is refused (exit 2): by the seal when the report is edited and
+/// left as it is, and when it is sealed again by the checks of the run (its identity, the
+/// starting plan, where the plan lies), or, for a claim that only a walk can check (a part
+/// that hides its better plan behind the starting plan), by `--audit N`. Honest parts combine
+/// to the truth, audited or not.
+#[test]
+fn tampered_parts_are_refused() {
+    let dir = Scratch::new();
+    let octopus = crate::util::shipped_path("octopus.ron");
+    let mix3 = dir.file("mix3.ron", MIX3);
+    let mut checked = 0;
+    let cases = [
+        (&mix3, crate::util::load(MIX3), Objective::Total, "total", 15u64, 8u64),
+        (&octopus, crate::util::shipped("octopus.ron"), Objective::Max, "max", 9, 8),
+    ];
+    for (file, puzzle, objective, minimize, truth, n) in cases {
+        let what = |case: &str| format!("{} --minimize {minimize}: {case}", file.display());
+        let honest = walk_all(file, n, &["--minimize", minimize]);
+        let (code, stdout, stderr) = combine_lines(file, &honest, &["--json"]);
+        assert_eq!(code, Some(0), "{stderr}");
+        let doc: Value = serde_json::from_str(&stdout).unwrap();
+        validate("combine", &doc);
+        assert_eq!(doc["score"].as_u64(), Some(truth), "{doc}");
+        let all = n.to_string();
+        let (code, stdout, _) = combine_lines(file, &honest, &["--audit", &all, "--seed", "1"]);
+        assert_eq!(code, Some(0), "{stdout}");
+        assert!(stdout.contains("trusted: every report was checked"), "{stdout}");
+        assert!(stdout.contains(&format!("checked by walking {n} of {n} parts again")), "{stdout}");
+        let b = doc["from_part"].as_u64().unwrap() as usize;
+        let start = honest[b]["start"].as_u64().unwrap();
+        assert!(start > truth, "{}: the starting plan is already the best", what("start"));
+
+        // The best part's plan swapped for another part's worse plan (score and total to match).
+        let other = (0..n as usize)
+            .find(|&k| !honest[k]["at"].is_null() && honest[k]["score"].as_u64() > Some(truth))
+            .expect("a part with a worse plan of its own");
+        let mut swapped = honest.clone();
+        for field in ["presses", "score", "total", "at"] {
+            swapped[b][field] = honest[other][field].clone();
+        }
+        refused_with(file, &swapped, &[], "does not match its seal", &what("swapped"));
+        swapped[b] = resealed(&swapped[b]);
+        refused_with(file, &swapped, &[], "does not lie where it says", &what("swapped, sealed"));
+
+        // Swapped for the starting plan, as a part that found nothing would report it: only a
+        // walk sees that, and the audit that walks the part refuses it.
+        let prover = shard::Prover::new(&puzzle, objective).unwrap();
+        let plan = prover.start().unwrap().to_vec();
+        let starting = serde_json::json!({
+            "presses": plan,
+            "score": objective.score(&plan).0 as u64,
+            "total": plan.iter().sum::<u64>(),
+            "at": null,
+        });
+        {
+            let mut hidden = honest.clone();
+            for field in ["presses", "score", "total", "at"] {
+                hidden[b][field] = starting[field].clone();
+            }
+            refused_with(file, &hidden, &[], "does not match its seal", &what("hidden"));
+            hidden[b] = resealed(&hidden[b]);
+            refused_with(
+                file,
+                &hidden,
+                &["--audit", &all],
+                "disagrees with its audit",
+                &what("hidden, audited"),
+            );
+        }
+
+        // The best part's plan set to null.
+        let mut nulled = honest.clone();
+        for field in ["presses", "score", "total", "at"] {
+            nulled[b][field] = Value::Null;
+        }
+        refused_with(file, &nulled, &[], "does not match its seal", &what("null"));
+        nulled[b] = resealed(&nulled[b]);
+        refused_with(
+            file,
+            &nulled,
+            &[],
+            "reports no plan, but every part starts from",
+            &what("null, sealed"),
+        );
+
+        // The best part dropped, the others renumbered as the parts of N − 1.
+        let mut renumbered: Vec<Value> =
+            honest.iter().enumerate().filter(|&(k, _)| k != b).map(|(_, r)| r.clone()).collect();
+        for (k, r) in renumbered.iter_mut().enumerate() {
+            r["part"] = Value::from(k as u64);
+            r["parts"] = Value::from(n - 1);
+        }
+        let sealed: Vec<Value> = renumbered.iter().map(resealed).collect();
+        refused_with(file, &renumbered, &[], "carries the run identity", &what("renumbered"));
+        refused_with(file, &sealed, &[], "carries the run identity", &what("renumbered, sealed"));
+
+        // Another part's report copied in under the best part's number.
+        let mut copied = honest.clone();
+        copied[b] = honest[other].clone();
+        copied[b]["part"] = Value::from(b as u64);
+        refused_with(file, &copied, &[], "does not match its seal", &what("copied"));
+        copied[b] = resealed(&copied[b]);
+        refused_with(file, &copied, &[], "does not lie where it says", &what("copied, sealed"));
+        {
+            // A part whose plan is the starting plan, copied in as the best part.
+            let mut copied = honest.clone();
+            copied[b] = honest[other].clone();
+            for field in ["presses", "score", "total", "at"] {
+                copied[b][field] = starting[field].clone();
+            }
+            copied[b]["part"] = Value::from(b as u64);
+            copied[b] = resealed(&copied[b]);
+            refused_with(
+                file,
+                &copied,
+                &["--audit", &all],
+                "disagrees with its audit",
+                &what("copied start, audited"),
+            );
+        }
+        checked += 1;
+    }
+    assert_eq!(checked, 2);
+
+    // The octopus's `max` parts relabelled `total` on every line (combine computes the scores
+    // from the plans): another run's identity, and, sealed again, another starting plan.
+    let honest = walk_all(&octopus, 4, &["--minimize", "max"]);
+    let relabelled: Vec<Value> = honest
+        .iter()
+        .map(|r| {
+            let mut r = r.clone();
+            r["objective"] = Value::from("total");
+            let plan: Vec<u64> = serde_json::from_value(r["presses"].clone()).unwrap();
+            r["score"] = Value::from(plan.iter().sum::<u64>());
+            r
+        })
+        .collect();
+    refused_with(&octopus, &relabelled, &[], "carries the run identity", "octopus max as total");
+    let sealed: Vec<Value> = relabelled.iter().map(resealed).collect();
+    refused_with(&octopus, &sealed, &[], "carries the run identity", "octopus max as total, sealed");
+    // A forger who computes the `total` run's identity too: the parts' starting plan is not
+    // that run's.
+    let total = shard::Prover::new(&crate::util::shipped("octopus.ron"), Objective::Total).unwrap();
+    let forged: Vec<Value> = relabelled
+        .iter()
+        .map(|r| {
+            let mut r = r.clone();
+            r["run"] = Value::from(total.run_identity(4));
+            resealed(&r)
+        })
+        .collect();
+    refused_with(
+        &octopus,
+        &forged,
+        &[],
+        "part 0/4 says the starting plan every part shares scores",
+        "octopus, forged run",
+    );
+
+    // The 3×3 grid renumbered as 7 parts with the identity of a run of 7 computed too: the
+    // parts' plans are not where a run of 7 has them, or the audit finds the plans hidden.
+    let mix3 = dir.file("mix3.ron", MIX3);
+    let honest = walk_all(&mix3, 8, &[]);
+    let prover = shard::Prover::new(&crate::util::load(MIX3), Objective::Total).unwrap();
+    let b = (0..8).min_by_key(|&k| (honest[k]["score"].as_u64(), k)).unwrap();
+    let forged: Vec<Value> = honest
+        .iter()
+        .enumerate()
+        .filter(|&(k, _)| k != b)
+        .enumerate()
+        .map(|(k, (_, r))| {
+            let mut r = r.clone();
+            r["part"] = Value::from(k as u64);
+            r["parts"] = Value::from(7);
+            r["run"] = Value::from(prover.run_identity(7));
+            resealed(&r)
+        })
+        .collect();
+    let (code, stdout, stderr) = combine_lines(&mix3, &forged, &["--audit", "7"]);
+    assert_eq!(code, Some(2), "{stdout}{stderr}");
+    eprintln!("renumbered with the identity of 7 parts: {stderr}");
+}
+
+/// Parts of the 4×4 mixed grid walked with `--budget 2000nodes` are unfinished (combine: not
+/// proven, exit 3); `finished` flipped to true is refused by the seal, and, sealed again, by
+/// the audit. Unknown fields and earlier versions are refused with what to do.
+#[test]
+fn a_flipped_finished_flag_is_refused() {
+    let dir = Scratch::new();
+    let file = dir.file("mix4.ron", MIX4);
+    let n = 4;
+    let cut = walk_all(&file, n, &["--budget", "2000nodes"]);
+    assert!(cut.iter().any(|r| r["finished"] == false), "a part left unfinished");
+    let (code, stdout, _) = combine_lines(&file, &cut, &[]);
+    assert_eq!(code, Some(3), "{stdout}");
+    assert!(stdout.contains("not proven"), "{stdout}");
+    let flipped: Vec<Value> = cut
+        .iter()
+        .map(|r| {
+            let mut r = r.clone();
+            r["finished"] = Value::from(true);
+            r
+        })
+        .collect();
+    refused_with(&file, &flipped, &[], "does not match its seal", "flipped");
+    let sealed: Vec<Value> = flipped.iter().map(resealed).collect();
+    refused_with(
+        &file,
+        &sealed,
+        &["--audit", "4", "--seed", "3"],
+        "disagrees with its audit (seed 3)",
+        "flipped, sealed",
+    );
+
+    // Unknown fields, as the schema says (additionalProperties: false).
+    let mut extra = cut[0].clone();
+    extra["extra"] = Value::from(1);
+    refused_with(&file, &[extra], &[], "unknown field `extra`", "an unknown field");
+    // An earlier version.
+    let mut old = cut[0].clone();
+    old["version"] = Value::from(2);
+    refused_with(&file, &[old], &[], "version 2 of the part report is from an earlier modsolve", "version 2");
+}
+
+/// A 4×4 grid of mixed moduli, walked in parts (its periods are at most 1024): 26 presses at
+/// fewest; its parts cut at 2000 nodes report 38 at best.
+const MIX4: &str = "Puzzle(graph: Grid(rows: 4, cols: 4), modulus: [3, 4, 5, 6, 4, 5, 6, 3, 5, 6, 3, 4, 6, 3, 4, 5], press: (self: 1, neighbors: 2), start: All(1))";
+
+/// `--timeout` bounds a part and combine like every other command: past it the answer is
+/// undecided (exit 3) and nothing is printed on standard output. A part of the 8×8 mixed King
+/// grid walks for 20 s and more without it; the audit in combine walks such a part again.
+#[test]
+fn the_timeout_bounds_parts_and_combine() {
+    let dir = Scratch::new();
+    let file = dir.file("mix8.ron", &mix8());
+    let started = std::time::Instant::now();
+    let out = modsolve().arg(&file).args(["--shard", "0/2", "--json", "--timeout", "1s"]).output().unwrap();
+    let elapsed = started.elapsed();
+    assert_eq!(out.status.code(), Some(3), "{}", String::from_utf8_lossy(&out.stderr));
+    let error: Value = serde_json::from_slice(&out.stdout).unwrap();
+    validate("error", &error);
+    assert_eq!(error["error"]["kind"], "budget", "{error}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("a larger --timeout may finish it"));
+    // The one wall-clock bound: 1.1 T + 0.17 s for the work, and the process around it.
+    assert!(elapsed < std::time::Duration::from_secs(4), "{elapsed:?}");
+
+    // Combine with an audit of a part that claims its walk finished: the audit walks it again.
+    let puzzle = crate::util::load(&mix8());
+    let prover = shard::Prover::new(&puzzle, Objective::Total).unwrap();
+    let mut claim =
+        prover.walk(PartId { index: 0, count: 2 }, Budget { nodes: 1, time: None }, None).unwrap();
+    claim.finished = true;
+    let claim = serde_json::to_value(claim.sealed()).unwrap();
+    let (code, stdout, stderr) = combine_lines(&file, &[claim], &["--audit", "1", "--timeout", "1s"]);
+    assert_eq!(code, Some(3), "{stdout}{stderr}");
+    assert!(stderr.contains("the timeout came before the work finished"), "{stderr}");
+    assert!(stdout.is_empty(), "{stdout}");
 }

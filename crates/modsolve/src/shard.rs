@@ -15,10 +15,24 @@
 //! of `0..N` did, the best of their plans is proven best.
 //!
 //! A part's report names its puzzle by [`puzzle_hash`] (SHA-256 of the puzzle written back as
-//! RON, [`crate::format::to_ron`], so that formatting, comments and field order do not count),
-//! and [`combine`] checks that every report is of that puzzle, one objective and one `N`, that
-//! no part comes twice, and that every plan reported solves the puzzle within its press limits
-//! (it is simulated press by press).
+//! RON, [`crate::format::to_ron`], so that formatting, comments and field order do not count)
+//! and its run by [`Prover::run_identity`] (SHA-256 of the puzzle's hash, the objective, `N`,
+//! the walk and the starting plan), says what the starting plan scores, where in the walk its
+//! own plan lies (`at`: the plan's multiple of each of the walk's generators) and ends with a
+//! seal (SHA-256 of the rest: a checksum against edits and damage, not a signature).
+//!
+//! [`combine`] solves the puzzle and prepares the walk again ([`Prover`]), and makes every
+//! check that needs no walk: every report is of that puzzle, one objective, one `N` and that
+//! run, no part comes twice, each seal matches, each report's starting score is the run's, a
+//! report has a plan whenever the starting plan keeps the limits (every part knows it), a plan
+//! is the starting plan or recomputes from its `at` in the part's own units, no plan scores
+//! worse than the starting plan, scores and totals are the plans', and every plan solves the
+//! puzzle within its press limits (simulated press by press). What no such check can see is a
+//! finished part that hides a better plan of its own units (the starting plan, or a worse plan
+//! of the part, reported in its place; `finished` where the walk was cut): a proof trusts
+//! that each finished part was walked to its end by an honest worker. [`combine_audited`]
+//! checks that for some parts, walking them again ([`Audit`]: how many, chosen at random by a
+//! seed).
 //!
 //! A worker that walks many parts of one puzzle keeps a [`Prover`] (the puzzle solved and the
 //! walk prepared once) and may pass each part a cutoff `below`, the best score of the parts
@@ -26,6 +40,12 @@
 //! so (`below`), for a finished part proves only that none of its plans scores below
 //! `min(score, below)`. The proof of the whole holds when some part's plan scores at most every
 //! cutoff; [`combine`] checks that, and refuses a complete set of parts where it fails.
+//!
+//! Which puzzles are walked in parts: those whose fewest plan the single run proves by the
+//! mod-2 walk (up to 2^70 plans in parts) or by the bounded walk over the quiet basis (every
+//! button's period at most 1024, the walk's tables within their limit); not staged presses,
+//! and not sets the single run proves by branch and bound (mixed moduli whose periods pass
+//! 1024), which are refused as not walked in parts.
 
 use num_bigint::BigUint;
 use serde::{Deserialize, Serialize};
@@ -82,25 +102,39 @@ impl PartId {
 
 /// The report of one part (`modsolve FILE --shard K/N --json`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct PartReport {
     /// The schema's version.
     pub version: u32,
     /// [`puzzle_hash`] of the puzzle.
     pub puzzle: String,
+    /// The run's identity ([`Prover::run_identity`]): SHA-256 of the puzzle's hash, the
+    /// objective, `N`, the walk (its generators in walk order and how its units are cut) and
+    /// the starting plan every part shares. The same for every part of the run; [`combine`]
+    /// computes it again.
+    pub run: String,
     /// `N`.
     pub parts: u64,
     /// `K`.
     pub part: u64,
     /// The objective's name (`total`, `max`, `buttons`).
     pub objective: String,
+    /// The score of the starting plan every part shares (the greedy descent's), which a part
+    /// reports when nothing in it is better; `None` when that plan does not keep the press
+    /// limits (or no plan does).
+    pub start: Option<u64>,
     /// The best plan found (presses per button), simulated: it solves the puzzle within its
-    /// press limits. It is the part's best, or the plan every part starts from when nothing in
-    /// the part is better; `null` when no plan within the limits is known.
+    /// press limits. It is the part's best, or the starting plan when nothing in the part is
+    /// better; `null` only when no starting plan keeps the limits and the part holds none.
     pub presses: Option<Vec<u64>>,
     /// The plan's score under the objective (total presses, largest press, or buttons pressed).
     pub score: Option<u64>,
     /// The plan's total presses.
     pub total: Option<u64>,
+    /// Where the part's walk found the plan: its multiple of each of the walk's generators
+    /// (mod 2: 0 or 1 for each outer generator, then each inner one), which place it in one
+    /// unit of the walk; `None` when the plan is the starting plan.
+    pub at: Option<Vec<u64>>,
     /// Whether the part was walked to its end: no plan of it scores below `min(score, below)`.
     pub finished: bool,
     /// Blocks of plans (mod 2) or walk nodes visited.
@@ -110,14 +144,55 @@ pub struct PartReport {
     /// scores below `min(score, below)`, not below `score`. `None`: walked without one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub below: Option<u64>,
+    /// SHA-256 of every other field, written last ([`PartReport::sealed`]): a checksum, not a
+    /// signature. It catches a report edited or damaged after its worker wrote it (a flipped
+    /// `finished`, a plan swapped, a part renumbered, a line of another run); anyone can seal
+    /// a forged report again, and then only the other checks and the audit stand.
+    pub seal: String,
 }
 
-/// The version of [`PartReport`] written (2: `below`, a cutoff that narrows what `finished`
-/// proves); [`combine`] reads 1 and 2.
-pub const PART_VERSION: u32 = 2;
+/// The version of [`PartReport`] written and read (3: the run's identity, the starting plan's
+/// score and where the plan lies; 2 added `below`). Earlier reports are refused: they carry
+/// nothing to check a part against its run.
+pub const PART_VERSION: u32 = 3;
 
-/// The version of [`Combined`].
-pub const VERSION: u32 = 1;
+/// The version of [`Combined`] (2: the audit).
+pub const VERSION: u32 = 2;
+
+impl PartReport {
+    /// The report with its seal computed from its other fields.
+    pub fn sealed(mut self) -> PartReport {
+        self.seal = self.expected_seal();
+        self
+    }
+
+    /// The seal of the report's other fields.
+    pub fn expected_seal(&self) -> String {
+        let unsealed = PartReport { seal: String::new(), ..self.clone() };
+        let text = serde_json::to_string(&unsealed).unwrap_or_default();
+        sha256_hex(format!("modsolve part report seal\n{text}").as_bytes())
+    }
+
+    /// Reads a report from a JSON document: a report of another version is refused by its
+    /// version first (with what to do), then fields this version does not know, or misses.
+    pub fn from_json(value: serde_json::Value) -> Result<PartReport, String> {
+        match value.get("version").and_then(serde_json::Value::as_u64) {
+            Some(v) if v == u64::from(PART_VERSION) => {}
+            Some(v) if v < u64::from(PART_VERSION) => {
+                return Err(format!(
+                    "version {v} of the part report is from an earlier modsolve: this one reads version {PART_VERSION} only, whose parts carry their run's identity, the shared starting plan and where their plan lies; walk the parts again with this modsolve"
+                ));
+            }
+            Some(v) => {
+                return Err(format!(
+                    "version {v} of the part report is newer than this modsolve reads (version {PART_VERSION})"
+                ));
+            }
+            None => {}
+        }
+        serde_json::from_value(value).map_err(|e| e.to_string())
+    }
+}
 
 /// Why a puzzle is not walked in parts.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -137,7 +212,11 @@ pub enum ShardError {
 /// puzzle on every machine, whatever its file's formatting.
 pub fn puzzle_hash(puzzle: &Puzzle) -> String {
     let text = crate::format::to_ron(puzzle, "");
-    let digest: String = Sha256::digest(text.as_bytes()).iter().map(|b| format!("{b:02x}")).collect();
+    sha256_hex(text.as_bytes())
+}
+
+fn sha256_hex(bytes: &[u8]) -> String {
+    let digest: String = Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect();
     format!("sha256:{digest}")
 }
 
@@ -163,7 +242,7 @@ fn unwalkable(why: Unwalkable) -> ShardError {
         Unwalkable::NotSearched(reason) => crate::solve::Proof::NotSearched(reason).describe(),
         Unwalkable::TooLarge => "more than 2^70 plans".into(),
         Unwalkable::NoWalk => {
-            "the bounded walk over the quiet basis does not take it (periods above 1024, or tables too large)"
+            "the bounded walk over the quiet basis does not take it (a button's period above 1024, or tables too large)"
                 .into()
         }
     })
@@ -181,16 +260,22 @@ pub fn walk_part(
     Prover::new(puzzle, objective)?.walk(id, budget, None)
 }
 
-/// The parts' shared work done once: the puzzle solved (elimination), its hash, and for mod-2
-/// sets the walk prepared (the basis lightened, the greedy plan, the symmetries, the positions
-/// grouped). A worker that walks many parts of one puzzle keeps one and calls
-/// [`Prover::walk`] for each; the reports are the same as [`walk_part`]'s.
+/// The parts' shared work done once: the puzzle solved (elimination), its hash, the walk
+/// prepared (mod 2: the basis lightened, the greedy plan, the symmetries, the positions
+/// grouped; otherwise the walk's generators and order and the greedy plan), and what
+/// identifies a run of its parts. A worker that walks many parts of one puzzle keeps one and
+/// calls [`Prover::walk`] for each; the reports are the same as [`walk_part`]'s. [`combine`]
+/// makes one too, to check the reports against it.
 pub struct Prover {
     puzzle: Puzzle,
     hash: String,
     objective: Objective,
     setup: Setup,
     walk: Walk,
+    /// The starting plan every part shares, when it keeps the press limits.
+    start: Option<Vec<u64>>,
+    /// SHA-256 of what the walk is (its kind, plan, generators in walk order).
+    walk_digest: Vec<u8>,
 }
 
 /// How the parts are walked.
@@ -199,8 +284,9 @@ enum Walk {
     Binary(Box<minweight::Prepared>),
     /// No plan keeps the press limits.
     Nothing,
-    /// The bounded walk over the quiet basis, set up per part.
-    Other,
+    /// The bounded walk over the quiet basis, its shape and shared start computed once, set up
+    /// per part.
+    Basis(Box<optimize::BasisParts>),
 }
 
 impl Prover {
@@ -209,19 +295,85 @@ impl Prover {
     pub fn new(puzzle: &Puzzle, objective: Objective) -> Result<Prover, ShardError> {
         let setup = setup(puzzle)?;
         let limits = puzzle.max_presses.as_deref();
-        let walk = match optimize::binary_part_coset(&setup.answer, limits, objective, &setup.symmetries)
-            .map_err(unwalkable)?
+        let buttons = puzzle.button_count();
+        let mut described = Vec::new();
+        let (walk, start) =
+            match optimize::binary_part_coset(&setup.answer, limits, objective, &setup.symmetries)
+                .map_err(unwalkable)?
+            {
+                Some(Some(coset)) => {
+                    let prepared = minweight::Prepared::new(&coset, &setup.symmetries);
+                    prepared.describe(&mut described);
+                    let start = unpack(prepared.first(), buttons);
+                    (Walk::Binary(Box::new(prepared)), Some(start))
+                }
+                Some(None) => {
+                    described.extend(b"no plan keeps the press limits");
+                    (Walk::Nothing, None)
+                }
+                None => {
+                    let parts = optimize::basis_parts(&setup.answer, limits, objective, &setup.symmetries)
+                        .map_err(unwalkable)?;
+                    describe_basis(&parts, &mut described);
+                    let start = parts.start.clone();
+                    (Walk::Basis(Box::new(parts)), start)
+                }
+            };
+        if let Some(x) = &start
+            && !plays(puzzle, x)
         {
-            Some(Some(coset)) => Walk::Binary(Box::new(minweight::Prepared::new(&coset, &setup.symmetries))),
-            Some(None) => Walk::Nothing,
-            None => Walk::Other,
-        };
-        Ok(Prover { puzzle: puzzle.clone(), hash: puzzle_hash(puzzle), objective, setup, walk })
+            return Err(ShardError::Internal("the parts' starting plan does not solve the puzzle".into()));
+        }
+        Ok(Prover {
+            puzzle: puzzle.clone(),
+            hash: puzzle_hash(puzzle),
+            objective,
+            setup,
+            walk,
+            start,
+            walk_digest: Sha256::digest(&described).to_vec(),
+        })
     }
 
     /// [`puzzle_hash`] of the puzzle.
     pub fn puzzle_hash(&self) -> &str {
         &self.hash
+    }
+
+    /// The starting plan every part shares (the greedy descent's), when it keeps the press
+    /// limits.
+    pub fn start(&self) -> Option<&[u64]> {
+        self.start.as_deref()
+    }
+
+    /// The identity of a run of `count` parts (the `run` of their reports): SHA-256 of the
+    /// puzzle's hash, the objective, `count`, the walk (its plan, its generators in walk order,
+    /// how `count` parts cut its units) and the starting plan. Parts of another puzzle,
+    /// objective, `N` or walk have another identity.
+    pub fn run_identity(&self, count: u64) -> String {
+        let mut text = Vec::new();
+        text.extend(format!("modsolve proof in parts, version {PART_VERSION}\n").as_bytes());
+        text.extend(
+            format!("puzzle {}\nobjective {}\nparts {count}\n", self.hash, self.objective.name()).as_bytes(),
+        );
+        text.extend(b"walk ");
+        text.extend(&self.walk_digest);
+        match &self.walk {
+            Walk::Binary(prepared) => text.extend(format!("\nunits {}\n", prepared.unit_count()).as_bytes()),
+            Walk::Nothing => text.extend(b"\nunits 1\n"),
+            Walk::Basis(parts) => {
+                let (depth, pieces) = parts.shape.cut(count);
+                text.extend(format!("\nunits {pieces} of depth {depth}\n").as_bytes());
+            }
+        }
+        match &self.start {
+            Some(x) => {
+                text.extend(b"start");
+                x.iter().for_each(|v| text.extend(format!(" {v}").as_bytes()));
+            }
+            None => text.extend(b"start none"),
+        }
+        sha256_hex(&text)
     }
 
     /// Whether [`Prover::walk`] uses a cutoff: mod-2 sets for `total` and `buttons` (the walk's
@@ -237,19 +389,23 @@ impl Prover {
     /// its plans scores below `min(score, below)` ([`combine`] accounts for it).
     pub fn walk(&self, id: PartId, budget: Budget, below: Option<u64>) -> Result<PartReport, ShardError> {
         let below = below.filter(|_| self.takes_cutoff());
+        let buttons = self.puzzle.button_count();
         let found = match &self.walk {
             Walk::Binary(prepared) => {
                 let cutoff = below.map(|s| u32::try_from(s).unwrap_or(u32::MAX));
                 let found = prepared.walk(budget, id.part(), cutoff);
-                let buttons = self.puzzle.button_count();
-                let presses = (0..buttons).map(|j| u64::from(minweight::bit(&found.best, j))).collect();
-                optimize::PartFound { best: Some(presses), complete: found.complete, nodes: found.nodes }
+                optimize::PartFound {
+                    best: Some(unpack(&found.best, buttons)),
+                    at: found.at,
+                    complete: found.complete,
+                    nodes: found.nodes,
+                }
             }
-            Walk::Nothing => optimize::PartFound { best: None, complete: true, nodes: 0 },
-            Walk::Other => {
+            Walk::Nothing => optimize::PartFound { best: None, at: None, complete: true, nodes: 0 },
+            Walk::Basis(parts) => {
                 let limits = self.puzzle.max_presses.as_deref();
                 let Setup { answer, symmetries } = &self.setup;
-                optimize::explore_part(answer, limits, self.objective, budget, symmetries, id.part())
+                optimize::explore_part(answer, limits, self.objective, budget, symmetries, id.part(), parts)
                     .map_err(unwalkable)?
             }
         };
@@ -262,17 +418,61 @@ impl Prover {
         Ok(PartReport {
             version: PART_VERSION,
             puzzle: self.hash.clone(),
+            run: self.run_identity(id.count),
             parts: id.count,
             part: id.index,
             objective: objective.name().into(),
+            start: self.start.as_ref().map(|x| clamp(objective.score(x).0)),
             score: found.best.as_ref().map(|x| clamp(objective.score(x).0)),
             total: found.best.as_ref().map(|x| clamp(Objective::Total.score(x).0)),
             presses: found.best,
+            at: found.at,
             finished: found.complete,
             nodes: found.nodes,
             below,
-        })
+            seal: String::new(),
+        }
+        .sealed())
     }
+
+    /// The plan at `at` ([`PartReport::at`]) when `at` places it in part `id` of the walk;
+    /// `None` when `at` is not a place of this walk or lies in another part.
+    pub fn plan_at(&self, id: PartId, at: &[u64]) -> Option<Vec<u64>> {
+        match &self.walk {
+            Walk::Binary(prepared) => {
+                prepared.plan_at(id.part(), at).map(|x| unpack(&x, self.puzzle.button_count()))
+            }
+            Walk::Nothing => None,
+            Walk::Basis(parts) => {
+                let (piece, pieces) = parts.shape.piece(id.count, at)?;
+                let (lo, hi) = id.part().range(u128::from(pieces));
+                (lo..hi).contains(&u128::from(piece)).then(|| {
+                    optimize::basis_walk::plan_of(&parts.base, &parts.shape.generators, &parts.periods, at)
+                })
+            }
+        }
+    }
+}
+
+/// The mod-2 walk's packed plan as presses, one per button.
+fn unpack(packed: &[u64], buttons: usize) -> Vec<u64> {
+    (0..buttons).map(|j| u64::from(minweight::bit(packed, j))).collect()
+}
+
+/// What the bounded walk over the quiet basis is, for the run's identity.
+fn describe_basis(parts: &optimize::BasisParts, into: &mut Vec<u8>) {
+    let mut words = |v: &[u64]| {
+        into.extend((v.len() as u64).to_le_bytes());
+        v.iter().for_each(|w| into.extend(w.to_le_bytes()));
+    };
+    words(&parts.periods);
+    words(&parts.base);
+    for (g, order) in &parts.shape.generators {
+        words(g);
+        words(&[*order]);
+    }
+    words(&parts.shape.order.iter().map(|&i| i as u64).collect::<Vec<_>>());
+    into.extend(b"basis walk");
 }
 
 fn clamp(v: u128) -> u64 {
@@ -308,6 +508,8 @@ pub struct Combined {
     pub version: u32,
     /// [`puzzle_hash`] of the puzzle.
     pub puzzle: String,
+    /// The run's identity ([`Prover::run_identity`]).
+    pub run: String,
     /// `N`.
     pub parts: u64,
     /// The objective's name.
@@ -322,7 +524,9 @@ pub struct Combined {
     /// The part whose report gave the plan.
     pub from_part: Option<u64>,
     /// Whether the plan is proven best: every part of `0..N` was given and finished, and every
-    /// part's cutoff `below` is at least the plan's score.
+    /// part's cutoff `below` is at least the plan's score. What that trusts: that each
+    /// finished part was walked to its end by an honest worker (its report's claim, which
+    /// only walking it again checks: `audited`).
     pub proven: bool,
     /// The parts not given, as inclusive ranges `[first, last]`.
     pub missing: Vec<[u64; 2]>,
@@ -332,6 +536,19 @@ pub struct Combined {
     pub given: u64,
     /// The nodes of every part given, added.
     pub nodes: u64,
+    /// The finished parts walked again and found to agree with their reports, in order.
+    pub audited: Vec<u64>,
+    /// The seed that chose them; `None` without an audit.
+    pub seed: Option<u64>,
+}
+
+/// An audit: how many finished parts to walk again, chosen at random by `seed`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Audit {
+    /// How many parts (all finished parts given, when fewer).
+    pub parts: u64,
+    /// The seed of the choice.
+    pub seed: u64,
 }
 
 /// Why reports cannot be combined.
@@ -340,6 +557,9 @@ pub enum CombineError {
     /// No report was given.
     #[error("no parts were given")]
     Empty,
+    /// The puzzle is not walked in parts, so no report can be one of its parts.
+    #[error("no part can be of this puzzle: {0}")]
+    NotWalked(ShardError),
     /// A report is of another puzzle.
     #[error("{origin} is a part of another puzzle ({found}; this puzzle is {expected})")]
     Foreign {
@@ -369,6 +589,50 @@ pub enum CombineError {
         first_parts: u64,
         /// The first report's objective.
         first_objective: String,
+    },
+    /// A report's run identity is not the run's of its puzzle, objective and `N`.
+    #[error(
+        "{origin}: part {part}/{parts} for {objective} carries the run identity {found}, but a run of {parts} parts of this puzzle for {objective} is {expected}: it is a part of another run (another N, objective or walk), or its report was edited; walk the part again"
+    )]
+    Run {
+        /// Where the report came from.
+        origin: String,
+        /// Its part.
+        part: u64,
+        /// Its `N`.
+        parts: u64,
+        /// Its objective.
+        objective: String,
+        /// The identity it carries.
+        found: String,
+        /// The identity of the run it claims to be part of.
+        expected: String,
+    },
+    /// A report's seal is not that of its contents.
+    #[error(
+        "{origin}: part {part}/{parts} does not match its seal: the report was edited or damaged after its worker wrote it; walk the part again"
+    )]
+    Seal {
+        /// Where the report came from.
+        origin: String,
+        /// Its part.
+        part: u64,
+        /// Its `N`.
+        parts: u64,
+    },
+    /// A report's plan, score or placement contradicts its run.
+    #[error(
+        "{origin}: part {part}/{parts} {message}; its worker was faulty or its report was edited: walk the part again"
+    )]
+    Contradiction {
+        /// Where the report came from.
+        origin: String,
+        /// Its part.
+        part: u64,
+        /// Its `N`.
+        parts: u64,
+        /// What contradicts what.
+        message: String,
     },
     /// A report's part is out of range or its version unknown.
     #[error("{origin}: {message}")]
@@ -413,17 +677,76 @@ pub enum CombineError {
         /// Where the report came from.
         origin: String,
     },
+    /// A part walked again does not agree with its report.
+    #[error(
+        "{origin}: part {part}/{parts} disagrees with its audit (seed {seed}): its report says it was walked to its end and its best plan scores {}, but walked again here its best plan scores {}; its worker was faulty or its report was edited: walk the part again",
+        show(*claimed), show(*found)
+    )]
+    Audit {
+        /// Where the report came from.
+        origin: String,
+        /// The part.
+        part: u64,
+        /// `N`.
+        parts: u64,
+        /// The score its report claims.
+        claimed: Option<u64>,
+        /// The score the audit found.
+        found: Option<u64>,
+        /// The audit's seed.
+        seed: u64,
+    },
+    /// A bug while walking a part again.
+    #[error("internal error while auditing: {0}")]
+    Internal(String),
 }
 
-/// Combines part reports of `puzzle` (each with the name of where it came from, for messages):
-/// refuses reports of another puzzle, of different `N` or objectives, parts given twice,
-/// plans that do not solve the puzzle, and a complete set of finished parts with a cutoff
-/// `below` under the best plan's score (that part's proof does not reach the best); the best
-/// plan, proven when every part of `0..N` is given and finished (and every cutoff is at least
-/// its score), else with the missing and unfinished parts.
+fn show(score: Option<u64>) -> String {
+    score.map_or("nothing (no plan)".into(), |s| s.to_string())
+}
+
+/// Combines part reports of `puzzle` (each with the name of where it came from, for messages)
+/// with no audit: see [`combine_audited`].
 pub fn combine(puzzle: &Puzzle, reports: &[(String, PartReport)]) -> Result<Combined, CombineError> {
+    combine_audited(puzzle, reports, None)
+}
+
+/// Combines part reports of `puzzle` (each with the name of where it came from, for messages),
+/// after every check that needs no walk: the puzzle solved and its walk prepared again
+/// ([`Prover`]), it refuses reports of another puzzle, of different `N` or objectives, whose
+/// run identity is not the run's ([`Prover::run_identity`]: it commits to the puzzle, the
+/// objective, `N`, the walk and the starting plan), parts given twice, a starting plan's score
+/// not the run's, a plan missing where every part knows the starting plan, a plan that is
+/// neither the starting plan nor placed by its `at` in its own part, a plan worse than the
+/// starting plan, a score or total not the plan's, plans that do not solve the puzzle, and a
+/// complete set of finished parts with a cutoff `below` under the best plan's score. With an
+/// `audit`, that many finished parts (chosen at random by its seed) are walked again to their
+/// end, and one whose best score differs from its report's is refused. The best plan, proven
+/// when every part of `0..N` is given and finished (and every cutoff is at least its score),
+/// else with the missing and unfinished parts.
+///
+/// What no check without a walk can see: a finished part whose report hides a better plan of
+/// its own part (reporting the starting plan, or a worse plan of the part, or `finished`
+/// where the walk was cut). Only the audit sees that, for the parts it walks.
+pub fn combine_audited(
+    puzzle: &Puzzle,
+    reports: &[(String, PartReport)],
+    audit: Option<Audit>,
+) -> Result<Combined, CombineError> {
     let Some((first_source, first)) = reports.first() else { return Err(CombineError::Empty) };
-    let expected = puzzle_hash(puzzle);
+    let version = |source: &String, report: &PartReport| {
+        if report.version == PART_VERSION {
+            return Ok(());
+        }
+        Err(CombineError::Invalid {
+            origin: source.clone(),
+            message: format!(
+                "version {} of the part report is not read (this modsolve reads version {PART_VERSION} only; walk the parts again)",
+                report.version
+            ),
+        })
+    };
+    version(first_source, first)?;
     let objective = match first.objective.as_str() {
         "total" => Objective::Total,
         "max" => Objective::Max,
@@ -435,24 +758,35 @@ pub fn combine(puzzle: &Puzzle, reports: &[(String, PartReport)]) -> Result<Comb
             });
         }
     };
+    let expected = puzzle_hash(puzzle);
+    if first.puzzle != expected {
+        return Err(CombineError::Foreign {
+            origin: first_source.clone(),
+            found: first.puzzle.clone(),
+            expected,
+        });
+    }
     let n = first.parts;
+    if n == 0 || n > MAX_PARTS {
+        return Err(CombineError::Invalid {
+            origin: first_source.clone(),
+            message: format!("N is {n}; it must be from 1 to {MAX_PARTS} (2^20)"),
+        });
+    }
+    let prover = Prover::new(puzzle, objective).map_err(CombineError::NotWalked)?;
+    let run = prover.run_identity(n);
+    let start = prover.start().map(|x| x.to_vec());
+    let start_score = start.as_ref().map(|x| objective.score(x));
     let mut seen: std::collections::HashMap<u64, &str> = std::collections::HashMap::new();
     let mut best: Option<((u128, u128), u64, Vec<u64>)> = None;
     let mut unfinished = Vec::new();
+    let mut finished = Vec::new();
     let mut nodes = 0u64;
     // (below, part, where from) of the parts walked with a cutoff.
     let mut cutoffs: Vec<(u64, u64, &str)> = Vec::new();
     let mut simulated: std::collections::HashSet<&[u64]> = std::collections::HashSet::new();
-    for (source, report) in reports {
-        if !(1..=PART_VERSION).contains(&report.version) || (report.version < 2 && report.below.is_some()) {
-            return Err(CombineError::Invalid {
-                origin: source.clone(),
-                message: format!(
-                    "version {} of the part report is not known (this reads 1 to {PART_VERSION}; `below` from 2 on)",
-                    report.version
-                ),
-            });
-        }
+    for (index, (source, report)) in reports.iter().enumerate() {
+        version(source, report)?;
         if report.puzzle != expected {
             return Err(CombineError::Foreign {
                 origin: source.clone(),
@@ -471,10 +805,20 @@ pub fn combine(puzzle: &Puzzle, reports: &[(String, PartReport)]) -> Result<Comb
                 first_objective: first.objective.clone(),
             });
         }
-        if n == 0 || n > MAX_PARTS || report.part >= n {
+        if report.part >= n {
             return Err(CombineError::Invalid {
                 origin: source.clone(),
                 message: format!("part {}/{} is out of range (0 <= K < N <= 2^20)", report.part, n),
+            });
+        }
+        if report.run != run {
+            return Err(CombineError::Run {
+                origin: source.clone(),
+                part: report.part,
+                parts: n,
+                objective: report.objective.clone(),
+                found: report.run.clone(),
+                expected: run.clone(),
             });
         }
         if let Some(earlier) = seen.insert(report.part, source) {
@@ -484,6 +828,60 @@ pub fn combine(puzzle: &Puzzle, reports: &[(String, PartReport)]) -> Result<Comb
                 first: earlier.to_string(),
                 second: source.clone(),
             });
+        }
+        if report.seal != report.expected_seal() {
+            return Err(CombineError::Seal { origin: source.clone(), part: report.part, parts: n });
+        }
+        let contradiction = |message: String| CombineError::Contradiction {
+            origin: source.clone(),
+            part: report.part,
+            parts: n,
+            message,
+        };
+        let id = PartId { index: report.part, count: n };
+        if report.start != start_score.map(|s| clamp(s.0)) {
+            return Err(contradiction(format!(
+                "says the starting plan every part shares scores {}, but it scores {}",
+                show(report.start),
+                show(start_score.map(|s| clamp(s.0)))
+            )));
+        }
+        match (&report.presses, &report.at) {
+            (None, _) => {
+                if let Some(s) = start_score {
+                    return Err(contradiction(format!(
+                        "reports no plan, but every part starts from the run's starting plan (scoring {}) and reports it when nothing in the part is better",
+                        clamp(s.0)
+                    )));
+                }
+                if report.score.is_some() || report.total.is_some() || report.at.is_some() {
+                    return Err(contradiction("reports no plan but a score, total or place for it".into()));
+                }
+            }
+            (Some(x), None) => {
+                if start.as_deref() != Some(x.as_slice()) {
+                    if !plays(puzzle, x) {
+                        return Err(CombineError::BadPlan { origin: source.clone() });
+                    }
+                    return Err(contradiction(
+                        "reports a plan that is not the run's starting plan without saying where in the part it lies (`at`)".into(),
+                    ));
+                }
+            }
+            (Some(x), Some(at)) => {
+                // Simulated first: a plan that does not solve the puzzle is said to be so.
+                if !simulated.contains(x.as_slice()) {
+                    if !plays(puzzle, x) {
+                        return Err(CombineError::BadPlan { origin: source.clone() });
+                    }
+                    simulated.insert(x.as_slice());
+                }
+                if prover.plan_at(id, at).as_deref() != Some(x.as_slice()) {
+                    return Err(contradiction(
+                        "reports a plan that does not lie where it says (`at`) in its own part of the walk: a plan of another part, or not of the walk".into(),
+                    ));
+                }
+            }
         }
         if let Some(x) = &report.presses {
             // Parts that find nothing better report the same starting plan: each plan is
@@ -495,14 +893,41 @@ pub fn combine(puzzle: &Puzzle, reports: &[(String, PartReport)]) -> Result<Comb
                 simulated.insert(x.as_slice());
             }
             let score = objective.score(x);
+            if report.score != Some(clamp(score.0))
+                || report.total != Some(clamp(Objective::Total.score(x).0))
+            {
+                return Err(contradiction(format!(
+                    "says its plan scores {} with {} presses in all, but it scores {} with {}",
+                    show(report.score),
+                    show(report.total),
+                    clamp(score.0),
+                    clamp(Objective::Total.score(x).0)
+                )));
+            }
+            if let Some(s) = start_score
+                && score > s
+            {
+                return Err(contradiction(format!(
+                    "reports a plan scoring {}, worse than the starting plan every part begins from ({}), which it would report instead",
+                    clamp(score.0),
+                    clamp(s.0)
+                )));
+            }
             if best.as_ref().is_none_or(|(s, k, _)| (score, report.part) < (*s, *k)) {
                 best = Some((score, report.part, x.clone()));
             }
         }
-        if !report.finished {
+        if report.finished {
+            finished.push(index);
+        } else {
             unfinished.push(report.part);
         }
         if let Some(s) = report.below {
+            if !prover.takes_cutoff() {
+                return Err(contradiction(format!(
+                    "says it was walked below {s}, but parts of this walk take no cutoff"
+                )));
+            }
             cutoffs.push((s, report.part, source.as_str()));
         }
         nodes = nodes.saturating_add(report.nodes);
@@ -529,9 +954,14 @@ pub fn combine(puzzle: &Puzzle, reports: &[(String, PartReport)]) -> Result<Comb
             best: least,
         });
     }
+    let audited = match audit {
+        Some(audit) => walk_again(&prover, reports, &finished, audit)?,
+        None => Vec::new(),
+    };
     Ok(Combined {
         version: VERSION,
         puzzle: expected,
+        run,
         parts: n,
         objective: first.objective.clone(),
         score: best.as_ref().map(|(s, _, _)| clamp(s.0)),
@@ -543,11 +973,58 @@ pub fn combine(puzzle: &Puzzle, reports: &[(String, PartReport)]) -> Result<Comb
         unfinished,
         given: given.len() as u64,
         nodes,
+        audited,
+        seed: audit.map(|a| a.seed),
     })
 }
 
+/// Whether a finished part's report agrees with the same part walked again to its end (with
+/// the report's cutoff): the same best score. (The plan may differ on a tie; the score is what
+/// the proof rests on.)
+pub fn agrees(report: &PartReport, again: &PartReport) -> bool {
+    again.finished && again.part == report.part && again.parts == report.parts && again.score == report.score
+}
+
+/// The audit: `audit.parts` of the finished reports (`finished`: their indices), chosen at
+/// random by the seed, walked again to their end with their cutoffs; the parts walked, in
+/// order, or the first whose best score differs from its report's.
+fn walk_again(
+    prover: &Prover,
+    reports: &[(String, PartReport)],
+    finished: &[usize],
+    audit: Audit,
+) -> Result<Vec<u64>, CombineError> {
+    use rand::SeedableRng;
+    use rand::seq::SliceRandom;
+    let mut rng = chacha20::ChaCha8Rng::seed_from_u64(audit.seed);
+    let mut chosen = finished.to_vec();
+    chosen.shuffle(&mut rng);
+    chosen.truncate(usize::try_from(audit.parts).unwrap_or(usize::MAX));
+    chosen.sort_unstable_by_key(|&i| reports[i].1.part);
+    let unbounded = Budget { nodes: u64::MAX, time: None };
+    let mut walked = Vec::with_capacity(chosen.len());
+    for i in chosen {
+        let (source, report) = &reports[i];
+        let id = PartId { index: report.part, count: report.parts };
+        let again =
+            prover.walk(id, unbounded, report.below).map_err(|e| CombineError::Internal(e.to_string()))?;
+        if !agrees(report, &again) {
+            return Err(CombineError::Audit {
+                origin: source.clone(),
+                part: report.part,
+                parts: report.parts,
+                claimed: report.score,
+                found: again.score,
+                seed: audit.seed,
+            });
+        }
+        walked.push(report.part);
+    }
+    Ok(walked)
+}
+
 /// Consecutive runs of sorted numbers, as inclusive ranges.
-fn ranges(sorted: &[u64]) -> Vec<[u64; 2]> {
+pub fn ranges(sorted: &[u64]) -> Vec<[u64; 2]> {
     let mut out: Vec<[u64; 2]> = Vec::new();
     for &k in sorted {
         match out.last_mut() {

@@ -62,6 +62,9 @@ pub(crate) struct MinWeight {
     pub complete: bool,
     /// Blocks of `2^b` plans walked or ruled out.
     pub nodes: u64,
+    /// Where the walk found `best` ([`Prepared::coordinates`]: each outer generator's
+    /// multiple, then each inner one's); `None` when `best` is the descent's plan.
+    pub at: Option<Vec<u64>>,
 }
 
 /// Packs 0/1 values into words.
@@ -442,8 +445,7 @@ impl Prepared {
     }
 
     /// The walk's units (outer blocks), which parts divide; 1 when the set is not walked.
-    #[cfg(test)]
-    fn units(&self) -> u128 {
+    pub(crate) fn unit_count(&self) -> u128 {
         if self.layout.is_some() { self.blocks.units() } else { 1 }
     }
 
@@ -456,12 +458,20 @@ impl Prepared {
         let first = self.blocks.first.clone();
         let first_weight = self.first_weight;
         let Some(layout) = &self.layout else {
-            return MinWeight { best: first, weight: first_weight, complete: self.dimension == 0, nodes: 0 };
+            return MinWeight {
+                best: first,
+                weight: first_weight,
+                complete: self.dimension == 0,
+                nodes: 0,
+                at: None,
+            };
         };
         let bound = match below {
             None => first_weight,
             // Nothing weighs less than 0.
-            Some(0) => return MinWeight { best: first, weight: first_weight, complete: true, nodes: 0 },
+            Some(0) => {
+                return MinWeight { best: first, weight: first_weight, complete: true, nodes: 0, at: None };
+            }
             Some(s) => first_weight.min(s - 1),
         };
         let low = layout.low;
@@ -504,11 +514,66 @@ impl Prepared {
         let best = found.into_iter().flatten().min_by_key(|c| (c.weight, c.position, c.t));
         match best {
             Some(c) if c.weight <= bound => {
-                let x = self.blocks.plan(&self.x0, outer_combination(c.position, low), c.t);
-                MinWeight { weight: weight(&x), best: x, complete, nodes }
+                let o = outer_combination(c.position, low);
+                let x = self.blocks.plan(&self.x0, o, c.t);
+                let at = self.coordinates(o, c.t);
+                MinWeight { weight: weight(&x), best: x, complete, nodes, at: Some(at) }
             }
-            _ => MinWeight { best: first, weight: first_weight, complete, nodes },
+            _ => MinWeight { best: first, weight: first_weight, complete, nodes, at: None },
         }
+    }
+
+    /// The descent's plan, which every part starts from (packed).
+    pub(crate) fn first(&self) -> &[u64] {
+        &self.blocks.first
+    }
+
+    /// The multiples (0 or 1) of the outer generators in `o`, then of the inner ones in `t`.
+    fn coordinates(&self, o: u64, t: usize) -> Vec<u64> {
+        let outer = (0..self.blocks.outer.len()).map(|i| o >> i & 1);
+        outer.chain((0..self.blocks.inner.len()).map(|i| (t >> i & 1) as u64)).collect()
+    }
+
+    /// The plan at coordinates `at` (see [`MinWeight::at`]), when they are coordinates of this
+    /// walk and their block is one of `part`'s: what a part's report claims, checked without
+    /// walking. `None` otherwise.
+    pub(crate) fn plan_at(&self, part: Part, at: &[u64]) -> Option<Vec<u64>> {
+        let (a, b) = (self.blocks.outer.len(), self.blocks.inner.len());
+        if self.layout.is_none() || at.len() != a + b || at.iter().any(|&v| v > 1) {
+            return None;
+        }
+        let o = at[..a].iter().enumerate().fold(0u64, |o, (i, &v)| o | v << i);
+        let t = at[a..].iter().enumerate().fold(0usize, |t, (i, &v)| t | (v as usize) << i);
+        // The block's position: the chunk's bits as they are, the Gray code below undone.
+        let low = self.blocks.low();
+        let mut step = o & ((1u64 << low) - 1);
+        let mut shift = 1;
+        while shift < 64 {
+            step ^= step >> shift;
+            shift <<= 1;
+        }
+        let position = (o >> low << low) | step;
+        let (lo, hi) = part.range(self.blocks.units());
+        (lo..hi).contains(&u128::from(position)).then(|| self.blocks.plan(&self.x0, o, t))
+    }
+
+    /// What the walk is, for the identity of a run of parts: the set's plan, the outer and
+    /// inner generators in walk order, and the chunk size, as bytes to hash.
+    pub(crate) fn describe(&self, into: &mut Vec<u8>) {
+        let words = |into: &mut Vec<u8>, v: &[u64]| {
+            into.extend((v.len() as u64).to_le_bytes());
+            v.iter().for_each(|w| into.extend(w.to_le_bytes()));
+        };
+        into.extend(b"mod-2 walk");
+        into.extend((self.bits as u64).to_le_bytes());
+        into.extend((self.layout.is_some() as u64).to_le_bytes());
+        into.extend((self.blocks.low() as u64).to_le_bytes());
+        words(into, &self.x0);
+        words(into, &self.blocks.first);
+        for g in self.blocks.outer.iter().chain(&self.blocks.inner) {
+            words(into, g);
+        }
+        into.extend((self.blocks.outer.len() as u64).to_le_bytes());
     }
 }
 
@@ -932,6 +997,52 @@ mod tests {
         pack((0..bits).map(|_| rng.random_bool(density)))
     }
 
+    /// Every plan of the walk placed by its coordinates: `plan_at` gives it back in the part
+    /// whose blocks hold it and in no other part (the Gray code undone), and a part's walk
+    /// reports coordinates that `plan_at` places in that part.
+    #[test]
+    fn coordinates_place_every_plan_in_its_own_part() {
+        let mut rng = StdRng::seed_from_u64(44);
+        for (bits, k) in [(200usize, 12usize), (64, 14), (40, 16)] {
+            let coset = Coset {
+                bits,
+                x0: random_vector(&mut rng, bits, 0.5),
+                basis: (0..k).map(|_| random_vector(&mut rng, bits, 0.3)).collect(),
+            }
+            .independent();
+            let prepared = Prepared::new(&coset, &[]);
+            let (a, b) = (prepared.blocks.outer.len(), prepared.blocks.inner.len());
+            let low = prepared.blocks.low();
+            // Past 8 outer generators the positions below a chunk's are in Gray-code order.
+            assert!(bits > 100 || low > 0, "{bits} bits: {a} outer generators");
+            for count in [1u64, 3, 7] {
+                let parts: Vec<Part> = (0..count).map(|index| Part { index, count }).collect();
+                for position in 0..prepared.unit_count() as u64 {
+                    let o = outer_combination(position, low);
+                    let t = (position as usize * 7) % (1 << b);
+                    let at = prepared.coordinates(o, t);
+                    assert_eq!(at.len(), a + b);
+                    let plan = prepared.blocks.plan(&prepared.x0, o, t);
+                    for part in &parts {
+                        let (lo, hi) = part.range(prepared.unit_count());
+                        let inside = (lo..hi).contains(&u128::from(position));
+                        let placed = prepared.plan_at(*part, &at);
+                        assert_eq!(placed.as_ref() == Some(&plan), inside, "position {position}, {part:?}");
+                        assert_eq!(placed.is_some(), inside);
+                    }
+                }
+                for part in &parts {
+                    let found = prepared.walk(Budget { nodes: u64::MAX, time: None }, *part, None);
+                    if let Some(at) = &found.at {
+                        assert_eq!(prepared.plan_at(*part, at), Some(found.best.clone()), "{part:?}");
+                    }
+                }
+            }
+            assert!(prepared.plan_at(Part::WHOLE, &vec![2; a + b]).is_none());
+            assert!(prepared.plan_at(Part::WHOLE, &vec![0; a + b + 1]).is_none());
+        }
+    }
+
     /// Every vector of the set, by plain enumeration.
     fn brute_minimum(coset: &Coset) -> u32 {
         let k = coset.basis.len();
@@ -1197,7 +1308,7 @@ mod tests {
             let (inner, outer) = (prepared.blocks.inner.len(), prepared.blocks.outer.len());
             assert!(outer <= MAX_OUTER && inner <= 8, "case {case}: {inner} inner, {outer} outer");
             assert_eq!(inner + outer, k, "case {case}");
-            let units = prepared.units();
+            let units = prepared.unit_count();
             assert_eq!(units << inner, 1u128 << k, "case {case}");
             if case == 4 {
                 let actions = &prepared.layout.as_ref().unwrap().actions;

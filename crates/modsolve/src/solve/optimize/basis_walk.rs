@@ -94,6 +94,8 @@ const CHECK_WORK: usize = 1 << 18;
 pub(crate) struct Walked {
     /// The best plan found that scores at most the incumbent's score, if any.
     pub best: Option<Vec<u64>>,
+    /// Its multiple of each of the walk's generators ([`Prepared::shape`]).
+    pub digits: Option<Vec<u64>>,
     /// Whether the walk finished: no plan scores better than `best` (or than the incumbent when
     /// `best` is `None`).
     pub complete: bool,
@@ -716,6 +718,11 @@ impl Prepared<'_> {
         }
     }
 
+    /// The walk's generators and the order it fixes them in.
+    pub(crate) fn shape(&self) -> Shape {
+        Shape { generators: self.generators().to_vec(), order: self.levels.order.clone() }
+    }
+
     /// Every plan of `part` of the walk from `x0`, piece by piece (each piece's plans with the
     /// later generators in walk order, the last fastest), with no bound and no symmetry skipping:
     /// what the part's walk answers for. `None` when the part holds more than `most` plans.
@@ -739,16 +746,59 @@ impl Prepared<'_> {
                 for &i in order[depth..].iter().rev() {
                     (digits[i], rest) = (rest % generators[i].1, rest / generators[i].1);
                 }
-                let mut x: Vec<u64> = x0.iter().zip(periods).map(|(&v, &p)| v % p).collect();
-                for ((g, _), &t) in generators.iter().zip(&digits) {
-                    for ((x, &v), &p) in x.iter_mut().zip(g).zip(periods) {
-                        *x = add_mod(*x, mul_mod(v % p, t % p, p), p);
-                    }
-                }
-                out.push(x);
+                out.push(plan_of(x0, generators, periods, &digits));
             }
         }
         Some(out)
+    }
+}
+
+/// `x0 + Σ t_i·g_i`, button `j` modulo its period.
+pub(crate) fn plan_of(
+    x0: &[u64],
+    generators: &[(Vec<u64>, u64)],
+    periods: &[u64],
+    digits: &[u64],
+) -> Vec<u64> {
+    let mut x: Vec<u64> = x0.iter().zip(periods).map(|(&v, &p)| v % p).collect();
+    for ((g, _), &t) in generators.iter().zip(digits) {
+        for ((x, &v), &p) in x.iter_mut().zip(g).zip(periods) {
+            *x = add_mod(*x, mul_mod(v % p, t % p, p), p);
+        }
+    }
+    x
+}
+
+/// What a walk is, for checking the parts' reports without walking: its generators (the
+/// split's when the set is split for its symmetries) and the order it fixes them in.
+#[derive(Clone, Debug)]
+pub(crate) struct Shape {
+    /// The generators and their orders.
+    pub generators: Vec<(Vec<u64>, u64)>,
+    /// `order[l]`: the generator fixed at level `l`.
+    pub order: Vec<usize>,
+}
+
+impl Shape {
+    /// The depth of the walk's pieces and how many there are, for `count` parts.
+    pub(crate) fn cut(&self, count: u64) -> (usize, u64) {
+        cut_orders(&self.order, &self.generators, count)
+    }
+
+    /// The piece of the multiples `digits` (one a generator) among the pieces of a walk cut for
+    /// `count` parts, and how many pieces there are; `None` when `digits` are not multiples of
+    /// the generators (one each, below its order).
+    pub(crate) fn piece(&self, count: u64, digits: &[u64]) -> Option<(u64, u64)> {
+        if digits.len() != self.generators.len()
+            || digits.iter().zip(&self.generators).any(|(&t, (_, order))| t >= *order)
+        {
+            return None;
+        }
+        let (depth, pieces) = cut_orders(&self.order, &self.generators, count);
+        let piece = self.order[..depth]
+            .iter()
+            .fold(0u64, |piece, &i| piece.saturating_mul(self.generators[i].1).saturating_add(digits[i]));
+        Some((piece, pieces))
     }
 }
 
@@ -756,11 +806,16 @@ impl Prepared<'_> {
 /// at least [`PIECES`] for each part (or a choice of every generator), so that a part keeps
 /// every core busy. Returns `(depth, pieces)`.
 fn cut(levels: &Levels, generators: &[(Vec<u64>, u64)], part: Part) -> (usize, u64) {
+    cut_orders(&levels.order, generators, part.count)
+}
+
+/// [`cut`] for a walk whose levels fix the generators in `order`, cut for `count` parts.
+fn cut_orders(order: &[usize], generators: &[(Vec<u64>, u64)], count: u64) -> (usize, u64) {
     let k = generators.len();
-    let wanted = PIECES.saturating_mul(part.count.max(1));
+    let wanted = PIECES.saturating_mul(count.max(1));
     let (mut depth, mut pieces) = (0usize, 1u64);
     while depth < k && pieces < wanted {
-        pieces = pieces.saturating_mul(generators[levels.order[depth]].1);
+        pieces = pieces.saturating_mul(generators[order[depth]].1);
         depth += 1;
     }
     (depth, pieces)
@@ -899,15 +954,8 @@ impl Run<'_> {
                 best = Some((key, digits));
             }
         }
-        let best = best.map(|(_, digits)| {
-            let mut x: Vec<u64> = x0.iter().zip(periods).map(|(&v, &p)| v % p).collect();
-            for ((g, _), &t) in generators.iter().zip(&digits) {
-                for ((x, &v), &p) in x.iter_mut().zip(g).zip(periods) {
-                    *x = add_mod(*x, mul_mod(v % p, t % p, p), p);
-                }
-            }
-            x
-        });
-        Walked { best, complete, nodes, skipped }
+        let digits = best.map(|(_, digits)| digits);
+        let best = digits.as_ref().map(|digits| plan_of(x0, generators, periods, digits));
+        Walked { best, digits, complete, nodes, skipped }
     }
 }

@@ -957,6 +957,9 @@ pub(crate) struct PartFound {
     /// The best plan within the limits found: the part's, or the starting plan (of the whole
     /// set) when nothing in the part is better; `None` when no plan within the limits is known.
     pub best: Option<Vec<u64>>,
+    /// Where the part's walk found `best` (its multiple of each of the walk's generators);
+    /// `None` when `best` is the starting plan.
+    pub at: Option<Vec<u64>>,
     /// Whether the part was walked to its end: no plan of it is better than `best`.
     pub complete: bool,
     /// Blocks of plans (mod 2) or walk nodes (otherwise) visited.
@@ -975,10 +978,40 @@ pub(crate) enum Unwalkable {
     NoWalk,
 }
 
-/// The stages of a part: the mod-2 minimum-weight walk, or the descent and then the bounded
-/// walk over the quiet basis, each over `part` of its units only and with the whole `budget`.
-/// The parts of one set (same answer, limits, objective and symmetries) are disjoint and cover
-/// the set; the best of all parts' plans is the set's best once every part is complete.
+/// What every part of a set that is not mod 2 shares, computed once: the walk's shape (its
+/// generators and their order), the buttons' periods, the plan the walk goes from (the
+/// greedy descent's from the algebra's plan, with no budget: the same for every part) and
+/// that plan again when it keeps the press limits (the starting plan every part reports when
+/// nothing in it is better).
+#[derive(Clone, Debug)]
+pub(crate) struct BasisParts {
+    pub shape: basis_walk::Shape,
+    pub periods: Vec<u64>,
+    pub base: Vec<u64>,
+    pub start: Option<Vec<u64>>,
+}
+
+/// The shared start of the parts of a set that is not mod 2 (see [`BasisParts`]); refuses a
+/// set the bounded walk does not take.
+pub(crate) fn basis_parts(
+    answer: &Answer,
+    limits: Option<&[u64]>,
+    objective: Objective,
+    symmetries: &[Vec<usize>],
+) -> Result<BasisParts, Unwalkable> {
+    let budget = Budget { nodes: u64::MAX, time: None };
+    let set = Set::new(answer, limits, objective, budget, symmetries).map_err(Unwalkable::NotSearched)?;
+    let walk = basis_walk::prepare(set.problem(&[]), symmetries).ok_or(Unwalkable::NoWalk)?;
+    let mut meter = Meter::new(budget);
+    let base = set.descend(&mut meter, true);
+    let start = within_limits(&base, set.limits).then(|| base.clone());
+    Ok(BasisParts { shape: walk.shape(), periods: set.periods.clone(), base, start })
+}
+
+/// The bounded walk over the quiet basis over `part` of its units only, from the parts'
+/// shared plan (`parts`, of [`basis_parts`] for the same set), within `budget`. The parts of
+/// one set (same answer, limits, objective and symmetries) are disjoint and cover the set;
+/// the best of all parts' plans is the set's best once every part is complete.
 pub(crate) fn explore_part(
     answer: &Answer,
     limits: Option<&[u64]>,
@@ -986,26 +1019,17 @@ pub(crate) fn explore_part(
     budget: Budget,
     symmetries: &[Vec<usize>],
     part: minweight::Part,
+    parts: &BasisParts,
 ) -> Result<PartFound, Unwalkable> {
     let set = Set::new(answer, limits, objective, budget, symmetries).map_err(Unwalkable::NotSearched)?;
-    if set.periods.iter().all(|&l| l <= 2) {
-        let Some(coset) = binary_coset(&set.x0, &set.generators, set.limits) else {
-            return Ok(PartFound { best: None, complete: true, nodes: 0 });
-        };
-        if coset.dimension() > minweight::MAX_PART_DIMENSION {
-            return Err(Unwalkable::TooLarge);
-        }
-        let found = minweight::min_weight_part(&coset, symmetries, budget, part);
-        let presses = (0..set.x0.len()).map(|j| u64::from(minweight::bit(&found.best, j))).collect();
-        return Ok(PartFound { best: Some(presses), complete: found.complete, nodes: found.nodes });
-    }
     let walk = basis_walk::prepare(set.problem(&[]), symmetries).ok_or(Unwalkable::NoWalk)?;
-    let mut meter = Meter::new(budget.since(set.started));
-    let x0 = set.descend(&mut meter, true);
-    let start = within_limits(&x0, set.limits).then(|| objective.score(&x0));
-    let walked = walk.run_part(&x0, start, budget.since(set.started), part);
-    let best = walked.best.or_else(|| start.map(|_| x0.clone()));
-    Ok(PartFound { best, complete: walked.complete && !meter.exhausted, nodes: meter.nodes + walked.nodes })
+    let start = parts.start.as_ref().map(|x| objective.score(x));
+    let walked = walk.run_part(&parts.base, start, budget.since(set.started), part);
+    let (best, at) = match walked.best {
+        Some(x) => (Some(x), walked.digits),
+        None => (parts.start.clone(), None),
+    };
+    Ok(PartFound { best, at, complete: walked.complete, nodes: walked.nodes })
 }
 
 /// The mod-2 set of [`explore_part`] as a coset (press limits of 0 as constraints), for a walk
