@@ -545,6 +545,53 @@ const CASES: &[Case] = &[
         line: 2,
         column: Some(22),
     },
+    // a name given twice (once `hint --pressed a` quietly took cell 0), a list of names of the
+    // wrong length (once the names were dropped from the output), for cells and for buttons
+    Case {
+        lines: &[
+            "Puzzle(",
+            "    graph: Path(3),",
+            "    modulus: 2,",
+            "    labels: [\"a\", \"b\", \"a\"],",
+            ")",
+        ],
+        field: "labels[2]",
+        line: 4,
+        column: Some(24),
+    },
+    Case {
+        lines: &["Puzzle(", "    graph: Path(3),", "    modulus: 2,", "    labels: [\"a\", \"b\"],", ")"],
+        field: "labels",
+        line: 4,
+        column: Some(5),
+    },
+    Case {
+        lines: &[
+            "Puzzle(",
+            "    graph: Cells(2),",
+            "    modulus: 2,",
+            "    buttons: [[(0, 1)], [(1, 1)]],",
+            "    button_labels: [\"up\", \"down\", \"left\"],",
+            ")",
+        ],
+        field: "button_labels",
+        line: 5,
+        column: Some(5),
+    },
+    Case {
+        lines: &[
+            "Puzzle(",
+            "    graph: Cells(2),",
+            "    modulus: 2,",
+            "    labels: [\"up\", \"down\"],",
+            "    buttons: [[(0, 1)], [(1, 1)]],",
+            "    button_labels: [\"up\", \"up\"],",
+            ")",
+        ],
+        field: "button_labels[1]",
+        line: 6,
+        column: Some(27),
+    },
     // everything on one line
     Case {
         lines: &["Puzzle(graph: Path(3), modulus: 2, target: [0, 1])"],
@@ -736,7 +783,7 @@ struct Refused {
 }
 
 const PUZZLE_FIELDS: &str = "`name`, `graph`, `modulus`, `press`, `buttons`, `start`, `target`, `labels`, \
-                             `max_presses`, `intended`, `phases`, `button_phases`";
+                             `button_labels`, `layout`, `max_presses`, `intended`, `phases`, `button_phases`";
 
 const REFUSED: &[Refused] = &[
     // unknown fields in Grid and Edges (once silently ignored: this solved a Cross grid)
@@ -786,7 +833,8 @@ const REFUSED: &[Refused] = &[
         lines: &["Puzzle(graph: Path(3), modulus: 2, colour: 3)"],
         message: concat!(
             "unknown field `colour` in Puzzle; the fields are `name`, `graph`, `modulus`, `press`, ",
-            "`buttons`, `start`, `target`, `labels`, `layout`, `max_presses`, `intended`, `phases`, `button_phases`"
+            "`buttons`, `start`, `target`, `labels`, `button_labels`, `layout`, `max_presses`, `intended`, ",
+            "`phases`, `button_phases`"
         ),
         line: 1,
         column: 36,

@@ -125,7 +125,6 @@ fn every_finding_code_is_triggered_and_not() {
         ),
         ("untouched-cell", "Puzzle(graph: Cells(2), modulus: 2, buttons: [[(0, 1)]], target: [1, 0])"),
         ("already-solved", "Puzzle(graph: Path(3), modulus: 2)"),
-        ("label-count", "Puzzle(graph: Path(2), modulus: 2, target: All(1), labels: [\"a\"])"),
         ("intended-fails", "Puzzle(graph: Path(2), modulus: 2, target: [1, 0], intended: [1, 0])"),
         ("intended-not-fewest", "Puzzle(graph: Path(2), modulus: 3, target: [1, 1], intended: [2, 2])"),
         ("no-simple-strategy", "Puzzle(graph: Grid(rows: 5, cols: 5), modulus: 2, target: All(1))"),
