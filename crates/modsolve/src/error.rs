@@ -96,7 +96,7 @@ pub enum Error {
 }
 
 /// A value from the file as a message shows it: whole when short, else its first and last
-/// characters and its length (`1234567890…7890 (100000 characters)`), so that a message never
+/// characters and its length (`1234567890…7890 (100000 digits)`), so that a message never
 /// echoes a huge value back.
 pub(crate) fn shorten(text: &str) -> String {
     const KEEP: usize = 16;
@@ -106,5 +106,6 @@ pub(crate) fn shorten(text: &str) -> String {
     }
     let head: String = text.chars().take(KEEP).collect();
     let tail: String = text.chars().skip(count - KEEP).collect();
-    format!("{head}…{tail} ({count} characters)")
+    let unit = if text.bytes().all(|b| b.is_ascii_digit()) { "digits" } else { "characters" };
+    format!("{head}…{tail} ({count} {unit})")
 }
