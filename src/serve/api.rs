@@ -767,6 +767,9 @@ async fn save(
                         format!("`{}` exists (save with overwrite to replace it)", request.path),
                     )
                     .with_file(&request.path)
+                } else if e.kind() == std::io::ErrorKind::InvalidFilename {
+                    // A name the file system refuses (too long for it, say): the request's fault.
+                    ApiError::bad_request(format!("cannot save as `{}`: {e}", request.path))
                 } else {
                     ApiError::new(
                         StatusCode::INTERNAL_SERVER_ERROR,
