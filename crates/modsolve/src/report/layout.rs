@@ -326,7 +326,11 @@ fn place_buttons(puzzle: &Puzzle, out: &mut Layout) {
             let mut cells: Vec<usize> = puzzle.effects(j).iter().map(|&(cell, _)| cell).collect();
             cells.dedup();
             ButtonPlace {
-                name: format!("button {}", puzzle.button_name(j)),
+                name: match puzzle.button_labels() {
+                    // A named button is drawn by its name, others as `button 3`.
+                    Some(_) => puzzle.button_name(j),
+                    None => format!("button {}", puzzle.button_name(j)),
+                },
                 centre: [left + (c as f64 + 0.5) * WIDTH, top + 0.5 + r as f64 * 1.1],
                 cells,
             }
@@ -535,6 +539,18 @@ mod tests {
 
     fn of(source: &str) -> Layout {
         layout(&crate::parse_puzzle(source).expect("valid"))
+    }
+
+    /// Buttons named by `button_labels` are drawn by their names; others as `button 3`.
+    #[test]
+    fn named_buttons_are_drawn_by_their_names() {
+        let source = "Puzzle(graph: Cells(2), modulus: 2, buttons: [[(0, 1)], [(1, 1)]]";
+        let named = of(&format!("{source}, button_labels: [\"red lever\", \"blue lever\"])"));
+        let names: Vec<&str> = named.buttons.iter().map(|b| b.name.as_str()).collect();
+        assert_eq!(names, ["red lever", "blue lever"]);
+        let plain = of(&format!("{source})"));
+        let names: Vec<&str> = plain.buttons.iter().map(|b| b.name.as_str()).collect();
+        assert_eq!(names, ["button 0", "button 1"]);
     }
 
     fn shipped(name: &str) -> Layout {
