@@ -144,6 +144,12 @@ pub(crate) struct CheckArgs {
     /// `--deny warnings`: warnings fail the check too.
     #[arg(long, value_enum)]
     pub(crate) deny: Option<DenyArg>,
+    /// One line a file: PASS or FAIL, the par and the findings counted (then the summary).
+    #[arg(long, conflicts_with_all = ["json", "format", "verbose", "par_histogram", "par_distribution"])]
+    pub(crate) brief: bool,
+    /// Also print a basis of each puzzle's quiet patterns (JSON always has it).
+    #[arg(long, short)]
+    pub(crate) verbose: bool,
     /// Best-effort work per puzzle: the par search, macros, play-throughs and samples (a node
     /// count bounds each par search; a time, e.g. 5s, bounds them all together, with
     /// --par-histogram or --par-distribution the sampling of every file). Default: 200000000

@@ -11,7 +11,7 @@ use modsolve::report::batch::{
     DistributionAsked, DistributionEntry, HistogramAsked, HistogramEntry, Summary, batch_json,
     distribution_text, histogram_text,
 };
-use modsolve::report::check::{CheckFile, check_text};
+use modsolve::report::check::{CheckFile, check_line, check_text};
 use modsolve::report::github::{Level, annotation, check_annotations};
 use modsolve::request::{DistributionSpec, UNDECIDED_CHECK, UNTIMED_SAMPLES, Verdict, check_entry};
 
@@ -27,6 +27,10 @@ pub(crate) struct Request {
     /// GitHub Actions annotations instead of text (never with `json`).
     pub(crate) github: bool,
     pub(crate) deny_warnings: bool,
+    /// One line a file (`--brief`).
+    pub(crate) brief: bool,
+    /// The quiet patterns' basis too (`-v`).
+    pub(crate) verbose: bool,
     pub(crate) samples: usize,
     pub(crate) seed: u64,
     pub(crate) exact_limit: u64,
@@ -46,6 +50,8 @@ impl From<CheckArgs> for Request {
             json: args.json || args.format == Some(CheckFormat::Json),
             github: args.format == Some(CheckFormat::Github),
             deny_warnings: args.deny.is_some(),
+            brief: args.brief,
+            verbose: args.verbose,
             samples: args.samples,
             seed: args.seed,
             exact_limit: args.exact_limit,
@@ -70,14 +76,15 @@ pub(crate) fn run(request: &Request) -> Result<Output, Failure> {
     let results = modsolve::bounded::in_parallel(&files, |path| {
         let (loaded, source) = match super::load_with_source(path, request.max_input) {
             Ok(loaded) => loaded,
-            Err(failure) => return unreadable(failure, request.github),
+            Err(failure) => return unreadable(failure, request.github, request.brief),
         };
         let (shown, puzzle) = (&loaded.shown, &loaded.puzzle);
         let result = check_within(puzzle, &request.options);
         let (json, verdict) = check_entry(shown, puzzle, &result, deny);
         let text = match &result {
             Ok(report) if request.github => check_annotations(shown, &source, report, deny),
-            Ok(report) => check_text(shown, puzzle, report, deny),
+            Ok(report) if request.brief => check_line(shown, report, deny),
+            Ok(report) => check_text(shown, puzzle, report, deny, request.verbose),
             Err(modsolve::Error::BudgetRanOut) if request.github => annotation(
                 Level::Error,
                 shown,
@@ -107,7 +114,8 @@ pub(crate) fn run(request: &Request) -> Result<Output, Failure> {
     }
     let body = if request.json {
         Body::Json(batch_json(objects, Some(&summary)))
-    } else if request.github {
+    } else if request.github || request.brief {
+        // One line (or annotation) a file: no blank line between them.
         Body::Text(blocks.concat() + &summary.text())
     } else {
         let mut text = blocks.join("\n");
@@ -120,7 +128,7 @@ pub(crate) fn run(request: &Request) -> Result<Output, Failure> {
 
 /// An unreadable file's block and object: its rendered error (or an annotation at its line
 /// and column), and the error as JSON.
-fn unreadable(failure: Failure, github: bool) -> Checked {
+fn unreadable(failure: Failure, github: bool, brief: bool) -> Checked {
     let mut object = failure.to_json()["error"].take();
     let file = object["file"].as_str().unwrap_or("-").to_string();
     if let Some(map) = object.as_object_mut()
@@ -130,6 +138,9 @@ fn unreadable(failure: Failure, github: bool) -> Checked {
     }
     let text = if github {
         annotation(Level::Error, &file, failure.position(), failure.kind().as_str(), failure.headline())
+    } else if brief {
+        let at = failure.position().map(|p| format!(":{}:{}", p.line, p.column)).unwrap_or_default();
+        format!("FAIL {file}{at}: unreadable: {}\n", failure.headline())
     } else {
         failure.message().to_string()
     };

@@ -299,9 +299,19 @@ fn with_edges(
             let most = limits.iter().copied().max().unwrap_or(0);
             lists.push(("max_presses", numbers(limits.to_vec(), most)));
         }
-        if let Some(labels) = puzzle.labels() {
-            let names = labels.iter().cloned().chain((old..graph.cells).map(|i| i.to_string()));
-            lists.push(("labels", list(names.map(|name| format!("{name:?}")).collect())));
+        // New cells (and their buttons) are named by their number, made unlike every other name.
+        for (key, labels) in [("labels", puzzle.labels()), ("button_labels", puzzle.button_labels())] {
+            if let Some(labels) = labels {
+                let mut names = labels.to_vec();
+                for i in old..graph.cells {
+                    let mut name = i.to_string();
+                    while names.contains(&name) {
+                        name.push('\'');
+                    }
+                    names.push(name);
+                }
+                lists.push((key, list(names.iter().map(|name| format!("{name:?}")).collect())));
+            }
         }
         if let Some(layout) = puzzle.layout() {
             // The designer's drawing keeps its places; new cells go in a row under it.
@@ -765,6 +775,9 @@ async fn save(
                         format!("`{}` exists (save with overwrite to replace it)", request.path),
                     )
                     .with_file(&request.path)
+                } else if e.kind() == std::io::ErrorKind::InvalidFilename {
+                    // A name the file system refuses (too long for it, say): the request's fault.
+                    ApiError::bad_request(format!("cannot save as `{}`: {e}", request.path))
                 } else {
                     ApiError::new(
                         StatusCode::INTERNAL_SERVER_ERROR,

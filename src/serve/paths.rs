@@ -6,8 +6,11 @@ use std::path::{Component, Path, PathBuf};
 
 use super::ApiError;
 
-/// A request's path checked by words alone: relative, plain names (no `..`, no root, no drive),
-/// not empty, at most 4096 bytes.
+/// The longest name of one file or folder most file systems take, in bytes.
+const NAME_MAX: usize = 255;
+
+/// A request's path checked by words alone: relative, plain names (no `..`, no root, no drive)
+/// of at most [`NAME_MAX`] bytes each, not empty, at most 4096 bytes in all.
 fn plain(relative: &str) -> Result<&Path, ApiError> {
     if relative.is_empty() || relative.len() > 4096 || relative.contains('\0') {
         return Err(ApiError::bad_request(format!("`{relative}` is not a file name")));
@@ -18,6 +21,12 @@ fn plain(relative: &str) -> Result<&Path, ApiError> {
         && path.components().all(|c| matches!(c, Component::Normal(_) | Component::CurDir));
     if !fine {
         return Err(ApiError::forbidden(relative));
+    }
+    // Longer names are refused by the file system (ENAMETOOLONG), which once answered 500.
+    if let Some(long) = path.components().map(|c| c.as_os_str().len()).find(|&n| n > NAME_MAX) {
+        return Err(ApiError::bad_request(format!(
+            "`{relative}` is not a file name: a name in a path may have at most {NAME_MAX} bytes (this one has {long})"
+        )));
     }
     Ok(path)
 }

@@ -545,6 +545,53 @@ const CASES: &[Case] = &[
         line: 2,
         column: Some(22),
     },
+    // a name given twice (once `hint --pressed a` quietly took cell 0), a list of names of the
+    // wrong length (once the names were dropped from the output), for cells and for buttons
+    Case {
+        lines: &[
+            "Puzzle(",
+            "    graph: Path(3),",
+            "    modulus: 2,",
+            "    labels: [\"a\", \"b\", \"a\"],",
+            ")",
+        ],
+        field: "labels[2]",
+        line: 4,
+        column: Some(24),
+    },
+    Case {
+        lines: &["Puzzle(", "    graph: Path(3),", "    modulus: 2,", "    labels: [\"a\", \"b\"],", ")"],
+        field: "labels",
+        line: 4,
+        column: Some(5),
+    },
+    Case {
+        lines: &[
+            "Puzzle(",
+            "    graph: Cells(2),",
+            "    modulus: 2,",
+            "    buttons: [[(0, 1)], [(1, 1)]],",
+            "    button_labels: [\"up\", \"down\", \"left\"],",
+            ")",
+        ],
+        field: "button_labels",
+        line: 5,
+        column: Some(5),
+    },
+    Case {
+        lines: &[
+            "Puzzle(",
+            "    graph: Cells(2),",
+            "    modulus: 2,",
+            "    labels: [\"up\", \"down\"],",
+            "    buttons: [[(0, 1)], [(1, 1)]],",
+            "    button_labels: [\"up\", \"up\"],",
+            ")",
+        ],
+        field: "button_labels[1]",
+        line: 6,
+        column: Some(27),
+    },
     // everything on one line
     Case {
         lines: &["Puzzle(graph: Path(3), modulus: 2, target: [0, 1])"],
@@ -650,7 +697,7 @@ const MALFORMED: &[Malformed] = &[
         lines: &["Puzzle(", "    graph: Path(\"x\"),", "    modulus: 2,", ")"],
         line: 2,
         columns: 17..=17,
-        says: "integer",
+        says: "`graph`: expected a whole number",
     },
     Malformed {
         lines: &["Puzzle(", "    graph: Path(3),", "    modulus: 2,", "    start: \"abc\",", ")"],
@@ -736,7 +783,7 @@ struct Refused {
 }
 
 const PUZZLE_FIELDS: &str = "`name`, `graph`, `modulus`, `press`, `buttons`, `start`, `target`, `labels`, \
-                             `max_presses`, `intended`, `phases`, `button_phases`";
+                             `button_labels`, `layout`, `max_presses`, `intended`, `phases`, `button_phases`";
 
 const REFUSED: &[Refused] = &[
     // unknown fields in Grid and Edges (once silently ignored: this solved a Cross grid)
@@ -786,7 +833,8 @@ const REFUSED: &[Refused] = &[
         lines: &["Puzzle(graph: Path(3), modulus: 2, colour: 3)"],
         message: concat!(
             "unknown field `colour` in Puzzle; the fields are `name`, `graph`, `modulus`, `press`, ",
-            "`buttons`, `start`, `target`, `labels`, `layout`, `max_presses`, `intended`, `phases`, `button_phases`"
+            "`buttons`, `start`, `target`, `labels`, `button_labels`, `layout`, `max_presses`, `intended`, ",
+            "`phases`, `button_phases`"
         ),
         line: 1,
         column: 36,
@@ -882,7 +930,7 @@ const REFUSED: &[Refused] = &[
             "        \"x\", 1],",
             ")",
         ],
-        message: "Expected integer",
+        message: "`target[1]`: expected a whole number",
         line: 5,
         column: 9,
     },
@@ -1425,4 +1473,143 @@ fn integers_out_of_range_name_their_field() {
     values[4000] = "-1".into();
     let source = format!("Puzzle(graph: Path(5000), modulus: 2, start: [{}])", values.join(", "));
     assert_rejected(&source, &["`start[4000]`: -1 is out of range"]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Messages a designer can act on
+
+/// Syntax errors in a designer's words: the field at fault, the bracket left open and where it
+/// was opened, the kind of value expected. Once: "Expected float" (no field), "Expected comma"
+/// for a missing `)` or `]`, "Expected opening `[`", "Expected string", ron's own advice about
+/// `ron::Options::recursion_limit` for deep nesting.
+const WORDED: &[Refused] = &[
+    Refused {
+        lines: &[
+            "Puzzle(",
+            "    graph: Path(3),",
+            "    modulus: 2,",
+            "    layout: [(0, 0), (1, \"x\"), (2, 0)],",
+            ")",
+        ],
+        message: "`layout[1]`: expected a number",
+        line: 4,
+        column: 26,
+    },
+    Refused {
+        lines: &["Puzzle(", "    graph: Grid(rows: 3, cols: \"x\"),", "    modulus: 2,", ")"],
+        message: "`graph.cols`: expected a whole number",
+        line: 2,
+        column: 31,
+    },
+    Refused {
+        lines: &["Puzzle(", "    graph: Path(3),", "    modulus: 2,", "    name: 5,", ")"],
+        message: "`name`: expected text in double quotes (\"…\")",
+        line: 4,
+        column: 10,
+    },
+    Refused {
+        lines: &["Puzzle(", "    graph: Grid(rows: 3, cols: 3", "    modulus: 2,", ")"],
+        message: "a `)` is missing before `modulus`: the `Grid(` at line 2, column 12 is still open",
+        line: 3,
+        column: 5,
+    },
+    Refused {
+        lines: &["Puzzle(", "    graph: Grid(rows: 3, cols: 3,", "    modulus: 2,", ")"],
+        message: "unknown field `modulus` in Grid; the fields are `rows`, `cols`, `wrap`, `neighborhood`, \
+                  `mask`; is a `)` missing before it? the `Grid(` at line 2, column 12 is still open",
+        line: 3,
+        column: 5,
+    },
+    Refused {
+        lines: &[
+            "Puzzle(",
+            "    graph: Path(3),",
+            "    modulus: 2,",
+            "    start: [1, 0, 0",
+            "    target: All(1),",
+            ")",
+        ],
+        message: "a `]` is missing before `target`: the `[` at line 4, column 12 is still open",
+        line: 5,
+        column: 5,
+    },
+    Refused {
+        lines: &[
+            "Puzzle(",
+            "    graph: Path(3),",
+            "    modulus: 2,",
+            "    buttons: [[(0, 1), (1, 1)], [(1, 1)],",
+            ")",
+        ],
+        message: "a `]` is missing before this `)`: the `[` at line 4, column 14 is still open",
+        line: 5,
+        column: 1,
+    },
+    Refused {
+        lines: &["Puzzle(", "    graph: Path(3)", "    modulus: 2,", ")"],
+        message: "a `,` is missing before `modulus`: fields are separated by commas",
+        line: 3,
+        column: 5,
+    },
+    Refused {
+        lines: &["Puzzle(graph: Path(3), modulus: [2 3 4])"],
+        message: "a `,` is missing before this: list items and fields are separated by commas",
+        line: 1,
+        column: 36,
+    },
+    Refused {
+        lines: &["Puzzle(graph: Path(3), modulus: 2, start: Rows([\"#.#\"]), target: [0, 1, 1]"],
+        message: "the file ends early: the `Puzzle(` at line 1, column 1 is never closed with `)`",
+        line: 1,
+        column: 75,
+    },
+];
+
+#[test]
+fn syntax_errors_say_what_to_fix() {
+    for case in WORDED {
+        let source = source_of(case.lines);
+        let error = parse_puzzle(&source).expect_err("refused");
+        assert_eq!(error.to_string(), case.message, "{source}");
+        let position = error.position.map(|p| (p.line, p.column));
+        assert_eq!(position, Some((case.line, case.column)), "{error}\n{source}");
+        let at = format!("{{file}}:{}:{}", case.line, case.column);
+        assert_rejected(&source, &[case.message, &at]);
+    }
+    // Nesting past ron's limit: our words, not ron's advice about its options.
+    let deep = format!("Puzzle(graph: Path(1), modulus: 2, start: {}0{})", "[".repeat(200), "]".repeat(200));
+    let stderr = assert_rejected(
+        &deep,
+        &[
+            "error: `start`: brackets are nested too deeply here; no field of a puzzle needs more than a few levels",
+        ],
+    );
+    assert!(!stderr.contains("ron::") && !stderr.contains("serde_stacker"), "{stderr}");
+}
+
+/// A huge value is not echoed whole: its first and last digits and its length (a
+/// 100,000-digit modulus once made a 100 KB message); a huge unknown name likewise.
+#[test]
+fn huge_values_are_cut_in_messages() {
+    let digits = "9".repeat(100_000);
+    let stderr = assert_rejected(
+        &format!("Puzzle(graph: Path(1), modulus: {digits})"),
+        &[
+            "error: `modulus`: 9999999999999999…9999999999999999 (100000 digits) is too large: a modulus is a \
+             whole number from 2 to 18446744073709551615",
+            "{file}:1:33",
+        ],
+    );
+    assert!(stderr.len() < 600, "{} bytes:\n{stderr}", stderr.len());
+    let stderr = assert_rejected(
+        &format!("Puzzle(graph: Path(1), modulus: 2, {}: 1)", "x".repeat(100_000)),
+        &["error: unknown field `xxxxxxxxxxxxxxxx…xxxxxxxxxxxxxxxx (100000 characters)` in Puzzle"],
+    );
+    assert!(stderr.len() < 800, "{} bytes:\n{stderr}", stderr.len());
+    let label = "y".repeat(5000);
+    let stderr = assert_rejected(
+        &format!("Puzzle(graph: Path(2), modulus: 2, labels: [\"{label}\", \"{label}\"])"),
+        &["`labels[1]`: \"yyyyyyyyyyyyyyy…yyyyyyyyyyyyyyy\" (5002 characters) is already the name of cell 0"],
+    );
+    assert!(stderr.len() < 800, "{} bytes:\n{stderr}", stderr.len());
 }

@@ -125,7 +125,6 @@ fn every_finding_code_is_triggered_and_not() {
         ),
         ("untouched-cell", "Puzzle(graph: Cells(2), modulus: 2, buttons: [[(0, 1)]], target: [1, 0])"),
         ("already-solved", "Puzzle(graph: Path(3), modulus: 2)"),
-        ("label-count", "Puzzle(graph: Path(2), modulus: 2, target: All(1), labels: [\"a\"])"),
         ("intended-fails", "Puzzle(graph: Path(2), modulus: 2, target: [1, 0], intended: [1, 0])"),
         ("intended-not-fewest", "Puzzle(graph: Path(2), modulus: 3, target: [1, 1], intended: [2, 2])"),
         ("no-simple-strategy", "Puzzle(graph: Grid(rows: 5, cols: 5), modulus: 2, target: All(1))"),
@@ -312,4 +311,85 @@ fn a_folder_is_checked_file_by_file() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("is a directory, not a puzzle file"), "{stderr}");
     assert!(stderr.contains(scratch.path().to_str().unwrap()), "{stderr}");
+}
+
+/// `check --brief`: one line a file (verdict, par, findings by severity) and the summary, an
+/// unreadable file one line too; the default text leaves the quiet basis to `-v`, and JSON keeps
+/// it either way.
+#[test]
+fn brief_and_verbose_checks() {
+    let run = |args: &[&str]| {
+        let out = Command::cargo_bin("modsolve")
+            .unwrap()
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .args(args)
+            .output()
+            .unwrap();
+        (out.status.code(), String::from_utf8(out.stdout).unwrap(), String::from_utf8(out.stderr).unwrap())
+    };
+    let (code, stdout, _) = run(&["check", "--brief", "puzzles/"]);
+    assert_eq!(code, Some(1));
+    let lines: Vec<&str> = stdout.lines().collect();
+    let files = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/puzzles")).unwrap().count();
+    assert_eq!(lines.len(), files + 1, "{stdout}");
+    assert!(lines.contains(&"PASS puzzles/octopus.ron: par 18, 1 finding (1 note)"), "{stdout}");
+    assert!(lines.contains(&"PASS puzzles/two-levers.ron: par 3, no findings"), "{stdout}");
+    assert!(
+        lines.contains(&"FAIL puzzles/lightsout-4x4-unsolvable.ron: not solvable, 1 finding (1 error)"),
+        "{stdout}"
+    );
+    assert_eq!(
+        lines[files],
+        format!("checked {files} files: {} passed, 1 failed, 0 unreadable; 0 warnings", files - 1)
+    );
+
+    let dir = Scratch::new();
+    let broken = write(&dir, "broken.ron", "Puzzle(\n    graph: Path(3)\n    modulus: 2,\n)\n");
+    let (code, stdout, stderr) = run(&["check", "--brief", &broken]);
+    assert_eq!(code, Some(2));
+    let line = format!(
+        "FAIL {broken}:3:5: unreadable: a `,` is missing before `modulus`: fields are separated by commas\n"
+    );
+    assert_eq!(stdout, format!("{line}checked 1 file: 0 passed, 0 failed, 1 unreadable; 0 warnings\n"));
+    assert!(stderr.contains(&line), "{stderr}");
+
+    let (_, plain, _) = run(&["check", "puzzles/lightsout-4x4-unsolvable.ron"]);
+    assert!(plain.contains("  quiet patterns: 15 (nonzero plans that change nothing)\n  macros:"), "{plain}");
+    assert!(!plain.contains("basis plan"), "{plain}");
+    let (_, verbose, _) = run(&["check", "-v", "puzzles/lightsout-4x4-unsolvable.ron"]);
+    assert_eq!(verbose.matches("    basis plan of order 2:\n").count(), 4, "{verbose}");
+    let (_, json, _) = run(&["check", "--json", "puzzles/lightsout-4x4-unsolvable.ron"]);
+    let json: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(json["quiet_basis"].as_array().map(Vec::len), Some(4), "{json}");
+    // --brief is text: not with JSON or -v.
+    assert_eq!(run(&["check", "--brief", "--json", "puzzles/octopus.ron"]).0, Some(2));
+}
+
+/// On mixed moduli the count of plans says where it comes from; on one modulus the quiet
+/// patterns' line does.
+#[test]
+fn a_count_on_mixed_moduli_says_where_it_comes_from() {
+    let text = |source: &str| {
+        let puzzle = load(source);
+        let report = modsolve::analyse(&puzzle, &modsolve::Options::default()).unwrap();
+        modsolve::report::solve_text(&puzzle, &report, false)
+    };
+    // Two cells mod 6, each moved by two buttons alike, and one mod 2: 36 plans, 2^2 · 3^2.
+    let mixed = text(
+        "Puzzle(graph: Cells(3), modulus: [6, 6, 2], buttons: [[(0, 1)], [(0, 1)], [(1, 1)], [(1, 1)], [(2, 1)]], \
+         target: [1, 1, 1])",
+    );
+    assert!(
+        mixed.contains(
+            "\nSolutions: 36 plans (6^2: the plan above, alone or plus one of the quiet patterns)\n"
+        ),
+        "{mixed}"
+    );
+    let octopus = text(&std::fs::read_to_string(crate::util::shipped_path("octopus.ron")).unwrap());
+    assert!(
+        octopus.contains("\nSolutions: 2352 plans (2^4 · 3 · 7^2: the plan above, alone or plus one of the quiet patterns)\n"),
+        "{octopus}"
+    );
+    let uniform = text("Puzzle(graph: Grid(rows: 5, cols: 5), modulus: 2, target: All(1))");
+    assert!(uniform.contains("\nSolutions: 4 plans\nQuiet patterns: 3"), "{uniform}");
 }

@@ -406,3 +406,29 @@ fn svg_of_every_shipped_puzzle_draws_it_as_itself() {
     }
     assert_eq!(drawn, 13);
 }
+
+/// A designer's `layout:` spanning two million cell widths is drawn at most 100 cell widths
+/// across (for three cells), its shape kept: the SVG was 96,000,072 pixels wide.
+#[test]
+fn a_far_flung_layout_is_drawn_at_a_sane_size() {
+    let out = crate::util::Scratch::new();
+    let puzzle = out.path().join("far.ron");
+    std::fs::write(
+        &puzzle,
+        "Puzzle(\n    graph: Path(3),\n    modulus: 2,\n    layout: [(0, 0), (1000000, 0), (-1000000, 0)],\n)\n",
+    )
+    .unwrap();
+    let file = out.path().join("far.svg");
+    let status = crate::util::modsolve().arg(&puzzle).arg("--svg").arg(&file).output().expect("runs").status;
+    assert_eq!(status.code(), Some(0));
+    let svg = std::fs::read_to_string(&file).unwrap();
+    // 100 cell widths of 48 pixels, a cell and the margins: 4,872 by 72.
+    assert!(
+        svg.starts_with(
+            r#"<svg xmlns="http://www.w3.org/2000/svg" width="4872" height="72" viewBox="0 0 4872 72""#
+        ),
+        "{svg}"
+    );
+    // The middle cell is drawn midway between the other two, as written.
+    assert!(svg.contains(r#"x1="2436.0" y1="36.0" x2="4836.0" y2="36.0""#), "{svg}");
+}

@@ -341,6 +341,30 @@ fn exit_codes_and_json() {
     assert!(stderr.contains("--pressed: `pressed[0]`: button 1 may be pressed at most 0 times"), "{stderr}");
 }
 
+/// Named buttons (`button_labels`) are what the plan, the hint and its steps print, and what
+/// `--pressed` takes; the number still works.
+#[test]
+fn named_buttons_name_the_presses() {
+    let (code, stdout, _) = run(&["examples/levers.ron"]);
+    assert_eq!(code, 0);
+    assert!(stdout.contains("\n    press red lever ×1, blue lever ×2\n"), "{stdout}");
+    let (code, stdout, _) = run(&["hint", "examples/levers.ron", "--pressed", "Red Lever", "--steps"]);
+    assert_eq!(code, 0);
+    assert!(stdout.contains("After 1 press (red lever):\n"), "{stdout}");
+    assert!(stdout.contains("\nNext: press blue lever.\n"), "{stdout}");
+    assert!(stdout.contains("\n2. press blue lever → [1, 2, 2]  (the target)"), "{stdout}");
+    let (code, by_number, _) = run(&["hint", "examples/levers.ron", "--pressed", "0", "--steps"]);
+    assert_eq!((code, by_number), (0, stdout));
+    let (code, _, stderr) = run(&["hint", "examples/levers.ron", "--pressed", "green lever"]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains(
+            "`green lever` is not a button: give a button number (0 to 1) or a label (red lever, blue lever)"
+        ),
+        "{stderr}"
+    );
+}
+
 /// The JSON document is the library's hint: the next press, the par and the steps.
 #[test]
 fn the_json_is_the_library_hint() {

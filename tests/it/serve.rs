@@ -577,6 +577,21 @@ fn serve_generates_levels_and_saves_them_inside_its_folder() {
     assert_error(&server.post("api/save", &json!({"path": "gen-0.ron", "source": source})), 409, "exists");
     let again = server.post("api/save", &json!({"path": "gen-0.ron", "source": source, "overwrite": true}));
     assert_eq!(again.0, 200);
+    // A name longer than a file system takes is the request's fault: 400 with the reason (it
+    // was a 500); the longest name most file systems take is saved.
+    let long = format!("{}.ron", "a".repeat(296));
+    let answer = server.post("api/save", &json!({"path": long, "source": source}));
+    assert_error(&answer, 400, "usage");
+    let message = answer.1["error"]["message"].as_str().unwrap();
+    assert!(
+        message
+            .ends_with("is not a file name: a name in a path may have at most 255 bytes (this one has 300)"),
+        "{message}"
+    );
+    assert!(!server.dir.path().join(&long).exists());
+    let longest = format!("{}.ron", "b".repeat(251));
+    assert_eq!(server.post("api/save", &json!({"path": longest, "source": source})).0, 200);
+    assert!(server.dir.path().join(&longest).exists());
     let outside = Scratch::new();
     #[cfg(unix)]
     std::os::unix::fs::symlink(outside.path(), server.dir.path().join("out")).unwrap();

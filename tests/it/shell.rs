@@ -92,10 +92,10 @@ fn budgets_as_durations() {
 #[test]
 fn github_annotations_mark_the_line_at_fault() {
     let scratch = Scratch::new();
-    let labels = scratch.path().join("labels.ron");
+    let labels = scratch.path().join("untouched.ron");
     std::fs::write(
         &labels,
-        "Puzzle(\n  graph: Grid(rows: 4, cols: 4),\n  modulus: 2,\n  labels: [\"a\"],\n  target: All(1),\n)\n",
+        "Puzzle(\n  graph: Cells(2),\n  modulus: 2,\n  buttons: [[(0, 1)]],\n  target: [1, 0],\n)\n",
     )
     .unwrap();
     let typo = scratch.path().join("typo.ron");
@@ -110,9 +110,7 @@ fn github_annotations_mark_the_line_at_fault() {
     assert_eq!(
         lines,
         [
-            format!(
-                "::warning file={labels},line=4,col=3,title=label-count::labels has 1 names but the puzzle has 16 cells"
-            ),
+            format!("::warning file={labels},line=4,col=3,title=untouched-cell::no button changes cell 1"),
             format!(
                 "::error file={unsolvable},line=8,col=5,title=unsolvable::no plan turns the start into the target"
             ),
@@ -122,7 +120,9 @@ fn github_annotations_mark_the_line_at_fault() {
 
     let denied = run(&["check", "--format", "github", "--deny", "warnings", labels]);
     assert_eq!(denied.status.code(), Some(1));
-    assert!(stdout(&denied).starts_with(&format!("::error file={labels},line=4,col=3,title=label-count::")));
+    assert!(
+        stdout(&denied).starts_with(&format!("::error file={labels},line=4,col=3,title=untouched-cell::"))
+    );
 
     let broken = run(&["check", "--format", "github", typo]);
     assert_eq!(broken.status.code(), Some(2));

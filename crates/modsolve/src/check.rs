@@ -56,8 +56,6 @@ pub enum FindingCode {
     UntouchedCell,
     /// The start is the target (warning).
     AlreadySolved,
-    /// The labels are not one per cell (warning).
-    LabelCount,
     /// The intended plan does not solve the puzzle (error).
     IntendedFails,
     /// The intended plan is not a fewest-press plan (warning).
@@ -68,14 +66,13 @@ pub enum FindingCode {
 
 impl FindingCode {
     /// Every code.
-    pub const ALL: [FindingCode; 10] = [
+    pub const ALL: [FindingCode; 9] = [
         FindingCode::NoSimpleStrategy,
         FindingCode::Unsolvable,
         FindingCode::IdleButton,
         FindingCode::DuplicateButtons,
         FindingCode::UntouchedCell,
         FindingCode::AlreadySolved,
-        FindingCode::LabelCount,
         FindingCode::IntendedFails,
         FindingCode::IntendedNotFewest,
         FindingCode::ParNotProven,
@@ -90,7 +87,6 @@ impl FindingCode {
             FindingCode::DuplicateButtons => "duplicate-buttons",
             FindingCode::UntouchedCell => "untouched-cell",
             FindingCode::AlreadySolved => "already-solved",
-            FindingCode::LabelCount => "label-count",
             FindingCode::IntendedFails => "intended-fails",
             FindingCode::IntendedNotFewest => "intended-not-fewest",
             FindingCode::ParNotProven => "par-not-proven",
@@ -384,14 +380,6 @@ fn findings(puzzle: &Puzzle, report: &CheckReport, periods: &[BigUint]) -> Vec<F
     }
     if puzzle.start == puzzle.target {
         add(FindingCode::AlreadySolved, "the start already equals the target".into());
-    }
-    if let Some(labels) = &puzzle.labels
-        && labels.len() != puzzle.cell_count()
-    {
-        add(
-            FindingCode::LabelCount,
-            format!("labels has {} names but the puzzle has {} cells", labels.len(), puzzle.cell_count()),
-        );
     }
     if let Some(verdict) = &report.intended {
         if !verdict.solves {

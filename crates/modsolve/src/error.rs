@@ -94,3 +94,18 @@ pub enum Error {
     #[error(transparent)]
     Internal(#[from] InternalError),
 }
+
+/// A value from the file as a message shows it: whole when short, else its first and last
+/// characters and its length (`1234567890…7890 (100000 digits)`), so that a message never
+/// echoes a huge value back.
+pub(crate) fn shorten(text: &str) -> String {
+    const KEEP: usize = 16;
+    let count = text.chars().count();
+    if count <= 3 * KEEP {
+        return text.to_string();
+    }
+    let head: String = text.chars().take(KEEP).collect();
+    let tail: String = text.chars().skip(count - KEEP).collect();
+    let unit = if text.bytes().all(|b| b.is_ascii_digit()) { "digits" } else { "characters" };
+    format!("{head}…{tail} ({count} {unit})")
+}

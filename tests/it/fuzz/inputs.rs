@@ -112,8 +112,8 @@ pub struct PuzzleSpec {
     /// Dropped when the puzzle has phases (the format does not combine them yet).
     pub max_presses: Option<Limits>,
     pub intended: Option<Vec<u64>>,
-    /// The labels, and whether to write one too many (a warning, not an error).
-    pub labels: Option<(Vec<String>, bool)>,
+    /// The labels (all different, as the format requires: a name and the cell's number).
+    pub labels: Option<Vec<String>>,
 }
 
 fn modulus() -> BoxedStrategy<u64> {
@@ -192,10 +192,10 @@ pub fn puzzle_spec() -> BoxedStrategy<PuzzleSpec> {
     let name = proptest::option::of(select(NAMES.to_vec()).prop_map(String::from));
     let moduli =
         prop_oneof![modulus().prop_map(|m| vec![m]), proptest::collection::vec(modulus(), MOST_CELLS),];
-    let labels = proptest::option::of((
-        proptest::collection::vec(select(NAMES.to_vec()).prop_map(String::from), MOST_CELLS + 1),
-        proptest::bool::weighted(0.2),
-    ));
+    let labels = proptest::option::of(
+        proptest::collection::vec(select(NAMES.to_vec()), MOST_CELLS)
+            .prop_map(|names| names.iter().enumerate().map(|(i, name)| format!("{name}{i}")).collect()),
+    );
     (name, graph(), moduli, press(), (state(), state()), limits(), proptest::option::of(raw_values()), labels)
         .prop_map(|(name, graph, moduli, press, (start, target), max_presses, intended, labels)| PuzzleSpec {
             name,
@@ -371,9 +371,8 @@ impl PuzzleSpec {
         if let Some(raw) = &self.intended {
             field("intended", list(raw.iter().cycle().take(buttons)));
         }
-        if let Some((labels, one_too_many)) = &self.labels {
-            let count = if *one_too_many { n + 1 } else { n };
-            field("labels", list(labels[..count].iter().map(|l| quoted(l))));
+        if let Some(labels) = &self.labels {
+            field("labels", list(labels[..n].iter().map(|l| quoted(l))));
         }
         out.push_str(")\n");
         out

@@ -87,6 +87,9 @@ impl PuzzleFile<'_> {
         if let Some(labels) = self.labels {
             builder = builder.labels(labels);
         }
+        if let Some(labels) = self.button_labels {
+            builder = builder.button_labels(labels);
+        }
         if let Some(layout) = self.layout {
             builder = builder.layout(layout.into_iter().map(|(x, y)| [x, y]).collect());
         }

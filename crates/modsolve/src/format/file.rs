@@ -24,6 +24,8 @@ pub(crate) struct PuzzleFile<'a> {
     #[serde(default)]
     pub labels: Option<Vec<String>>,
     #[serde(default)]
+    pub button_labels: Option<Vec<String>>,
+    #[serde(default)]
     pub layout: Option<Vec<(f64, f64)>>,
     #[serde(default, borrow)]
     pub max_presses: Option<RawField<'a>>,

@@ -23,9 +23,10 @@ mod file;
 mod locate;
 mod range;
 mod shape;
+mod syntax;
 mod write;
 
-use crate::error::{InputError, InputErrorKind, Position};
+use crate::error::{InputError, InputErrorKind, Position, shorten};
 use crate::model::Puzzle;
 
 use fast::Cut;
@@ -52,7 +53,7 @@ fn parse_with(source: &str, fast_lists: bool) -> Result<Puzzle, InputError> {
     let mut cut = if fast_lists { Cut::lists(source) } else { Cut::none(source) };
     let (buttons, lists) = (cut.buttons.take(), std::mem::take(&mut cut.lists));
     let mut file: PuzzleFile = ron_options().from_str(&cut.text).map_err(|e| {
-        let mut error = syntax_error(&e);
+        let mut error = syntax_error(&e, &cut.text, &|at| cut.position(at), None);
         if let Some(message) =
             range::offset_of(&cut.text, e.span.start).and_then(|at| range::file_message(&cut.text, at))
         {
@@ -105,6 +106,24 @@ pub fn with_field(source: &str, key: &str, value: &str) -> Option<String> {
     Some(format!("{before}{comma}\n    {key}: {value},{}", &source[last..]))
 }
 
+/// The fields of `Puzzle(…)`.
+const PUZZLE_FIELDS: [&str; 14] = [
+    "name",
+    "graph",
+    "modulus",
+    "press",
+    "buttons",
+    "start",
+    "target",
+    "labels",
+    "button_labels",
+    "layout",
+    "max_presses",
+    "intended",
+    "phases",
+    "button_phases",
+];
+
 /// What a struct or enum is called in messages: the field that holds it, or its own name.
 fn user_name(outer: &Option<String>) -> &str {
     match outer.as_deref() {
@@ -128,19 +147,43 @@ fn hint(found: &str, known: &[&str], noun: &str) -> String {
     }
 }
 
-fn syntax_error(e: &ron::error::SpannedError) -> InputError {
+/// ron's error as ours: unknown and missing names with suggestions, the rest in a designer's
+/// words ([`syntax::describe`]). `text` is what ron read, `position` turns its offsets into
+/// places in the file, `key` is the field `text` is the value of (`None`: the whole file).
+fn syntax_error(
+    e: &ron::error::SpannedError,
+    text: &str,
+    position: &dyn Fn(usize) -> Position,
+    key: Option<&str>,
+) -> InputError {
     use ron::error::Error;
     let message = match &e.code {
         Error::NoSuchStructField { expected, found, outer } => {
-            format!("unknown field `{found}` in {}{}", user_name(outer), hint(found, expected, "fields"))
+            let mut message = format!(
+                "unknown field `{}` in {}{}",
+                shorten(found),
+                user_name(outer),
+                hint(found, expected, "fields")
+            );
+            // A field of the puzzle inside another struct: most likely a bracket left open.
+            if outer.as_deref() != Some("Puzzle")
+                && PUZZLE_FIELDS.contains(&found.as_str())
+                && let Some(open) =
+                    range::offset_of(text, e.span.start).and_then(|at| syntax::left_open(text, at, position))
+            {
+                message.push_str(&open);
+            }
+            message
         }
         Error::NoSuchEnumVariant { expected, found, outer } => {
-            format!("unknown {} `{found}`{}", user_name(outer), hint(found, expected, "choices"))
+            format!("unknown {} `{}`{}", user_name(outer), shorten(found), hint(found, expected, "choices"))
         }
         Error::MissingStructField { field, outer } => {
             format!("missing field `{field}` in {}", user_name(outer))
         }
-        code => code.to_string(),
+        code => range::offset_of(text, e.span.start)
+            .and_then(|at| syntax::describe(code, text, at, position, key))
+            .unwrap_or_else(|| code.to_string()),
     };
     InputError {
         position: Some(Position { line: e.span.start.line, column: e.span.start.col }),

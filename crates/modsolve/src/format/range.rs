@@ -100,7 +100,7 @@ pub(super) fn shape_message(key: &str, kind: ShapeKind, text: &str, offset: usiz
         ShapeKind::Limits => format!("a press limit is a whole number from 0 to {UNSIGNED_MAX}"),
     };
     let how = if too_large(literal) { "is too large" } else { "is out of range" };
-    Some(format!("`{field}`: {literal} {how}: {what}"))
+    Some(format!("`{field}`: {} {how}: {what}", crate::error::shorten(literal)))
 }
 
 /// The message for an integer elsewhere in the file (`Cube(-1)`, `rows: -2`, a button's cell or
@@ -148,9 +148,9 @@ pub(super) fn file_message(text: &str, offset: usize) -> Option<String> {
         _ => unsigned.clone(),
     };
     let field = match name.chars().next() {
-        Some(c) if c.is_ascii_uppercase() => format!("{name}({literal})"),
+        Some(c) if c.is_ascii_uppercase() => format!("{name}({})", crate::error::shorten(literal)),
         _ => name.clone(),
     };
     let how = if too_large(literal) { "is too large" } else { "is out of range" };
-    Some(format!("`{field}`: {literal} {how}: {what}"))
+    Some(format!("`{field}`: {} {how}: {what}", crate::error::shorten(literal)))
 }

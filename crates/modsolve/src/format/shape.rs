@@ -85,7 +85,11 @@ pub(crate) fn read_shape(
         }
     };
     ron_options().from_str_seed(text, seed).map_err(|e| {
-        let mut error = syntax_error(&e);
+        let place = |o: usize| match offset {
+            Some(base) => file.position(base + o),
+            None => Position { line: 1, column: 1 },
+        };
+        let mut error = syntax_error(&e, text, &place, Some(key));
         if let Some(message) = super::range::offset_of(text, e.span.start)
             .and_then(|at| super::range::shape_message(key, kind, text, at))
         {
@@ -197,7 +201,7 @@ impl<'de> DeserializeSeed<'de> for VariantName {
                 known.iter().copied().find(|&k| k == v).ok_or_else(|| {
                     let hint =
                         suggestion(v, known).map(|s| format!(", did you mean `{s}`?")).unwrap_or_default();
-                    E::custom(format!("{}; found `{v}`{hint}", self.0.expected()))
+                    E::custom(format!("{}; found `{}`{hint}", self.0.expected(), crate::error::shorten(v)))
                 })
             }
         }

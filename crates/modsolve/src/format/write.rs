@@ -81,9 +81,11 @@ pub fn to_ron(puzzle: &Puzzle, comment: &str) -> String {
     }
     let _ = writeln!(out, "    start: {},", state_text(puzzle, &puzzle.start.to_vec()));
     let _ = writeln!(out, "    target: {},", state_text(puzzle, &puzzle.target.to_vec()));
-    if let Some(labels) = &puzzle.labels {
-        let items: Vec<String> = labels.iter().map(|l| format!("{l:?}")).collect();
-        let _ = writeln!(out, "    labels: [{}],", items.join(", "));
+    for (key, labels) in [("labels", &puzzle.labels), ("button_labels", &puzzle.button_labels)] {
+        if let Some(labels) = labels {
+            let items: Vec<String> = labels.iter().map(|l| format!("{l:?}")).collect();
+            let _ = writeln!(out, "    {key}: [{}],", items.join(", "));
+        }
     }
     if let Some(layout) = &puzzle.layout {
         let _ = writeln!(out, "    layout: {},", layout_text(layout.points()));

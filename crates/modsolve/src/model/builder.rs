@@ -38,6 +38,7 @@ pub struct PuzzleBuilder {
     start: Option<CellValues>,
     target: Option<CellValues>,
     labels: Option<Vec<String>>,
+    button_labels: Option<Vec<String>>,
     layout: Option<Vec<[f64; 2]>>,
     max_presses: Option<Vec<u64>>,
     intended: Option<Vec<u64>>,
@@ -56,6 +57,7 @@ impl Puzzle {
             start: None,
             target: None,
             labels: None,
+            button_labels: None,
             layout: None,
             max_presses: None,
             intended: None,
@@ -127,9 +129,16 @@ impl PuzzleBuilder {
         self
     }
 
-    /// Names for the cells.
+    /// Names for the cells: one per cell, all different (graph puzzles' buttons take their
+    /// cell's name unless [`button_labels`](Self::button_labels) are given).
     pub fn labels(mut self, labels: Vec<String>) -> Self {
         self.labels = Some(labels);
+        self
+    }
+
+    /// Names for the buttons: one per button, all different.
+    pub fn button_labels(mut self, labels: Vec<String>) -> Self {
+        self.button_labels = Some(labels);
         self
     }
 
@@ -269,6 +278,12 @@ impl PuzzleBuilder {
                 ),
             ));
         }
+        if let Some(labels) = &self.labels {
+            check_labels("labels", labels, cells, "cell")?;
+        }
+        if let Some(labels) = &self.button_labels {
+            check_labels("button_labels", labels, button_count, "button")?;
+        }
         let layout = self.layout.map(|points| check_layout(points, cells)).transpose()?;
         Ok(Puzzle {
             name: self.name,
@@ -281,6 +296,7 @@ impl PuzzleBuilder {
             intended: self.intended,
             phases,
             labels: self.labels,
+            button_labels: self.button_labels,
             layout,
         })
     }
@@ -403,7 +419,34 @@ fn check_state(field: &str, state: &CellValues, moduli: &CellValues) -> Result<(
     }
 }
 
-/// `1 value`, `3 values`.
+/// Names: one per cell (or button: `noun`), no two the same, so that every name in the output
+/// and every name a player types means one thing.
+fn check_labels(field: &str, labels: &[String], count: usize, noun: &str) -> Result<(), InputError> {
+    if labels.len() != count {
+        return Err(InputError::invalid(
+            field,
+            format!(
+                "has {} but the puzzle has {} (give one per {noun})",
+                plural(labels.len(), "name"),
+                plural(count, noun)
+            ),
+        ));
+    }
+    let mut seen = std::collections::HashMap::with_capacity(labels.len());
+    for (k, label) in labels.iter().enumerate() {
+        if let Some(first) = seen.insert(label.as_str(), k) {
+            return Err(InputError::invalid(
+                format!("{field}[{k}]"),
+                format!(
+                    "{} is already the name of {noun} {first}; each {noun} needs a name of its own",
+                    crate::error::shorten(&format!("{label:?}"))
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Drawing positions: one per cell, every coordinate finite and within [`Positions::LIMIT`].
 pub(crate) fn check_layout(points: Vec<[f64; 2]>, cells: usize) -> Result<Positions, InputError> {
     if points.len() != cells {
@@ -432,6 +475,7 @@ pub(crate) fn check_layout(points: Vec<[f64; 2]>, cells: usize) -> Result<Positi
     Ok(Positions(points.into_iter().map(|[x, y]| [x + 0.0, y + 0.0]).collect()))
 }
 
+/// `1 value`, `3 values`.
 pub(crate) fn plural(n: usize, noun: &str) -> String {
     if n == 1 { format!("1 {noun}") } else { format!("{n} {noun}s") }
 }
@@ -490,6 +534,18 @@ mod tests {
                     .buttons(vec![vec![(0, 1)]])
                     .phases(Phases::Explicit(vec![vec![vec![(1, 1)]]])),
                 "button_phases[0]",
+            ),
+            (Puzzle::builder(Topology::Path(3)).labels(vec!["a".into(), "b".into()]), "labels"),
+            (
+                Puzzle::builder(Topology::Path(3)).labels(vec!["a".into(), "b".into(), "a".into()]),
+                "labels[2]",
+            ),
+            (Puzzle::builder(Topology::Path(2)).button_labels(vec!["x".into()]), "button_labels"),
+            (
+                Puzzle::builder(Topology::Cells(1))
+                    .buttons(vec![vec![(0, 1)], vec![(0, 2)]])
+                    .button_labels(vec!["x".into(), "x".into()]),
+                "button_labels[1]",
             ),
             (Puzzle::builder(Topology::Edges { adjacency: vec![vec![1], vec![]] }), "graph.edges"),
             (Puzzle::builder(Topology::Edges { adjacency: vec![vec![0]] }), "graph.edges"),

@@ -249,8 +249,10 @@ pub struct Puzzle {
     pub(crate) intended: Option<Vec<u64>>,
     /// Staged presses, when the game checks for a win between the phases of a press.
     pub(crate) phases: Option<Phases>,
-    /// Names for the cells (and the buttons of graph puzzles), used in output when there is one per cell.
+    /// Names for the cells (and the buttons of graph puzzles), one per cell, all different.
     pub(crate) labels: Option<Vec<String>>,
+    /// Names for the buttons, one per button, all different.
+    pub(crate) button_labels: Option<Vec<String>>,
     /// Where the designer placed each cell in the picture, when given (`layout:`).
     pub(crate) layout: Option<Positions>,
 }
@@ -330,9 +332,15 @@ impl Puzzle {
         self.phases.as_ref()
     }
 
-    /// Names for the cells (and the buttons of graph puzzles), used in output when there is one per cell.
+    /// Names for the cells (and the buttons of graph puzzles without `button_labels`): one per
+    /// cell, all different.
     pub fn labels(&self) -> Option<&[String]> {
         self.labels.as_deref()
+    }
+
+    /// Names for the buttons (`button_labels:`): one per button, all different.
+    pub fn button_labels(&self) -> Option<&[String]> {
+        self.button_labels.as_deref()
     }
 
     /// The designer's drawing position of every cell (`layout:`), when given.
@@ -544,19 +552,21 @@ impl Puzzle {
         presses.len() == self.button_count() && self.apply_to(self.start.to_vec(), presses) == self.target
     }
 
-    /// The name of cell `i` for output: its label when every cell has one, else its number.
+    /// The name of cell `i` for output: its label when the cells have labels, else its number.
     pub fn cell_name(&self, i: usize) -> String {
         match &self.labels {
-            Some(labels) if labels.len() == self.cell_count() => labels[i].clone(),
-            _ => i.to_string(),
+            Some(labels) => labels[i].clone(),
+            None => i.to_string(),
         }
     }
 
-    /// The name of button `j` for output: the cell's label for graph puzzles, else its number.
+    /// The name of button `j` for output: its label (`button_labels`), else the cell's name for
+    /// graph puzzles, else its number.
     pub fn button_name(&self, j: usize) -> String {
-        match self.buttons {
-            Buttons::Graph { .. } => self.cell_name(j),
-            Buttons::Explicit(_) => j.to_string(),
+        match (&self.button_labels, &self.buttons) {
+            (Some(labels), _) => labels[j].clone(),
+            (None, Buttons::Graph { .. }) => self.cell_name(j),
+            (None, Buttons::Explicit(_)) => j.to_string(),
         }
     }
 

@@ -7,7 +7,7 @@ use num_bigint::BigUint;
 use serde::Serialize;
 
 use super::{Integer, heading, plan_text};
-use crate::check::{CheckReport, MacrosLeftOut, fraction_text};
+use crate::check::{CheckReport, MacrosLeftOut, Severity, fraction_text};
 use crate::model::Puzzle;
 
 fn list(x: &[BigUint]) -> String {
@@ -15,8 +15,41 @@ fn list(x: &[BigUint]) -> String {
     format!("[{}]", items.join(", "))
 }
 
-/// One puzzle's block for people.
-pub fn check_text(file: &str, puzzle: &Puzzle, report: &CheckReport, deny_warnings: bool) -> String {
+/// One puzzle's line for people (`check --brief`): the verdict, the par and the findings
+/// counted by severity.
+pub fn check_line(file: &str, report: &CheckReport, deny_warnings: bool) -> String {
+    let verdict = if report.passed(deny_warnings) { "PASS" } else { "FAIL" };
+    let par = match &report.analysis.fewest {
+        Some(plan) if plan.is_proven() => format!("par {}", plan.total()),
+        Some(plan) => format!("par {} (not proven)", plan.total()),
+        None => "not solvable".to_string(),
+    };
+    let findings = match report.findings.len() {
+        0 => "no findings".to_string(),
+        n => {
+            let by = |severity: Severity| report.findings.iter().filter(|f| f.severity == severity).count();
+            let parts: Vec<String> = [Severity::Error, Severity::Warning, Severity::Note]
+                .into_iter()
+                .filter_map(|severity| match by(severity) {
+                    0 => None,
+                    1 => Some(format!("1 {}", severity.as_str())),
+                    k => Some(format!("{k} {}s", severity.as_str())),
+                })
+                .collect();
+            format!("{n} finding{} ({})", if n == 1 { "" } else { "s" }, parts.join(", "))
+        }
+    };
+    format!("{verdict} {file}: {par}, {findings}\n")
+}
+
+/// One puzzle's block for people; `verbose` adds a basis of the quiet patterns.
+pub fn check_text(
+    file: &str,
+    puzzle: &Puzzle,
+    report: &CheckReport,
+    deny_warnings: bool,
+    verbose: bool,
+) -> String {
     let mut out = String::new();
     let verdict = if report.passed(deny_warnings) { "PASS" } else { "FAIL" };
     let _ = writeln!(out, "{verdict} {file} — {}", heading(puzzle));
@@ -27,11 +60,18 @@ pub fn check_text(file: &str, puzzle: &Puzzle, report: &CheckReport, deny_warnin
                 Some(bound) if !plan.is_proven() => format!("{}; at least {bound}", plan.proof.describe()),
                 _ => plan.proof.describe(),
             };
+            let origin = match &analysis.quiet_patterns {
+                Some(quiet) if analysis.count.exact && !analysis.limited => {
+                    super::count_origin(puzzle, &analysis.count.value, quiet, "the par plan")
+                }
+                _ => None,
+            };
             let _ = writeln!(
                 out,
-                "  solvable: yes, {} {}; par {} ({proof})",
+                "  solvable: yes, {} {}{}; par {} ({proof})",
                 analysis.count.value,
                 if analysis.count.value == BigUint::from(1u32) { "plan" } else { "plans" },
+                origin.unwrap_or_default(),
                 plan.total()
             );
         }
@@ -52,11 +92,11 @@ pub fn check_text(file: &str, puzzle: &Puzzle, report: &CheckReport, deny_warnin
     }
     let quiet = analysis.quiet_patterns.clone().unwrap_or_default();
     let _ = writeln!(out, "  quiet patterns: {quiet} (nonzero plans that change nothing)");
-    for (g, order) in report.quiet_basis.iter().take(8) {
+    for (g, order) in report.quiet_basis.iter().take(if verbose { 8 } else { 0 }) {
         let _ = writeln!(out, "    basis plan of order {order}:");
         out.push_str(&indent(&plan_text(puzzle, g)));
     }
-    if report.quiet_basis.len() > 8 {
+    if verbose && report.quiet_basis.len() > 8 {
         let _ = writeln!(out, "    … {} more basis plans (see --json)", report.quiet_basis.len() - 8);
     }
     match &report.macros {

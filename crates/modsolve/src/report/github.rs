@@ -3,8 +3,8 @@
 //! CI marks the line of the field a finding is about.
 //!
 //! A finding names no place in the file, so each code points at the field it is about
-//! ([`fields_of`]): `unsolvable` at `start`, `label-count` at `labels`, `intended-fails` at
-//! `intended`, …; the first of those fields the file writes gives the line, else line 1.
+//! ([`fields_of`]): `unsolvable` at `start`, `intended-fails` at `intended`,
+//! `untouched-cell` at `graph`, …; the first of those fields the file writes gives the line, else line 1.
 
 use std::fmt::Write as _;
 
@@ -54,7 +54,6 @@ pub fn fields_of(code: FindingCode) -> &'static [&'static str] {
             &["buttons", "button_phases", "press", "graph"]
         }
         FindingCode::UntouchedCell => &["buttons", "button_phases", "graph"],
-        FindingCode::LabelCount => &["labels"],
         FindingCode::IntendedFails | FindingCode::IntendedNotFewest => &["intended"],
     }
 }

@@ -173,7 +173,7 @@ pub fn layout(puzzle: &Puzzle) -> Layout {
             if shapes {
                 // A file's own layout spares the automatic one (a graph's costs the most).
                 out.centres = Some(match puzzle.layout() {
-                    Some(given) => given.points().to_vec(),
+                    Some(given) => bounded(given.points()),
                     None => automatic(topology),
                 });
                 out.edges = edges(topology);
@@ -183,7 +183,7 @@ pub fn layout(puzzle: &Puzzle) -> Layout {
         }
     };
     if shapes && let Some(given) = puzzle.layout() {
-        out.centres = Some(given.points().to_vec());
+        out.centres = Some(bounded(given.points()));
         out.movable = true;
         if out.shape == Shape::Square && out.edges.is_empty() && topology.picture_size().is_none() {
             out.shape = Shape::Circle;
@@ -263,6 +263,29 @@ fn ring(n: usize) -> Vec<[f64; 2]> {
 
 /// Moves the centres so that the picture starts at 0 with half a cell of room, and returns its
 /// width and height.
+/// A designer's positions (`layout:`) as drawn: as given, unless they span more than
+/// [`most_span`] cell widths across or down (`layout: [(0, 0), (1000000, 0)]` once made an SVG
+/// 48 million pixels wide), then scaled down to that span, the shape kept.
+fn bounded(points: &[[f64; 2]]) -> Vec<[f64; 2]> {
+    let low = |k: usize| points.iter().map(|p| p[k]).fold(f64::INFINITY, f64::min);
+    let high = |k: usize| points.iter().map(|p| p[k]).fold(f64::NEG_INFINITY, f64::max);
+    let span = (high(0) - low(0)).max(high(1) - low(1));
+    let most = most_span(points.len());
+    if points.is_empty() || span <= most {
+        return points.to_vec();
+    }
+    let scale = most / span;
+    let (x0, y0) = (low(0), low(1));
+    points.iter().map(|[x, y]| [(x - x0) * scale, (y - y0) * scale]).collect()
+}
+
+/// The widest (and tallest) a designer's drawing of `cells` cells is drawn, in cell widths: room
+/// for them all in a row spaced by 1.5 (as the playground adds cells), and at least 100 (4,800
+/// pixels in an SVG).
+pub fn most_span(cells: usize) -> f64 {
+    (1.5 * cells as f64).max(100.0)
+}
+
 fn fit(centres: &mut [[f64; 2]]) -> (f64, f64) {
     if centres.is_empty() {
         return (1.0, 1.0);
@@ -303,7 +326,11 @@ fn place_buttons(puzzle: &Puzzle, out: &mut Layout) {
             let mut cells: Vec<usize> = puzzle.effects(j).iter().map(|&(cell, _)| cell).collect();
             cells.dedup();
             ButtonPlace {
-                name: format!("button {}", puzzle.button_name(j)),
+                name: match puzzle.button_labels() {
+                    // A named button is drawn by its name, others as `button 3`.
+                    Some(_) => puzzle.button_name(j),
+                    None => format!("button {}", puzzle.button_name(j)),
+                },
                 centre: [left + (c as f64 + 0.5) * WIDTH, top + 0.5 + r as f64 * 1.1],
                 cells,
             }
@@ -512,6 +539,18 @@ mod tests {
 
     fn of(source: &str) -> Layout {
         layout(&crate::parse_puzzle(source).expect("valid"))
+    }
+
+    /// Buttons named by `button_labels` are drawn by their names; others as `button 3`.
+    #[test]
+    fn named_buttons_are_drawn_by_their_names() {
+        let source = "Puzzle(graph: Cells(2), modulus: 2, buttons: [[(0, 1)], [(1, 1)]]";
+        let named = of(&format!("{source}, button_labels: [\"red lever\", \"blue lever\"])"));
+        let names: Vec<&str> = named.buttons.iter().map(|b| b.name.as_str()).collect();
+        assert_eq!(names, ["red lever", "blue lever"]);
+        let plain = of(&format!("{source})"));
+        let names: Vec<&str> = plain.buttons.iter().map(|b| b.name.as_str()).collect();
+        assert_eq!(names, ["button 0", "button 1"]);
     }
 
     fn shipped(name: &str) -> Layout {

@@ -155,6 +155,52 @@ fn plan_heading(plan: &PlanReport) -> String {
     }
 }
 
+/// Where a count of plans on mixed moduli comes from, to follow the count: ` (6^18: the plan
+/// above, alone or plus one of the quiet patterns)`. Every plan is `plan` plus a plan that
+/// changes nothing, so the count is the quiet patterns and one; it is written as powers when its
+/// prime factors are small (primes of one exponent multiplied together: 2^18 · 3^18 is 6^18).
+/// `None` for one modulus (the quiet patterns' line says it) or a count that is not so made.
+pub(crate) fn count_origin(puzzle: &Puzzle, count: &BigUint, quiet: &BigUint, plan: &str) -> Option<String> {
+    if puzzle.moduli().uniform().is_some() || count <= &BigUint::from(1u32) || *count != quiet + 1u32 {
+        return None;
+    }
+    let how = format!("{plan}, alone or plus one of the quiet patterns");
+    Some(match powers(count) {
+        Some(powers) => format!(" ({powers}: {how})"),
+        None => format!(" ({how})"),
+    })
+}
+
+/// `n` as powers of its prime factors, those of one exponent multiplied together, by base
+/// (`6^18`, `2^4 · 3 · 7^2`), when every factor is below 10,000 and the powers say more than `n` itself.
+fn powers(n: &BigUint) -> Option<String> {
+    let mut rest = n.clone();
+    let mut by_exponent: std::collections::BTreeMap<u64, BigUint> = std::collections::BTreeMap::new();
+    for p in 2u32..10_000 {
+        if rest.is_one() {
+            break;
+        }
+        let mut e = 0u64;
+        while (&rest % p).is_zero() {
+            rest /= p;
+            e += 1;
+        }
+        if e > 0 {
+            *by_exponent.entry(e).or_insert_with(BigUint::one) *= p;
+        }
+    }
+    if !rest.is_one() || by_exponent.keys().all(|&e| e == 1) {
+        return None;
+    }
+    let mut powers: Vec<(&BigUint, u64)> = by_exponent.iter().map(|(e, base)| (base, *e)).collect();
+    powers.sort();
+    let parts: Vec<String> = powers
+        .iter()
+        .map(|(base, e)| if *e == 1 { base.to_string() } else { format!("{base}^{e}") })
+        .collect();
+    Some(parts.join(" · "))
+}
+
 /// Boards larger than this get a picture of the plan only when asked for.
 pub const PICTURE_CELL_LIMIT: usize = 4096;
 
@@ -207,8 +253,14 @@ pub fn solve_text(puzzle: &Puzzle, report: &SolveReport, picture: bool) -> Strin
     }
     let count = report.count.clone().unwrap_or_default();
     let plans = if count.is_one() { "plan" } else { "plans" };
+    let origin = match &report.quiet_patterns {
+        Some(quiet) if report.count_exact && !report.limited && report.shown().is_some() => {
+            count_origin(puzzle, &count, quiet, "the plan above")
+        }
+        _ => None,
+    };
     let _ = match (report.count_exact, count.is_zero()) {
-        (true, _) => writeln!(out, "\nSolutions{within}: {count} {plans}"),
+        (true, _) => writeln!(out, "\nSolutions{within}: {count} {plans}{}", origin.unwrap_or_default()),
         (false, true) => writeln!(out, "\nSolutions{within}: unknown (the budget ran out before the count)"),
         (false, false) => writeln!(
             out,
