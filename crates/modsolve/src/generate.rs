@@ -88,7 +88,7 @@ pub struct Spec {
     /// Keep only levels that pass `check` with warnings denied.
     pub deny_warnings: bool,
     /// The work of all candidates together (their eliminations and search nodes, and
-    /// [`FIXED_WORK`] each), when it bounds the run: no round of candidates starts once it is
+    /// a fixed 1,000 nodes each), when it bounds the run: no round of candidates starts once it is
     /// reached. Counted work, so a run stops at the same candidate on every machine.
     pub work: Option<u64>,
 }
