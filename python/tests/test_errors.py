@@ -46,7 +46,7 @@ def test_a_syntax_error_mid_line():
     with pytest.raises(modsolve.PuzzleError) as caught:
         modsolve.generate("Puzzle(graph: Path(3), modulus: 2,, start: All(0))")
     assert (caught.value.line, caught.value.column) == (1, 35)
-    assert caught.value.message == "Expected identifier"
+    assert caught.value.message == "expected a field's name here (is there a `,` too many?)"
 
 
 def test_dict_errors_name_the_field_without_a_position():
