@@ -741,7 +741,7 @@ fn small_press_limits_are_walked_whole_at_any_budget() {
             if let Some(m) = minimize {
                 args.extend(["--minimize", m]);
             }
-            let (output, took) = run(&args);
+            let (output, _) = run(&args);
             assert_eq!(output.status.code(), Some(0), "{args:?} {output:?}");
             let json: Value = serde_json::from_slice(&output.stdout).expect("JSON");
             let plan = if minimize.is_some() { &json["optimal"] } else { &json["fewest"] };
@@ -755,7 +755,6 @@ fn small_press_limits_are_walked_whole_at_any_budget() {
             );
             // The work is the box's vectors, counted: the same on every machine.
             assert_eq!(json["search_nodes"], Value::from(vectors), "{args:?}");
-            assert!(took < Duration::from_secs(5), "{args:?}: {took:?}");
         }
     }
 }
@@ -844,16 +843,19 @@ fn the_objective_asked_is_always_answered() {
 }
 
 /// Par samples count a fixed cost each: a 3×3 board asked for 2^64 − 1 samples under the default
-/// budget stops at a fixed number (it sampled for minutes), the same on every run.
+/// budget stops at a fixed number (it sampled for minutes): at most one sample per 1,000 nodes
+/// of the budget, and the same number on a second run.
 #[test]
 fn par_samples_of_a_tiny_board_end_under_the_default_budget() {
     let file = puzzle("lightsout-3x3.ron");
-    let (output, took) =
-        run(&["check", &file, "--par-histogram", "--samples", "18446744073709551615", "--json"]);
-    let json: Value = serde_json::from_slice(&output.stdout).expect("JSON");
-    let taken = json["taken"].as_u64().expect("taken");
-    assert!((50_000..=200_000).contains(&taken), "{taken}");
-    assert_eq!(json["complete"], Value::Bool(false));
-    // A coarse bound: the minutes it took before, against seconds now.
-    assert!(took < Duration::from_secs(60), "{took:?}");
+    let args = ["check", &file, "--par-histogram", "--samples", "18446744073709551615", "--json"];
+    let taken = || {
+        let (output, _) = run(&args);
+        let json: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+        assert_eq!(json["complete"], Value::Bool(false));
+        json["taken"].as_u64().expect("taken")
+    };
+    let first = taken();
+    assert!((50_000..=200_000).contains(&first), "{first}");
+    assert_eq!(taken(), first);
 }

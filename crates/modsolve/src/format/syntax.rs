@@ -29,28 +29,9 @@ fn open_brackets(text: &str, end: usize) -> Vec<Open> {
     while i < bytes.len() {
         let b = bytes[i];
         match b {
-            b'/' if bytes.get(i + 1) == Some(&b'/') => {
-                while i < bytes.len() && bytes[i] != b'\n' {
-                    i += 1;
-                }
-                continue;
-            }
-            b'/' if bytes.get(i + 1) == Some(&b'*') => {
-                let mut depth = 0usize;
-                while i < bytes.len() {
-                    if bytes[i..].starts_with(b"/*") {
-                        depth += 1;
-                        i += 2;
-                    } else if bytes[i..].starts_with(b"*/") {
-                        depth -= 1;
-                        i += 2;
-                        if depth == 0 {
-                            break;
-                        }
-                    } else {
-                        i += 1;
-                    }
-                }
+            // Comments (`// …`, nested `/* … */`), skipped as the field locator skips them.
+            b'/' if matches!(bytes.get(i + 1), Some(b'/' | b'*')) => {
+                i = super::locate::skip_trivia(bytes, i);
                 continue;
             }
             b'"' | b'\'' => {
