@@ -14,7 +14,7 @@ dense); by default the eight grids 5x5..8x8, seeds 1 and 2. Each file is written
   k_i >= 0, sum_j a_ij x_j - m_i k_i = (target_i - start_i) mod m_i for each cell, minimise
   sum_j x_j; each given --time seconds (CP-SAT with 2 workers, the machine's cores).
 
-Each is run --repeat times; the table gives the median wall time, and the plan and the bound of
+`--only modsolve` or `--only references` runs one side. Each is run --repeat times; the table gives the median wall time, and the plan and the bound of
 the run with the median time. "≥" is the solver's proven lower bound. Requires
 `pip install highspy ortools`.
 """
@@ -181,6 +181,8 @@ def main():
     parser.add_argument("--budget", default=None, help="modsolve's --budget (its default when not given)")
     parser.add_argument("--modsolve", default=os.path.join(HERE, "..", "..", "target", "release", "modsolve"))
     parser.add_argument("--out", default=None)
+    parser.add_argument("--only", choices=["modsolve", "references"], default=None,
+                        help="run only modsolve, or only HiGHS and CP-SAT (the others' columns read '-')")
     args = parser.parse_args()
     out = args.out or tempfile.mkdtemp(prefix="par-compare-")
     print(f"| case | modsolve ({args.budget or 'default budget'}) | HiGHS {args.time:g} s | CP-SAT {args.time:g} s |")
@@ -188,10 +190,11 @@ def main():
     for case in args.cases:
         path = write_case(case, out)
         system = read_system(path)
-        ms = timed(lambda: run_modsolve(args.modsolve, path, args.budget), args.repeat)
-        hi = timed(lambda: run_highs(system, args.time), args.repeat)
-        cp = timed(lambda: run_cpsat(system, args.time), args.repeat)
-        print(f"| {case} | {cell(*ms)} | {cell(*hi)} | {cell(*cp)} |", flush=True)
+        mine, theirs = args.only != "references", args.only != "modsolve"
+        ms = cell(*timed(lambda: run_modsolve(args.modsolve, path, args.budget), args.repeat)) if mine else "-"
+        hi = cell(*timed(lambda: run_highs(system, args.time), args.repeat)) if theirs else "-"
+        cp = cell(*timed(lambda: run_cpsat(system, args.time), args.repeat)) if theirs else "-"
+        print(f"| {case} | {ms} | {hi} | {cp} |", flush=True)
 
 
 if __name__ == "__main__":

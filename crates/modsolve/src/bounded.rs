@@ -302,6 +302,14 @@ impl Meter {
         Meter { budget, started: Instant::now(), nodes: 0, exhausted: false }
     }
 
+    /// What is left of the budget: the nodes not yet counted, and the time not yet spent.
+    pub(crate) fn left(&self) -> Budget {
+        Budget {
+            nodes: self.budget.nodes.saturating_sub(self.nodes),
+            time: self.budget.time.map(|t| t.saturating_sub(self.started.elapsed())),
+        }
+    }
+
     /// Counts one node; false once the budget is spent.
     #[inline]
     pub(crate) fn tick(&mut self) -> bool {

@@ -210,7 +210,7 @@ pub fn solve_text(puzzle: &Puzzle, report: &SolveReport, picture: bool) -> Strin
     out.push('\n');
     let within = if report.limited { " within the press limits" } else { "" };
     if let Some(why) = &report.undecided {
-        let _ = writeln!(out, "\nUndecided: {why}; a larger --timeout may solve it.");
+        let _ = writeln!(out, "\nUndecided: {why}; a larger --budget (or --timeout) may decide it.");
         return out;
     }
     match report.shown() {

@@ -15,13 +15,23 @@
 //! bound on large mixed grids stays in the subtree of its first choices; the beam spreads the
 //! same work across the whole first rows, and its plan starts the branch and bound as a tighter
 //! incumbent. Passes of widths [`FIRST_WIDTH`], four times that, and so on to [`MAX_WIDTH`] run
-//! until the node budget is spent (one node per value tried); a pass cut by the budget finds no
-//! plan. It proves nothing.
+//! until the node budget is spent (one node per value tried); a pass cut by the budget before its
+//! tail finds no plan. It proves nothing.
+//!
+//! The tail: the last buttons of the order, each closing two cells or more (a grid's last row,
+//! whose cells close against the row above and their left neighbour), are not taken breadth
+//! first. A beam kept by bound alone dies there on most large mixed grids: each button must meet
+//! two congruences at once, and the partial plans of least bound rarely leave residuals that
+//! allow it. Instead each partial plan that reaches the tail, in order of its bound, is completed
+//! by a depth-first search of the tail alone (branch and bound on fewest presses, at most
+//! [`TAIL_NODES`] nodes each), so every pass that reaches the tail closes the last row when any
+//! of its partial plans can be closed.
 
 use num_integer::Integer;
 
 use super::search::{
-    Budget, Lookahead, Meter, Objective, Score, SearchProblem, button_order, terms_per_node,
+    Budget, Goal, Lookahead, Meter, Objective, Score, SearchProblem, button_order, search_ahead,
+    terms_per_node,
 };
 use crate::algebra::arith::{add_mod, inv_mod, mul_mod, sub_mod};
 
@@ -31,8 +41,26 @@ const FIRST_WIDTH: usize = 16;
 /// The widest pass.
 const MAX_WIDTH: usize = 1 << 14;
 
+/// The most residuals a layer keeps (words): the widest pass on a board of `c` cells is
+/// `MAX_WORDS / c` wide (at least [`FIRST_WIDTH`]).
+const MAX_WORDS: usize = 1 << 25;
+
 /// Children kept per partial plan and depth (its smallest feasible values).
 const CHILDREN: usize = 24;
+
+/// The longest tail searched depth first.
+const MAX_TAIL: usize = 4096;
+
+/// Nodes each partial plan's tail search may take: this many, or [`TAIL_NODES_PER_BUTTON`]
+/// per tail button if more.
+const TAIL_NODES: u64 = 1 << 14;
+const TAIL_NODES_PER_BUTTON: u64 = 256;
+
+/// A tail changes at most this many cells per button (and 16 more).
+const TAIL_CELLS_PER_BUTTON: usize = 3;
+
+/// The tail's checks are staggered only within this much work (checks × (depths + cells)).
+const STAGGER_WORK: usize = 1 << 24;
 
 /// What the beam found.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -60,7 +88,8 @@ pub(crate) fn beam(
     if (0..problem.moduli.len()).any(|i| !touched[i] && !problem.rhs[i].is_multiple_of(problem.moduli[i])) {
         return Beamed::default();
     }
-    let walk = Beam { problem, objective, order, closing, ahead };
+    let tail = if objective == Objective::Total { Tail::new(problem, &order, &closing) } else { None };
+    let walk = Beam { problem, objective, order, closing, ahead, tail };
     let mut meter = Meter::new(budget);
     let mut best: Option<(Score, Vec<u64>)> = None;
     let mut width = FIRST_WIDTH;
@@ -69,7 +98,9 @@ pub(crate) fn beam(
         if let Some(x) = walk.pass(width, bar, &mut meter) {
             best = Some((objective.score(&x), x));
         }
-        if meter.exhausted || width >= MAX_WIDTH {
+        // A layer's residuals take `width · cells` words: at most `MAX_WORDS`.
+        let widest = (MAX_WORDS / problem.moduli.len().max(1)).clamp(FIRST_WIDTH, MAX_WIDTH);
+        if meter.exhausted || width >= widest {
             break;
         }
         width *= 4;
@@ -84,11 +115,271 @@ struct Beam<'a> {
     order: Vec<usize>,
     closing: Vec<Vec<usize>>,
     ahead: Lookahead,
+    tail: Option<Tail>,
+}
+
+/// The tail of the order, searched depth first from each partial plan that reaches it.
+struct Tail {
+    /// The depth of the tail's first button.
+    from: usize,
+    /// The tail's buttons over the cells they change (renumbered), fewest presses; `rhs` is
+    /// each partial plan's.
+    problem: SearchProblem,
+    /// Each tail cell's index in the whole problem.
+    cells: Vec<usize>,
+    ahead: Option<Lookahead>,
+    /// What the residuals at the tail must meet for the tail to be solvable at all
+    /// ([`tail_checks`]).
+    checks: Vec<Check>,
+}
+
+/// A combination of cells' equations modulo a prime `p` in which the tail's buttons cancel:
+/// `Σ w · residual ≡ 0 (mod p)` over `(cell, w)` holds for every partial plan the tail can
+/// complete.
+struct Check {
+    p: u64,
+    weights: Vec<(usize, u64)>,
+    /// The depth of the last button before the tail that changes the sum: from there on it
+    /// stays, so the beam checks it there.
+    depth: usize,
+}
+
+impl Tail {
+    /// The tail of `order`: its last buttons that close two cells or more (at most
+    /// [`MAX_TAIL`]), and the one before them. `None` when that is under two buttons, or the
+    /// whole order.
+    fn new(whole: &SearchProblem, order: &[usize], closing: &[Vec<usize>]) -> Option<Tail> {
+        let problem = whole;
+        let n = order.len();
+        let mut from = n;
+        while from > 0 && closing[from - 1].len() >= 2 && n - from < MAX_TAIL {
+            from -= 1;
+        }
+        let from = from.checked_sub(1).filter(|&d| d > 0 && n - d >= 2)?;
+        let mut index = vec![usize::MAX; problem.moduli.len()];
+        let mut cells = Vec::new();
+        let mut effects = Vec::with_capacity(n - from);
+        for &j in &order[from..] {
+            let effect = problem.effects[j]
+                .iter()
+                .map(|&(i, a)| {
+                    if index[i] == usize::MAX {
+                        index[i] = cells.len();
+                        cells.push(i);
+                    }
+                    (index[i], a)
+                })
+                .collect();
+            effects.push(effect);
+        }
+        // A tail that changes many more cells than it has buttons (a dense system's last
+        // buttons) is no row to close: the beam takes it as it is.
+        if cells.len() > TAIL_CELLS_PER_BUTTON * (n - from) + 16 {
+            return None;
+        }
+        let moduli = cells.iter().map(|&i| problem.moduli[i]).collect();
+        let highest = order[from..].iter().map(|&j| problem.highest[j]).collect();
+        let problem = SearchProblem { moduli, effects, rhs: vec![0; cells.len()], highest };
+        let ahead = Lookahead::new(&problem, &button_order(&problem).0, Objective::Total);
+        let checks = tail_checks(&problem);
+        // The staggering's work: each check over the head's depths and the whole's cells.
+        let work = checks.len().saturating_mul(from + whole.moduli.len());
+        let checks = if work <= STAGGER_WORK {
+            stagger(checks, whole, &order[..from], closing, &cells)
+        } else {
+            Vec::new()
+        };
+        Some(Tail { from, problem, cells, ahead, checks })
+    }
+
+    /// Whether residuals `residual` (of the whole problem) pass every check of `depth`.
+    fn feasible(&self, depth: usize, residual: &[u64]) -> bool {
+        self.checks.iter().filter(|c| c.depth == depth).all(|c| {
+            c.weights.iter().fold(0, |acc, &(i, w)| add_mod(acc, mul_mod(w, residual[i] % c.p, c.p), c.p))
+                == 0
+        })
+    }
+
+    /// The fewest presses of the tail's buttons (in the order's tail order) that meet
+    /// `residual`, fewer than `below` when given, within `budget`; with the nodes spent.
+    /// `problem` is a copy of the tail's, whose right-hand side is overwritten.
+    fn complete(
+        &self,
+        problem: &mut SearchProblem,
+        residual: &[u64],
+        below: Option<u128>,
+        budget: Budget,
+    ) -> (Option<Vec<u64>>, u64) {
+        for (k, &i) in self.cells.iter().enumerate() {
+            problem.rhs[k] = residual[i];
+        }
+        let goal = Goal::Best(Objective::Total);
+        let initial = below.map(|b| (b, 0));
+        let found = search_ahead(problem, goal, budget, initial, None, self.ahead.as_ref(), None);
+        (found.plan, found.nodes)
+    }
+}
+
+/// The checks of a tail `problem` (over its own cells): for each prime
+/// `p` of its moduli, the equations of the cells whose modulus `p` divides, taken modulo `p`,
+/// and the combinations of them (the left kernel, by elimination) in which every tail button
+/// cancels. Prime powers are checked modulo `p` only (a necessary condition, not a sufficient
+/// one).
+fn tail_checks(problem: &SearchProblem) -> Vec<(u64, Vec<u64>)> {
+    let cells = problem.moduli.len();
+    let nb = problem.effects.len();
+    let mut primes: Vec<u64> =
+        problem.moduli.iter().flat_map(|&m| crate::algebra::factor::factorize(m)).map(|(p, _)| p).collect();
+    primes.sort_unstable();
+    primes.dedup();
+    let by_cell = problem.buttons_by_cell();
+    let mut checks = Vec::new();
+    for p in primes {
+        let rows: Vec<usize> = (0..cells).filter(|&c| problem.moduli[c].is_multiple_of(p)).collect();
+        // Each row: the tail buttons' amounts mod p, then the combination of cells it is.
+        let mut matrix: Vec<(Vec<u64>, Vec<u64>)> = rows
+            .iter()
+            .enumerate()
+            .map(|(r, &c)| {
+                let mut a = vec![0u64; nb];
+                by_cell[c].iter().for_each(|&(j, w)| a[j] = add_mod(a[j], w % p, p));
+                let mut id = vec![0u64; rows.len()];
+                id[r] = 1;
+                (a, id)
+            })
+            .collect();
+        let mut rank = 0;
+        for col in 0..nb {
+            let Some(pivot) = (rank..matrix.len()).find(|&r| matrix[r].0[col] != 0) else {
+                continue;
+            };
+            matrix.swap(rank, pivot);
+            let inv = inv_mod(matrix[rank].0[col], p).expect("a unit mod a prime");
+            let (a, id) = &mut matrix[rank];
+            a.iter_mut().chain(id.iter_mut()).for_each(|v| *v = mul_mod(*v, inv, p));
+            let (a0, id0) = matrix[rank].clone();
+            for (r, (a, id)) in matrix.iter_mut().enumerate() {
+                let f = a[col];
+                if r == rank || f == 0 {
+                    continue;
+                }
+                for (v, &u) in a.iter_mut().zip(&a0).chain(id.iter_mut().zip(&id0)) {
+                    *v = sub_mod(*v, mul_mod(f, u, p), p);
+                }
+            }
+            rank += 1;
+        }
+        for (_, id) in &matrix[rank..] {
+            let mut weights = vec![0u64; cells];
+            rows.iter().zip(id).for_each(|(&c, &w)| weights[c] = w);
+            checks.push((p, weights));
+        }
+    }
+    checks
+}
+
+/// The tail's checks (`(p, weights over the tail's cells)`), recombined per prime so that each
+/// is checked where a button can still meet it. Elimination runs from the deepest button before
+/// the tail (`head`, the order up to the tail) back; at each depth the checks whose sum that
+/// button changes are combined so that one keeps it:
+/// - when the button's forced values (steps of its first closing cell's `m / gcd`, see
+///   [`Beam::pass`]) move its value modulo `p`, that check is checked at this depth, where the
+///   beam's children of the right value meet it;
+/// - otherwise the closing cell's own equation modulo `p` is added to every check instead, so
+///   that none depends on this button (the closing cell is met from this depth on, so its
+///   weight changes no sum the tail sees), and the checks move to earlier buttons.
+///
+/// A check no button changes is checked at depth 0 (it holds for every plan, or for none).
+/// `index` maps the whole problem's cells to the tail's, `cells` back.
+fn stagger(
+    checks: Vec<(u64, Vec<u64>)>,
+    whole: &SearchProblem,
+    head: &[usize],
+    closing: &[Vec<usize>],
+    cells: &[usize],
+) -> Vec<Check> {
+    let all = whole.moduli.len();
+    let mut depth_of = vec![usize::MAX; whole.effects.len()];
+    head.iter().enumerate().for_each(|(d, &j)| depth_of[j] = d);
+    let by_cell = whole.buttons_by_cell();
+    // Each check: its prime, its sums' dependence on each head button, its weight per cell.
+    let mut rows: Vec<(u64, Vec<u64>, Vec<u64>)> = checks
+        .into_iter()
+        .map(|(p, w)| {
+            let mut weights = vec![0u64; all];
+            cells.iter().zip(&w).for_each(|(&i, &v)| weights[i] = v);
+            let mut coef = vec![0u64; head.len()];
+            for (&i, &v) in cells.iter().zip(&w) {
+                for &(j, a) in &by_cell[i] {
+                    if v != 0 && depth_of[j] != usize::MAX {
+                        coef[depth_of[j]] = add_mod(coef[depth_of[j]], mul_mod(v, a % p, p), p);
+                    }
+                }
+            }
+            (p, coef, weights)
+        })
+        .collect();
+    let mut out = Vec::new();
+    let mut open: Vec<bool> = vec![true; rows.len()];
+    for d in (0..head.len()).rev() {
+        let j = head[d];
+        for p in rows.iter().map(|r| r.0).collect::<std::collections::BTreeSet<u64>>() {
+            let mine: Vec<usize> =
+                (0..rows.len()).filter(|&k| open[k] && rows[k].0 == p && rows[k].1[d] != 0).collect();
+            let Some(&k) = mine.first() else { continue };
+            // The closing cell's equation, when the forced steps leave this value fixed mod p.
+            let fixed = closing[d].first().and_then(|&c| {
+                let m = whole.moduli[c];
+                let a = by_cell[c].iter().find(|&&(b, _)| b == j).map_or(0, |&(_, a)| a);
+                let step = m / a.gcd(&m);
+                (step.is_multiple_of(p) && m.is_multiple_of(p) && a % p != 0).then_some((c, a % p))
+            });
+            let (pivot_coef, pivot_weights, pivot_at) = match fixed {
+                Some((c, a)) => {
+                    let mut coef = vec![0u64; head.len()];
+                    by_cell[c].iter().filter(|&&(b, _)| depth_of[b] != usize::MAX).for_each(|&(b, w)| {
+                        coef[depth_of[b]] = add_mod(coef[depth_of[b]], w % p, p);
+                    });
+                    let mut weights = vec![0u64; all];
+                    weights[c] = 1;
+                    debug_assert_eq!(coef[d], a);
+                    (coef, weights, None)
+                }
+                None => (rows[k].1.clone(), rows[k].2.clone(), Some(k)),
+            };
+            let inv = inv_mod(pivot_coef[d], p).expect("a unit mod a prime");
+            for &r in &mine {
+                if Some(r) == pivot_at {
+                    continue;
+                }
+                let f = mul_mod(rows[r].1[d], inv, p);
+                let row = &mut rows[r];
+                for (v, &u) in row.1.iter_mut().zip(&pivot_coef).chain(row.2.iter_mut().zip(&pivot_weights)) {
+                    *v = sub_mod(*v, mul_mod(f, u, p), p);
+                }
+            }
+            if let Some(k) = pivot_at {
+                open[k] = false;
+                out.push((k, d));
+            }
+        }
+    }
+    out.extend((0..rows.len()).filter(|&k| open[k]).map(|k| (k, 0)));
+    out.into_iter()
+        .map(|(k, depth)| {
+            let (p, _, w) = &rows[k];
+            let weights = w.iter().enumerate().filter(|&(_, &v)| v != 0).map(|(c, &v)| (c, v)).collect();
+            Check { p: *p, weights, depth }
+        })
+        .filter(|c| !c.weights.is_empty())
+        .collect()
 }
 
 /// One depth's partial plans: residuals (cells per plan, flat) and the score parts.
 #[derive(Default)]
 struct Layer {
+    /// Each partial plan's bound (the key it was kept by).
+    bound: Vec<Score>,
     residual: Vec<u64>,
     sum: Vec<u128>,
     max: Vec<u64>,
@@ -133,6 +424,7 @@ impl Beam<'_> {
         let cells = problem.moduli.len();
         let n = self.order.len();
         let mut layer = Layer {
+            bound: vec![(0, 0)],
             residual: problem.rhs.iter().zip(&problem.moduli).map(|(&r, &m)| r % m).collect(),
             sum: vec![0],
             max: vec![0],
@@ -151,10 +443,15 @@ impl Beam<'_> {
         let copy = (cells as u64) / terms_per_node(cells);
         let mut lookups = 0u64;
         for depth in 0..n {
+            if self.tail.as_ref().is_some_and(|t| t.from == depth) {
+                return self.close(&layer, &trail, bar, meter);
+            }
             let j = self.order[depth];
             let hi = problem.highest[j];
             let cost = problem.step_nodes(j);
             let terms = self.ahead.terms(depth + 1) as u64;
+            // Children that leave the tail unsolvable are not kept.
+            let check = self.tail.as_ref().filter(|t| t.checks.iter().any(|c| c.depth == depth));
             // (bound, parent, value)
             let mut children: Vec<(Score, u32, u64)> = Vec::new();
             for s in 0..layer.sum.len() {
@@ -190,7 +487,8 @@ impl Beam<'_> {
                         break;
                     }
                     self.press(&mut scratch, j, value, false);
-                    let closed = self.closing[depth].iter().all(|&i| scratch[i] == 0);
+                    let closed = self.closing[depth].iter().all(|&i| scratch[i] == 0)
+                        && check.is_none_or(|t| t.feasible(depth, &scratch));
                     if closed {
                         lookups += terms;
                         if lookups >= per_node {
@@ -224,8 +522,9 @@ impl Beam<'_> {
             children.sort_unstable();
             let mut next = Layer::default();
             next.residual.reserve(children.len() * cells);
-            for &(_, s, value) in &children {
+            for &(key, s, value) in &children {
                 let s = s as usize;
+                next.bound.push(key);
                 let from = next.residual.len();
                 next.residual.extend_from_slice(&layer.residual[s * cells..(s + 1) * cells]);
                 self.press(&mut next.residual[from..], j, value, false);
@@ -238,14 +537,61 @@ impl Beam<'_> {
         }
         // Every partial plan at the last depth is a plan: the first (least bound, which is its
         // exact score once nothing is open) is the best.
-        let mut x = vec![0u64; n];
-        let mut s = 0usize;
-        for depth in (0..n).rev() {
-            let (parent, value) = trail[depth][s];
-            x[self.order[depth]] = value;
+        let x = self.prefix(&trail, n, 0);
+        below(self.objective.score(&x)).then_some(x)
+    }
+
+    /// The plan of partial plan `s` at `depth` (its values up to `depth`, zero after).
+    fn prefix(&self, trail: &[Vec<(u32, u64)>], depth: usize, mut s: usize) -> Vec<u64> {
+        let mut x = vec![0u64; self.order.len()];
+        for d in (0..depth).rev() {
+            let (parent, value) = trail[d][s];
+            x[self.order[d]] = value;
             s = parent as usize;
         }
-        below(self.objective.score(&x)).then_some(x)
+        x
+    }
+
+    /// The tail: each partial plan of `layer`, in order of bound, completed by the tail's
+    /// depth-first search, fewer presses than the best so far (and `bar`). The best plan found,
+    /// also when the meter runs out on the way.
+    fn close(
+        &self,
+        layer: &Layer,
+        trail: &[Vec<(u32, u64)>],
+        bar: Option<Score>,
+        meter: &mut Meter,
+    ) -> Option<Vec<u64>> {
+        let tail = self.tail.as_ref().expect("a tail");
+        let mut problem = tail.problem.clone();
+        let cells = self.problem.moduli.len();
+        let mut best: Option<(u128, usize, Vec<u64>)> = None;
+        let mut limit = bar.map(|b| b.0 + u128::from(b.1 > 0));
+        for s in 0..layer.sum.len() {
+            if limit.is_some_and(|l| layer.bound[s].0 >= l) {
+                break;
+            }
+            let residual = &layer.residual[s * cells..(s + 1) * cells];
+            let below = limit.map(|l| l - layer.sum[s]);
+            let most = TAIL_NODES.max(TAIL_NODES_PER_BUTTON * (self.order.len() - tail.from) as u64);
+            let budget = Budget { nodes: meter.left().nodes.min(most), ..meter.left() };
+            let (found, nodes) = tail.complete(&mut problem, residual, below, budget);
+            let going = meter.tick_by(nodes.max(1));
+            if let Some(values) = found {
+                let total = layer.sum[s] + values.iter().map(|&v| v as u128).sum::<u128>();
+                limit = Some(total);
+                best = Some((total, s, values));
+            }
+            if !going {
+                break;
+            }
+        }
+        let (_, s, values) = best?;
+        let mut x = self.prefix(trail, tail.from, s);
+        for (&j, v) in self.order[tail.from..].iter().zip(values) {
+            x[j] = v;
+        }
+        Some(x)
     }
 }
 
@@ -303,5 +649,111 @@ mod tests {
         }
         assert!(large >= 40, "{large} systems of 2^12 plans or more");
         assert!(found > 300 && optimal > 200, "{found} plans found, {optimal} best");
+    }
+
+    /// A mixed-moduli grid of `rows × cols` (Cross presses of weight `own` on the cell, 1 on
+    /// its neighbours) whose right-hand side is what plan `x` presses, or random.
+    fn grid(rng: &mut impl rand::RngExt, rows: usize, cols: usize, own: u64) -> (SearchProblem, Vec<u64>) {
+        let cells = rows * cols;
+        let moduli: Vec<u64> = (0..cells).map(|_| rng.random_range(2..13)).collect();
+        let effects: Vec<Vec<(usize, u64)>> = (0..cells)
+            .map(|b| {
+                let (r, c) = (b / cols, b % cols);
+                let mut e = vec![(b, own % moduli[b])];
+                if r > 0 {
+                    e.push((b - cols, 1));
+                }
+                if r + 1 < rows {
+                    e.push((b + cols, 1));
+                }
+                if c > 0 {
+                    e.push((b - 1, 1));
+                }
+                if c + 1 < cols {
+                    e.push((b + 1, 1));
+                }
+                e.retain(|&(_, a)| a != 0);
+                e
+            })
+            .collect();
+        let x: Vec<u64> = (0..cells).map(|_| rng.random_range(0..4)).collect();
+        let mut rhs = vec![0u64; cells];
+        for (j, e) in effects.iter().enumerate() {
+            for &(i, a) in e {
+                rhs[i] = add_mod(rhs[i], mul_mod(a, x[j] % moduli[i], moduli[i]), moduli[i]);
+            }
+        }
+        let highest = vec![40; cells];
+        (SearchProblem { moduli, effects, rhs, highest }, x)
+    }
+
+    /// Every tail check holds for a plan that solves the grid (at its depth, on the residuals
+    /// after the plan's presses up to there), and a good share of random prefixes fail one:
+    /// the checks are necessary, and they cut.
+    #[test]
+    fn tail_checks_hold_for_plans_and_cut_others() {
+        use rand::{RngExt, SeedableRng, rngs::StdRng};
+        let mut rng = StdRng::seed_from_u64(43);
+        let (mut checked, mut cut, mut tried) = (0, 0, 0);
+        for round in 0..200 {
+            let (rows, cols) = (rng.random_range(2..7), rng.random_range(2..7));
+            let (problem, x) = grid(&mut rng, rows, cols, 1 + round % 2);
+            let (order, closing) = button_order(&problem);
+            let Some(tail) = Tail::new(&problem, &order, &closing) else { continue };
+            let prefix_residuals = |x: &[u64]| {
+                let mut residual = problem.rhs.clone();
+                let mut at = Vec::new();
+                for &j in &order[..tail.from] {
+                    for &(i, a) in &problem.effects[j] {
+                        let m = problem.moduli[i];
+                        residual[i] = sub_mod(residual[i], mul_mod(a, x[j] % m, m), m);
+                    }
+                    at.push(residual.clone());
+                }
+                at
+            };
+            for (d, residual) in prefix_residuals(&x).iter().enumerate() {
+                assert!(tail.feasible(d, residual), "round {round}: a plan fails a check at depth {d}");
+                checked += tail.checks.iter().filter(|c| c.depth == d).count();
+            }
+            let other: Vec<u64> = (0..x.len()).map(|_| rng.random_range(0..40)).collect();
+            tried += 1;
+            cut +=
+                usize::from(prefix_residuals(&other).iter().enumerate().any(|(d, r)| !tail.feasible(d, r)));
+        }
+        assert!(checked > 200, "{checked} checks");
+        assert!(cut * 4 > tried, "{cut} of {tried} random prefixes cut");
+    }
+
+    /// On mixed grids up to 6×6 (where branch and bound finds the best plan) the beam closes
+    /// its last row: it finds a plan on every grid, the plan solves the grid, and it is never
+    /// better than the best.
+    #[test]
+    fn the_beam_closes_mixed_grids() {
+        use rand::{SeedableRng, rngs::StdRng};
+        let mut rng = StdRng::seed_from_u64(44);
+        let (mut found, mut best) = (0, 0);
+        for round in 0..24 {
+            let n = 4 + round % 3;
+            let (problem, _) = grid(&mut rng, n, n, 1 + (round as u64 / 3) % 2);
+            let beamed = beam(&problem, Objective::Total, Budget::of_nodes(2_000_000), None);
+            let x = beamed.plan.unwrap_or_else(|| panic!("round {round}: no plan"));
+            assert!(solves(&problem, &x), "round {round}");
+            let truth = crate::solve::search::search(
+                &problem,
+                Goal::Best(Objective::Total),
+                Budget::of_nodes(50_000_000),
+                None,
+            );
+            if truth.complete {
+                let t = truth.score.expect("a plan").0;
+                let score = Objective::Total.score(&x).0;
+                assert!(score >= t, "round {round}: {score} below the best {t}");
+                best += usize::from(score == t);
+            }
+            found += 1;
+        }
+        assert_eq!(found, 24);
+        assert!(best >= 4, "{best} best plans");
     }
 }

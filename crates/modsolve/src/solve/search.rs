@@ -216,16 +216,18 @@ pub(crate) struct SharedGroup {
 /// The shared bound counts a press's cost in units of `1 / SHARE_UNIT`.
 pub(crate) const SHARE_UNIT: u64 = 1 << 16;
 
-/// Lookahead tables are built only for puzzles of at most this many buttons, and at most this
-/// many entries in all.
+/// Lookahead tables pack every open cell for puzzles of at most this many buttons, only the
+/// frontier's up to [`LOOKAHEAD_FRONTIER_BUTTONS`], and hold at most [`LOOKAHEAD_ENTRIES`]
+/// entries in all (tables, and packed cells over the depths).
 const LOOKAHEAD_BUTTONS: usize = 4000;
+const LOOKAHEAD_FRONTIER_BUTTONS: usize = 1 << 20;
 const LOOKAHEAD_ENTRIES: usize = 1 << 24;
 
 impl Lookahead {
     /// The lookahead of disjoint cells; [`Lookahead::with_shared`] adds a shared bound.
     pub(crate) fn new(problem: &SearchProblem, order: &[usize], objective: Objective) -> Option<Lookahead> {
         let n = order.len();
-        if n > LOOKAHEAD_BUTTONS {
+        if n > LOOKAHEAD_FRONTIER_BUTTONS {
             return None;
         }
         let cells = problem.moduli.len();
@@ -281,14 +283,27 @@ impl Lookahead {
             first[i] = tables.len();
             tables.extend(suffix);
         }
-        // The packing at each depth: open cells, fewest buttons left first, disjoint.
+        // The packing at each depth: open cells, fewest buttons left first, disjoint. Past
+        // `LOOKAHEAD_BUTTONS` buttons only the frontier's cells (changed by a button already
+        // fixed, still open) are packed: the others' residuals are the same in every partial
+        // plan, so leaving them out weakens the bound by the same amount for all.
+        let frontier = n > LOOKAHEAD_BUTTONS;
+        let mut enters: Vec<Vec<usize>> = vec![Vec::new(); n + 1];
+        for i in (0..cells).filter(|&i| first[i] != usize::MAX) {
+            let at = if frontier { depth_of[by_cell[i][0].0] + 1 } else { 0 };
+            enters[at.min(n)].push(i);
+        }
+        let mut live: Vec<usize> = Vec::new();
         let mut at = Vec::with_capacity(n + 1);
         let mut used = vec![usize::MAX; n];
-        for d in 0..=n {
+        let mut packed = 0usize;
+        for (d, entering) in enters.iter().enumerate() {
             crate::bounded::checkpoint();
-            let mut open: Vec<(usize, usize, usize)> = (0..cells)
-                .filter(|&i| first[i] != usize::MAX)
-                .filter_map(|i| {
+            live.extend_from_slice(entering);
+            live.retain(|&i| by_cell[i].last().is_some_and(|&(j, _)| depth_of[j] >= d));
+            let mut open: Vec<(usize, usize, usize)> = live
+                .iter()
+                .filter_map(|&i| {
                     let k = by_cell[i].iter().position(|&(j, _)| depth_of[j] >= d)?;
                     Some((by_cell[i].len() - k, i, k))
                 })
@@ -300,6 +315,10 @@ impl Lookahead {
                     by_cell[i][k..].iter().for_each(|&(j, _)| used[j] = d);
                     chosen.push((i, first[i] + k));
                 }
+            }
+            packed += chosen.len();
+            if packed > LOOKAHEAD_ENTRIES {
+                return None;
             }
             at.push(chosen);
         }

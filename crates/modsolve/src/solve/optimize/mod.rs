@@ -17,7 +17,9 @@
 //! ([`super::search`]) with the lookahead of [`super::bound::lookahead`] (its shares chosen
 //! along the beam's plan): a search down from that plan, then one raising a proven floor from
 //! [`super::bound`], each split over both cores; the answer is proven only if one of them
-//! finishes, and the floor reached is the plan's lower bound.
+//! finishes, and the floor reached is the plan's lower bound. A board whose quiet basis was
+//! left out (too many quiet patterns to keep) cannot be walked, but the beam needs no basis: it
+//! gets the whole budget there, from the algebra's plan.
 
 pub(crate) mod basis_walk;
 
@@ -205,7 +207,12 @@ pub(crate) fn explore(
     budget: Budget,
     symmetries: &[Vec<usize>],
 ) -> Result<Exploration, NotSearched> {
-    let set = Set::new(answer, limits, objective, budget, symmetries)?;
+    let set = match Set::new(answer, limits, objective, budget, symmetries) {
+        Err(NotSearched::NoBasis) => {
+            return beam_without_basis(answer, search_problem, limits, objective, budget);
+        }
+        set => set?,
+    };
     if let Some(found) = set.binary_walk() {
         return Ok(found);
     }
@@ -227,6 +234,39 @@ pub(crate) fn explore(
         return Ok(set.walk(walk, &x0, start, &meter));
     }
     Ok(set.branch_and_bound(search_problem, &x0, start, &meter))
+}
+
+/// A board whose quiet basis was left out (too many quiet patterns to keep): the beam search
+/// over the buttons themselves ([`beam`]), which needs no basis, with the whole budget, from the
+/// algebra's plan as the incumbent. The plan it finds is not proven (`no-basis`); without one
+/// (or past [`SEARCH_BUTTON_LIMIT`] buttons) the algebra's plan stands, as before.
+fn beam_without_basis(
+    answer: &Answer,
+    search_problem: impl FnOnce(&[u64]) -> SearchProblem,
+    limits: Option<&[u64]>,
+    objective: Objective,
+    budget: Budget,
+) -> Result<Exploration, NotSearched> {
+    let no_basis = NotSearched::NoBasis;
+    let words = |list: &[BigUint]| list.iter().map(|x| x.to_u64()).collect::<Option<Vec<u64>>>();
+    let x0 = words(answer.presses.as_deref().ok_or(no_basis)?).ok_or(no_basis)?;
+    let periods = words(&answer.periods).ok_or(no_basis)?;
+    if budget.nodes == 0 || periods.len() > SEARCH_BUTTON_LIMIT {
+        return Err(no_basis);
+    }
+    let highest: Vec<u64> = match limits {
+        Some(l) => periods.iter().zip(l).map(|(&p, &k)| (p - 1).min(k)).collect(),
+        None => periods.iter().map(|&p| p - 1).collect(),
+    };
+    let start = within_limits(&x0, limits).then(|| objective.score(&x0));
+    let beamed = beam::beam(&search_problem(&highest), objective, budget, start);
+    let best = beamed.plan.ok_or(no_basis)?;
+    Ok(Exploration {
+        best: Some(plan(&best, objective, Proof::NotSearched(no_basis))),
+        count_within_limits: None,
+        nodes: beamed.nodes,
+        lower_bound: None,
+    })
 }
 
 /// The solution set in 64-bit words and what is asked of it: what every stage of [`explore`]
