@@ -93,6 +93,9 @@ impl PuzzleFile<'_> {
         if let Some(layout) = self.layout {
             builder = builder.layout(layout.into_iter().map(|(x, y)| [x, y]).collect());
         }
+        if let Some(hide) = self.hide_par {
+            builder = builder.hide_par(hide);
+        }
         if let Some(limits) = max_presses {
             builder = builder.max_presses(limits);
         }

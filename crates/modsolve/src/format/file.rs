@@ -27,6 +27,8 @@ pub(crate) struct PuzzleFile<'a> {
     pub button_labels: Option<Vec<String>>,
     #[serde(default)]
     pub layout: Option<Vec<(f64, f64)>>,
+    #[serde(default)]
+    pub hide_par: Option<bool>,
     #[serde(default, borrow)]
     pub max_presses: Option<RawField<'a>>,
     #[serde(default)]

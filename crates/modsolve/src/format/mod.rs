@@ -107,7 +107,7 @@ pub fn with_field(source: &str, key: &str, value: &str) -> Option<String> {
 }
 
 /// The fields of `Puzzle(…)`.
-const PUZZLE_FIELDS: [&str; 14] = [
+const PUZZLE_FIELDS: [&str; 15] = [
     "name",
     "graph",
     "modulus",
@@ -118,6 +118,7 @@ const PUZZLE_FIELDS: [&str; 14] = [
     "labels",
     "button_labels",
     "layout",
+    "hide_par",
     "max_presses",
     "intended",
     "phases",
@@ -290,6 +291,21 @@ mod tests {
             parse_puzzle("Puzzle(graph: Grid(rows: 2, cols: 2), modulus: 2, start: [0], target: Foo(1))")
                 .expect_err("two errors");
         assert!(error.to_string().contains("start") && error.to_string().contains("1 value"), "{error}");
+    }
+
+    /// `hide_par:` is read (false when left out), written back only when true, and a value that
+    /// is not a boolean is refused at its place.
+    #[test]
+    fn hide_par_is_read_and_written_when_true() {
+        let hidden = parse_puzzle("Puzzle(graph: Path(3), modulus: 2, hide_par: true)").unwrap();
+        assert!(hidden.hide_par());
+        let text = to_ron(&hidden, "");
+        assert!(text.contains("    hide_par: true,\n"), "{text}");
+        assert!(parse_puzzle(&text).unwrap().hide_par());
+        let shown = parse_puzzle("Puzzle(graph: Path(3), modulus: 2)").unwrap();
+        assert!(!shown.hide_par() && !to_ron(&shown, "").contains("hide_par"));
+        let error = parse_puzzle("Puzzle(graph: Path(3), modulus: 2, hide_par: 1)").expect_err("not a bool");
+        assert!(error.to_string().contains("hide_par") || error.to_string().contains("bool"), "{error}");
     }
 
     /// `layout:` is read, checked (one position per cell, finite numbers, each error placed),

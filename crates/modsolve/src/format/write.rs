@@ -90,6 +90,9 @@ pub fn to_ron(puzzle: &Puzzle, comment: &str) -> String {
     if let Some(layout) = &puzzle.layout {
         let _ = writeln!(out, "    layout: {},", layout_text(layout.points()));
     }
+    if puzzle.hide_par {
+        out.push_str("    hide_par: true,\n");
+    }
     if let Some(limits) = &puzzle.max_presses {
         let _ = writeln!(out, "    max_presses: {},", list_text(limits));
     }

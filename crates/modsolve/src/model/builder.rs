@@ -39,6 +39,7 @@ pub struct PuzzleBuilder {
     target: Option<CellValues>,
     labels: Option<Vec<String>>,
     button_labels: Option<Vec<String>>,
+    hide_par: bool,
     layout: Option<Vec<[f64; 2]>>,
     max_presses: Option<Vec<u64>>,
     intended: Option<Vec<u64>>,
@@ -58,6 +59,7 @@ impl Puzzle {
             target: None,
             labels: None,
             button_labels: None,
+            hide_par: false,
             layout: None,
             max_presses: None,
             intended: None,
@@ -139,6 +141,13 @@ impl PuzzleBuilder {
     /// Names for the buttons: one per button, all different.
     pub fn button_labels(mut self, labels: Vec<String>) -> Self {
         self.button_labels = Some(labels);
+        self
+    }
+
+    /// Whether players see the par only once the level is won (a surprise); by default they
+    /// see it from the start.
+    pub fn hide_par(mut self, hide: bool) -> Self {
+        self.hide_par = hide;
         self
     }
 
@@ -297,6 +306,7 @@ impl PuzzleBuilder {
             phases,
             labels: self.labels,
             button_labels: self.button_labels,
+            hide_par: self.hide_par,
             layout,
         })
     }

@@ -253,6 +253,8 @@ pub struct Puzzle {
     pub(crate) labels: Option<Vec<String>>,
     /// Names for the buttons, one per button, all different.
     pub(crate) button_labels: Option<Vec<String>>,
+    /// Whether players see the par only once the level is won (`hide_par: true`).
+    pub(crate) hide_par: bool,
     /// Where the designer placed each cell in the picture, when given (`layout:`).
     pub(crate) layout: Option<Positions>,
 }
@@ -341,6 +343,19 @@ impl Puzzle {
     /// Names for the buttons (`button_labels:`): one per button, all different.
     pub fn button_labels(&self) -> Option<&[String]> {
         self.button_labels.as_deref()
+    }
+
+    /// Whether players see the par only once the level is won (`hide_par: true`).
+    pub fn hide_par(&self) -> bool {
+        self.hide_par
+    }
+
+    /// The cell button `j` is drawn on and belongs to, if any: a graph puzzle's buttons are its
+    /// cells, and so are explicit buttons as many as the cells (listed in cell order, as
+    /// Merlin's nine squares).
+    pub fn button_cell(&self, j: usize) -> Option<usize> {
+        let on_cells = self.buttons_are_cells() || self.button_count() == self.cell_count();
+        (on_cells && j < self.button_count()).then_some(j)
     }
 
     /// The designer's drawing position of every cell (`layout:`), when given.
