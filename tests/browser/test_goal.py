@@ -118,6 +118,25 @@ def test_merlins_buttons_are_its_squares(page):
     expect(page.locator("#hint-text")).to_have_text(f"press button {hinted} (6 to go)")
 
 
+AT = ("Puzzle(graph: Grid(rows: 2, cols: 2), modulus: 2, buttons: [[(0, 1), (1, 1), (3, 1)], [(0, 1), (2, 1)]],"
+      " button_at: [3, 0], button_labels: [\"corner\", \"side\"], target: [0, 1, 1, 1])\n")
+
+
+def test_button_at_puts_a_button_on_its_cell(page):
+    set_source(page, AT)
+    d = drawn(page)
+    assert [(x["name"], x["cell"]) for x in d["buttons"]] == [("corner", 3), ("side", 0)]
+    play(page)
+    click_cell(page, 3)  # the corner button: cells 0, 1, 3
+    page.wait_for_selector("body[data-moves='1']")
+    assert page.evaluate("window.playground.state") == [1, 1, 0, 1]
+    click_cell(page, 1)  # no button here: nothing happens
+    click_cell(page, 0)  # the side button: cells 0, 2
+    page.wait_for_selector("body[data-moves='2']")
+    assert page.evaluate("window.playground.state") == [0, 1, 1, 1]
+    expect(page.locator("#win")).to_contain_text("par 2")
+
+
 def test_every_apart_button_has_its_lines(page):
     buttons = ", ".join(f"[({j}, 1), ({(j + 1) % 6}, 1)]" for j in range(5))
     set_source(page, f"Puzzle(graph: Cells(6), modulus: 2, buttons: [{buttons}])\n")

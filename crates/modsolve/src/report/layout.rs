@@ -4,8 +4,8 @@
 //! centres in cell widths: a path is a line, a cycle a ring, an `Edges` graph is laid out by
 //! stress majorisation (deterministic: the same graph gives the same picture), the cube's faces
 //! apart (each face named), and explicit buttons (not cells) a row of named buttons under the
-//! cells, unless they are as many as the cells: then each is drawn on its cell (Merlin's nine
-//! squares). A torus says that it wraps. A file's `layout:` field places the cells itself.
+//! cells, unless they are as many as the cells or placed by `button_at:`: then each is drawn on
+//! its cell (Merlin's nine squares). A torus says that it wraps. A file's `layout:` field places the cells itself.
 
 use std::collections::VecDeque;
 
@@ -369,13 +369,16 @@ fn fit(centres: &mut [[f64; 2]]) -> (f64, f64) {
 /// The explicit buttons in a row (or rows of eight) under the cells, each with the cells it
 /// changes; the picture grows to hold them.
 fn place_buttons(puzzle: &Puzzle, out: &mut Layout) {
-    if (0..puzzle.button_count()).all(|j| puzzle.button_cell(j).is_some()) {
+    if puzzle.button_count() > 0 && puzzle.cell_buttons().is_some() {
         out.buttons = (0..puzzle.button_count())
-            .map(|j| ButtonPlace {
-                name: button_name(puzzle, j),
-                centre: out.centre(j),
-                cells: changed(puzzle, j),
-                cell: Some(j),
+            .filter_map(|j| {
+                let cell = puzzle.button_cell(j)?;
+                Some(ButtonPlace {
+                    name: button_name(puzzle, j),
+                    centre: out.centre(cell),
+                    cells: changed(puzzle, j),
+                    cell: Some(cell),
+                })
             })
             .collect();
         return;
@@ -782,6 +785,17 @@ mod tests {
         // The top edge's button changes the top row; the picture keeps its 3 × 3 size.
         assert_eq!(l.buttons[1].cells, vec![0, 1, 2]);
         assert_eq!((l.width, l.height), (3.0, 3.0));
+    }
+
+    #[test]
+    fn button_at_places_buttons_on_the_cells_it_names() {
+        let l = of(
+            "Puzzle(graph: Grid(rows: 2, cols: 2), modulus: 2, buttons: [[(0, 1)], [(2, 1)]], button_at: [3, 0])",
+        );
+        let cells: Vec<Option<usize>> = l.buttons.iter().map(|b| b.cell).collect();
+        assert_eq!(cells, [Some(3), Some(0)]);
+        assert_eq!((l.buttons[0].centre, l.buttons[1].centre), (l.centre(3), l.centre(0)));
+        assert_eq!((l.width, l.height), (2.0, 2.0));
     }
 
     #[test]

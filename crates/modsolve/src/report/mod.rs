@@ -72,9 +72,13 @@ fn picture_chars(presses: &[BigUint]) -> Option<Vec<char>> {
 pub fn plan_text(puzzle: &Puzzle, presses: &[BigUint]) -> String {
     let mut out = String::new();
     let topology = &puzzle.topology;
-    let cells = puzzle.cell_count();
-    let on_cells = presses.len() == cells && (0..cells).all(|j| puzzle.button_cell(j) == Some(j));
-    if let (Some((rows, cols)), true) = (topology.picture_size(), on_cells) {
+    // The presses of the button on each cell, when every cell has exactly one.
+    let on_cells: Option<Vec<BigUint>> = puzzle
+        .cell_buttons()
+        .filter(|_| presses.len() == puzzle.button_count())
+        .and_then(|cells| cells.into_iter().map(|j| j.map(|j| presses[j].clone())).collect());
+    if let (Some((rows, cols)), Some(presses)) = (topology.picture_size(), on_cells) {
+        let presses = presses.as_slice();
         let chars = picture_chars(presses);
         let width = match &chars {
             Some(_) => 1,

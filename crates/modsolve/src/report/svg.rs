@@ -130,6 +130,7 @@ pub fn board_svg(puzzle: &Puzzle, state: &[u64], plan: Option<&[BigUint]>) -> St
     let moduli = puzzle.moduli();
     let target = puzzle.target();
     let labels = puzzle.labels().filter(|_| layout.labels);
+    let on_cells = puzzle.cell_buttons();
     let badge = |out: &mut String, x: f64, y: f64, count: &BigUint| {
         let _ = writeln!(
             out,
@@ -205,8 +206,9 @@ pub fn board_svg(puzzle: &Puzzle, state: &[u64], plan: Option<&[BigUint]>) -> St
                 escape(&labels[i])
             );
         }
-        if let Some(plan) = plan.filter(|_| puzzle.button_cell(i) == Some(i))
-            && let Some(count) = plan.get(i).filter(|x| !x.is_zero())
+        if let Some(plan) = plan
+            && let Some(j) = on_cells.as_ref().and_then(|c| c.get(i).copied().flatten())
+            && let Some(count) = plan.get(j).filter(|x| !x.is_zero())
         {
             let d = half * std::f64::consts::FRAC_1_SQRT_2;
             badge(&mut out, cx + d.max(half - 9.0), cy - d.max(half - 9.0), count);
