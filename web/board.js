@@ -278,10 +278,14 @@ export function draw(canvas, board, state, { plan = null, hint = null, maxWidth 
         const amount = `+${previewed.get(i)}`;
         ctx.font = `bold ${Math.max(9, Math.round(s * 0.18))}px system-ui, sans-serif`;
         const w = ctx.measureText(amount).width + 6, h = Math.max(12, Math.round(s * 0.24));
+        // A circle's tag sits outside it, up and left, clear of the modulus written inside.
+        const round = layout.shape === 'circle';
+        const left = Math.max(1, round ? x - half * 0.71 - w : x - half - 2);
+        const top = Math.max(1, round ? y - half * 0.71 - h + 2 : y - half - 2);
         ctx.fillStyle = palette.press;
-        ctx.fillRect(x - half - 2, y - half - 2, w, h);
+        ctx.fillRect(left, top, w, h);
         ctx.fillStyle = palette.press_text;
-        ctx.fillText(amount, x - half - 2 + w / 2, y - half - 2 + h / 2);
+        ctx.fillText(amount, left + w / 2, top + h / 2);
       }
     }
     if (hint !== null && hint === own) {
