@@ -861,6 +861,17 @@ function resetPlay() {
   $('hint-text').textContent = '';
   $('win').hidden = true;
   $('moves').textContent = 'moves 0';
+  showGoal(false);
+}
+
+// The par, from the start (unless the level hides it until won), and a notice on a level
+// no plan solves.
+function showGoal(solved) {
+  const fewest = app.solve && app.solve.fewest;
+  const hidden = app.board && app.board.hide_par && !solved;
+  $('play-par').textContent = !fewest ? '' : hidden ? 'par ?' : `par ${fewest.total_presses}${fewest.proven ? '' : ' (not proven fewest)'}`;
+  $('play-par').dataset.par = fewest && !hidden ? String(fewest.total_presses) : '';
+  $('unsolvable').hidden = !(app.mode === 'play' && app.solve && app.solve.solvable === false);
 }
 
 async function replay() {
@@ -869,6 +880,7 @@ async function replay() {
   app.state = doc.state;
   $('moves').textContent = `moves ${app.pressed.length}`;
   const par = app.solve && app.solve.fewest ? app.solve.fewest.total_presses : null;
+  showGoal(doc.solved);
   $('win').hidden = !doc.solved;
   if (doc.solved) {
     $('win-text').textContent = par === null ? `in ${app.pressed.length} moves`
@@ -906,7 +918,10 @@ $('hint').addEventListener('click', async () => {
       $('hint-text').textContent = 'already solved';
     } else if (doc.next) {
       app.hint = doc.next.button;
-      $('hint-text').textContent = `press ${doc.next.name} (${doc.par} to go${doc.par_proven ? '' : ', not proven fewest'})`;
+      // A button drawn on the board is named as it is drawn there (`button 4`, not `4`).
+      const placed = (app.board.layout.buttons || [])[doc.next.button];
+      const name = placed ? placed.name : doc.next.name;
+      $('hint-text').textContent = `press ${name} (${doc.par} to go${doc.par_proven ? '' : ', not proven fewest'})`;
     } else if (doc.solvable === false) {
       $('hint-text').textContent = 'no plan solves it from here';
     } else {
@@ -951,6 +966,7 @@ function setMode(mode) {
   for (const b of document.querySelectorAll('#modes button')) b.classList.toggle('active', b.dataset.mode === mode);
   $('edit-tools').hidden = mode !== 'edit';
   $('play-tools').hidden = mode !== 'play';
+  $('unsolvable').hidden = true;
   $('generate').hidden = mode !== 'generate';
   resetPlay();
   if (mode === 'play' && app.board) replay();

@@ -53,12 +53,33 @@ function shaped(board) {
 export function geometry(board, maxWidth, maxHeight) {
   const { rows, cols, hex } = board.layout;
   const text = shaped(board);
-  const margin = text ? 8 : 2;
+  // A torus gets room around it for the marks that say its sides join.
+  const margin = text ? (board.layout.wrap ? 20 : 8) : 2;
   const width = text ? board.layout.width : cols + (hex ? 0.5 : 0);
-  const height = text ? board.layout.height : rows;
+  // Node numbers written under circles need the room the layout keeps for labels.
+  const under = text && numbered(board) && board.layout.shape === 'circle' && !board.layout.labels ? 0.45 : 0;
+  const height = text ? board.layout.height + under : rows;
   let size = Math.min((maxWidth - 2 * margin) / width, (maxHeight - 2 * margin) / height);
-  size = text ? Math.max(4, Math.min(64, Math.floor(size))) : Math.max(0.25, size);
+  // Circles hold three lines of text (modulus, value, target): they may grow larger.
+  const most = board.layout.shape === 'circle' ? 84 : 64;
+  size = text ? Math.max(4, Math.min(most, Math.floor(size))) : Math.max(0.25, size);
   return { rows, cols, hex, text, margin, size, width: Math.ceil(2 * margin + width * size), height: Math.ceil(2 * margin + height * size) };
+}
+
+// Whether the board writes each node's number (a graph drawn by hand, without labels).
+function numbered(board) {
+  return !board.labels && Boolean(board.edges);
+}
+
+// Each cell's button, when the buttons are on the cells (a graph's own, or explicit buttons as
+// many as the cells, as Merlin's squares): cell → button; null when they are not.
+export function cellButtons(board) {
+  if (board.buttons_are_cells) return Array.from({ length: board.cells }, (_, i) => i);
+  const placed = board.layout.buttons || [];
+  if (!placed.length || placed.some((b) => b.cell === undefined || b.cell === null)) return null;
+  const out = new Array(board.cells).fill(null);
+  placed.forEach((b, j) => { out[b.cell] = j; });
+  return out;
 }
 
 // The picture place [row, col] of cell i.
@@ -107,7 +128,8 @@ export function toUnits(canvas, x, y) {
 // button) ringed; `edit` ('start', 'target' or 'moduli': the Edit view, each cell showing its
 // target and modulus, the edited one large; `state` is then the start); `preview` (a button
 // whose press is shown on the cells it changes); `centres` (cell centres overriding the
-// layout's, as while dragging).
+// layout's, as while dragging). Outside the Edit view every cell shows its target (`→t`) under
+// its value, and its modulus (`mod m`) when the cells' moduli differ or are not 2.
 export function draw(canvas, board, state, { plan = null, hint = null, maxWidth = 640, maxHeight = 640, edit = null, preview = null, centres = null, keep = false } = {}) {
   const g = keep && canvas._geometry ? canvas._geometry : geometry(board, maxWidth, maxHeight);
   const dpr = window.devicePixelRatio || 1;
@@ -120,6 +142,7 @@ export function draw(canvas, board, state, { plan = null, hint = null, maxWidth 
   ctx.fillStyle = palette.background;
   ctx.fillRect(0, 0, g.width, g.height);
   canvas._geometry = g;
+  const onCells = cellButtons(board);
   const pressable = board.buttons_are_cells;
   if (!g.text) {
     drawPixels(ctx, board, state, plan && pressable ? plan : null, g);
@@ -128,7 +151,7 @@ export function draw(canvas, board, state, { plan = null, hint = null, maxWidth 
   }
   const layout = board.layout, s = g.size;
   const at = (i) => cellPoint(canvas, board, i, centres);
-  const drawn = { pixels: false, cells: [], edges: 0, labels: [], buttons: [], size: s };
+  const drawn = { pixels: false, cells: [], edges: 0, labels: [], buttons: [], size: s, lines: 0, wraps: 0, captions: [], spots: [] };
   const previewed = preview === null || !board.effects ? null : new Map((board.effects[preview] || []).map(([c, a]) => [c, a]));
   // Lines first: the graph's edges, then the cells explicit buttons change.
   ctx.lineCap = 'round';
@@ -142,10 +165,12 @@ export function draw(canvas, board, state, { plan = null, hint = null, maxWidth 
     ctx.stroke();
     drawn.edges++;
   }
-  const lined = (layout.buttons || []).length <= 4;
+  // A button apart from the cells always has its lines; one on its cell only while hovered.
   (layout.buttons || []).forEach((button, j) => {
     const active = j === preview || (j === hint && !pressable);
-    if (!active && !lined) return;
+    const apart = button.cell === undefined || button.cell === null;
+    if (!active && !apart) return;
+    if (!active) drawn.lines += button.cells.length;
     const from = buttonPoint(canvas, board, j);
     ctx.save();
     ctx.strokeStyle = active ? palette.press : (palette.edge || '#64748b');
@@ -165,6 +190,15 @@ export function draw(canvas, board, state, { plan = null, hint = null, maxWidth 
   // labels of its own shows each node's number, as the editor's edge list names them.
   const numbers = !board.labels && board.edges ? Array.from({ length: board.cells }, (_, i) => String(i)) : null;
   const moduli = board.moduli, target = board.target;
+  // Outside the Edit view the modulus is written when it tells something: cells differ, or
+  // count modulo something other than 2.
+  const telling = moduli.some((m) => String(m) !== String(moduli[0])) || String(moduli[0]) !== '2';
+  if (layout.wrap) drawn.wraps = wrapMarks(ctx, board, g);
+  for (const caption of layout.captions || []) {
+    ctx.fillStyle = palette.label || '#94a3b8';
+    const font = fitText(ctx, caption.name, g.margin + caption.at[0] * s, g.margin + caption.at[1] * s, s * 2.5, Math.max(11, Math.round(s * 0.24)), 11);
+    drawn.captions.push({ name: caption.name, font });
+  }
   const labels = layout.labels && board.labels ? board.labels : numbers;
   ctx.textAlign = 'center';
   ctx.textBaseline = 'middle';
@@ -181,49 +215,56 @@ export function draw(canvas, board, state, { plan = null, hint = null, maxWidth 
       ctx.lineWidth = 2.5;
       ctx.stroke();
     }
-    const texts = [];
-    drawn.cells.push({ x, y, texts });
+    const texts = [], fonts = [];
+    drawn.cells.push({ x, y, texts, fonts });
     const ink = light(shown, m) ? palette.text_on_high : palette.text_on_low;
     if (2 * half >= 14) {
       ctx.fillStyle = ink;
       const big = edit === 'target' ? `→${t}` : edit === 'moduli' ? String(m) : String(v);
-      fitText(ctx, big, x, y, 2 * half * 0.8, Math.round(s * 0.34));
+      fonts.push(fitText(ctx, big, x, y, 2 * half * 0.8, Math.round(s * (layout.shape === 'circle' ? 0.28 : 0.34))));
       texts.push(big);
-      if (edit && 2 * half >= 34) {
-        // The other two fields, small: the start or target below, the modulus above.
-        const small = Math.max(9, Math.round(s * 0.16));
-        ctx.fillStyle = ink;
-        ctx.globalAlpha = 0.85;
+      if (2 * half >= 40) {
+        // The other fields, small (at least 11 px): the start or target below, the modulus
+        // above (in the Edit view always, else when it tells something).
+        const round = layout.shape === 'circle';
+        const small = Math.max(11, Math.round(s * (round ? 0.15 : 0.18)));
+        ctx.globalAlpha = 0.9;
         const below = edit === 'target' ? `from ${v}` : `→${t}`;
-        const above = edit === 'moduli' ? 'mod' : `mod ${m}`;
-        fitText(ctx, below, x, y + half * 0.62, 2 * half * 0.75, small);
-        // Squares and hexagons keep their top-right corner for the plan's badge.
-        const ax = layout.shape === 'circle' ? x : x - half * 0.3;
-        fitText(ctx, above, ax, y - half * 0.6, half * 1.1, small);
-        texts.push(below, above);
+        const above = !edit && !telling ? null : edit === 'moduli' ? 'mod' : `mod ${m}`;
+        fonts.push(fitText(ctx, below, x, y + half * 0.62, 2 * half * (round ? 0.7 : 0.8), small, 11));
+        texts.push(below);
+        if (above) {
+          // Squares and hexagons keep their top-right corner for the plan's badge.
+          const ax = round ? x : x - half * 0.28;
+          fonts.push(fitText(ctx, above, ax, y - half * (round ? 0.56 : 0.6), half * (round ? 1.5 : 1.25), small, 11));
+          texts.push(above);
+        }
         ctx.globalAlpha = 1;
       }
     }
     if (labels && labels[i] !== undefined && s >= 20) {
       const font = Math.max(10, Math.round(s * 0.22));
       if (layout.shape === 'circle') {
-        // On a patch of background, so that edges passing under it leave it readable.
+        // Beside the circle where no edge leaves it, on a patch of background.
         ctx.font = `${font}px system-ui, sans-serif`;
-        const w = Math.min(s * 1.45, ctx.measureText(labels[i]).width) + 4;
+        const w = Math.min(s * 1.45, ctx.measureText(labels[i]).width) + 4, h = font * 1.2;
+        const spot = labelSpot(board, i, at, { x, y }, half, w, h, g);
         ctx.fillStyle = palette.background;
-        ctx.fillRect(x - w / 2, y + half + font * 0.25, w, font * 1.2);
+        ctx.fillRect(spot.x - w / 2, spot.y - h / 2, w, h);
         ctx.fillStyle = palette.label || '#94a3b8';
-        fitText(ctx, labels[i], x, y + half + font * 0.85, s * 1.45, font);
+        fitText(ctx, labels[i], spot.x, spot.y + font * 0.05, s * 1.45, font);
+        drawn.spots.push({ label: labels[i], x: spot.x, y: spot.y, w, h });
       } else if (!edit) {
         ctx.fillStyle = ink;
         fitText(ctx, labels[i], x, y + half * 0.7, 2 * half * 0.9, Math.round(font * 0.8));
       }
       drawn.labels.push(labels[i]);
     }
-    if (plan && pressable && plan[i] !== undefined && String(plan[i]) !== '0' && 2 * half >= 14) {
+    const own = onCells ? onCells[i] : null;
+    if (plan && own !== null && plan[own] !== undefined && String(plan[own]) !== '0' && 2 * half >= 14) {
       // On a circle's rim, clear of the figures written inside it.
       const corner = layout.shape === 'circle' ? half : half * 0.72;
-      badge(ctx, x + corner, y - corner, Math.max(6, Math.min(10, half / 2.5)), String(plan[i]));
+      badge(ctx, x + corner, y - corner, Math.max(6, Math.min(10, half / 2.5)), String(plan[own]));
     }
     if (previewed && previewed.has(i)) {
       ctx.save();
@@ -237,13 +278,17 @@ export function draw(canvas, board, state, { plan = null, hint = null, maxWidth 
         const amount = `+${previewed.get(i)}`;
         ctx.font = `bold ${Math.max(9, Math.round(s * 0.18))}px system-ui, sans-serif`;
         const w = ctx.measureText(amount).width + 6, h = Math.max(12, Math.round(s * 0.24));
+        // A circle's tag sits outside it, up and left, clear of the modulus written inside.
+        const round = layout.shape === 'circle';
+        const left = Math.max(1, round ? x - half * 0.71 - w : x - half - 2);
+        const top = Math.max(1, round ? y - half * 0.71 - h + 2 : y - half - 2);
         ctx.fillStyle = palette.press;
-        ctx.fillRect(x - half - 2, y - half - 2, w, h);
+        ctx.fillRect(left, top, w, h);
         ctx.fillStyle = palette.press_text;
-        ctx.fillText(amount, x - half - 2 + w / 2, y - half - 2 + h / 2);
+        ctx.fillText(amount, left + w / 2, top + h / 2);
       }
     }
-    if (hint === i && pressable) {
+    if (hint !== null && hint === own) {
       ctx.strokeStyle = palette.hint;
       ctx.lineWidth = 4;
       outline(ctx, layout.shape, x, y, s, 5);
@@ -253,6 +298,10 @@ export function draw(canvas, board, state, { plan = null, hint = null, maxWidth 
   // Explicit buttons: named faces under the cells.
   (layout.buttons || []).forEach((button, j) => {
     const { x, y } = buttonPoint(canvas, board, j);
+    if (button.cell !== undefined && button.cell !== null) {
+      drawn.buttons.push({ name: button.name, x, y, cell: button.cell });
+      return;
+    }
     const w = 1.6 * s, h = 0.75 * s;
     ctx.fillStyle = j === preview ? '#1e3a8a' : (palette.button || '#334155');
     roundRect(ctx, x - w / 2, y - h / 2, w, h, Math.min(8, h / 3));
@@ -307,17 +356,80 @@ function badge(ctx, x, y, radius, text) {
 // Text centred at (x, y) in at most `font` pixels, smaller when wider than `width`. Text still
 // too wide at the smallest readable size (a value of a modulus past 2^40) keeps its ends and
 // loses its middle: 9007…4093, inside its cell.
-function fitText(ctx, text, x, y, width, font) {
+// Returns the font size used. `least` is the smallest size it shrinks to.
+function fitText(ctx, text, x, y, width, font, least = 7) {
   ctx.font = `${font}px system-ui, sans-serif`;
   const w = ctx.measureText(text).width;
   let shown = text;
+  let used = font;
   if (w > width && w > 0) {
-    ctx.font = `${Math.max(7, Math.floor(font * width / w))}px system-ui, sans-serif`;
+    used = Math.max(Math.min(least, font), Math.floor(font * width / w));
+    ctx.font = `${used}px system-ui, sans-serif`;
     for (let keep = Math.floor((text.length - 1) / 2); keep >= 1 && ctx.measureText(shown).width > width; keep--) {
       shown = `${text.slice(0, keep)}…${text.slice(-keep)}`;
     }
   }
   ctx.fillText(shown, x, y);
+  return used;
+}
+
+// Where the label of circle i goes: under it, unless an edge leaves it downwards; then the
+// first of the other sides (and corners) that no edge leaves by and that stays on the canvas.
+function labelSpot(board, i, at, c, half, w, h, g) {
+  const angles = [];
+  for (const [a, b] of board.layout.edges || []) {
+    if (a !== i && b !== i) continue;
+    const o = at(a === i ? b : a);
+    angles.push(Math.atan2(o.y - c.y, o.x - c.x));
+  }
+  const gap = 4;
+  const sides = [[0, 1], [-1, 1], [1, 1], [-1, 0], [1, 0], [-1, -1], [1, -1], [0, -1]];
+  let best = null;
+  for (const [dx, dy] of sides) {
+    const x = c.x + dx * (half * (dy ? 0.72 : 1) + gap + w / 2);
+    const y = c.y + dy * (half * (dx ? 0.72 : 1) + gap + h / 2);
+    if (x - w / 2 < 0 || x + w / 2 > g.width || y - h / 2 < 0 || y + h / 2 > g.height) continue;
+    const away = Math.atan2(dy, dx);
+    const clear = Math.min(Math.PI, ...angles.map((a) => Math.abs(Math.atan2(Math.sin(a - away), Math.cos(a - away)))));
+    if (clear >= Math.PI / 4 + 0.01) return { x, y };
+    if (!best || clear > best.clear) best = { x, y, clear };
+  }
+  return best || { x: c.x, y: c.y + half + gap + h / 2 };
+}
+
+// Marks that a torus's sides join: a short arrow out of each row's and column's ends.
+function wrapMarks(ctx, board, g) {
+  const { rows, cols } = board.layout;
+  const reach = g.margin - 4, tip = Math.min(5, reach / 3);
+  let count = 0;
+  ctx.save();
+  ctx.strokeStyle = palette.label || '#94a3b8';
+  ctx.lineWidth = 1.5;
+  const arrow = (x, y, dx, dy) => {
+    const ex = x + dx * reach, ey = y + dy * reach;
+    ctx.beginPath();
+    ctx.moveTo(x, y);
+    ctx.lineTo(ex, ey);
+    ctx.moveTo(ex - dx * tip + dy * tip, ey - dy * tip + dx * tip);
+    ctx.lineTo(ex, ey);
+    ctx.lineTo(ex - dx * tip - dy * tip, ey - dy * tip - dx * tip);
+    ctx.stroke();
+    count++;
+  };
+  const left = g.margin, right = g.margin + board.layout.width * g.size;
+  const top = g.margin, bottom = g.margin + board.layout.height * g.size;
+  for (let r = 0; r < rows; r++) {
+    const y = g.margin + (r + 0.5) * g.size;
+    arrow(left, y, -1, 0);
+    arrow(right, y, 1, 0);
+  }
+  for (let c = 0; c < cols; c++) {
+    const x = g.margin + (c + 0.5) * g.size;
+    arrow(x, top, 0, -1);
+    arrow(x, bottom, 0, 1);
+  }
+  ctx.restore();
+  return count;
 }
 
 // Big boards: one pixel a cell in an ImageData, scaled without smoothing.
@@ -420,21 +532,28 @@ export function buttonAt(canvas, board, x, y) {
 
 // The button a point presses: a cell's (buttons are cells) or a placed button; null for none.
 export function pressAt(canvas, board, x, y) {
-  if (board.buttons_are_cells) return cellAt(canvas, board, x, y);
+  const onCells = cellButtons(board);
+  if (onCells) {
+    const cell = cellAt(canvas, board, x, y);
+    return cell === null ? null : onCells[cell];
+  }
   return buttonAt(canvas, board, x, y);
 }
 
 // What the marks on the board mean, for the legend under it: [kind, text] pairs.
-export function legend(board, { edit = null, plan = false, play = false } = {}) {
+export function legend(board, { edit = null, plan = false, play = false, hover = true } = {}) {
   const items = [['off', 'not at its target']];
-  if (edit) {
-    items.push(['target', '→t: the cell\'s target'], ['modulus', 'mod m: what it counts modulo']);
-    if (edit === 'target') items.push(['from', 'from s: its start']);
-  }
+  items.push(['target', '→t: the cell\'s target']);
+  const m = board.moduli;
+  if (edit || m.some((v) => String(v) !== String(m[0])) || String(m[0]) !== '2') items.push(['modulus', 'mod m: what it counts modulo']);
+  if (edit === 'target') items.push(['from', 'from s: its start']);
   if (plan) items.push(['badge', 'presses in the fewest plan']);
   if (play) items.push(['hint', 'hint: press this next']);
-  items.push(['preview', 'hover: what a press adds']);
-  if (!board.buttons_are_cells && (board.layout.buttons || []).length) items.push(['lines', 'lines: the cells a button changes']);
+  if (hover) items.push(['preview', 'hover: what a press adds']);
+  const placed = board.layout.buttons || [];
+  if (placed.some((b) => b.cell === undefined || b.cell === null)) items.push(['lines', 'lines: the cells a button changes']);
+  if (!board.buttons_are_cells && placed.length && cellButtons(board)) items.push(['own', 'each square is a button: click it']);
+  if (board.layout.wrap) items.push(['wrap', 'arrows: the sides join (a torus)']);
   if (edit && board.layout.movable) items.push(['drag', 'drag a cell to move it (written as layout:)']);
   return items;
 }

@@ -4,7 +4,7 @@
 // with the embedded plans and quiet basis (see modsolve::export), exactly, in BigInt.
 // The board is drawn by the playground's own board.js, bundled into the page.
 
-import { draw, pressAt, cellPoint, buttonPoint, setPalette, cellArrays } from './board.js';
+import { draw, pressAt, cellPoint, buttonPoint, setPalette, cellArrays, legend } from './board.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -326,9 +326,13 @@ function render() {
     }
   }
   const moves = game.history.length;
-  const par = `par ${p.level.par}${p.level.par_proven ? '' : ' (not proven fewest)'}`;
+  // The par from the start, unless the level keeps it for the win (`hide_par: true`).
+  const hidden = board.hide_par && !game.won;
+  const par = hidden ? 'par ?' : `par ${p.level.par}${p.level.par_proven ? '' : ' (not proven fewest)'}`;
   $('moves').textContent = `moves ${moves}`;
   $('par').textContent = par;
+  $('par').dataset.par = hidden ? '' : p.level.par;
+  showLegend(board);
   $('win').hidden = !game.won;
   $('win-text').textContent = `solved in ${moves} (par ${p.level.par})`;
   $('win-note').textContent = BigInt(moves) <= p.par ? ' — perfect!' : '';
@@ -339,6 +343,19 @@ function render() {
   document.body.dataset.solved = String(game.won);
   document.body.dataset.hint = game.hint === null ? '' : String(game.hint);
   document.body.dataset.level = String(game.index);
+}
+
+// What the board's marks mean, under it.
+function showLegend(board) {
+  const box = $('legend');
+  box.innerHTML = '';
+  for (const [kind, text] of legend(board, { play: true, hover: false })) {
+    const li = document.createElement('li');
+    li.dataset.kind = kind;
+    li.innerHTML = `<span class="swatch ${kind}"></span>`;
+    li.append(text);
+    box.appendChild(li);
+  }
 }
 
 function renderPack() {
@@ -412,6 +429,7 @@ window.addEventListener('resize', () => game.p && render());
 // the page); null for a button the board does not draw.
 window.player = {
   game,
+  drawn: () => $('board')._drawn,
   cellCentre(i) {
     const canvas = $('board'), rect = canvas.getBoundingClientRect();
     const p = cellPoint(canvas, game.p.board, i);

@@ -131,7 +131,7 @@ def test_the_cube_has_gaps_between_its_faces(page):
 def test_explicit_buttons_are_drawn_named_and_pressed_on_the_board(page):
     open_level(page, "two-levers.ron")
     d = drawn(page)
-    assert [b["name"] for b in d["buttons"]] == ["button 0", "button 1"]
+    assert [b["name"] for b in d["buttons"]] == ["left lever", "right lever"]
     assert page.locator("#buttons button").count() == 0
     # Hovering a button shows the cells its press changes.
     point = page.evaluate("window.playground.buttonCentre(1)")

@@ -296,7 +296,8 @@ def test_play_is_a_players_view(page):
         expect(page.locator(hidden)).to_be_hidden()
     for shown in ("#board", "#moves", "#undo", "#reset", "#hint", "#files"):
         expect(page.locator(shown)).to_be_visible()
-    assert "par" not in page.locator("#toolbar").inner_text()
+    # The par shows from the start (issue 43: players see the goal).
+    expect(page.locator("#play-par")).to_have_text("par 18")
     plan = page.evaluate("window.playground.solve.fewest.presses")
     moves = 0
     for cell, count in enumerate(plan):

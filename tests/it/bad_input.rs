@@ -783,7 +783,7 @@ struct Refused {
 }
 
 const PUZZLE_FIELDS: &str = "`name`, `graph`, `modulus`, `press`, `buttons`, `start`, `target`, `labels`, \
-                             `button_labels`, `layout`, `max_presses`, `intended`, `phases`, `button_phases`";
+                             `button_labels`, `button_at`, `layout`, `hide_par`, `max_presses`, `intended`, `phases`, `button_phases`";
 
 const REFUSED: &[Refused] = &[
     // unknown fields in Grid and Edges (once silently ignored: this solved a Cross grid)
@@ -833,7 +833,7 @@ const REFUSED: &[Refused] = &[
         lines: &["Puzzle(graph: Path(3), modulus: 2, colour: 3)"],
         message: concat!(
             "unknown field `colour` in Puzzle; the fields are `name`, `graph`, `modulus`, `press`, ",
-            "`buttons`, `start`, `target`, `labels`, `button_labels`, `layout`, `max_presses`, `intended`, ",
+            "`buttons`, `start`, `target`, `labels`, `button_labels`, `button_at`, `layout`, `hide_par`, `max_presses`, `intended`, ",
             "`phases`, `button_phases`"
         ),
         line: 1,

@@ -84,6 +84,10 @@ pub struct Board {
     /// cells (paths, cycles, `Edges`), for the playground's graph editor; `None` otherwise or
     /// past [`crate::report::svg::TEXT_CELL_LIMIT`] cells.
     pub edges: Option<Vec<[usize; 2]>>,
+    /// Whether players see the par only once the level is won (`hide_par: true`; written only
+    /// then).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub hide_par: bool,
 }
 
 /// One value per cell, written as one number when every cell has it: a 2000×2000 board of one
@@ -175,6 +179,7 @@ pub fn board(puzzle: &Puzzle) -> Board {
             .then(|| (0..puzzle.button_count()).map(|j| puzzle.button_name(j)).collect()),
         effects: preview_effects(puzzle),
         edges: graph_edges(puzzle),
+        hide_par: puzzle.hide_par(),
     }
 }
 

@@ -93,6 +93,12 @@ impl PuzzleFile<'_> {
         if let Some(layout) = self.layout {
             builder = builder.layout(layout.into_iter().map(|(x, y)| [x, y]).collect());
         }
+        if let Some(at) = self.button_at {
+            builder = builder.button_at(at);
+        }
+        if let Some(hide) = self.hide_par {
+            builder = builder.hide_par(hide);
+        }
         if let Some(limits) = max_presses {
             builder = builder.max_presses(limits);
         }

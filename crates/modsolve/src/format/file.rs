@@ -26,7 +26,11 @@ pub(crate) struct PuzzleFile<'a> {
     #[serde(default)]
     pub button_labels: Option<Vec<String>>,
     #[serde(default)]
+    pub button_at: Option<Vec<usize>>,
+    #[serde(default)]
     pub layout: Option<Vec<(f64, f64)>>,
+    #[serde(default)]
+    pub hide_par: Option<bool>,
     #[serde(default, borrow)]
     pub max_presses: Option<RawField<'a>>,
     #[serde(default)]

@@ -107,7 +107,7 @@ pub fn with_field(source: &str, key: &str, value: &str) -> Option<String> {
 }
 
 /// The fields of `Puzzle(…)`.
-const PUZZLE_FIELDS: [&str; 14] = [
+const PUZZLE_FIELDS: [&str; 16] = [
     "name",
     "graph",
     "modulus",
@@ -117,7 +117,9 @@ const PUZZLE_FIELDS: [&str; 14] = [
     "target",
     "labels",
     "button_labels",
+    "button_at",
     "layout",
+    "hide_par",
     "max_presses",
     "intended",
     "phases",
@@ -290,6 +292,44 @@ mod tests {
             parse_puzzle("Puzzle(graph: Grid(rows: 2, cols: 2), modulus: 2, start: [0], target: Foo(1))")
                 .expect_err("two errors");
         assert!(error.to_string().contains("start") && error.to_string().contains("1 value"), "{error}");
+    }
+
+    /// `button_at:` is read, written back, and checked: one cell per explicit button, each a
+    /// cell, none twice, and only for explicit buttons; each error at its place.
+    #[test]
+    fn button_at_is_read_checked_and_written() {
+        let base = "Puzzle(graph: Grid(rows: 2, cols: 2), modulus: 2, buttons: [[(0, 1), (1, 1)], [(2, 1)]]";
+        let puzzle = parse_puzzle(&format!("{base}, button_at: [3, 0])")).unwrap();
+        assert_eq!((puzzle.button_cell(0), puzzle.button_cell(1)), (Some(3), Some(0)));
+        assert_eq!(puzzle.cell_buttons(), Some(vec![Some(1), None, None, Some(0)]));
+        let text = to_ron(&puzzle, "");
+        assert!(text.contains("    button_at: [3, 0],\n"), "{text}");
+        assert_eq!(parse_puzzle(&text).unwrap().button_cell(0), Some(3));
+        for (field, message) in [
+            ("button_at: [3]", "`button_at`: has 1 cell but the puzzle has 2 buttons"),
+            ("button_at: [3, 3]", "`button_at[1]`: cell 3 already holds button 0"),
+            ("button_at: [3, 4]", "`button_at[1]`: cell 4 is not a cell of the puzzle (4 cells)"),
+        ] {
+            let error = parse_puzzle(&format!("{base}, {field})")).expect_err(field);
+            assert!(error.to_string().starts_with(message), "{field}: {error}");
+        }
+        let graph = parse_puzzle("Puzzle(graph: Path(2), modulus: 2, button_at: [0, 1])").expect_err("graph");
+        assert!(graph.to_string().contains("is for explicit buttons"), "{graph}");
+    }
+
+    /// `hide_par:` is read (false when left out), written back only when true, and a value that
+    /// is not a boolean is refused at its place.
+    #[test]
+    fn hide_par_is_read_and_written_when_true() {
+        let hidden = parse_puzzle("Puzzle(graph: Path(3), modulus: 2, hide_par: true)").unwrap();
+        assert!(hidden.hide_par());
+        let text = to_ron(&hidden, "");
+        assert!(text.contains("    hide_par: true,\n"), "{text}");
+        assert!(parse_puzzle(&text).unwrap().hide_par());
+        let shown = parse_puzzle("Puzzle(graph: Path(3), modulus: 2)").unwrap();
+        assert!(!shown.hide_par() && !to_ron(&shown, "").contains("hide_par"));
+        let error = parse_puzzle("Puzzle(graph: Path(3), modulus: 2, hide_par: 1)").expect_err("not a bool");
+        assert!(error.to_string().contains("hide_par") || error.to_string().contains("bool"), "{error}");
     }
 
     /// `layout:` is read, checked (one position per cell, finite numbers, each error placed),

@@ -90,6 +90,13 @@ pub fn to_ron(puzzle: &Puzzle, comment: &str) -> String {
     if let Some(layout) = &puzzle.layout {
         let _ = writeln!(out, "    layout: {},", layout_text(layout.points()));
     }
+    if let Some(at) = &puzzle.button_at {
+        let items: Vec<String> = at.iter().map(usize::to_string).collect();
+        let _ = writeln!(out, "    button_at: [{}],", items.join(", "));
+    }
+    if puzzle.hide_par {
+        out.push_str("    hide_par: true,\n");
+    }
     if let Some(limits) = &puzzle.max_presses {
         let _ = writeln!(out, "    max_presses: {},", list_text(limits));
     }

@@ -39,6 +39,8 @@ pub struct PuzzleBuilder {
     target: Option<CellValues>,
     labels: Option<Vec<String>>,
     button_labels: Option<Vec<String>>,
+    hide_par: bool,
+    button_at: Option<Vec<usize>>,
     layout: Option<Vec<[f64; 2]>>,
     max_presses: Option<Vec<u64>>,
     intended: Option<Vec<u64>>,
@@ -58,6 +60,8 @@ impl Puzzle {
             target: None,
             labels: None,
             button_labels: None,
+            hide_par: false,
+            button_at: None,
             layout: None,
             max_presses: None,
             intended: None,
@@ -139,6 +143,20 @@ impl PuzzleBuilder {
     /// Names for the buttons: one per button, all different.
     pub fn button_labels(mut self, labels: Vec<String>) -> Self {
         self.button_labels = Some(labels);
+        self
+    }
+
+    /// The cell each explicit button is drawn on and pressed at (`button_at:`), one per
+    /// button, all different.
+    pub fn button_at(mut self, cells: Vec<usize>) -> Self {
+        self.button_at = Some(cells);
+        self
+    }
+
+    /// Whether players see the par only once the level is won (a surprise); by default they
+    /// see it from the start.
+    pub fn hide_par(mut self, hide: bool) -> Self {
+        self.hide_par = hide;
         self
     }
 
@@ -284,6 +302,9 @@ impl PuzzleBuilder {
         if let Some(labels) = &self.button_labels {
             check_labels("button_labels", labels, button_count, "button")?;
         }
+        if let Some(at) = &self.button_at {
+            check_button_at(at, matches!(buttons, Buttons::Explicit(_)), button_count, cells)?;
+        }
         let layout = self.layout.map(|points| check_layout(points, cells)).transpose()?;
         Ok(Puzzle {
             name: self.name,
@@ -297,6 +318,8 @@ impl PuzzleBuilder {
             phases,
             labels: self.labels,
             button_labels: self.button_labels,
+            hide_par: self.hide_par,
+            button_at: self.button_at,
             layout,
         })
     }
@@ -441,6 +464,43 @@ fn check_labels(field: &str, labels: &[String], count: usize, noun: &str) -> Res
                     "{} is already the name of {noun} {first}; each {noun} needs a name of its own",
                     crate::error::shorten(&format!("{label:?}"))
                 ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// `button_at:` one cell per explicit button, each a cell of the puzzle, no cell twice (a
+/// click on a cell must mean one button).
+fn check_button_at(at: &[usize], explicit: bool, buttons: usize, cells: usize) -> Result<(), InputError> {
+    if !explicit {
+        return Err(InputError::invalid(
+            "button_at",
+            "is for explicit buttons; a graph puzzle's buttons are its cells",
+        ));
+    }
+    if at.len() != buttons {
+        return Err(InputError::invalid(
+            "button_at",
+            format!(
+                "has {} but the puzzle has {} (give one per button)",
+                plural(at.len(), "cell"),
+                plural(buttons, "button")
+            ),
+        ));
+    }
+    let mut seen = std::collections::HashMap::with_capacity(at.len());
+    for (j, &cell) in at.iter().enumerate() {
+        if cell >= cells {
+            return Err(InputError::invalid(
+                format!("button_at[{j}]"),
+                format!("cell {cell} is not a cell of the puzzle ({})", plural(cells, "cell")),
+            ));
+        }
+        if let Some(first) = seen.insert(cell, j) {
+            return Err(InputError::invalid(
+                format!("button_at[{j}]"),
+                format!("cell {cell} already holds button {first}; each button needs a cell of its own"),
             ));
         }
     }

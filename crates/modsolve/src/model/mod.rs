@@ -253,6 +253,10 @@ pub struct Puzzle {
     pub(crate) labels: Option<Vec<String>>,
     /// Names for the buttons, one per button, all different.
     pub(crate) button_labels: Option<Vec<String>>,
+    /// Whether players see the par only once the level is won (`hide_par: true`).
+    pub(crate) hide_par: bool,
+    /// The cell each explicit button is drawn on (`button_at:`), when given.
+    pub(crate) button_at: Option<Vec<usize>>,
     /// Where the designer placed each cell in the picture, when given (`layout:`).
     pub(crate) layout: Option<Positions>,
 }
@@ -341,6 +345,31 @@ impl Puzzle {
     /// Names for the buttons (`button_labels:`): one per button, all different.
     pub fn button_labels(&self) -> Option<&[String]> {
         self.button_labels.as_deref()
+    }
+
+    /// Whether players see the par only once the level is won (`hide_par: true`).
+    pub fn hide_par(&self) -> bool {
+        self.hide_par
+    }
+
+    /// The cell button `j` is drawn on and belongs to, if any: a graph puzzle's buttons are its
+    /// cells; explicit buttons are at the cells `button_at:` gives, else, as many as the cells,
+    /// at their own (listed in cell order, as Merlin's nine squares).
+    pub fn button_cell(&self, j: usize) -> Option<usize> {
+        if let Some(at) = &self.button_at {
+            return at.get(j).copied();
+        }
+        let on_cells = self.buttons_are_cells() || self.button_count() == self.cell_count();
+        (on_cells && j < self.button_count()).then_some(j)
+    }
+
+    /// The button on each cell (`None` for a cell without one), when every button is on a cell.
+    pub fn cell_buttons(&self) -> Option<Vec<Option<usize>>> {
+        let mut out = vec![None; self.cell_count()];
+        for j in 0..self.button_count() {
+            *out.get_mut(self.button_cell(j)?)? = Some(j);
+        }
+        Some(out)
     }
 
     /// The designer's drawing position of every cell (`layout:`), when given.

@@ -3,8 +3,9 @@
 //! drawn a pixel a cell and carries no per-cell list; small puzzles without a picture get cell
 //! centres in cell widths: a path is a line, a cycle a ring, an `Edges` graph is laid out by
 //! stress majorisation (deterministic: the same graph gives the same picture), the cube's faces
-//! apart, and explicit buttons (not cells) a row of named buttons under the cells. A file's
-//! `layout:` field places the cells itself.
+//! apart (each face named), and explicit buttons (not cells) a row of named buttons under the
+//! cells, unless they are as many as the cells or placed by `button_at:`: then each is drawn on
+//! its cell (Merlin's nine squares). A torus says that it wraps. A file's `layout:` field places the cells itself.
 
 use std::collections::VecDeque;
 
@@ -52,6 +53,18 @@ pub struct ButtonPlace {
     pub centre: [f64; 2],
     /// The cells a press changes, ascending.
     pub cells: Vec<usize>,
+    /// The cell the button is drawn on (a click on it presses the button), when it has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cell: Option<usize>,
+}
+
+/// A name written over part of the picture: a face of the cube.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Caption {
+    /// The words (`top`, `front`, …).
+    pub name: String,
+    /// The centre `[x, y]` of the words, in cell widths.
+    pub at: [f64; 2],
 }
 
 /// Where each cell is drawn. Coordinates are in cell widths, `y` down; the picture spans
@@ -85,6 +98,12 @@ pub struct Layout {
     pub movable: bool,
     /// Whether cells have labels written under them (circles) or in them.
     pub labels: bool,
+    /// Whether the picture's edges wrap around (a torus): the page marks its sides.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub wrap: bool,
+    /// Names written over parts of the picture (the cube's faces).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub captions: Vec<Caption>,
 }
 
 impl Layout {
@@ -133,6 +152,13 @@ pub fn layout(puzzle: &Puzzle) -> Layout {
                 buttons: Vec::new(),
                 movable: false,
                 labels,
+                wrap: false,
+                captions: Vec::new(),
+            };
+            out.wrap = match topology {
+                Topology::Grid { wrap, .. } => *wrap,
+                Topology::Board(board) => matches!(board.kind(), BoardKind::Grid { wrap: true, .. }),
+                _ => false,
             };
             if let Topology::Board(board) = topology
                 && let BoardKind::Cube(n) = board.kind()
@@ -169,6 +195,8 @@ pub fn layout(puzzle: &Puzzle) -> Layout {
                 buttons: Vec::new(),
                 movable: false,
                 labels,
+                wrap: false,
+                captions: Vec::new(),
             };
             if shapes {
                 // A file's own layout spares the automatic one (a graph's costs the most).
@@ -197,10 +225,48 @@ pub fn layout(puzzle: &Puzzle) -> Layout {
     if labels && out.shape == Shape::Circle {
         out.height += 0.45;
     }
+    if let Topology::Board(board) = topology
+        && let BoardKind::Cube(n) = board.kind()
+        && shapes
+        && puzzle.layout().is_none()
+    {
+        name_faces(&mut out, *n, cells);
+    }
     if shapes && !puzzle.buttons_are_cells() && puzzle.button_count() <= PLACED_BUTTONS {
         place_buttons(puzzle, &mut out);
     }
     out
+}
+
+/// The cube's faces, as `model::board` unfolds them: `(face row, face column, name)`.
+const FACES: [(usize, usize, &str); 6] =
+    [(0, 1, "top"), (1, 0, "left"), (1, 1, "front"), (1, 2, "right"), (1, 3, "back"), (2, 1, "bottom")];
+
+/// Room above the picture for the top face's name, and each face's name over it, in the gap.
+fn name_faces(out: &mut Layout, n: usize, cells: usize) {
+    let n = n.max(1);
+    let mut centres: Vec<[f64; 2]> = (0..cells).map(|i| out.centre(i)).collect();
+    for p in &mut centres {
+        p[1] += FACE_GAP;
+    }
+    out.height += FACE_GAP;
+    for &(fr, fc, name) in &FACES {
+        let mut xs = Vec::new();
+        let mut top = f64::INFINITY;
+        for (i, p) in centres.iter().enumerate() {
+            let (r, c) = out.place(i);
+            if (r / n, c / n) == (fr, fc) {
+                xs.push(p[0]);
+                top = top.min(p[1]);
+            }
+        }
+        if xs.is_empty() {
+            continue;
+        }
+        let x = xs.iter().sum::<f64>() / xs.len() as f64;
+        out.captions.push(Caption { name: name.to_string(), at: [x, top - 0.5 - FACE_GAP / 2.0] });
+    }
+    out.centres = Some(centres);
 }
 
 /// The lines of a path, cycle or graph, each once (`a < b`), at most [`DRAWN_EDGES`].
@@ -303,6 +369,20 @@ fn fit(centres: &mut [[f64; 2]]) -> (f64, f64) {
 /// The explicit buttons in a row (or rows of eight) under the cells, each with the cells it
 /// changes; the picture grows to hold them.
 fn place_buttons(puzzle: &Puzzle, out: &mut Layout) {
+    if puzzle.button_count() > 0 && puzzle.cell_buttons().is_some() {
+        out.buttons = (0..puzzle.button_count())
+            .filter_map(|j| {
+                let cell = puzzle.button_cell(j)?;
+                Some(ButtonPlace {
+                    name: button_name(puzzle, j),
+                    centre: out.centre(cell),
+                    cells: changed(puzzle, j),
+                    cell: Some(cell),
+                })
+            })
+            .collect();
+        return;
+    }
     const WIDTH: f64 = 1.8;
     const PER_ROW: usize = 8;
     let count = puzzle.button_count();
@@ -323,20 +403,30 @@ fn place_buttons(puzzle: &Puzzle, out: &mut Layout) {
     out.buttons = (0..count)
         .map(|j| {
             let (r, c) = (j / PER_ROW, j % PER_ROW);
-            let mut cells: Vec<usize> = puzzle.effects(j).iter().map(|&(cell, _)| cell).collect();
-            cells.dedup();
             ButtonPlace {
-                name: match puzzle.button_labels() {
-                    // A named button is drawn by its name, others as `button 3`.
-                    Some(_) => puzzle.button_name(j),
-                    None => format!("button {}", puzzle.button_name(j)),
-                },
+                name: button_name(puzzle, j),
                 centre: [left + (c as f64 + 0.5) * WIDTH, top + 0.5 + r as f64 * 1.1],
-                cells,
+                cells: changed(puzzle, j),
+                cell: None,
             }
         })
         .collect();
     out.height = top + count.div_ceil(PER_ROW) as f64 * 1.1 + 0.1;
+}
+
+/// A named button is drawn by its name, others as `button 3`.
+fn button_name(puzzle: &Puzzle, j: usize) -> String {
+    match puzzle.button_labels() {
+        Some(_) => puzzle.button_name(j),
+        None => format!("button {}", puzzle.button_name(j)),
+    }
+}
+
+/// The cells button `j` changes, ascending, each once.
+fn changed(puzzle: &Puzzle, j: usize) -> Vec<usize> {
+    let mut cells: Vec<usize> = puzzle.effects(j).iter().map(|&(cell, _)| cell).collect();
+    cells.dedup();
+    cells
 }
 
 /// Stress majorisation of a graph: centres whose distances follow the graph's shortest paths
@@ -685,12 +775,52 @@ mod tests {
     }
 
     #[test]
+    fn buttons_as_many_as_the_cells_are_drawn_on_them() {
+        let l = shipped("merlin.ron");
+        let cells: Vec<Option<usize>> = l.buttons.iter().map(|b| b.cell).collect();
+        assert_eq!(cells, (0..9).map(Some).collect::<Vec<_>>());
+        for (j, b) in l.buttons.iter().enumerate() {
+            assert_eq!(b.centre, l.centre(j));
+        }
+        // The top edge's button changes the top row; the picture keeps its 3 × 3 size.
+        assert_eq!(l.buttons[1].cells, vec![0, 1, 2]);
+        assert_eq!((l.width, l.height), (3.0, 3.0));
+    }
+
+    #[test]
+    fn button_at_places_buttons_on_the_cells_it_names() {
+        let l = of(
+            "Puzzle(graph: Grid(rows: 2, cols: 2), modulus: 2, buttons: [[(0, 1)], [(2, 1)]], button_at: [3, 0])",
+        );
+        let cells: Vec<Option<usize>> = l.buttons.iter().map(|b| b.cell).collect();
+        assert_eq!(cells, [Some(3), Some(0)]);
+        assert_eq!((l.buttons[0].centre, l.buttons[1].centre), (l.centre(3), l.centre(0)));
+        assert_eq!((l.width, l.height), (2.0, 2.0));
+    }
+
+    #[test]
+    fn a_torus_wraps_and_the_cube_names_its_faces() {
+        assert!(shipped("torus-5x5.ron").wrap);
+        assert!(!shipped("lightsout-5x5.ron").wrap);
+        let cube = of("Puzzle(graph: Cube(2), modulus: 2)");
+        let names: Vec<&str> = cube.captions.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(names, ["top", "left", "front", "right", "back", "bottom"]);
+        // Each name above its face, inside the picture.
+        for c in &cube.captions {
+            assert!(c.at[1] > 0.0 && c.at[0] > 0.0 && c.at[0] < cube.width, "{c:?}");
+        }
+        let top = (0..24).map(|i| cube.centre(i)[1]).fold(f64::INFINITY, f64::min);
+        assert!(cube.captions[0].at[1] < top - 0.5, "{:?} {top}", cube.captions[0]);
+    }
+
+    #[test]
     fn explicit_buttons_are_placed_with_their_cells() {
         let l = shipped("two-levers.ron");
         assert_eq!(l.buttons.len(), 2);
         assert_eq!(l.buttons[0].cells, vec![0, 1]);
         assert_eq!(l.buttons[1].cells, vec![1, 2]);
-        assert_eq!(l.buttons[0].name, "button 0");
+        assert_eq!(l.buttons[0].name, "left lever");
+        assert!(l.buttons.iter().all(|b| b.cell.is_none()));
         for b in &l.buttons {
             assert!(b.centre[1] > 1.0 && b.centre[1] < l.height && b.centre[0] < l.width, "{b:?}");
         }

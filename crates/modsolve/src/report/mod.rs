@@ -66,12 +66,19 @@ fn picture_chars(presses: &[BigUint]) -> Option<Vec<char>> {
         .collect()
 }
 
-/// The plan as a picture (graph puzzles drawn as pictures: grids, hex boards with odd rows
-/// shifted half a cell, the cube's net; holes are blank) or a list of the buttons pressed.
+/// The plan as a picture (puzzles drawn as pictures whose buttons are on their cells: grids, hex
+/// boards with odd rows shifted half a cell, the cube's net, Merlin's nine squares; holes are
+/// blank) or a list of the buttons pressed.
 pub fn plan_text(puzzle: &Puzzle, presses: &[BigUint]) -> String {
     let mut out = String::new();
     let topology = &puzzle.topology;
-    if let (Some((rows, cols)), true) = (topology.picture_size(), puzzle.buttons_are_cells()) {
+    // The presses of the button on each cell, when every cell has exactly one.
+    let on_cells: Option<Vec<BigUint>> = puzzle
+        .cell_buttons()
+        .filter(|_| presses.len() == puzzle.button_count())
+        .and_then(|cells| cells.into_iter().map(|j| j.map(|j| presses[j].clone())).collect());
+    if let (Some((rows, cols)), Some(presses)) = (topology.picture_size(), on_cells) {
+        let presses = presses.as_slice();
         let chars = picture_chars(presses);
         let width = match &chars {
             Some(_) => 1,

@@ -75,17 +75,15 @@ fn light(value: u64, modulus: u64) -> bool {
     modulus > 1 && value.min(modulus - 1) * 2 >= modulus - 1 && value > 0
 }
 
-/// Buttons drawn with lines to the cells they change when there are at most this many.
-pub const LINED_BUTTONS: usize = 4;
-
 /// Pixels a cell width in an SVG of a board small enough for shapes.
 const UNIT: f64 = 48.0;
 
 /// The board of `puzzle` at `state` as an SVG document, drawn from its [`layout`]: each cell a
 /// square, hexagon or circle coloured by its value (from [`PALETTE`]'s `low` to `high`) with its
 /// value and label written on it, the lines of paths, cycles and graphs, cells off their target
-/// outlined, explicit buttons named under the cells with dashed lines to the cells they change,
-/// and, with a plan, each button's press count in a badge. Boards of more than
+/// outlined, explicit buttons named under the cells with dashed lines to the cells they change
+/// (or, as many as the cells, on their cells), the cube's face names, and, with a plan, each
+/// button's press count in a badge. Boards of more than
 /// [`TEXT_CELL_LIMIT`] cells are drawn a small square a cell, pressed cells marked.
 pub fn board_svg(puzzle: &Puzzle, state: &[u64], plan: Option<&[BigUint]>) -> String {
     let layout = layout(puzzle);
@@ -116,10 +114,9 @@ pub fn board_svg(puzzle: &Puzzle, state: &[u64], plan: Option<&[BigUint]>) -> St
             PALETTE.edge
         );
     }
-    // Lines from each button to the cells it changes while they stay readable; the cells are
-    // listed under every button too.
-    let lines = layout.buttons.len() <= LINED_BUTTONS;
-    for button in layout.buttons.iter().filter(|_| lines) {
+    // Lines from each button drawn apart to the cells it changes; the cells are listed under
+    // every such button too.
+    for button in layout.buttons.iter().filter(|b| b.cell.is_none()) {
         let (bx, by) = at(button.centre);
         for &cell in &button.cells {
             let (cx, cy) = at(layout.centre(cell));
@@ -133,6 +130,7 @@ pub fn board_svg(puzzle: &Puzzle, state: &[u64], plan: Option<&[BigUint]>) -> St
     let moduli = puzzle.moduli();
     let target = puzzle.target();
     let labels = puzzle.labels().filter(|_| layout.labels);
+    let on_cells = puzzle.cell_buttons();
     let badge = |out: &mut String, x: f64, y: f64, count: &BigUint| {
         let _ = writeln!(
             out,
@@ -208,14 +206,24 @@ pub fn board_svg(puzzle: &Puzzle, state: &[u64], plan: Option<&[BigUint]>) -> St
                 escape(&labels[i])
             );
         }
-        if let Some(plan) = plan.filter(|_| puzzle.buttons_are_cells())
-            && let Some(count) = plan.get(i).filter(|x| !x.is_zero())
+        if let Some(plan) = plan
+            && let Some(j) = on_cells.as_ref().and_then(|c| c.get(i).copied().flatten())
+            && let Some(count) = plan.get(j).filter(|x| !x.is_zero())
         {
             let d = half * std::f64::consts::FRAC_1_SQRT_2;
             badge(&mut out, cx + d.max(half - 9.0), cy - d.max(half - 9.0), count);
         }
     }
-    for (j, button) in layout.buttons.iter().enumerate() {
+    for caption in &layout.captions {
+        let (x, y) = at(caption.at);
+        let _ = writeln!(
+            out,
+            r#"<text class="caption" x="{x:.1}" y="{y:.1}" font-size="14" fill="{}" text-anchor="middle" dominant-baseline="central">{}</text>"#,
+            PALETTE.label,
+            escape(&caption.name)
+        );
+    }
+    for (j, button) in layout.buttons.iter().enumerate().filter(|(_, b)| b.cell.is_none()) {
         let (bx, by) = at(button.centre);
         let (w, h) = (1.6 * size, 0.75 * size);
         let _ = writeln!(
