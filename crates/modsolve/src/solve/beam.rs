@@ -33,7 +33,7 @@ use super::search::{
     Budget, Goal, Lookahead, Meter, Objective, Score, SearchProblem, button_order, search_ahead,
     terms_per_node,
 };
-use crate::algebra::arith::{add_mod, inv_mod, mul_mod, sub_mod};
+use crate::algebra::arith::{add_mod, inv_mod, mul_mod, sub_mod, valuation};
 
 /// The first pass's width.
 const FIRST_WIDTH: usize = 16;
@@ -133,15 +133,18 @@ struct Tail {
     checks: Vec<Check>,
 }
 
-/// A combination of cells' equations modulo a prime `p` in which the tail's buttons cancel:
-/// `Σ w · residual ≡ 0 (mod p)` over `(cell, w)` holds for every partial plan the tail can
-/// complete.
+/// A combination of cells' equations modulo a prime power `p` (`q` of [`Ring`]) in which the
+/// tail's buttons cancel: `Σ w · residual ≡ 0 (mod p)` over `(cell, w)` holds for every partial
+/// plan the tail can complete.
 struct Check {
     p: u64,
     weights: Vec<(usize, u64)>,
     /// The depth of the last button before the tail that changes the sum: from there on it
     /// stays, so the beam checks it there.
     depth: usize,
+    /// Modulo a higher power of a prime, not the prime alone (the beam falls back to the
+    /// latter where the former leave no child).
+    strong: bool,
 }
 
 impl Tail {
@@ -181,7 +184,8 @@ impl Tail {
         let highest = order[from..].iter().map(|&j| problem.highest[j]).collect();
         let problem = SearchProblem { moduli, effects, rhs: vec![0; cells.len()], highest };
         let ahead = Lookahead::new(&problem, &button_order(&problem).0, Objective::Total);
-        let checks = tail_checks(&problem);
+        let mut checks = tail_checks(&problem, true);
+        checks.extend(tail_checks(&problem, false));
         // The staggering's work: each check over the head's depths and the whole's cells.
         let work = checks.len().saturating_mul(from + whole.moduli.len());
         let checks = if work <= STAGGER_WORK {
@@ -192,9 +196,10 @@ impl Tail {
         Some(Tail { from, problem, cells, ahead, checks })
     }
 
-    /// Whether residuals `residual` (of the whole problem) pass every check of `depth`.
-    fn feasible(&self, depth: usize, residual: &[u64]) -> bool {
-        self.checks.iter().filter(|c| c.depth == depth).all(|c| {
+    /// Whether residuals `residual` (of the whole problem) pass every check of `depth`: all of
+    /// them (`strong`), or those modulo primes alone.
+    fn feasible(&self, depth: usize, strong: bool, residual: &[u64]) -> bool {
+        self.checks.iter().filter(|c| c.depth == depth && (strong || !c.strong)).all(|c| {
             c.weights.iter().fold(0, |acc, &(i, w)| add_mod(acc, mul_mod(w, residual[i] % c.p, c.p), c.p))
                 == 0
         })
@@ -220,12 +225,42 @@ impl Tail {
     }
 }
 
-/// The checks of a tail `problem` (over its own cells): for each prime
-/// `p` of its moduli, the equations of the cells whose modulus `p` divides, taken modulo `p`,
-/// and the combinations of them (the left kernel, by elimination) in which every tail button
-/// cancels. Prime powers are checked modulo `p` only (a necessary condition, not a sufficient
-/// one).
-fn tail_checks(problem: &SearchProblem) -> Vec<(u64, Vec<u64>)> {
+/// A prime power `q = p^e` and arithmetic on the linear forms of the tail's checks modulo it.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+struct Ring {
+    p: u64,
+    q: u64,
+}
+
+impl Ring {
+    /// The valuation of `a` at `p` (`u32::MAX` for 0 mod q).
+    fn valuation(self, a: u64) -> u32 {
+        if a.is_multiple_of(self.q) { u32::MAX } else { valuation(a, self.p) }
+    }
+
+    /// `target -= f · pivot` at every position, with `f` chosen so that position `at` of
+    /// `target` becomes 0; `pivot[at]` has the least valuation of the two (so `f` exists).
+    fn eliminate(self, target: &mut [u64], pivot: &[u64], at: usize) {
+        let (t, v) = (target[at], self.valuation(pivot[at]));
+        if t.is_multiple_of(self.q) {
+            return;
+        }
+        let unit = pivot[at] / self.p.pow(v);
+        let f = mul_mod(t / self.p.pow(v), inv_mod(unit % self.q, self.q).expect("a unit"), self.q);
+        for (x, &y) in target.iter_mut().zip(pivot) {
+            *x = sub_mod(*x, mul_mod(f, y, self.q), self.q);
+        }
+    }
+}
+
+/// The checks of a tail `problem` (over its own cells): for each prime `p` of its moduli, with
+/// `q` the largest power of `p` among them, each cell's equation modulo its own power `p^e` of
+/// `p`, scaled by `q / p^e` into an equation modulo `q`, and the combinations of them (by
+/// elimination over the integers mod `q`, pivots of least valuation) in which every tail
+/// button cancels. Each check is `(ring, weights over the tail's cells)`; the weights include the
+/// scaling, so the sum is the same for any residual that is the same modulo each cell's
+/// modulus. Necessary conditions, not always sufficient.
+fn tail_checks(problem: &SearchProblem, powers: bool) -> Vec<(Ring, Vec<u64>)> {
     let cells = problem.moduli.len();
     let nb = problem.effects.len();
     let mut primes: Vec<u64> =
@@ -235,141 +270,167 @@ fn tail_checks(problem: &SearchProblem) -> Vec<(u64, Vec<u64>)> {
     let by_cell = problem.buttons_by_cell();
     let mut checks = Vec::new();
     for p in primes {
-        let rows: Vec<usize> = (0..cells).filter(|&c| problem.moduli[c].is_multiple_of(p)).collect();
-        // Each row: the tail buttons' amounts mod p, then the combination of cells it is.
-        let mut matrix: Vec<(Vec<u64>, Vec<u64>)> = rows
-            .iter()
-            .enumerate()
-            .map(|(r, &c)| {
-                let mut a = vec![0u64; nb];
-                by_cell[c].iter().for_each(|&(j, w)| a[j] = add_mod(a[j], w % p, p));
-                let mut id = vec![0u64; rows.len()];
-                id[r] = 1;
-                (a, id)
+        let e = if powers { problem.moduli.iter().map(|&m| valuation(m, p)).max().unwrap_or(0) } else { 1 };
+        // With powers, primes of no higher power are left to the checks modulo primes.
+        if powers && e < 2 {
+            continue;
+        }
+        let ring = Ring { p, q: p.pow(e) };
+        // Each row: the tail buttons' amounts, then the (scaled) weight of each cell.
+        let mut rows: Vec<Vec<u64>> = (0..cells)
+            .filter(|&c| problem.moduli[c].is_multiple_of(p))
+            .map(|c| {
+                let scale = p.pow(e - valuation(problem.moduli[c], p).min(e));
+                let mut row = vec![0u64; nb + cells];
+                by_cell[c]
+                    .iter()
+                    .for_each(|&(j, a)| row[j] = add_mod(row[j], mul_mod(a % ring.q, scale, ring.q), ring.q));
+                row[nb + c] = scale % ring.q;
+                row
             })
             .collect();
         let mut rank = 0;
         for col in 0..nb {
-            let Some(pivot) = (rank..matrix.len()).find(|&r| matrix[r].0[col] != 0) else {
+            let Some(pivot) = (rank..rows.len())
+                .filter(|&r| !rows[r][col].is_multiple_of(ring.q))
+                .min_by_key(|&r| ring.valuation(rows[r][col]))
+            else {
                 continue;
             };
-            matrix.swap(rank, pivot);
-            let inv = inv_mod(matrix[rank].0[col], p).expect("a unit mod a prime");
-            let (a, id) = &mut matrix[rank];
-            a.iter_mut().chain(id.iter_mut()).for_each(|v| *v = mul_mod(*v, inv, p));
-            let (a0, id0) = matrix[rank].clone();
-            for (r, (a, id)) in matrix.iter_mut().enumerate() {
-                let f = a[col];
-                if r == rank || f == 0 {
-                    continue;
-                }
-                for (v, &u) in a.iter_mut().zip(&a0).chain(id.iter_mut().zip(&id0)) {
-                    *v = sub_mod(*v, mul_mod(f, u, p), p);
-                }
+            rows.swap(rank, pivot);
+            let (head, rest) = rows.split_at_mut(rank + 1);
+            for row in rest {
+                ring.eliminate(row, &head[rank], col);
             }
             rank += 1;
         }
-        for (_, id) in &matrix[rank..] {
-            let mut weights = vec![0u64; cells];
-            rows.iter().zip(id).for_each(|(&c, &w)| weights[c] = w);
-            checks.push((p, weights));
+        for (r, row) in rows.iter().enumerate() {
+            // Rows past the rank are checks; a pivot row is one once multiplied by the power of
+            // p that clears its buttons.
+            let clear = if r >= rank {
+                1
+            } else {
+                let least = row[..nb].iter().map(|&a| ring.valuation(a)).min().unwrap_or(u32::MAX);
+                if least == u32::MAX { 1 } else { ring.q / p.pow(least.min(e)) }
+            };
+            let weights: Vec<u64> = row[nb..].iter().map(|&w| mul_mod(w, clear % ring.q, ring.q)).collect();
+            let cancels = row[..nb].iter().all(|&a| mul_mod(a, clear % ring.q, ring.q) == 0);
+            if cancels && weights.iter().any(|&w| w != 0) {
+                checks.push((ring, weights));
+            }
         }
     }
     checks
 }
 
-/// The tail's checks (`(p, weights over the tail's cells)`), recombined per prime so that each
-/// is checked where a button can still meet it. Elimination runs from the deepest button before
-/// the tail (`head`, the order up to the tail) back; at each depth the checks whose sum that
-/// button changes are combined so that one keeps it:
+/// The tail's checks (`(ring, weights over the tail's cells)`), recombined per prime power so
+/// that each is checked where a button can still meet it. Elimination runs from the deepest
+/// button before the tail (`head`, the order up to the tail) back; at each depth the checks
+/// whose sum that button changes are combined (pivot of least valuation) so that one keeps it:
 /// - when the button's forced values (steps of its first closing cell's `m / gcd`, see
 ///   [`Beam::pass`]) move its value modulo `p`, that check is checked at this depth, where the
 ///   beam's children of the right value meet it;
-/// - otherwise the closing cell's own equation modulo `p` is added to every check instead, so
-///   that none depends on this button (the closing cell is met from this depth on, so its
-///   weight changes no sum the tail sees), and the checks move to earlier buttons.
+/// - otherwise, when the closing cell's own equation (scaled as in [`tail_checks`]) can stand as
+///   the pivot, it is added to every check instead, so that none depends on this button (the
+///   closing cell is met from this depth on, so its weight changes no sum the tail sees), and
+///   the checks move to earlier buttons.
 ///
 /// A check no button changes is checked at depth 0 (it holds for every plan, or for none).
-/// `index` maps the whole problem's cells to the tail's, `cells` back.
+/// `cells` maps the tail's cells to the whole problem's.
 fn stagger(
-    checks: Vec<(u64, Vec<u64>)>,
+    checks: Vec<(Ring, Vec<u64>)>,
     whole: &SearchProblem,
     head: &[usize],
     closing: &[Vec<usize>],
     cells: &[usize],
 ) -> Vec<Check> {
     let all = whole.moduli.len();
+    let nd = head.len();
     let mut depth_of = vec![usize::MAX; whole.effects.len()];
     head.iter().enumerate().for_each(|(d, &j)| depth_of[j] = d);
     let by_cell = whole.buttons_by_cell();
-    // Each check: its prime, its sums' dependence on each head button, its weight per cell.
-    let mut rows: Vec<(u64, Vec<u64>, Vec<u64>)> = checks
-        .into_iter()
-        .map(|(p, w)| {
-            let mut weights = vec![0u64; all];
-            cells.iter().zip(&w).for_each(|(&i, &v)| weights[i] = v);
-            let mut coef = vec![0u64; head.len()];
-            for (&i, &v) in cells.iter().zip(&w) {
-                for &(j, a) in &by_cell[i] {
-                    if v != 0 && depth_of[j] != usize::MAX {
-                        coef[depth_of[j]] = add_mod(coef[depth_of[j]], mul_mod(v, a % p, p), p);
-                    }
+    // A cell's equation scaled into `ring`: its dependence on each head button, then its
+    // weight per cell.
+    let equation = |ring: Ring, weights: &[u64]| {
+        let mut row = vec![0u64; nd + all];
+        for (c, &w) in weights.iter().enumerate().filter(|&(_, &w)| w != 0) {
+            row[nd + c] = w;
+            for &(j, a) in &by_cell[c] {
+                if depth_of[j] != usize::MAX {
+                    row[depth_of[j]] = add_mod(row[depth_of[j]], mul_mod(w, a % ring.q, ring.q), ring.q);
                 }
             }
-            (p, coef, weights)
+        }
+        row
+    };
+    let mut rows: Vec<(Ring, Vec<u64>)> = checks
+        .into_iter()
+        .map(|(ring, w)| {
+            let mut weights = vec![0u64; all];
+            cells.iter().zip(&w).for_each(|(&i, &v)| weights[i] = v);
+            (ring, equation(ring, &weights))
         })
         .collect();
     let mut out = Vec::new();
     let mut open: Vec<bool> = vec![true; rows.len()];
-    for d in (0..head.len()).rev() {
-        let j = head[d];
-        for p in rows.iter().map(|r| r.0).collect::<std::collections::BTreeSet<u64>>() {
+    let rings: std::collections::BTreeSet<Ring> = rows.iter().map(|r| r.0).collect();
+    for d in (0..nd).rev() {
+        for &ring in &rings {
             let mine: Vec<usize> =
-                (0..rows.len()).filter(|&k| open[k] && rows[k].0 == p && rows[k].1[d] != 0).collect();
-            let Some(&k) = mine.first() else { continue };
+                (0..rows.len()).filter(|&k| open[k] && rows[k].0 == ring && rows[k].1[d] != 0).collect();
+            let Some(&k) = mine.iter().min_by_key(|&&k| ring.valuation(rows[k].1[d])) else { continue };
+            let least = ring.valuation(rows[k].1[d]);
             // The closing cell's equation, when the forced steps leave this value fixed mod p.
             let fixed = closing[d].first().and_then(|&c| {
                 let m = whole.moduli[c];
-                let a = by_cell[c].iter().find(|&&(b, _)| b == j).map_or(0, |&(_, a)| a);
-                let step = m / a.gcd(&m);
-                (step.is_multiple_of(p) && m.is_multiple_of(p) && a % p != 0).then_some((c, a % p))
-            });
-            let (pivot_coef, pivot_weights, pivot_at) = match fixed {
-                Some((c, a)) => {
-                    let mut coef = vec![0u64; head.len()];
-                    by_cell[c].iter().filter(|&&(b, _)| depth_of[b] != usize::MAX).for_each(|&(b, w)| {
-                        coef[depth_of[b]] = add_mod(coef[depth_of[b]], w % p, p);
-                    });
-                    let mut weights = vec![0u64; all];
-                    weights[c] = 1;
-                    debug_assert_eq!(coef[d], a);
-                    (coef, weights, None)
+                let a = by_cell[c].iter().find(|&&(b, _)| b == head[d]).map_or(0, |&(_, a)| a);
+                if !(m / a.gcd(&m)).is_multiple_of(ring.p) || !m.is_multiple_of(ring.p) {
+                    return None;
                 }
-                None => (rows[k].1.clone(), rows[k].2.clone(), Some(k)),
-            };
-            let inv = inv_mod(pivot_coef[d], p).expect("a unit mod a prime");
+                let mut weights = vec![0u64; all];
+                weights[c] = ring.q / ring.p.pow(valuation(m, ring.p).min(ring.q.ilog(ring.p)));
+                let row = equation(ring, &weights);
+                (ring.valuation(row[d]) <= least).then_some(row)
+            });
+            let pivot = fixed.clone().unwrap_or_else(|| rows[k].1.clone());
             for &r in &mine {
-                if Some(r) == pivot_at {
+                if fixed.is_none() && r == k {
                     continue;
                 }
-                let f = mul_mod(rows[r].1[d], inv, p);
-                let row = &mut rows[r];
-                for (v, &u) in row.1.iter_mut().zip(&pivot_coef).chain(row.2.iter_mut().zip(&pivot_weights)) {
-                    *v = sub_mod(*v, mul_mod(f, u, p), p);
+                ring.eliminate(&mut rows[r].1, &pivot, d);
+            }
+            if fixed.is_some() {
+                continue;
+            }
+            // A check its own button cannot always meet (a coefficient or a forced step that p
+            // divides) is kept modulo p alone: met by luck, one partial plan in p, where a check
+            // modulo a higher power would cut almost every partial plan. Weakened so far that
+            // this button no longer changes it, it moves on to earlier buttons.
+            let step = closing[d].first().map_or(1, |&c| {
+                let m = whole.moduli[c];
+                let a = by_cell[c].iter().find(|&&(b, _)| b == head[d]).map_or(0, |&(_, a)| a);
+                m / a.gcd(&m)
+            });
+            let lowest = rows[k].1.iter().map(|&v| ring.valuation(v)).min().unwrap_or(u32::MAX);
+            let top = ring.q.ilog(ring.p) - 1;
+            if (least > lowest || step.is_multiple_of(ring.p)) && lowest < top {
+                let weaken = ring.p.pow(top - lowest);
+                rows[k].1.iter_mut().for_each(|v| *v = mul_mod(*v, weaken, ring.q));
+                if rows[k].1[d] == 0 {
+                    continue;
                 }
             }
-            if let Some(k) = pivot_at {
-                open[k] = false;
-                out.push((k, d));
-            }
+            open[k] = false;
+            out.push((k, d));
         }
     }
     out.extend((0..rows.len()).filter(|&k| open[k]).map(|k| (k, 0)));
     out.into_iter()
         .map(|(k, depth)| {
-            let (p, _, w) = &rows[k];
-            let weights = w.iter().enumerate().filter(|&(_, &v)| v != 0).map(|(c, &v)| (c, v)).collect();
-            Check { p: *p, weights, depth }
+            let (ring, row) = &rows[k];
+            let weights =
+                row[nd..].iter().enumerate().filter(|&(_, &v)| v != 0).map(|(c, &v)| (c, v)).collect();
+            Check { p: ring.q, weights, depth, strong: ring.q > ring.p }
         })
         .filter(|c| !c.weights.is_empty())
         .collect()
@@ -450,65 +511,77 @@ impl Beam<'_> {
             let hi = problem.highest[j];
             let cost = problem.step_nodes(j);
             let terms = self.ahead.terms(depth + 1) as u64;
-            // Children that leave the tail unsolvable are not kept.
-            let check = self.tail.as_ref().filter(|t| t.checks.iter().any(|c| c.depth == depth));
+            // Children that leave the tail unsolvable are not kept: by the checks modulo prime
+            // powers, or when they leave none, by those modulo primes alone.
+            let here = |strong: bool| {
+                self.tail
+                    .as_ref()
+                    .is_some_and(|t| t.checks.iter().any(|c| c.depth == depth && c.strong == strong))
+            };
+            let any = here(true) || here(false);
             // (bound, parent, value)
             let mut children: Vec<(Score, u32, u64)> = Vec::new();
-            for s in 0..layer.sum.len() {
-                if copy > 0 && !meter.tick_by(copy) {
-                    return None;
+            for strong in [true, false] {
+                if !strong && (!children.is_empty() || !here(true)) {
+                    break;
                 }
-                scratch.copy_from_slice(&layer.residual[s * cells..(s + 1) * cells]);
-                let (sum, max, nonzero) = (layer.sum[s], layer.max[s], layer.nonzero[s]);
-                let (first, step) = match self.closing[depth].first() {
-                    Some(&i) => {
-                        let m = problem.moduli[i];
-                        let (a, r) = (self.amount(j, i), scratch[i]);
-                        let g = a.gcd(&m);
-                        if !r.is_multiple_of(g) {
-                            if !meter.tick() {
-                                return None;
-                            }
-                            continue;
-                        }
-                        let step = m / g;
-                        (mul_mod((r / g) % step, inv_mod((a / g) % step, step).unwrap_or(0), step), step)
-                    }
-                    None => (0, 1),
-                };
-                let (mut value, mut taken) = (first, 0);
-                while value <= hi && taken < CHILDREN {
-                    if !meter.tick_by(cost) {
+                let check = self.tail.as_ref().filter(|_| any);
+                for s in 0..layer.sum.len() {
+                    if copy > 0 && !meter.tick_by(copy) {
                         return None;
                     }
-                    let (sum2, max2, nz2) =
-                        (sum + value as u128, max.max(value), nonzero + u64::from(value != 0));
-                    if !below(self.key(sum2, max2, nz2, 0)) {
-                        break;
-                    }
-                    self.press(&mut scratch, j, value, false);
-                    let closed = self.closing[depth].iter().all(|&i| scratch[i] == 0)
-                        && check.is_none_or(|t| t.feasible(depth, &scratch));
-                    if closed {
-                        lookups += terms;
-                        if lookups >= per_node {
-                            if !meter.tick_by(lookups / per_node) {
-                                return None;
+                    scratch.copy_from_slice(&layer.residual[s * cells..(s + 1) * cells]);
+                    let (sum, max, nonzero) = (layer.sum[s], layer.max[s], layer.nonzero[s]);
+                    let (first, step) = match self.closing[depth].first() {
+                        Some(&i) => {
+                            let m = problem.moduli[i];
+                            let (a, r) = (self.amount(j, i), scratch[i]);
+                            let g = a.gcd(&m);
+                            if !r.is_multiple_of(g) {
+                                if !meter.tick() {
+                                    return None;
+                                }
+                                continue;
                             }
-                            lookups %= per_node;
+                            let step = m / g;
+                            (mul_mod((r / g) % step, inv_mod((a / g) % step, step).unwrap_or(0), step), step)
                         }
-                    }
-                    if closed && let Some(rest) = self.ahead.rest(depth + 1, &scratch) {
-                        let key = self.key(sum2, max2, nz2, rest);
-                        if below(key) {
-                            children.push((key, s as u32, value));
-                            taken += 1;
+                        None => (0, 1),
+                    };
+                    let (mut value, mut taken) = (first, 0);
+                    while value <= hi && taken < CHILDREN {
+                        if !meter.tick_by(cost) {
+                            return None;
                         }
-                    }
-                    self.press(&mut scratch, j, value, true);
-                    match value.checked_add(step) {
-                        Some(v) => value = v,
-                        None => break,
+                        let (sum2, max2, nz2) =
+                            (sum + value as u128, max.max(value), nonzero + u64::from(value != 0));
+                        if !below(self.key(sum2, max2, nz2, 0)) {
+                            break;
+                        }
+                        self.press(&mut scratch, j, value, false);
+                        let closed = self.closing[depth].iter().all(|&i| scratch[i] == 0)
+                            && check.is_none_or(|t| t.feasible(depth, strong, &scratch));
+                        if closed {
+                            lookups += terms;
+                            if lookups >= per_node {
+                                if !meter.tick_by(lookups / per_node) {
+                                    return None;
+                                }
+                                lookups %= per_node;
+                            }
+                        }
+                        if closed && let Some(rest) = self.ahead.rest(depth + 1, &scratch) {
+                            let key = self.key(sum2, max2, nz2, rest);
+                            if below(key) {
+                                children.push((key, s as u32, value));
+                                taken += 1;
+                            }
+                        }
+                        self.press(&mut scratch, j, value, true);
+                        match value.checked_add(step) {
+                            Some(v) => value = v,
+                            None => break,
+                        }
                     }
                 }
             }
@@ -713,13 +786,14 @@ mod tests {
                 at
             };
             for (d, residual) in prefix_residuals(&x).iter().enumerate() {
-                assert!(tail.feasible(d, residual), "round {round}: a plan fails a check at depth {d}");
+                assert!(tail.feasible(d, true, residual), "round {round}: a plan fails a check at depth {d}");
                 checked += tail.checks.iter().filter(|c| c.depth == d).count();
             }
             let other: Vec<u64> = (0..x.len()).map(|_| rng.random_range(0..40)).collect();
             tried += 1;
-            cut +=
-                usize::from(prefix_residuals(&other).iter().enumerate().any(|(d, r)| !tail.feasible(d, r)));
+            cut += usize::from(
+                prefix_residuals(&other).iter().enumerate().any(|(d, r)| !tail.feasible(d, true, r)),
+            );
         }
         assert!(checked > 200, "{checked} checks");
         assert!(cut * 4 > tried, "{cut} of {tried} random prefixes cut");

@@ -665,7 +665,7 @@ fn walk_budget(budget: Budget, spent: u64, default: u64) -> Budget {
 
 /// The default budget's nodes for the beam search ([`beam`]) before branch and bound: a tenth
 /// of it (the beam's widest pass on an 8×8 mixed grid takes most of them).
-const BEAM_NODES: u64 = crate::solve::search::DEFAULT_NODES / BEAM_SHARE;
+const BEAM_NODES: u64 = crate::solve::search::DEFAULT_NODES / 2;
 
 /// Any other budget gives the beam search this fraction of what is left (nodes and time).
 const BEAM_SHARE: u64 = 10;
