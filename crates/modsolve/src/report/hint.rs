@@ -105,7 +105,7 @@ pub fn hint_text(puzzle: &Puzzle, hint: &Hint) -> String {
             );
         }
         Outcome::Undecided(why) => {
-            let _ = writeln!(out, "\nUndecided: {why}; a larger --budget (or --timeout) may decide it.");
+            let _ = writeln!(out, "\nUndecided: {why}; a larger --timeout or --budget may decide it.");
         }
         Outcome::Next { press, par, proof, lower_bound, .. } => {
             let marked = if marked_cell(puzzle, Some(press)).is_some() && pictured(puzzle) {

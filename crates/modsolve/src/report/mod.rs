@@ -217,7 +217,7 @@ pub fn solve_text(puzzle: &Puzzle, report: &SolveReport, picture: bool) -> Strin
     out.push('\n');
     let within = if report.limited { " within the press limits" } else { "" };
     if let Some(why) = &report.undecided {
-        let _ = writeln!(out, "\nUndecided: {why}; a larger --budget (or --timeout) may decide it.");
+        let _ = writeln!(out, "\nUndecided: {why}; a larger --timeout or --budget may decide it.");
         return out;
     }
     match report.shown() {
