@@ -398,27 +398,9 @@ pub(crate) struct NewArgs {
     pub(crate) modulus: modsolve::scaffold::Moduli,
 }
 
-/// `--modulus`: `7` or `7,8,7,6`.
+/// `--modulus`: `7` or `7,8,7,6` ([`modsolve::scaffold::Moduli`]'s reading).
 fn parse_moduli(text: &str) -> Result<modsolve::scaffold::Moduli, String> {
-    use modsolve::scaffold::Moduli;
-    let values = text
-        .split(',')
-        .enumerate()
-        .map(|(i, item)| {
-            item.trim().parse::<u64>().map_err(|e| {
-                format!(
-                    "value {} of the list, {:?}, is not a whole number from 0 to 2^64 - 1 ({e})",
-                    i + 1,
-                    item.trim()
-                )
-            })
-        })
-        .collect::<Result<Vec<u64>, String>>()?;
-    Ok(if values.len() == 1 && !text.contains(',') {
-        Moduli::One(values[0])
-    } else {
-        Moduli::PerCell(values)
-    })
+    text.parse()
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug)]

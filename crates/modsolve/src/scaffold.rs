@@ -115,6 +115,29 @@ pub enum Moduli {
     PerCell(Vec<u64>),
 }
 
+impl std::str::FromStr for Moduli {
+    type Err = String;
+
+    /// `7` (one for every cell) or `7,8,7,6` (one per cell); spaces around the numbers are
+    /// allowed.
+    fn from_str(text: &str) -> Result<Moduli, String> {
+        let values = text
+            .split(',')
+            .enumerate()
+            .map(|(i, item)| {
+                item.trim().parse::<u64>().map_err(|e| {
+                    format!(
+                        "value {} of the list, {:?}, is not a whole number from 0 to 2^64 - 1 ({e})",
+                        i + 1,
+                        item.trim()
+                    )
+                })
+            })
+            .collect::<Result<Vec<u64>, String>>()?;
+        Ok(if text.contains(',') { Moduli::PerCell(values) } else { Moduli::One(values[0]) })
+    }
+}
+
 /// Where a new puzzle starts.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Start {
