@@ -18,6 +18,7 @@
 //! fault to give its line and column.
 
 mod convert;
+pub mod dict;
 pub mod edit;
 mod fast;
 mod file;
