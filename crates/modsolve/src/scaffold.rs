@@ -248,7 +248,9 @@ pub fn new_puzzle(spec: &Spec) -> Result<(Puzzle, String), StarterError> {
             // The target with one press of button 0 undone.
             let draft = builder.clone().start(vec![0; cells]).build().map_err(StarterError::Invalid)?;
             let mut presses = vec![BigUint::from(0u32); draft.button_count()];
-            presses[0] = BigUint::from(1u32);
+            if let Some(first) = presses.first_mut() {
+                *first = BigUint::from(1u32);
+            }
             let after = draft.apply(&vec![0; cells], &presses);
             after.iter().zip(&moduli).map(|(&a, &m)| sub_mod(0, a, m)).collect()
         }
