@@ -76,6 +76,17 @@ def par_distribution(
     file: Optional[str] = None,
 ) -> Dict[str, Any]: ...
 def to_ron(puzzle: Puzzle, *, comment: str = "") -> str: ...
+def new(
+    form: str,
+    *,
+    rows: int = 5,
+    cols: int = 5,
+    size: int = 3,
+    cells: int = 5,
+    modulus: Union[int, str, List[int], None] = None,
+    press: Optional[Tuple[int, int]] = None,
+    start: Optional[int] = None,
+) -> str: ...
 def shard(
     puzzle: Puzzle,
     part: int,

@@ -33,7 +33,7 @@ fn main() -> ExitCode {
         Mode::Export(request) => cli::export::run(&request),
         #[cfg(feature = "serve")]
         Mode::Serve(request) => cli::serve::run(request),
-        Mode::New(form, modulus) => cli::new(form, modulus),
+        Mode::New(spec) => cli::new(&spec),
         Mode::Completions(shell) => Ok(cli::completions(shell)),
         Mode::Man(subcommand) => cli::man(subcommand.as_deref()),
         Mode::Combine(request) => cli::shard::combine(&request),

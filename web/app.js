@@ -342,9 +342,15 @@ async function runBarrier(op) {
     }
   } else if (op.kind === 'graph') {
     if (!app.board || !app.board.edges) return;
-    const { cells, edges } = op.make(app.board);
+    // A new graph (`{cells, edges}`) or a node to remove (`{remove_node}`): the server's
+    // library writes either into the text.
+    const change = op.make(app.board);
+    if (!change) return;
     const before = app.source;
-    const doc = await analyse({ source: before, file: app.file, graph: { cells, edges } });
+    const request = { source: before, file: app.file };
+    if ('remove_node' in change) request.remove_node = change.remove_node;
+    else request.graph = { cells: change.cells, edges: change.edges };
+    const doc = await analyse(request);
     if (doc) pushHistory(before);
   }
 }
@@ -606,7 +612,7 @@ function showGraphEditor() {
   if (!edges && field() === 'edges') document.querySelector('input[name=field][value=start]').checked = true;
   $('graph-note').hidden = !graphTool();
   if (edges) {
-    const from = app.edgeFrom === null ? '' : ` · node ${app.edgeFrom} chosen: click another`;
+    const from = app.edgeFrom === null ? '' : ` · node ${app.edgeFrom} chosen: click another, or − node to remove it`;
     $('edge-list').textContent = `${app.board.cells} nodes, ${edges.length} edge${edges.length === 1 ? '' : 's'}${edges.length ? ': ' : ''}${edges.map(([a, b]) => `${a}–${b}`).join(', ')}${from}`;
   }
 }
@@ -622,6 +628,18 @@ function editGraph(make) {
 function addNode() {
   if (!app.board || !app.board.edges) return;
   editGraph((board) => ({ cells: board.cells + 1, edges: board.edges }));
+}
+
+// Removes the chosen node (its edges go, the higher nodes are renumbered, and every per-cell
+// list of the text loses its entry).
+function removeNode() {
+  if (!app.board || !app.board.edges) return;
+  const node = app.edgeFrom;
+  if (node === null) {
+    status('click a node first, then − node removes it', 'error');
+    return;
+  }
+  editGraph((board) => (node < board.cells && board.cells > 1 ? { remove_node: node } : null));
 }
 
 // The first click chooses a node, the second adds the edge between the two (or removes it).
@@ -640,6 +658,7 @@ function clickNode(cell) {
 }
 
 $('add-node').addEventListener('click', addNode);
+$('remove-node').addEventListener('click', removeNode);
 for (const radio of document.querySelectorAll('input[name=field]')) {
   radio.addEventListener('change', () => { app.edgeFrom = null; render(); });
 }
@@ -996,7 +1015,6 @@ function pictureRows(text) {
   return text.split('\n').map((line) => line.replace(/\s+/g, '')).filter((line) => line.length);
 }
 
-const ronList = (rows, indent) => `[\n${rows.map((r) => `${indent}    ${JSON.stringify(r)},`).join('\n')}\n${indent}]`;
 
 // Buttons written one a line: `0 1 2*3` adds 1 to cells 0 and 1 and 3 to cell 2.
 function buttonLines(text, cells) {
@@ -1011,75 +1029,47 @@ function buttonLines(text, cells) {
   }));
 }
 
-// The RON text and file name of a new puzzle of the form's kind (FORMAT.md's syntax).
-function templateSource(form) {
+// The RON text and file name of a new puzzle of the form's kind, made by the library
+// (`POST /api/new`, as `modsolve new` makes it). The page's new puzzles start at 1 everywhere.
+async function templateSource(form) {
   const f = new FormData(form);
   const kind = f.get('form') || 'grid';
-  const number = (name) => { const v = String(f.get(name) || '').trim(); return /^-?\d+$/.test(v) ? v : String(Number(v) || 0); };
-  const modulus = number('modulus');
-  const rows = number('rows'), cols = number('cols'), cells = number('cells'), size = number('size');
-  let graph, name, file, extra = '';
-  const mask = pictureRows(f.get('mask') || '');
-  const maskField = mask.length ? `, mask: ${ronList(mask, '    ')}` : '';
-  const [maskRows, maskCols] = mask.length ? [mask.length, mask[0].length] : [rows, cols];
-  switch (kind) {
-    case 'hex':
-      graph = `Hex(rows: ${maskRows}, cols: ${maskCols}${maskField})`;
-      [name, file] = [`Hex ${maskRows}x${maskCols}`, `hex-${maskRows}x${maskCols}.ron`];
-      break;
-    case 'cube':
-      graph = `Cube(${size})`;
-      [name, file] = [`Cube ${size}`, `cube-${size}.ron`];
-      break;
-    case 'path':
-    case 'cycle':
-      graph = `${kind === 'path' ? 'Path' : 'Cycle'}(${cells})`;
-      [name, file] = [`${kind === 'path' ? 'Path' : 'Cycle'} ${cells}`, `${kind}-${cells}.ron`];
-      break;
-    case 'graph': {
-      // A chain to start from; the graph editor (the edges tool) adds nodes and edges.
-      const n = Number(cells);
-      const edges = Array.from({ length: Math.max(0, n - 1) }, (_, k) => `(${k}, ${k + 1})`);
-      graph = `Edges(cells: ${n}, edges: [${edges.join(', ')}])`;
-      [name, file] = [`Graph ${n}`, `graph-${n}.ron`];
-      break;
-    }
-    case 'explicit': {
-      graph = `Cells(${cells})`;
-      const buttons = buttonLines(f.get('buttons') || '', Number(cells));
-      extra = `    buttons: [\n${buttons.map((b) => `        [${b.map(([c, a]) => `(${c}, ${a})`).join(', ')}],`).join('\n')}\n    ],\n`;
-      [name, file] = [`Buttons ${cells}`, `buttons-${cells}.ron`];
-      break;
-    }
-    default: {
-      const wrap = f.get('wrap') ? ', wrap: true' : '';
-      let hood = f.get('neighborhood') || 'Cross';
-      if (hood === 'Stencil') hood = `Stencil(${JSON.stringify(pictureRows(f.get('stencil') || ''))})`;
-      hood = hood === 'Cross' ? '' : `, neighborhood: ${hood}`;
-      graph = `Grid(rows: ${maskRows}, cols: ${maskCols}${wrap}${hood}${maskField})`;
-      [name, file] = [`New ${maskRows}x${maskCols}`, `grid-${maskRows}x${maskCols}.ron`];
-    }
+  const text = (name) => String(f.get(name) || '').trim();
+  const number = (name) => (/^-?\d+$/.test(text(name)) ? Number(text(name)) : Number(text(name)) || 0);
+  const request = {
+    form: kind,
+    rows: number('rows'), cols: number('cols'), size: number('size'), cells: number('cells'),
+    modulus: text('modulus') || '2',
+    self: number('self'), neighbors: number('neighbors'),
+    start: 1,
+  };
+  if (kind === 'grid') {
+    request.wrap = Boolean(f.get('wrap'));
+    request.neighborhood = f.get('neighborhood') || 'Cross';
+    if (request.neighborhood === 'Stencil') request.stencil = pictureRows(f.get('stencil') || '');
   }
-  const self = number('self'), neighbors = number('neighbors');
-  const press = kind !== 'explicit' && (self !== '1' || neighbors !== '1') ? `    press: (self: ${self}, neighbors: ${neighbors}),\n` : '';
-  const source = `// A new ${kind} puzzle made in the playground.
-Puzzle(
-    name: "${name}",
-    graph: ${graph},
-    modulus: ${modulus},
-${press}${extra}    start: All(1),
-    target: All(0),
-)
-`;
-  return { source, file };
+  if (kind === 'grid' || kind === 'hex') request.mask = pictureRows(f.get('mask') || '');
+  if (kind === 'explicit' && text('buttons')) {
+    request.buttons = buttonLines(text('buttons'), request.cells).map((b) => b.map(([c, a]) => [Number(c), Number(a)]));
+  }
+  const doc = await api('/api/new', request);
+  return { source: doc.source, file: doc.file };
 }
 
-$('template').addEventListener('submit', (event) => {
+$('template').addEventListener('submit', async (event) => {
   event.preventDefault();
-  const { source, file } = templateSource(event.target);
+  let made;
+  try {
+    made = await templateSource(event.target);
+  } catch (e) {
+    status(`cannot make the new puzzle: ${e.message}`, 'error');
+    return;
+  }
+  const { source, file } = made;
   if (!mayDiscard(`Start ${file}`)) return;
   $('save-name').value = file;
-  load(source, file);
+  // load() applies the edits still queued first: a new puzzle drops none of them.
+  await load(source, file);
 });
 
 $('upload').addEventListener('change', async (event) => {
@@ -1268,7 +1258,7 @@ async function start() {
   if (wanted) {
     await openFile(wanted);
   } else {
-    const { source, file } = templateSource($('template'));
+    const { source, file } = await templateSource($('template'));
     await load(source, file);
   }
   app.timings.load = performance.now() - t0;

@@ -13,6 +13,8 @@
 //! - `par_distribution(puzzle, ...)` is [`modsolve::difficulty::par_distribution`]; it returns
 //!   the document `modsolve check --par-distribution FILE --json` prints for one file.
 //! - `to_ron(puzzle)` is [`modsolve::format::to_ron`]: the puzzle written back in the format.
+//! - `new(form, ...)` is [`modsolve::scaffold::new_puzzle`]: a new puzzle's text, as `modsolve
+//!   new` writes it.
 //! - `shard(puzzle, part, parts, ...)` is [`modsolve::shard::walk_part`]: the report `modsolve
 //!   FILE --shard K/N --json` prints; `Prover(puzzle)` is [`modsolve::shard::Prover`], whose
 //!   `walk(part, parts, below=...)` walks many parts of one puzzle solved once and
@@ -22,7 +24,7 @@
 //! - `modsolve.distributed` (python/distributed.py, compiled in) runs the parts as Ray tasks.
 //!
 //! A puzzle is RON text (a puzzle file's contents) or a dict, the same structure in Python
-//! terms; a dict is written as RON text here ([`dict_to_ron`]) and read by the same
+//! terms; a dict is written as RON text by the library ([`modsolve::format::dict::dict_to_ron`]) and read by the same
 //! [`modsolve::parse_puzzle`], so both are validated alike. Input errors are
 //! `modsolve.PuzzleError` (a `ValueError`) with `kind`, `message`, `line`, `column` and `field`;
 //! bad options are `ValueError`. The work runs with the GIL released, and a panic in it becomes
@@ -65,6 +67,7 @@ fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(hint, m)?)?;
     m.add_function(wrap_pyfunction!(par_distribution, m)?)?;
     m.add_function(wrap_pyfunction!(to_ron, m)?)?;
+    m.add_function(wrap_pyfunction!(new, m)?)?;
     m.add_function(wrap_pyfunction!(shard, m)?)?;
     m.add_function(wrap_pyfunction!(combine, m)?)?;
     m.add_class::<Prover>()?;
@@ -346,6 +349,63 @@ fn to_ron(py: Python<'_>, puzzle: &Bound<'_, PyAny>, comment: &str) -> PyResult<
     Ok(modsolve::format::to_ron(&puzzle, comment))
 }
 
+/// The text of a new puzzle, as `modsolve new` writes it: `form` is 'grid', 'hex' (`rows`,
+/// `cols`), 'cube' (`size`, the side of a face), 'path', 'cycle', 'edges' or 'cells'
+/// (`cells`). `modulus` is one int for every cell, a list with one per cell, or text such as
+/// '7,8,7,6'. `press` is `(self, neighbors)`; `start` every cell's value (None: one press of
+/// button 0 from solved). Raises ValueError for what cannot be made.
+#[pyfunction]
+#[pyo3(signature = (form, *, rows = 5, cols = 5, size = 3, cells = 5, modulus = None, press = None, start = None))]
+#[allow(clippy::too_many_arguments)]
+fn new(
+    form: &str,
+    rows: usize,
+    cols: usize,
+    size: usize,
+    cells: usize,
+    modulus: Option<&Bound<'_, PyAny>>,
+    press: Option<(i64, i64)>,
+    start: Option<u64>,
+) -> PyResult<String> {
+    use modsolve::scaffold::{Form, Moduli, Spec, Start};
+    let form = match form {
+        "grid" => Form::grid(rows, cols),
+        "hex" => Form::Hex { rows, cols, mask: None },
+        "cube" => Form::Cube(size),
+        "path" => Form::Path(cells),
+        "cycle" => Form::Cycle(cells),
+        "edges" | "graph" => Form::Edges(cells),
+        "cells" | "buttons" => Form::Cells(cells, None),
+        other => {
+            return Err(PyValueError::new_err(format!(
+                "form is {other:?}: one of grid, hex, cube, path, cycle, edges, cells"
+            )));
+        }
+    };
+    let moduli = match modulus {
+        None => Moduli::One(2),
+        Some(m) if m.is_instance_of::<PyString>() => m
+            .extract::<String>()?
+            .parse()
+            .map_err(|e: String| PyValueError::new_err(format!("modulus: {e}")))?,
+        Some(m) => match m.extract::<u64>() {
+            Ok(one) => Moduli::One(one),
+            Err(_) => Moduli::PerCell(m.extract::<Vec<u64>>().map_err(|_| {
+                PyValueError::new_err("modulus is an int, a list of ints, or text such as '7,8,7,6'")
+            })?),
+        },
+    };
+    let spec = Spec {
+        form,
+        moduli,
+        press: press.unwrap_or((1, 1)),
+        start: start.map_or(Start::OnePress, Start::All),
+    };
+    modsolve::scaffold::new_puzzle(&spec)
+        .map(|(_, text)| text)
+        .map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
 /// Walks part `part` of `parts` of the proof of the fewest plan: the report `modsolve FILE
 /// --shard K/N --json` prints, as a dict. The part is walked to its end unless `budget`
 /// (seconds) or `nodes` bound it (then `finished` may be false). `threads` (None: every core)
@@ -604,7 +664,7 @@ fn read(py: Python<'_>, puzzle: &Bound<'_, PyAny>) -> PyResult<Puzzle> {
     if puzzle.cast::<PyDict>().is_ok() {
         let json: String = py.import("json")?.call_method1("dumps", (puzzle,))?.extract()?;
         let value: Value = serde_json::from_str(&json).map_err(|e| PyValueError::new_err(e.to_string()))?;
-        let written = dict_to_ron(&value).map_err(|(message, field)| {
+        let written = modsolve::format::dict::dict_to_ron(&value).map_err(|(message, field)| {
             let e = InputError { position: None, kind: InputErrorKind::Syntax { message } };
             puzzle_error(&e, None, Some(field))
         })?;
@@ -715,131 +775,4 @@ fn memory_limit(limit: Option<&Bound<'_, PyAny>>) -> PyResult<Option<u64>> {
 /// A JSON text as Python objects (`json.loads`).
 fn loads(py: Python<'_>, text: &str) -> PyResult<Py<PyAny>> {
     Ok(py.import("json")?.call_method1("loads", (text,))?.unbind())
-}
-
-/// A dict puzzle written as RON: the text, and the top-level field on each line after the
-/// first (`fields[i]` is on line `i + 2`).
-struct Written {
-    text: String,
-    fields: Vec<String>,
-}
-
-/// Writes the dict form of a puzzle (as JSON) as RON text. The dict form is the file's
-/// structure: fields are keys (a None field is left out), an enum variant is a one-key dict
-/// whose key starts with a capital (`{"Grid": {"rows": 5, "cols": 5}}`, `{"Path": 4}`,
-/// `{"All": 1}`; `{"King": None}` for a variant with no value), lists are lists, and the tuples
-/// of `edges`, `buttons` and `button_phases` are lists too. `neighborhood` takes a name:
-/// `"King"`. An error is a message and the top-level field at fault.
-fn dict_to_ron(value: &Value) -> Result<Written, (String, String)> {
-    let Value::Object(map) = value else {
-        return Err(("a puzzle dict must be a dict of fields".into(), String::new()));
-    };
-    let mut text = String::from("Puzzle(\n");
-    let mut fields = Vec::new();
-    for (key, value) in map {
-        if value.is_null() {
-            continue;
-        }
-        let mut line = String::new();
-        field(&mut line, key, value).map_err(|message| (message, key.clone()))?;
-        text.push_str("    ");
-        text.push_str(&line);
-        text.push_str(",\n");
-        fields.push(key.clone());
-    }
-    text.push_str(")\n");
-    Ok(Written { text, fields })
-}
-
-/// `key: value`, the value written with what the field expects (tuples, a name).
-fn field(out: &mut String, key: &str, value: &Value) -> Result<(), String> {
-    if !is_identifier(key) {
-        return Err(format!("{key:?} is not a field name"));
-    }
-    out.push_str(key);
-    out.push_str(": ");
-    match (key, value) {
-        ("neighborhood", Value::String(name)) if is_identifier(name) => {
-            out.push_str(name);
-            Ok(())
-        }
-        ("edges", _) => ron_value(out, value, Some(1)),
-        ("buttons", _) => ron_value(out, value, Some(2)),
-        ("button_phases", _) => ron_value(out, value, Some(3)),
-        _ => ron_value(out, value, None),
-    }
-}
-
-/// One value as RON; `tuples` is how many lists deep its elements are tuples.
-fn ron_value(out: &mut String, value: &Value, tuples: Option<usize>) -> Result<(), String> {
-    match value {
-        Value::Null => return Err("None is allowed only as a whole field's value".into()),
-        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-        Value::Number(n) => out.push_str(&n.to_string()),
-        Value::String(s) => out.push_str(&format!("{s:?}")),
-        Value::Array(items) => {
-            let (open, close, inner) = match tuples {
-                Some(0) => ('(', ')', None),
-                Some(depth) => ('[', ']', Some(depth - 1)),
-                None => ('[', ']', None),
-            };
-            out.push(open);
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push_str(", ");
-                }
-                ron_value(out, item, inner)?;
-            }
-            out.push(close);
-        }
-        Value::Object(map) => {
-            let variant = match map.iter().next() {
-                Some((name, _)) if map.len() == 1 && name.starts_with(|c: char| c.is_ascii_uppercase()) => {
-                    Some(name)
-                }
-                _ => None,
-            };
-            match variant {
-                Some(name) => {
-                    if !is_identifier(name) {
-                        return Err(format!("{name:?} is not a name"));
-                    }
-                    out.push_str(name);
-                    match &map[name] {
-                        Value::Null => {}
-                        Value::Object(fields) => struct_fields(out, fields)?,
-                        inner => {
-                            out.push('(');
-                            ron_value(out, inner, None)?;
-                            out.push(')');
-                        }
-                    }
-                }
-                None => struct_fields(out, map)?,
-            }
-        }
-    }
-    Ok(())
-}
-
-/// `(key: value, …)`, None fields left out.
-fn struct_fields(out: &mut String, map: &serde_json::Map<String, Value>) -> Result<(), String> {
-    out.push('(');
-    let mut first = true;
-    for (key, value) in map.iter().filter(|(_, v)| !v.is_null()) {
-        if !first {
-            out.push_str(", ");
-        }
-        first = false;
-        field(out, key, value)?;
-    }
-    out.push(')');
-    Ok(())
-}
-
-/// A RON identifier: a letter or `_`, then letters, digits and `_`.
-fn is_identifier(name: &str) -> bool {
-    let mut chars = name.chars();
-    chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }

@@ -21,7 +21,7 @@ def test_every_function_has_its_stub_with_the_same_parameters():
         if callable(value) and not name.startswith("_") and not isinstance(value, type)
     }
     assert functions == set(stubs) == {
-        "solve", "check", "generate", "hint", "par_distribution", "to_ron", "shard", "combine"
+        "solve", "check", "generate", "hint", "par_distribution", "to_ron", "new", "shard", "combine"
     }
     for name, stub in stubs.items():
         signature = inspect.signature(getattr(modsolve, name))

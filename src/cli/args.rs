@@ -380,26 +380,39 @@ pub(crate) struct NewArgs {
     /// The graph form.
     #[arg(value_enum)]
     pub(crate) form: FormArg,
-    /// Grid rows.
+    /// Rows, for grid and hex.
     #[arg(long, default_value_t = 5)]
     pub(crate) rows: usize,
-    /// Grid columns.
+    /// Columns, for grid and hex.
     #[arg(long, default_value_t = 5)]
     pub(crate) cols: usize,
+    /// The side of a face, for cube (6·N² cells).
+    #[arg(long, value_name = "N", default_value_t = 3)]
+    pub(crate) size: usize,
     /// Cells, for path, cycle, edges and cells.
     #[arg(long, default_value_t = 5)]
     pub(crate) cells: usize,
-    /// What every cell counts modulo.
-    #[arg(long, default_value_t = 2)]
-    pub(crate) modulus: u64,
+    /// What every cell counts modulo: one number, or a comma-separated list with one per cell
+    /// (`--modulus 7,8,7,6`).
+    #[arg(long, value_name = "M[,M...]", value_parser = parse_moduli, default_value = "2")]
+    pub(crate) modulus: modsolve::scaffold::Moduli,
+}
+
+/// `--modulus`: `7` or `7,8,7,6` ([`modsolve::scaffold::Moduli`]'s reading).
+fn parse_moduli(text: &str) -> Result<modsolve::scaffold::Moduli, String> {
+    text.parse()
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug)]
 pub(crate) enum FormArg {
     Grid,
+    Hex,
+    Cube,
     Path,
     Cycle,
+    #[value(alias = "graph")]
     Edges,
+    #[value(alias = "buttons")]
     Cells,
 }
 

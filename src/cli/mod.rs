@@ -37,7 +37,7 @@ pub(crate) enum Mode {
     Export(export::Request),
     #[cfg(feature = "serve")]
     Serve(serve::Request),
-    New(modsolve::scaffold::Form, u64),
+    New(modsolve::scaffold::Spec),
     /// A shell completion script.
     Completions(clap_complete::Shell),
     /// A manual page: the command's, or a subcommand's.
@@ -102,15 +102,17 @@ pub(crate) fn parse() -> Result<Mode, Failure> {
         #[cfg(feature = "serve")]
         Some(Command::Serve(args)) => Mode::Serve(serve::Request::from(args)),
         Some(Command::New(args)) => {
-            use modsolve::scaffold::Form;
+            use modsolve::scaffold::{Form, Spec};
             let form = match args.form {
-                FormArg::Grid => Form::Grid { rows: args.rows, cols: args.cols },
+                FormArg::Grid => Form::grid(args.rows, args.cols),
+                FormArg::Hex => Form::Hex { rows: args.rows, cols: args.cols, mask: None },
+                FormArg::Cube => Form::Cube(args.size),
                 FormArg::Path => Form::Path(args.cells),
                 FormArg::Cycle => Form::Cycle(args.cells),
                 FormArg::Edges => Form::Edges(args.cells),
-                FormArg::Cells => Form::Cells(args.cells),
+                FormArg::Cells => Form::Cells(args.cells, None),
             };
-            Mode::New(form, args.modulus)
+            Mode::New(Spec { moduli: args.modulus, ..Spec::new(form, 2) })
         }
         Some(Command::Completions { shell }) => Mode::Completions(shell),
         Some(Command::Man { subcommand }) => Mode::Man(subcommand),
@@ -306,18 +308,18 @@ pub(crate) fn man(subcommand: Option<&str>) -> Result<Output, Failure> {
 }
 
 /// `modsolve new FORM`: a commented starter puzzle file.
-pub(crate) fn new(form: modsolve::scaffold::Form, modulus: u64) -> Result<Output, Failure> {
-    modsolve::scaffold::starter(form, modulus)
-        .map(|text| Output { body: output::Body::Text(text), code: 0 })
+pub(crate) fn new(spec: &modsolve::scaffold::Spec) -> Result<Output, Failure> {
+    modsolve::scaffold::new_puzzle(spec)
+        .map(|(_, text)| Output { body: output::Body::Text(text), code: 0 })
         .map_err(|e| {
             use modsolve::scaffold::StarterError;
             let message = match e {
                 StarterError::Modulus(m) => format!("--modulus is {m}; a cell must count modulo at least 2"),
-                StarterError::NoCells => {
-                    "the puzzle needs at least one cell (--rows, --cols and --cells must be at least 1)"
-                        .into()
-                }
-                StarterError::TooLarge(_) | StarterError::Internal(_) => e.to_string(),
+                StarterError::ModuliLength { given, cells } => format!(
+                    "--modulus lists {given} moduli, but the puzzle has {cells} cells (give one number, or one per cell)"
+                ),
+                StarterError::NoCells => "the puzzle needs at least one cell (--rows, --cols, --size and --cells must be at least 1)".into(),
+                StarterError::TooLarge(_) | StarterError::Invalid(_) => e.to_string(),
             };
             Failure::plain(Kind::Usage, format!("error: {message}\n"), false)
         })

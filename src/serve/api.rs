@@ -7,7 +7,8 @@
 //! | `GET /api/palette` | | the board colours ([`modsolve::report::svg::PALETTE`]) |
 //! | `GET /api/files` | | the `check --json` document of every `.ron` file in the directory |
 //! | `GET /api/file?path=P` | | the file's RON text |
-//! | `POST /api/analyse` | `source`, optional `start`, `target`, `moduli`, `layout` (a centre `[x, y]` per cell, written back as the file's `layout:`), `graph` (`{"cells", "edges"}`: the graph editor's `Edges` graph) | `{"version", "file", "source", "board", "solve"}`: the board to draw (with `edges` for a graph without a picture) and the `--json` solve document |
+//! | `POST /api/analyse` | `source`, optional `start`, `target`, `moduli`, `layout` (a centre `[x, y]` per cell, written back as the file's `layout:`), `graph` (`{"cells", "edges"}`: the graph editor's `Edges` graph), `remove_node` (a node of that graph to remove, the higher ones renumbered) | `{"version", "file", "source", "board", "solve"}`: the board to draw (with `edges` for a graph without a picture) and the `--json` solve document |
+//! | `POST /api/new` | `form` (`grid`, `hex`, `cube`, `path`, `cycle`, `graph`, `explicit`), optional `rows`, `cols`, `size`, `cells`, `modulus` (a number, or text: `"7"`, `"7,8,7,6"`), `self`, `neighbors`, `wrap`, `neighborhood` (`Cross`, `King`, `Knight`, `Stencil`), `stencil` and `mask` (pictures, one string a row), `buttons` (`[[cell, amount], …]` per button), `start` (every cell's value; default one press from solved) | `{"version", "source", "file"}`: the new puzzle's text ([`modsolve::scaffold::new_puzzle`]) and the file name offered |
 //! | `POST /api/check` | `source` | the `check --json` document |
 //! | `POST /api/hint` | `source`, `pressed` | the `hint --json` document |
 //! | `POST /api/state` | `source`, `pressed` | `{"version", "pressed", "state", "solved"}`: the board after the presses |
@@ -68,6 +69,7 @@ pub(crate) fn routes(shared: Arc<Shared>) -> axum::Router {
         .route("/api/files", get(files))
         .route("/api/file", get(file))
         .route("/api/analyse", post(analyse))
+        .route("/api/new", post(new_puzzle))
         .route("/api/check", post(check))
         .route("/api/hint", post(hint))
         .route("/api/state", post(state))
@@ -241,6 +243,7 @@ struct AnalyseRequest {
     moduli: Option<Vec<u64>>,
     layout: Option<Vec<[f64; 2]>>,
     graph: Option<EdgesEdit>,
+    remove_node: Option<usize>,
 }
 
 /// The graph editor's graph: `cells` cells (as many as the puzzle has, or more: new cells are
@@ -252,186 +255,28 @@ struct EdgesEdit {
     edges: Vec<(usize, usize)>,
 }
 
-/// The most cells the graph editor works on (a graph drawn by hand is small).
-const GRAPH_EDIT_LIMIT: usize = 4096;
-
-/// The text with its `graph` replaced by the editor's `Edges` graph. Cells added at the end take
-/// the last cell's modulus, start and target 0 (lists written as lists are lengthened; `All(…)`
-/// and single numbers cover the new cells as they are).
-fn with_edges(
-    text: &str,
-    file: &str,
-    puzzle: &Puzzle,
-    graph: &EdgesEdit,
-) -> Result<(Puzzle, String), ApiError> {
-    let old = puzzle.cell_count();
-    if puzzle.topology().picture_size().is_some() || !puzzle.buttons_are_cells() {
-        return Err(ApiError::bad_request(
-            "the graph editor works on graphs drawn without a picture whose buttons are the cells (Path, Cycle, Edges)",
-        ));
-    }
-    if graph.cells < old || graph.cells > GRAPH_EDIT_LIMIT {
-        return Err(ApiError::bad_request(format!(
-            "`graph.cells` must be from {old} (the cells there are) to {GRAPH_EDIT_LIMIT}"
-        )));
-    }
-    let edges: Vec<String> = graph.edges.iter().map(|(a, b)| format!("({a}, {b})")).collect();
-    let value = format!("Edges(cells: {}, edges: [{}])", graph.cells, edges.join(", "));
-    let unreadable = || ApiError::bad_request("the text is not a `Puzzle(…)` whose graph can be replaced");
-    let mut text = modsolve::format::with_field(text, "graph", &value).ok_or_else(unreadable)?;
-    let added = graph.cells - old;
-    if added > 0 {
-        let list = |values: Vec<String>| format!("[{}]", values.join(", "));
-        let numbers = |values: Vec<u64>, fill: u64| {
-            list(values.into_iter().chain(std::iter::repeat_n(fill, added)).map(|v| v.to_string()).collect())
-        };
-        let moduli = puzzle.moduli().to_vec();
-        let last = moduli.last().copied().unwrap_or(2);
-        let mut lists = vec![
-            ("modulus", numbers(moduli, last)),
-            ("start", numbers(puzzle.start().to_vec(), 0)),
-            ("target", numbers(puzzle.target().to_vec(), 0)),
-        ];
-        if let Some(intended) = puzzle.intended() {
-            lists.push(("intended", numbers(intended.to_vec(), 0)));
-        }
-        if let Some(limits) = puzzle.max_presses() {
-            let most = limits.iter().copied().max().unwrap_or(0);
-            lists.push(("max_presses", numbers(limits.to_vec(), most)));
-        }
-        // New cells (and their buttons) are named by their number, made unlike every other name.
-        for (key, labels) in [("labels", puzzle.labels()), ("button_labels", puzzle.button_labels())] {
-            if let Some(labels) = labels {
-                let mut names = labels.to_vec();
-                for i in old..graph.cells {
-                    let mut name = i.to_string();
-                    while names.contains(&name) {
-                        name.push('\'');
-                    }
-                    names.push(name);
-                }
-                lists.push((key, list(names.iter().map(|name| format!("{name:?}")).collect())));
-            }
-        }
-        if let Some(layout) = puzzle.layout() {
-            // The designer's drawing keeps its places; new cells go in a row under it.
-            let points = layout.points();
-            let left = points.iter().map(|p| p[0]).fold(f64::INFINITY, f64::min);
-            let below = points.iter().map(|p| p[1]).fold(f64::NEG_INFINITY, f64::max) + 1.5;
-            let added_points = (0..added).map(|k| [left + 1.5 * k as f64, below]);
-            let all: Vec<[f64; 2]> = points.iter().copied().chain(added_points).collect();
-            text = modsolve::format::with_field(&text, "layout", &modsolve::format::layout_text(&all))
-                .ok_or_else(unreadable)?;
-        }
-        for (key, value) in lists {
-            if modsolve::format::field_text(&text, key)
-                .is_some_and(|written| written.trim_start().starts_with('['))
-            {
-                text = modsolve::format::with_field(&text, key, &value).ok_or_else(unreadable)?;
-            }
-        }
-    }
-    Ok((parse(&text, file)?, text))
-}
-
-/// The puzzle with the editor's changes: new moduli (start and target reduced by them), then a
-/// new start and target. Returns the puzzle and its RON text (the request's own text when
-/// nothing changed). Only the changed fields of the designer's text are rewritten, so comments,
-/// the name, the intended plan and press limits stay; when that text does not read (an intended
-/// plan or a press limit the new moduli rule out), the whole puzzle is written anew without
-/// those two fields.
+/// The puzzle with the editor's changes, made by the library ([`modsolve::format::edit`]): the
+/// graph, a node removed, new moduli (start and target reduced by them), a new start and
+/// target, the layout. Returns the puzzle and its RON text (the request's own text when nothing
+/// changed); only the changed fields of the designer's text are rewritten.
 fn edited(request: &AnalyseRequest) -> Result<(Puzzle, String), ApiError> {
-    let mut puzzle = parse(&request.source, &request.file)?;
-    let mut source = None;
-    let invalid = |e: modsolve::InputError| ApiError::from(modsolve::Error::Input(e));
-    if let Some(graph) = &request.graph {
-        let (again, text) = with_edges(&request.source, &request.file, &puzzle, graph)?;
-        puzzle = again;
-        source = Some(text);
-    }
-    if let Some(moduli) = &request.moduli {
-        if moduli.len() != puzzle.cell_count() {
-            return Err(ApiError::bad_request(format!(
-                "`moduli` has {} values for {} cells",
-                moduli.len(),
-                puzzle.cell_count()
-            )));
+    use modsolve::format::edit::{self, EditError};
+    let edit = edit::Edit {
+        graph: request.graph.as_ref().map(|g| (g.cells, g.edges.clone())),
+        remove_node: request.remove_node,
+        moduli: request.moduli.clone(),
+        start: request.start.clone(),
+        target: request.target.clone(),
+        layout: request.layout.clone(),
+    };
+    edit::apply(&request.source, &edit).map_err(|e| match e {
+        EditError::Input(e) => {
+            let mut error = ApiError::from(modsolve::Error::Input(e));
+            error.file = Some(request.file.clone());
+            error
         }
-        let reduce = |values: Vec<u64>| -> Vec<u64> {
-            values.iter().zip(moduli).map(|(&v, &m)| if m == 0 { v } else { v % m }).collect()
-        };
-        puzzle = puzzle.with_start(reduce(puzzle.start().to_vec())).map_err(invalid)?;
-        puzzle = puzzle.with_target(reduce(puzzle.target().to_vec())).map_err(invalid)?;
-        let list: Vec<String> = moduli.iter().map(u64::to_string).collect();
-        let list = format!("[{}]", list.join(", "));
-        let text = source.as_deref().unwrap_or(&request.source);
-        let in_place = modsolve::format::with_field(text, "modulus", &list)
-            .and_then(|text| with_state(&text, &puzzle))
-            .and_then(|text| Some((parse(&text, &request.file).ok()?, text)));
-        let (again, text) = match in_place {
-            Some(done) => done,
-            None => {
-                let text: String = modsolve::format::to_ron(&puzzle, "")
-                    .lines()
-                    .filter(|line| {
-                        !line.starts_with("    intended:") && !line.starts_with("    max_presses:")
-                    })
-                    .map(|line| {
-                        if line.starts_with("    modulus:") {
-                            format!("    modulus: {list},\n")
-                        } else {
-                            format!("{line}\n")
-                        }
-                    })
-                    .collect();
-                (parse(&text, &request.file)?, text)
-            }
-        };
-        puzzle = again;
-        source = Some(text);
-    }
-    if let Some(start) = &request.start {
-        check_length("start", start, &puzzle)?;
-        puzzle = puzzle.with_start(start.clone()).map_err(invalid)?;
-    }
-    if let Some(target) = &request.target {
-        check_length("target", target, &puzzle)?;
-        puzzle = puzzle.with_target(target.clone()).map_err(invalid)?;
-    }
-    if request.start.is_some() || request.target.is_some() {
-        let text = source.as_deref().unwrap_or(&request.source);
-        let in_place =
-            with_state(text, &puzzle).filter(|text| parse(text, &request.file).is_ok_and(|p| p == puzzle));
-        source = Some(in_place.unwrap_or_else(|| modsolve::format::to_ron(&puzzle, "")));
-    }
-    if let Some(layout) = &request.layout {
-        // A designer moved a cell: `layout:` set in place (added when the file has none).
-        puzzle = puzzle.with_layout(Some(layout.clone())).map_err(invalid)?;
-        let text = source.as_deref().unwrap_or(&request.source);
-        let in_place = modsolve::format::with_field(text, "layout", &modsolve::format::layout_text(layout))
-            .filter(|text| parse(text, &request.file).is_ok_and(|p| p == puzzle));
-        source = Some(in_place.unwrap_or_else(|| modsolve::format::to_ron(&puzzle, "")));
-    }
-    Ok((puzzle, source.unwrap_or_else(|| request.source.clone())))
-}
-
-/// `text` with its `start` and `target` set to the puzzle's, written as the library writes
-/// them (pictures on boards).
-fn with_state(text: &str, puzzle: &Puzzle) -> Option<String> {
-    let written = modsolve::format::to_ron(puzzle, "");
-    let text = modsolve::format::with_field(text, "start", modsolve::format::field_text(&written, "start")?)?;
-    modsolve::format::with_field(&text, "target", modsolve::format::field_text(&written, "target")?)
-}
-
-fn check_length(field: &str, values: &[u64], puzzle: &Puzzle) -> Result<(), ApiError> {
-    if values.len() != puzzle.cell_count() {
-        return Err(ApiError::bad_request(format!(
-            "`{field}` has {} values for {} cells",
-            values.len(),
-            puzzle.cell_count()
-        )));
-    }
-    Ok(())
+        e => ApiError::bad_request(e.to_string()),
+    })
 }
 
 /// What the page needs to draw a puzzle (the library's board document, which exports embed too).
@@ -462,6 +307,110 @@ async fn analyse(
         modsolve::report::write_json(&report, &mut bytes).map_err(|e| ApiError::internal(e.to_string()))?;
         bytes.push(b'}');
         Ok(json_response(StatusCode::OK, bytes))
+    })
+    .await
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NewRequest {
+    form: String,
+    #[serde(default = "five")]
+    rows: usize,
+    #[serde(default = "five")]
+    cols: usize,
+    #[serde(default = "three")]
+    size: usize,
+    #[serde(default = "five")]
+    cells: usize,
+    #[serde(default)]
+    modulus: Option<Value>,
+    #[serde(default = "one_i64", rename = "self")]
+    self_weight: i64,
+    #[serde(default = "one_i64")]
+    neighbors: i64,
+    #[serde(default)]
+    wrap: bool,
+    neighborhood: Option<String>,
+    stencil: Option<Vec<String>>,
+    mask: Option<Vec<String>>,
+    buttons: Option<Vec<Vec<(usize, i64)>>>,
+    start: Option<u64>,
+}
+
+fn five() -> usize {
+    5
+}
+
+fn three() -> usize {
+    3
+}
+
+fn one_i64() -> i64 {
+    1
+}
+
+impl NewRequest {
+    /// The library's spec of the request, or why it is not one.
+    fn spec(self) -> Result<modsolve::scaffold::Spec, String> {
+        use modsolve::model::Neighborhood;
+        use modsolve::scaffold::{Form, GridPress, Moduli, Spec, Start};
+        let mask = self.mask.filter(|rows| !rows.is_empty());
+        let form = match self.form.as_str() {
+            "grid" => Form::Grid {
+                rows: self.rows,
+                cols: self.cols,
+                wrap: self.wrap,
+                press: match self.neighborhood.as_deref().unwrap_or("Cross") {
+                    "Cross" => GridPress::Named(Neighborhood::Cross),
+                    "King" => GridPress::Named(Neighborhood::King),
+                    "Knight" => GridPress::Named(Neighborhood::Knight),
+                    "Stencil" => GridPress::Stencil(self.stencil.unwrap_or_default()),
+                    other => {
+                        return Err(format!(
+                            "`neighborhood` is {other:?}: one of Cross, King, Knight, Stencil"
+                        ));
+                    }
+                },
+                mask,
+            },
+            "hex" => Form::Hex { rows: self.rows, cols: self.cols, mask },
+            "cube" => Form::Cube(self.size),
+            "path" => Form::Path(self.cells),
+            "cycle" => Form::Cycle(self.cells),
+            "graph" | "edges" => Form::Edges(self.cells),
+            "explicit" | "buttons" | "cells" => {
+                Form::Cells(self.cells, self.buttons.filter(|b| !b.is_empty()))
+            }
+            other => {
+                return Err(format!(
+                    "`form` is {other:?}: one of grid, hex, cube, path, cycle, graph, explicit"
+                ));
+            }
+        };
+        let moduli = match self.modulus {
+            None => Moduli::One(2),
+            Some(Value::Number(n)) => Moduli::One(n.as_u64().ok_or("`modulus` is a whole number from 2")?),
+            Some(Value::String(text)) => text.parse().map_err(|e| format!("`modulus`: {e}"))?,
+            Some(_) => return Err("`modulus` is a number or text such as \"7,8,7,6\"".into()),
+        };
+        let start = self.start.map_or(Start::OnePress, Start::All);
+        Ok(Spec { form, moduli, press: (self.self_weight, self.neighbors), start })
+    }
+}
+
+/// `POST /api/new`: the text of a new puzzle, made by the library as `modsolve new` makes it.
+async fn new_puzzle(
+    State(shared): Shared_,
+    request: Result<Json<NewRequest>, JsonRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let spec = body(request)?.spec().map_err(ApiError::bad_request)?;
+    blocking(&shared, move |_job| {
+        let (_, source) = modsolve::scaffold::new_puzzle(&spec).map_err(|e| match e {
+            modsolve::scaffold::StarterError::Invalid(e) => ApiError::from(modsolve::Error::Input(e)),
+            e => ApiError::bad_request(e.to_string()),
+        })?;
+        Ok(Json(json!({"version": SCHEMA_VERSION, "source": source, "file": spec.file_name()})))
     })
     .await
 }

@@ -46,7 +46,7 @@ FORMS = [
     (
         "grid-mask-stencil",
         dict(fields={"modulus": "2"}, neighborhood="Stencil", texts={"stencil": "x#\n##", "mask": "..#..\n.###.\n#####\n.###.\n..#.."}),
-        'neighborhood: Stencil(["x#","##"]), mask: [',
+        'neighborhood: Stencil(["x#", "##"]), mask: [',
         [13, 13, True, "1", 12],
     ),
     ("grid-king-wrap", dict(fields={"rows": "3", "cols": "4", "modulus": "2"}, neighborhood="King", wrap=True), "wrap: true, neighborhood: King", [12, 12, True, "256", 4]),
@@ -114,6 +114,39 @@ def test_a_graph_is_drawn_by_clicking(page):
     # Without labels of its own, each node shows the number the edge list uses.
     assert page.evaluate("window.playground.drawn().labels") == ["0", "1", "2", "3", "4", "5"]
     shot(page, "studio-graph-editor")
+
+
+def test_the_graph_editor_removes_a_node(page):
+    """Removing node 1 of a 5-node graph with per-cell moduli: its edges go, the higher nodes
+    are renumbered in the edges and in the modulus list, and the analysis is of the smaller
+    graph; an edit made before its answer waits its turn behind it (none is dropped)."""
+    create(page, "graph", fields={"cells": "5", "modulus": "3,4,5,6,7"})
+    source = page.input_value("#source")
+    assert "modulus: [3, 4, 5, 6, 7]," in source, source
+    assert "graph: Edges(cells: 5, edges: [(0, 1), (1, 2), (2, 3), (3, 4)])" in source, source
+    page.check("#graph-tool input")
+    click_cell(page, 1)
+    expect(page.locator("#edge-list")).to_contain_text("node 1 chosen")
+    before = page.evaluate("window.playground.seq")
+    page.click("#remove-node")
+    analysed(page, before)
+    source = page.input_value("#source")
+    assert "graph: Edges(cells: 4, edges: [(1, 2), (2, 3)])" in source, source
+    assert "modulus: [3, 5, 6, 7]," in source, source
+    assert "// Edges are undirected" in source, source
+    assert page.evaluate("window.playground.board.cells") == 4
+    assert page.evaluate("window.playground.board.edges") == [[1, 2], [2, 3]]
+    # A removal with "+ node" queued behind it before its answer: both are applied, in order.
+    click_cell(page, 3)
+    before = page.evaluate("window.playground.seq")
+    page.click("#remove-node")
+    page.click("#add-node")
+    page.wait_for_function(f"document.body.dataset.settled === '1' && document.body.dataset.analysed > {before + 1}")
+    source = page.input_value("#source")
+    assert "graph: Edges(cells: 4, edges: [(1, 2)])" in source, source
+    assert "modulus: [3, 5, 6, 6]," in source, source
+    assert page.evaluate("window.playground.board.cells") == 4
+    shot(page, "studio-graph-remove-node")
 
 
 def test_an_uploaded_typo_is_shown_whole_and_its_board_is_not(page, tmp_path):

@@ -267,10 +267,16 @@ fn batch_exit_codes() {
 fn starters_check_clean() {
     use modsolve::scaffold::{Form, starter};
     for modulus in [2, 3, 6] {
-        for form in
-            [Form::Grid { rows: 4, cols: 5 }, Form::Path(5), Form::Cycle(6), Form::Edges(4), Form::Cells(3)]
-        {
-            let text = starter(form, modulus).unwrap();
+        for form in [
+            Form::grid(4, 5),
+            Form::Hex { rows: 3, cols: 4, mask: None },
+            Form::Cube(2),
+            Form::Path(5),
+            Form::Cycle(6),
+            Form::Edges(4),
+            Form::Cells(3, None),
+        ] {
+            let text = starter(form.clone(), modulus).unwrap();
             let report = check(&load(&text), budget()).unwrap();
             assert!(report.findings.is_empty(), "{form:?} mod {modulus}: {:?}", report.findings);
             assert!(report.analysis.is_solvable());

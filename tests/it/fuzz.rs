@@ -138,20 +138,19 @@ fn command_lines_end_with_a_documented_code() {
 /// puzzle needs at least one cell.
 #[test]
 fn new_grid_past_usize_is_too_big_not_empty() {
-    let error =
-        starter(Form::Grid { rows: usize::MAX, cols: usize::MAX }, 2).expect_err("too big").to_string();
+    let error = starter(Form::grid(usize::MAX, usize::MAX), 2).expect_err("too big").to_string();
     assert_eq!(
         error,
         "a 18446744073709551615×18446744073709551615 grid is more than a starter file should hold \
          (at most 1000000 cells)"
     );
-    let error = starter(Form::Grid { rows: 1 << 32, cols: 1 << 32 }, 2).expect_err("too big").to_string();
+    let error = starter(Form::grid(1 << 32, 1 << 32), 2).expect_err("too big").to_string();
     assert!(error.starts_with("a 4294967296×4294967296 grid is more than"), "{error}");
-    let error = starter(Form::Grid { rows: 0, cols: usize::MAX }, 2).expect_err("empty").to_string();
+    let error = starter(Form::grid(0, usize::MAX), 2).expect_err("empty").to_string();
     assert!(error.starts_with("the puzzle needs at least one cell"), "{error}");
-    let error = starter(Form::Cells(1_000_001), 2).expect_err("too big").to_string();
+    let error = starter(Form::Cells(1_000_001, None), 2).expect_err("too big").to_string();
     assert_eq!(error, "1000001 cells is more than a starter file should hold (at most 1000000 cells)");
-    assert!(starter(Form::Grid { rows: 1000, cols: 1000 }, 2).is_ok());
+    assert!(starter(Form::grid(1000, 1000), 2).is_ok());
 
     let output = Command::cargo_bin("modsolve")
         .expect("the modsolve binary is built")

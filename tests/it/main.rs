@@ -36,7 +36,9 @@
 //! - `shard`: proofs in parts (`--shard K/N`, `combine`): the parts cover every plan once,
 //!   combined they give the single run's answer, and combine refuses what does not fit;
 //! - `limits`: honest outcomes (undecided, exact counts, why a plan is not proven) and budgets
-//!   and memory that bound the command.
+//!   and memory that bound the command;
+//! - `writer`: the one writer of puzzle text: every New-puzzle form round trips, edits keep a
+//!   file's comments, removing a node renumbers every per-cell list, `modsolve new`'s forms.
 
 mod bad_input;
 mod big;
@@ -63,3 +65,4 @@ mod snapshots;
 mod sparse;
 mod staged;
 mod util;
+mod writer;

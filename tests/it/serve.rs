@@ -967,6 +967,56 @@ fn serve_edits_a_graph() {
     );
 }
 
+/// `POST /api/new`: the library's new puzzle (as `modsolve new` writes it) for every form of the
+/// page's panel, a list of moduli, and refusals; `remove_node` takes a node out of a graph.
+#[test]
+fn serve_makes_new_puzzles_and_removes_nodes() {
+    let server = Server::start(&[]);
+    let answer = server.post("api/new", &json!({"form": "hex"}));
+    assert_eq!(answer.0, 200, "{}", answer.1);
+    assert_eq!(answer.1["file"], "hex-5x5.ron");
+    let cli = modsolve().args(["new", "hex"]).output().unwrap();
+    assert_eq!(answer.1["source"].as_str().unwrap(), String::from_utf8_lossy(&cli.stdout));
+    let answer = server.post(
+        "api/new",
+        &json!({"form": "path", "cells": 4, "modulus": "7,8,7,6", "self": 2, "neighbors": 1, "start": 1}),
+    );
+    assert_eq!(answer.0, 200, "{}", answer.1);
+    let path = parse_puzzle(answer.1["source"].as_str().unwrap()).unwrap();
+    assert_eq!(path.moduli().to_vec(), [7, 8, 7, 6]);
+    assert_eq!(path.start().to_vec(), [1, 1, 1, 1]);
+    let grid = json!({"form": "grid", "neighborhood": "Stencil", "stencil": ["x#", "##"], "mask": ["..#..", ".###.", "#####", ".###.", "..#.."]});
+    let answer = server.post("api/new", &grid);
+    assert_eq!(answer.0, 200, "{}", answer.1);
+    assert_eq!(parse_puzzle(answer.1["source"].as_str().unwrap()).unwrap().cell_count(), 13);
+    let buttons =
+        json!({"form": "explicit", "cells": 3, "buttons": [[[0, 1], [1, 1]], [[1, 1], [2, 2]], [[2, 1]]]});
+    let answer = server.post("api/new", &buttons);
+    assert!(answer.1["source"].as_str().unwrap().contains("        [(1, 1), (2, 2)],\n"), "{}", answer.1);
+    assert_error(
+        &server.post("api/new", &json!({"form": "path", "cells": 5, "modulus": "7,8"})),
+        400,
+        "usage",
+    );
+    assert_error(&server.post("api/new", &json!({"form": "torus"})), 400, "usage");
+    let stencil = json!({"form": "grid", "neighborhood": "Stencil", "stencil": ["##"]});
+    assert_error(&server.post("api/new", &stencil), 400, "input");
+    // The graph editor's remove node: node 1 of the octopus, the lists shortened in place.
+    let answer = server.post("api/analyse", &json!({"source": octopus_source(), "remove_node": 1}));
+    assert_eq!(answer.0, 200, "{}", answer.1);
+    let text = answer.1["source"].as_str().unwrap();
+    assert!(text.contains("graph: Edges(cells: 3, edges: [(1, 2)]),"), "{text}");
+    let smaller = parse_puzzle(text).unwrap();
+    assert_eq!(smaller.moduli().to_vec(), [7, 7, 6]);
+    assert_eq!(smaller.start().to_vec(), [2, 5, 3]);
+    assert_eq!(answer.1["board"]["edges"], json!([[1, 2]]));
+    assert_error(
+        &server.post("api/analyse", &json!({"source": octopus_source(), "remove_node": 4})),
+        400,
+        "usage",
+    );
+}
+
 /// Generation's refusals and its advice in the page are the command line's words.
 #[test]
 fn serve_generate_speaks_the_command_lines_words() {

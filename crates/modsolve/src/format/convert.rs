@@ -240,7 +240,7 @@ impl ClassSpec {
 /// A stencil picture: `#` a cell the press changes by the neighbour weight, `.` one it does
 /// not change, exactly one `x` (the pressed cell, changed by the self weight) or `o` (the
 /// pressed cell, left unchanged); spaces are ignored; rows of equal width.
-pub(super) fn read_stencil(field: &str, picture: &[String]) -> Result<Stencil, InputError> {
+pub(crate) fn read_stencil(field: &str, picture: &[String]) -> Result<Stencil, InputError> {
     let side = crate::model::board::MAX_STENCIL_SIDE;
     if picture.is_empty() {
         return Err(InputError::invalid(
@@ -313,7 +313,7 @@ pub(super) fn read_stencil(field: &str, picture: &[String]) -> Result<Stencil, I
 }
 
 /// A mask picture: `#` a cell, `.` a hole, spaces ignored; `rows` rows of `cols` places.
-pub(super) fn read_mask(picture: &[String], rows: usize, cols: usize) -> Result<Vec<bool>, InputError> {
+pub(crate) fn read_mask(picture: &[String], rows: usize, cols: usize) -> Result<Vec<bool>, InputError> {
     if picture.len() != rows {
         return Err(InputError::invalid(
             "graph.mask",

@@ -18,6 +18,8 @@
 //! fault to give its line and column.
 
 mod convert;
+pub mod dict;
+pub mod edit;
 mod fast;
 mod file;
 mod locate;
@@ -29,11 +31,12 @@ mod write;
 use crate::error::{InputError, InputErrorKind, Position, shorten};
 use crate::model::Puzzle;
 
+pub(crate) use convert::{read_mask, read_stencil};
 use fast::Cut;
 use file::*;
 use locate::*;
 use shape::*;
-pub use write::{layout_text, to_ron};
+pub use write::{layout_text, to_ron, to_ron_noted};
 
 /// The model's limits, which the reader checks as it reads.
 pub use crate::model::{MAX_CELLS, MAX_EDGES_CELLS};

@@ -107,6 +107,31 @@ pub fn to_ron(puzzle: &Puzzle, comment: &str) -> String {
     out
 }
 
+/// [`to_ron`] with a comment line above some fields: `notes` pairs a top-level field name with
+/// its comment (fields the puzzle does not write are passed over). The comments are RON
+/// comments, so the text reads back as [`to_ron`]'s does.
+pub fn to_ron_noted(puzzle: &Puzzle, comment: &str, notes: &[(&str, &str)]) -> String {
+    let text = to_ron(puzzle, comment);
+    let mut out = String::with_capacity(text.len() + notes.len() * 80);
+    for line in text.split_inclusive('\n') {
+        let key = line
+            .strip_prefix("    ")
+            .filter(|rest| !rest.starts_with(' '))
+            .and_then(|rest| rest.split_once(':'));
+        if let Some((key, _)) = key {
+            for (_, note) in notes.iter().filter(|(field, _)| *field == key) {
+                for note_line in note.lines() {
+                    out.push_str("    // ");
+                    out.push_str(note_line);
+                    out.push('\n');
+                }
+            }
+        }
+        out.push_str(line);
+    }
+    out
+}
+
 /// The value of a `layout:` field: `[(x, y), …]`, each number written so that it reads back
 /// the same (`1.0`, `2.25`).
 pub fn layout_text(points: &[[f64; 2]]) -> String {
