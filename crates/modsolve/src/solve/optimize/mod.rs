@@ -485,7 +485,7 @@ impl<'a> Set<'a> {
             // The beam's share first, then branch and bound from its plan with what is left.
             let left = budget.nodes - meter.nodes.min(budget.nodes);
             let share = Budget {
-                nodes: if budget.is_default() { BEAM_NODES.min(left) } else { left / BEAM_SHARE },
+                nodes: if budget.is_default() { beam_nodes(&problem).min(left) } else { left / BEAM_SHARE },
                 time: budget.since(self.started).time.map(|t| t / BEAM_SHARE as u32),
             };
             let beamed = beam::beam(&problem, objective, share, start);
@@ -664,8 +664,26 @@ fn walk_budget(budget: Budget, spent: u64, default: u64) -> Budget {
 }
 
 /// The default budget's nodes for the beam search ([`beam`]) before branch and bound: a tenth
-/// of it (the beam's widest pass on an 8×8 mixed grid takes most of them).
-const BEAM_NODES: u64 = crate::solve::search::DEFAULT_NODES / 2;
+/// of it (the beam's widest pass on an 8×8 mixed grid takes most of them), or half on sparse
+/// sets of [`WIDE_BEAM`] buttons, where branch and bound after it improved no plan on the mixed
+/// grids (10×10 to 30×30) and the beam's wider passes do.
+const BEAM_NODES: u64 = crate::solve::search::DEFAULT_NODES / BEAM_SHARE;
+const WIDE_BEAM_NODES: u64 = crate::solve::search::DEFAULT_NODES / 2;
+
+/// The buttons of sets whose beam gets [`WIDE_BEAM_NODES`], when their buttons change at most
+/// [`WIDE_BEAM_EFFECTS`] cells on average: from 10×10 on (smaller sets' bounds need branch and bound's
+/// nodes) and up to 1000 (past it, a 40×40 torus's wide passes take twice the time a node
+/// counts).
+const WIDE_BEAM: std::ops::RangeInclusive<usize> = 100..=1000;
+const WIDE_BEAM_EFFECTS: usize = 8;
+
+/// The default budget's nodes for the beam on `problem`.
+fn beam_nodes(problem: &SearchProblem) -> u64 {
+    let n = problem.effects.len();
+    let entries: usize = problem.effects.iter().map(Vec::len).sum();
+    let wide = WIDE_BEAM.contains(&n) && entries <= WIDE_BEAM_EFFECTS * n;
+    if wide { WIDE_BEAM_NODES } else { BEAM_NODES }
+}
 
 /// Any other budget gives the beam search this fraction of what is left (nodes and time).
 const BEAM_SHARE: u64 = 10;
