@@ -87,8 +87,9 @@ def test_a_budget_never_leaves_a_solve_undecided():
 
 
 def test_par_distribution_keeps_its_budget():
-    # The sampling ends at the budget's time, its running samples abandoned: at most the set-up
-    # (one elimination) plus the budget, with a margin for a shared machine.
+    # The sampling ends at the budget's time, its running samples abandoned. The Python
+    # package's one wall-clock smoke test: a coarse bound, the set-up (one elimination) twice and
+    # 10 s, far below the 1000 samples' minutes of work.
     king = "Puzzle(graph: Grid(rows: 200, cols: 200, neighborhood: King), modulus: 3, target: All(1))"
     started = time.monotonic()
     modsolve.solve(king, nodes=0)
@@ -96,7 +97,7 @@ def test_par_distribution_keeps_its_budget():
     started = time.monotonic()
     report = modsolve.par_distribution(king, budget=0.5)
     took = time.monotonic() - started
-    assert took < 2 * plain + 0.5 * 1.1 + 1.0, (took, plain)
+    assert took < 2 * plain + 10.0, (took, plain)
     assert report["method"] == "sampled" and report["complete"] is False
     with pytest.raises(TimeoutError):
         modsolve.par_distribution(king, timeout=0.05)

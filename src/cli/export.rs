@@ -193,7 +193,9 @@ mod tests {
         assert!(!script.lines().any(|l| l.starts_with("import ") || l.starts_with("export ")));
         assert!(!script.to_ascii_lowercase().contains("</script"));
         assert!(
-            script.contains("return { draw, pressAt, cellPoint, buttonPoint, setPalette, cellArrays, legend };"),
+            script.contains(
+                "return { draw, pressAt, cellPoint, buttonPoint, setPalette, cellArrays, legend };"
+            ),
             "{}",
             &script[..200]
         );

@@ -179,11 +179,22 @@ fn impossible_specs_exit_2_at_once() {
         ("Puzzle(graph: Grid(rows: 3, cols: 3), modulus: 2)", vec!["--scramble", "10"]),
         ("Puzzle(graph: Grid(rows: 3, cols: 3), modulus: 2)", vec!["--scramble", "4", "--par", "5..6"]),
     ] {
-        let started = Instant::now();
         let (code, files) = run(&dir, template, &extra);
         assert_eq!(code, Some(2), "{template} {extra:?}");
         assert!(files.is_empty());
-        assert!(started.elapsed().as_secs_f64() < 1.0, "{template} {extra:?}");
+        // Refused from the spec, before any candidate is judged: a usage error, where a run
+        // that tried candidates would list the levels it found and the candidates it tried.
+        let output = Command::cargo_bin("modsolve")
+            .unwrap()
+            .args(["generate", "--json", "--out"])
+            .arg(dir.join("levels"))
+            .arg(dir.join("template.ron"))
+            .args(&extra)
+            .output()
+            .unwrap();
+        let json: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
+        assert_eq!(json["error"]["kind"], "usage", "{template} {extra:?}: {json}");
+        assert_eq!(json["tried"], serde_json::Value::Null, "{json}");
     }
     std::fs::remove_dir_all(&dir).ok();
 }
@@ -480,10 +491,9 @@ fn levels_stream_as_they_are_accepted() {
 }
 
 /// `check --par-histogram` as JSON: `(samples, taken, complete, par counts, unproven)`.
-fn histogram(dir: &std::path::Path, extra: &[&str]) -> (Option<i32>, serde_json::Value, std::time::Duration) {
+fn histogram(dir: &std::path::Path, extra: &[&str]) -> (Option<i32>, serde_json::Value) {
     let template = dir.join("six.ron");
     std::fs::write(&template, "Puzzle(graph: Grid(rows: 6, cols: 6), modulus: 2)").unwrap();
-    let started = Instant::now();
     let output = Command::cargo_bin("modsolve")
         .unwrap()
         .args(["check", "--par-histogram", "--json", "--seed", "2"])
@@ -492,10 +502,9 @@ fn histogram(dir: &std::path::Path, extra: &[&str]) -> (Option<i32>, serde_json:
         .timeout(std::time::Duration::from_secs(60))
         .output()
         .unwrap();
-    let elapsed = started.elapsed();
     let json = serde_json::from_slice(&output.stdout)
         .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&output.stderr)));
-    (output.status.code(), json, elapsed)
+    (output.status.code(), json)
 }
 
 fn counted(json: &serde_json::Value) -> u64 {
@@ -504,16 +513,16 @@ fn counted(json: &serde_json::Value) -> u64 {
 }
 
 /// Any `--samples` is streamed into the counts, never listed: 2^62 samples (a capacity
-/// overflow before) and a billion (an abort) stop at a 300 ms `--budget`, promptly, and say how
-/// many were taken; every sample taken is counted once.
+/// overflow before) and a billion (an abort) stop at a 300 ms `--budget` and say how many were
+/// taken; every sample taken is counted once. (The stopping point is the subject: a run the
+/// budget did not end would not finish; a node budget refuses such counts as usage errors.)
 #[test]
 fn par_histogram_of_huge_samples_stops_at_the_budget() {
     let dir_scratch = Scratch::new();
     let dir = dir_scratch.path().to_path_buf();
     for samples in ["4611686018427387904", "1000000000"] {
-        let (code, json, elapsed) = histogram(&dir, &["--samples", samples, "--budget", "300ms"]);
+        let (code, json) = histogram(&dir, &["--samples", samples, "--budget", "300ms"]);
         assert_eq!(code, Some(0), "{json}");
-        assert!(elapsed < std::time::Duration::from_secs(10), "{samples}: {elapsed:?}");
         assert_eq!(json["samples"].as_u64().unwrap().to_string(), samples);
         assert_eq!(json["complete"], false);
         let taken = json["taken"].as_u64().unwrap();
@@ -578,12 +587,12 @@ fn par_samples_bounded_by_work_are_the_same_on_a_busy_machine() {
 fn par_histogram_within_budget_is_complete_and_reproducible() {
     let dir_scratch = Scratch::new();
     let dir = dir_scratch.path().to_path_buf();
-    let (code, first, _) = histogram(&dir, &["--samples", "300", "--budget", "30s"]);
+    let (code, first) = histogram(&dir, &["--samples", "300", "--budget", "30s"]);
     assert_eq!(code, Some(0));
     assert_eq!((first["taken"].as_u64(), first["complete"].as_bool()), (Some(300), Some(true)));
     assert_eq!(counted(&first), 300);
     // A node budget bounds each sample and sets no deadline.
-    let (_, second, _) = histogram(&dir, &["--samples", "300", "--budget", "2000000"]);
+    let (_, second) = histogram(&dir, &["--samples", "300", "--budget", "2000000"]);
     assert_eq!(first, second);
     std::fs::remove_dir_all(&dir).ok();
 }

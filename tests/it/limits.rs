@@ -3,9 +3,11 @@
 //! where none did, the wrong method named by `-v`) and for commands that ran far past their
 //! `--budget` or their memory.
 //!
-//! Each test runs the binary on a puzzle written for it. The time bounds are generous (the
-//! budget plus 1.5 s) so that a loaded CI machine does not fail them, yet far below what the
-//! old code took (3× to 300× the budget).
+//! Each test runs the binary on a puzzle written for it. Where a budget or a limit is the
+//! subject, the tests assert what it counts and where it stops (the nodes reported against a
+//! node budget, the exit code and message of a timeout, a refusal before any work), which do
+//! not depend on how busy the machine is. One test keeps a coarse wall-clock bound, a smoke
+//! test of the command line's timeout ([`the_timeout_bounds_the_elimination`]).
 
 use std::process::Output;
 use std::time::{Duration, Instant};
@@ -54,15 +56,15 @@ fn an_undecided_search_is_undecided() {
 }
 
 /// The timeout bounds the printing too: 2000×2000 Lights Out's JSON (24 MB) read slowly (64 KiB
-/// every 10 ms, about 4 s for all of it) stops at the timeout's bound, exit 3, and standard
-/// error says the output is incomplete. It used to print on for as long as the reader took.
+/// every 10 ms, about 4 s for all of it) stops at the timeout's bound, exit 3, standard error
+/// says the output is incomplete, and the reader gets only part of it. It used to print on for
+/// as long as the reader took.
 #[test]
 fn the_timeout_bounds_the_printing() {
     use std::io::Read;
     let scratch = Scratch::new();
     let file =
         scratch.file("lo2000.ron", "Puzzle(graph: Grid(rows: 2000, cols: 2000), modulus: 2, start: All(1))");
-    let started = Instant::now();
     let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("modsolve"))
         .args([file.to_str().unwrap(), "--json", "--timeout", "1s"])
         .stdout(std::process::Stdio::piped())
@@ -79,17 +81,16 @@ fn the_timeout_bounds_the_printing() {
         std::thread::sleep(Duration::from_millis(10));
     }
     let output = child.wait_with_output().unwrap();
-    let took = started.elapsed();
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(3), "{stderr}");
     assert!(stderr.contains("the timeout came while the answer was being printed"), "{stderr}");
     assert!(read < 24_000_000, "{read} bytes: the whole answer");
-    assert!(took < Duration::from_millis(1100 + 200 + 700), "{took:?}");
 }
 
 /// 40 buttons on one cell, all limited to 0 presses: the count within the limits is exactly 0,
-/// known at once, so `--all` ends at once with nothing to list (it walked the 2^39 plans of the
-/// set for the whole budget and said "the budget ran out before the rest were listed").
+/// known at once, so `--all` ends at once with nothing to list, one node counted of a budget of
+/// five million (it walked the 2^39 plans of the set for the whole budget and said "the budget
+/// ran out before the rest were listed").
 #[test]
 fn all_ends_at_once_when_the_count_is_zero() {
     let scratch = Scratch::new();
@@ -101,17 +102,16 @@ fn all_ends_at_once_when_the_count_is_zero() {
         ),
     );
     let file = file.to_str().unwrap();
-    let (output, took) = run(&[file, "--all", "--budget", "5s", "--json"]);
+    let (output, _) = run(&[file, "--all", "--budget", "5000000", "--json"]);
     assert_eq!(output.status.code(), Some(1), "{output:?}");
     let json: Value = serde_json::from_slice(&output.stdout).expect("JSON");
     assert_eq!((&json["count"], &json["count_exact"]), (&Value::from("0"), &Value::Bool(true)));
     assert_eq!((&json["all"], &json["all_cut"]), (&serde_json::json!([]), &Value::Null));
-    assert!(took < Duration::from_secs(2), "{took:?}");
-    let (output, took) = run(&[file, "--all"]);
+    assert_eq!(json["search_nodes"], Value::from(1), "{json}");
+    let (output, _) = run(&[file, "--all"]);
     let text = stdout(&output);
     assert!(text.contains("No plan within the press limits to list."), "{text}");
     assert!(!text.contains("budget"), "{text}");
-    assert!(took < Duration::from_secs(2), "{took:?}");
 }
 
 /// 24×24 Lights Out has 16 plans: `--all` lists all 16 under the exact count (it listed 0 of
@@ -146,7 +146,9 @@ fn all_on_staged_presses_says_it_cannot_list() {
 }
 
 /// 2^100 plans (101 buttons on one mod-2 cell): `--all --limit 3` prints the exact count, three
-/// plans and how many more, at once and in little memory (it kept every plan and aborted).
+/// plans and how many more, at once and in little memory (it kept every plan and aborted): the
+/// listing stops at the limit and counts no search node of its own (the nodes are those of the
+/// same solve without `--all`).
 #[test]
 fn all_with_a_limit_streams_a_huge_solution_set() {
     let scratch = Scratch::new();
@@ -155,15 +157,25 @@ fn all_with_a_limit_streams_a_huge_solution_set() {
         "big.ron",
         &format!("Puzzle(graph: Cells(1), modulus: 2, buttons: [{buttons}], target: All(1))"),
     );
-    let (output, took) = run(&[file.to_str().unwrap(), "--all", "--limit", "3"]);
+    let (output, _) = run(&[file.to_str().unwrap(), "--all", "--limit", "3"]);
     assert_eq!(output.status.code(), Some(0));
-    assert!(took < Duration::from_secs(2), "{took:?}");
     let text = stdout(&output);
     let total = num_bigint::BigUint::from(1u32) << 100u32;
     assert!(text.contains(&format!("Solutions: {total} plans")), "{text}");
     assert!(text.contains("The first 3 plans:"), "{text}");
     assert!(text.contains(&format!("… and {} more", total - 3u32)), "{text}");
     assert_eq!(text.lines().filter(|l| l.starts_with("    [")).count(), 3, "{text}");
+    let json = |extra: &[&str]| {
+        let (output, _) = run(&[&[file.to_str().unwrap(), "--json"][..], extra].concat());
+        serde_json::from_slice::<Value>(&output.stdout).expect("JSON")
+    };
+    let (listed, plain) = (json(&["--all", "--limit", "3"]), json(&[]));
+    assert_eq!(
+        (listed["all"].as_array().map(Vec::len), &listed["all_cut"]),
+        (Some(3), &Value::from("limit"))
+    );
+    assert!(listed["search_nodes"].as_u64().is_some(), "{listed}");
+    assert_eq!(listed["search_nodes"], plain["search_nodes"]);
 }
 
 /// A plan not proven for a reason other than the budget says which: 20,001 buttons on two
@@ -203,12 +215,14 @@ fn verbose_names_general_propagation() {
     assert!(!err.contains("light chasing") && !err.contains(", 0 symbolic seeds"), "{err}");
 }
 
-/// `--budget` bounds the whole command: the searches of `--method search` (the fewest plan,
-/// the count, the quiet patterns), a second objective and `--all` share one clock. On 12 buttons
-/// mod 97 (97^9 plans) each used to take the whole budget: 2.2 s and 2.4 s at `--budget 1s`,
-/// twice the budget or more.
+/// `--budget` bounds every search of the command: under `--method search` on 12 buttons mod 97
+/// (97^9 plans) the fewest plan, a second objective, the count and `--all` each stop at the
+/// node budget (each used to run on past a time budget: 2.2 s and 2.4 s at `--budget 1s`). The
+/// count is the search the budget ends: doubling the budget adds exactly its nodes to those
+/// reported, and doubles the plans counted; no search counts more than the budget, and a
+/// repeat stops at the same node.
 #[test]
-fn the_budget_bounds_the_whole_command() {
+fn the_budget_bounds_every_search_of_the_command() {
     let scratch = Scratch::new();
     let file = scratch.file(
         "search97.ron",
@@ -218,43 +232,60 @@ fn the_budget_bounds_the_whole_command() {
          [(0, 74), (1, 75), (2, 51)], [(0, 7), (1, 29), (2, 6)]], target: [1, 2, 3])",
     );
     let file = file.to_str().unwrap();
-    let cases: [&[&str]; 3] = [
-        &[file, "--method", "search", "--budget", "2s"],
-        &[file, "--method", "search", "--minimize", "max", "--budget", "2s"],
-        &[file, "--method", "search", "--all", "--limit", "5", "--budget", "2s"],
-    ];
-    for args in cases {
-        let (output, took) = run(args);
+    let cases: [&[&str]; 3] = [&[], &["--minimize", "max"], &["--all", "--limit", "5"]];
+    const BUDGET: u64 = 1_000_000;
+    let solve = |extra: &[&str], budget: u64, json: bool| {
+        let budget = budget.to_string();
+        let mut args = vec![file, "--method", "search", "--budget", &budget];
+        args.extend(extra);
+        if json {
+            args.push("--json");
+        }
+        let (output, _) = run(&args);
         assert_eq!(output.status.code(), Some(0), "{args:?}: {output:?}");
-        let text = stdout(&output);
-        // "at least N plans (… before the count finished)", or "unknown" on a loaded machine
-        // where the first search took the whole budget.
+        stdout(&output)
+    };
+    for extra in cases {
+        let text = solve(extra, BUDGET, false);
         assert!(text.contains("the budget ran out before the count"), "{text}");
-        // The old code took at least twice the budget here.
-        assert!(took < Duration::from_millis(2000 + 1500), "{args:?} took {took:?}");
+        let reports: Vec<Value> = [BUDGET, 2 * BUDGET]
+            .map(|budget| serde_json::from_str(&solve(extra, budget, true)).expect("JSON"))
+            .into();
+        let nodes: Vec<u64> = reports.iter().map(|r| r["search_nodes"].as_u64().expect("nodes")).collect();
+        let counts: Vec<u64> =
+            reports.iter().map(|r| r["count"].as_str().unwrap().parse().unwrap()).collect();
+        eprintln!("{extra:?}: {nodes:?} nodes, at least {counts:?} plans");
+        // The fewest plan, the objective asked for and the count: at most the budget each (and
+        // the one tick that finds it spent).
+        assert!(nodes[0] > BUDGET && nodes[0] <= 3 * (BUDGET + 1), "{extra:?}: {nodes:?}");
+        assert_eq!(reports[0]["count_exact"], Value::Bool(false));
+        assert!(counts[1] > counts[0], "{extra:?}: {counts:?}");
+        if extra.is_empty() || extra[0] == "--all" {
+            assert_eq!(nodes[1] - nodes[0], BUDGET, "{extra:?}");
+        }
     }
+    assert_eq!(solve(cases[1], BUDGET, true), solve(cases[1], BUDGET, true));
 }
 
-/// `check` on boards too large for a macro per cell leaves the macros out and says why; on a
-/// 200×200 board from `modsolve new` it aborted at 3.5 GB.
+/// `check` on boards too large for a macro per cell leaves the macros out and says why, judged
+/// from the board's size before any elimination; on a 200×200 board from `modsolve new` it
+/// aborted at 3.5 GB.
 #[test]
 fn check_leaves_out_macros_it_cannot_afford() {
     let scratch = Scratch::new();
     let new = run(&["new", "grid", "--rows", "200", "--cols", "200"]).0;
     let file = scratch.file("g200.ron", &stdout(&new));
-    let (output, took) = run(&["check", file.to_str().unwrap(), "--json"]);
+    let (output, _) = run(&["check", file.to_str().unwrap(), "--json"]);
     assert_eq!(output.status.code(), Some(0), "{output:?}");
     let json: Value = serde_json::from_slice(&output.stdout).expect("JSON");
     assert_eq!(json["macros"], Value::Null);
     assert_eq!(json["macros_left_out"], Value::from("too-large"));
     assert_eq!(json["all_starts_solvable"], Value::Bool(true));
-    assert!(took < Duration::from_secs(20), "{took:?}");
-    // Path(5000) fits in memory, but not in a 100 ms budget: left out for that reason.
+    // Path(5000) fits in memory, but its 5000³ steps are past the few seconds allowed.
     let path = scratch.file("path.ron", "Puzzle(graph: Path(5000), modulus: 2, target: All(1))");
-    let (output, took) = run(&["check", path.to_str().unwrap(), "--budget", "100ms", "--json"]);
+    let (output, _) = run(&["check", path.to_str().unwrap(), "--budget", "100ms", "--json"]);
     let json: Value = serde_json::from_slice(&output.stdout).expect("JSON");
     assert_eq!(json["macros_left_out"], Value::from("too-large"));
-    assert!(took < Duration::from_secs(10), "{took:?}");
     let small = scratch.file("p800.ron", "Puzzle(graph: Path(800), modulus: 3, target: All(1))");
     let (output, _) = run(&["check", small.to_str().unwrap(), "--budget", "10ms", "--json"]);
     let json: Value = serde_json::from_slice(&output.stdout).expect("JSON");
@@ -326,8 +357,12 @@ fn greedy_play_under_a_node_budget_stops_at_the_same_press_everywhere() {
 
 /// A random graph of 6000 cells (degree 12) with moduli 2..12 takes far longer than 300 ms to
 /// eliminate, densely or sparsely (it has no small separators):
-/// `--timeout 300ms` answers "undecided" (exit 3) within the bound, for `solve` and per file
-/// for `check`, whose other files are still checked.
+/// `--timeout 300ms` answers "undecided" (exit 3), for `solve` and per file for `check`, whose
+/// other files are still checked.
+///
+/// The command line's one wall-clock smoke test: the solve ends within a coarse bound, ten
+/// times the timeout's bound (1.1 × 0.3 s + 0.2 s) and more, far below the minutes the whole
+/// elimination takes.
 #[test]
 fn the_timeout_bounds_the_elimination() {
     use rand::{RngExt, SeedableRng, rngs::StdRng};
@@ -356,20 +391,21 @@ fn the_timeout_bounds_the_elimination() {
     assert_eq!(output.status.code(), Some(3), "{output:?}");
     let text = stdout(&output);
     assert!(
-        text.contains("Undecided: the timeout came before the analysis finished; a larger --timeout"),
+        text.contains(
+            "Undecided: the timeout came before the analysis finished; a larger --timeout or --budget"
+        ),
         "{text}"
     );
-    assert!(took < Duration::from_millis(300 + 1500), "{took:?}");
+    assert!(took < Duration::from_secs(10), "{took:?}");
     let (output, _) = run(&[file, "--timeout", "300ms", "--json"]);
     let json: Value = serde_json::from_slice(&output.stdout).expect("JSON");
     assert_eq!(json["solvable"], Value::Null);
     let octopus = puzzle("octopus.ron");
-    let (output, took) = run(&["check", file, &octopus, "--timeout", "300ms"]);
+    let (output, _) = run(&["check", file, &octopus, "--timeout", "300ms"]);
     assert_eq!(output.status.code(), Some(1), "{output:?}");
     let text = stdout(&output);
     assert!(text.contains("undecided: the timeout came before the check finished"), "{text}");
     assert!(text.contains("PASS") && text.contains("1 passed, 1 failed"), "{text}");
-    assert!(took < Duration::from_millis(300 + 1500), "{took:?}");
 }
 
 /// A time budget that ends the search says that the result depends on the machine; a node
@@ -406,9 +442,10 @@ fn a_time_budget_says_the_result_depends_on_the_machine() {
 }
 
 /// The budget bounds only the best-effort search: a board whose elimination takes longer than
-/// the budget (King 200×200 mod 3: about a second) is still answered, with its exact count and
-/// a verified plan, where a time budget once made it undecided; the search after it keeps the
-/// budget (a plain solve's time plus the budget, with a margin for a loaded machine).
+/// the budget (King 200×200 mod 3: about half a second) is still answered, with its exact count
+/// and a verified plan, where a time budget once made it undecided. Under a time budget or a
+/// node budget of 1000, the work after the elimination is the plain solve's: the same plan and
+/// the same search nodes (none: its plan is proven from the algebra).
 #[test]
 fn the_budget_never_leaves_the_algebra_undecided() {
     let scratch = Scratch::new();
@@ -417,29 +454,32 @@ fn the_budget_never_leaves_the_algebra_undecided() {
         "Puzzle(graph: Grid(rows: 200, cols: 200, neighborhood: King), modulus: 3, target: All(1))",
     );
     let king = king.to_str().unwrap();
-    let (plain, plain_took) = run(&[king, "--budget", "0", "--json"]);
+    let (plain, _) = run(&[king, "--budget", "0", "--json"]);
     assert_eq!(plain.status.code(), Some(0), "{plain:?}");
     let plain: Value = serde_json::from_slice(&plain.stdout).expect("JSON");
-    let (output, took) = run(&[king, "--budget", "10ms", "--json"]);
-    assert_eq!(output.status.code(), Some(0), "{output:?}");
-    let json: Value = serde_json::from_slice(&output.stdout).expect("JSON");
-    assert_eq!(json["solvable"], Value::Bool(true));
-    assert_eq!(json["undecided"], Value::Null);
-    assert_eq!((&json["count"], json["count_exact"].as_bool()), (&plain["count"], Some(true)));
-    assert!(json["fewest"]["total_presses"].as_u64().is_some_and(|n| n > 0), "{}", json["fewest"]);
-    assert!(took < plain_took * 2 + Duration::from_millis(10 + 1500), "{took:?} against {plain_took:?}");
+    for budget in ["10ms", "1000"] {
+        let (output, _) = run(&[king, "--budget", budget, "--json"]);
+        assert_eq!(output.status.code(), Some(0), "{output:?}");
+        let json: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+        assert_eq!(json["solvable"], Value::Bool(true));
+        assert_eq!(json["undecided"], Value::Null);
+        assert_eq!((&json["count"], json["count_exact"].as_bool()), (&plain["count"], Some(true)));
+        assert!(json["fewest"]["total_presses"].as_u64().is_some_and(|n| n > 0), "{}", json["fewest"]);
+        assert_eq!((&json["fewest"], &json["search_nodes"]), (&plain["fewest"], &plain["search_nodes"]));
+    }
 }
 
 /// Work whose estimated memory is above `--max-memory` (default: half the machine) is refused
 /// before it starts, with the estimate, what dominates it and the limit: exit 2, nothing on
-/// stdout; in a `check` batch the other files are still checked.
+/// stdout; in a `check` batch the other files are still checked. (Started, the 10000×10000
+/// torus would not end within the test's lifetime: the refusal is the stopping point.)
 #[test]
 fn memory_is_estimated_and_bounded() {
     let scratch = Scratch::new();
     let torus =
         scratch.file("torus.ron", "Puzzle(graph: Grid(rows: 10000, cols: 10000, wrap: true), modulus: 2)");
     let torus = torus.to_str().unwrap();
-    let (output, took) = run(&[torus]);
+    let (output, _) = run(&[torus]);
     assert_eq!(output.status.code(), Some(2));
     assert!(output.stdout.is_empty());
     let err = String::from_utf8(output.stderr).expect("UTF-8");
@@ -448,7 +488,6 @@ fn memory_is_estimated_and_bounded() {
         "{err}"
     );
     assert!(err.contains("raise --max-memory"), "{err}");
-    assert!(took < Duration::from_secs(5), "{took:?}");
     let octopus = puzzle("octopus.ron");
     let (output, _) = run(&["check", torus, &octopus]);
     assert_eq!(output.status.code(), Some(2));
@@ -482,8 +521,9 @@ fn long_paths_propagate() {
 
 /// A 200×200 King board mod 3 to `All(1)` has a quiet space of 3^400: its 400-plan basis cost
 /// 22 s of 128-bit divisions (62 s at `--budget 1s` on a slower machine). Now the basis is
-/// left out past its cost limit and the board solves in under a second (6 s allowed here, for
-/// a loaded machine).
+/// left out past its cost limit and the board solves in under a second: its stopping point is
+/// an answer (exit 0) within a `--timeout` of 15 s, where the basis would leave it undecided
+/// (exit 3), with no search node counted.
 #[test]
 fn a_huge_quiet_space_stays_within_the_budget() {
     let scratch = Scratch::new();
@@ -491,7 +531,7 @@ fn a_huge_quiet_space_stays_within_the_budget() {
         "king.ron",
         "Puzzle(graph: Grid(rows: 200, cols: 200, neighborhood: King), modulus: 3, target: All(1))",
     );
-    let (output, took) = run(&[file.to_str().unwrap()]);
+    let (output, _) = run(&[file.to_str().unwrap(), "--timeout", "15s"]);
     assert_eq!(output.status.code(), Some(0), "{output:?}");
     // The quiet patterns and the zero plan form a group of order 3^k, k about 400.
     let text = stdout(&output);
@@ -504,7 +544,9 @@ fn a_huge_quiet_space_stays_within_the_budget() {
     let order = quiet + 1u32;
     let k = (300..=420u32).find(|&k| num_bigint::BigUint::from(3u32).pow(k) == order);
     assert!(k.is_some(), "{text}");
-    assert!(took < Duration::from_secs(6), "{took:?}");
+    let (output, _) = run(&[file.to_str().unwrap(), "--json"]);
+    let json: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    assert_eq!((&json["search_nodes"], &json["fewest"]["proof"]), (&Value::Null, &Value::from("proven")));
 }
 
 /// Press limits that bind: the count within them is exact when the press vectors within the
@@ -559,15 +601,16 @@ fn counts_within_press_limits_are_never_guessed() {
 
 /// A scramble whose plans are few is counted: a scramble of all 25 presses of 5×5 Lights Out
 /// makes one level, of 24 presses six up to rotation and reflection (of its 25 plans), so
-/// asking for more says how many exist, at once, and writes nothing (it was called "rare …
-/// raise --attempts"); asking for that many makes them, so the count is exact both ways.
+/// asking for more says how many exist, before any candidate is judged, and writes nothing (it
+/// was called "rare … raise --attempts", after every attempt); asking for that many makes them,
+/// so the count is exact both ways.
 #[test]
 fn generate_says_how_many_distinct_levels_exist() {
     let scratch = Scratch::new();
     let lights = puzzle("lightsout-5x5.ron");
     for (presses, levels, noun) in [("25", 1, "level exists"), ("24", 6, "levels exist")] {
         let out = scratch.path().join(format!("levels-{presses}"));
-        let (output, took) = run(&[
+        let (output, _) = run(&[
             "generate",
             &lights,
             "--scramble",
@@ -581,7 +624,6 @@ fn generate_says_how_many_distinct_levels_exist() {
         let err = String::from_utf8_lossy(&output.stderr).into_owned();
         assert!(err.contains(&format!("only {levels} distinct {noun} for this spec")), "{err}");
         assert!(!err.contains("rare") && !out.exists(), "{err}");
-        assert!(took < Duration::from_secs(5), "{took:?}");
         let (output, _) = run(&[
             "generate",
             &lights,
@@ -600,12 +642,14 @@ fn generate_says_how_many_distinct_levels_exist() {
 
 /// `generate --timeout` bounds the whole run: past it the run stops (exit 3) and the JSON
 /// document printed so far ends with the error; every level it lists is written, complete.
+/// (Its 100,000 levels of 10,000,000 attempts would take hours: the exit code is the stopping
+/// point.)
 #[test]
 fn generate_stops_at_its_timeout() {
     let scratch = Scratch::new();
     let template = scratch.file("grid.ron", "Puzzle(graph: Grid(rows: 12, cols: 12), modulus: 5)");
     let out = scratch.path().join("levels");
-    let (output, took) = run(&[
+    let (output, _) = run(&[
         "generate",
         template.to_str().unwrap(),
         "--count",
@@ -619,7 +663,6 @@ fn generate_stops_at_its_timeout() {
         "500ms",
     ]);
     assert_eq!(output.status.code(), Some(3), "{output:?}");
-    assert!(took < Duration::from_millis(500 + 1500), "{took:?}");
     let json: Value = serde_json::from_slice(&output.stdout).expect("one JSON document");
     assert_eq!(json["error"]["kind"], "budget", "{json}");
     assert!(json["error"]["message"].as_str().unwrap().contains("the timeout came"), "{json}");
@@ -632,14 +675,14 @@ fn generate_stops_at_its_timeout() {
     }
 }
 
-/// More levels than a template has starts can never be made: refused at once (it ran without
-/// end with the default attempts), and `--budget` in minutes past 64 bits is a usage error (it
+/// More levels than a template has starts can never be made: refused before any candidate is
+/// judged, from the count of starts (it ran without end with the default attempts), and `--budget` in minutes past 64 bits is a usage error (it
 /// overflowed). Both found by fuzzing.
 #[test]
 fn impossible_counts_and_huge_budgets_are_refused() {
     let scratch = Scratch::new();
     let out = scratch.path().join("levels");
-    let (output, took) = run(&[
+    let (output, _) = run(&[
         "generate",
         &puzzle("paradise.ron"),
         "--out",
@@ -650,7 +693,7 @@ fn impossible_counts_and_huge_budgets_are_refused() {
     assert_eq!(output.status.code(), Some(2));
     let err = String::from_utf8_lossy(&output.stderr).into_owned();
     assert!(err.contains("cannot be met: this template has only 511 solvable starts"), "{err}");
-    assert!(took < Duration::from_secs(5) && !out.exists());
+    assert!(!out.exists());
     let (output, _) = run(&[&puzzle("octopus.ron"), "--budget", "18446744073709551615m"]);
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("is too long a budget"));

@@ -35,6 +35,8 @@
 //!   document against simulation, bad input, packs ordered by par, and `POST /api/export`;
 //! - `shard`: proofs in parts (`--shard K/N`, `combine`): the parts cover every plan once,
 //!   combined they give the single run's answer, and combine refuses what does not fit;
+//! - `calibration`: the node budget's counted work against the cells its searches touch, on
+//!   every shape of puzzle the budget is used on;
 //! - `limits`: honest outcomes (undecided, exact counts, why a plan is not proven) and budgets
 //!   and memory that bound the command;
 //! - `writer`: the one writer of puzzle text: every New-puzzle form round trips, edits keep a
@@ -44,6 +46,7 @@ mod bad_input;
 mod big;
 mod book;
 mod brute_force;
+mod calibration;
 mod check;
 mod cli;
 mod difficulty;

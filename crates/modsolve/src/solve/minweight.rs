@@ -827,6 +827,7 @@ fn walk_piece<L: Lane>(layout: &Layout, shared: &Shared, from: u64, to: u64) -> 
             // The blocks up to the next look are counted ahead: a piece walked to its end
             // counts each of its blocks once.
             let done = shared.nodes.fetch_add(CHECK.min(to - position), Ordering::Relaxed);
+            crate::bounded::metered(CHECK.min(to - position), 0);
             if done >= shared.budget.nodes || shared.budget.expired(shared.started) {
                 shared.stop.store(true, Ordering::Relaxed);
                 return found;
@@ -869,6 +870,8 @@ struct Scratch<L> {
     prefix: Vec<u32>,
     ones: Vec<u32>,
     signed: Vec<L>,
+    /// The words, groups and transform entries of the blocks walked.
+    touched: crate::bounded::Touched,
 }
 
 impl<L: Lane> Scratch<L> {
@@ -877,13 +880,15 @@ impl<L: Lane> Scratch<L> {
             prefix: vec![0; layout.x0.len()],
             ones: vec![0; layout.groups.len()],
             signed: vec![L::default(); 1 << layout.b],
+            touched: Default::default(),
         }
     }
 
     /// The lightest plan `x + inner(t)` of the block of `x`, as `(weight, t)` (the least `t` of
     /// that weight), when it weighs at most `best`; `None` otherwise.
     fn lightest(&mut self, layout: &Layout, x: &[u64], best: u32) -> Option<(u32, usize)> {
-        let Scratch { prefix, ones, signed } = self;
+        let Scratch { prefix, ones, signed, touched } = self;
+        touched.0 += (x.len() + layout.groups.len()) as u64;
         // The bound: every group on its better side. Giving up part-way rarely pays (a block
         // is ruled out by its last groups), so every group is counted, without branches.
         let mut running = 0u32;
@@ -907,6 +912,7 @@ impl<L: Lane> Scratch<L> {
             return None;
         }
         // Every inner combination: weight(t) = Σ A + (Σ e − H(e)(t)) / 2.
+        touched.0 += (signed.len() * (layout.b + 1)) as u64;
         signed.fill(L::default());
         let mut total_ones = 0i64;
         let mut total_e = 0i64;

@@ -621,6 +621,7 @@ impl Walk<'_> {
             self.stop = true;
             return false;
         }
+        self.meter.touch(self.problem.effects[self.order[depth]].len() + self.closing[depth].len());
         let (max, nonzero) = (max.max(value), nonzero + u64::from(value != 0));
         if let Goal::Best(objective) = self.goal
             && let Some(best) = self.out.score
@@ -638,6 +639,7 @@ impl Walk<'_> {
         let mut ok = self.closing[depth].iter().all(|&i| self.residual[i] == 0);
         if ok && let Some(ahead) = &self.ahead {
             self.lookups += self.terms[depth];
+            self.meter.touch(self.terms[depth] as usize);
             if self.lookups >= self.terms_per_node {
                 let nodes = self.lookups / self.terms_per_node;
                 self.lookups %= self.terms_per_node;

@@ -822,6 +822,7 @@ impl<'a> Moves<'a> {
                         if !meter.tick_by(cost) {
                             return x;
                         }
+                        meter.touch(support.len());
                         if t > from {
                             for (m, &(j, v)) in moved.iter_mut().zip(support) {
                                 *m = add_mod(*m, v, periods[j]);
@@ -925,6 +926,7 @@ fn enumerate(set: Problem, meter: &mut Meter) -> (Option<Vec<u64>>, u64) {
             if k == generators.len() {
                 return (best.map(|(_, x)| x), count);
             }
+            meter.touch(sparse[k].len());
             for &(j, v) in &sparse[k] {
                 // x[j] + v mod L_j, both below L_j < 2^64.
                 let (old, period) = (x[j], periods[j]);
