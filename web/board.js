@@ -216,8 +216,21 @@ export function draw(canvas, board, state, { plan = null, hint = null, maxWidth 
       ctx.stroke();
     }
     const texts = [], fonts = [];
-    drawn.cells.push({ x, y, texts, fonts });
+    const cell = { x, y, texts, fonts, mark: null };
+    drawn.cells.push(cell);
     const ink = light(shown, m) ? palette.text_on_high : palette.text_on_low;
+    if (!edit && v !== t && 2 * half < 40 && 2 * half >= 6) {
+      // Too small for `→t`: a square of the target's colour in the bottom-right corner (the
+      // value keeps the middle, the plan's badge the top-right corner).
+      const [tr, tg, tb] = cellColour(t, m);
+      const side = Math.max(3, half * 0.6), x0 = x + half * 0.85 - side, y0 = y + half * 0.85 - side;
+      ctx.fillStyle = `rgb(${tr},${tg},${tb})`;
+      ctx.fillRect(x0, y0, side, side);
+      ctx.strokeStyle = ink;
+      ctx.lineWidth = 1;
+      ctx.strokeRect(x0, y0, side, side);
+      cell.mark = String(t);
+    }
     if (2 * half >= 14) {
       ctx.fillStyle = ink;
       const big = edit === 'target' ? `→${t}` : edit === 'moduli' ? String(m) : String(v);
@@ -543,7 +556,7 @@ export function pressAt(canvas, board, x, y) {
 // What the marks on the board mean, for the legend under it: [kind, text] pairs.
 export function legend(board, { edit = null, plan = false, play = false, hover = true } = {}) {
   const items = [['off', 'not at its target']];
-  items.push(['target', '→t: the cell\'s target']);
+  items.push(['target', '→t (on small cells, the corner square\'s colour): the cell\'s target']);
   const m = board.moduli;
   if (edit || m.some((v) => String(v) !== String(m[0])) || String(m[0]) !== '2') items.push(['modulus', 'mod m: what it counts modulo']);
   if (edit === 'target') items.push(['from', 'from s: its start']);

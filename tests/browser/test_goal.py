@@ -56,6 +56,31 @@ def test_play_shows_every_cells_target_and_the_par_from_the_start(page):
     print("\n" + "; ".join(figures))
 
 
+def test_small_cells_show_their_target_as_a_corner_square(page):
+    """A 20×20 board's cells are too small for `→t`: each cell off its target carries a square of
+    its target's colour in a corner (its target recorded for the test), and no cell at its target
+    does."""
+    open_level(page, "lightsout-3x3.ron")
+    set_source(page, "Puzzle(graph: Grid(rows: 20, cols: 20), modulus: 5, start: All(0), target: All(2))")
+    play(page)
+    b, d = board(page), drawn(page)
+    assert not d["pixels"] and len(d["cells"]) == 400
+    assert all(c["texts"] == [] or len(c["texts"]) == 1 for c in d["cells"]), d["cells"][0]
+    assert [c["mark"] for c in d["cells"]] == ["2"] * 400
+    legend = page.locator("#legend").inner_text()
+    assert "corner square" in legend, legend
+    expect(page.locator("#unsolvable")).to_be_hidden()
+    page.mouse.move(5, 5)
+    shot(page, "play-20x20-target-marks")
+    # The corner pressed twice adds 2 to cells 0, 1 and 20: at their target, unmarked.
+    for moves in ("1", "2"):
+        click_cell(page, 0)
+        page.wait_for_function(f"document.body.dataset.moves === '{moves}'")
+    d = drawn(page)
+    assert [d["cells"][i]["mark"] for i in (0, 1, 20, 2, 21)] == [None, None, None, "2", "2"]
+    assert str(b["target"]) == "2" or set(map(str, b["target"])) == {"2"}
+
+
 def test_two_levers_reads_its_goal_mod_3(page):
     open_level(page, "two-levers.ron")
     play(page)
