@@ -213,7 +213,7 @@ pub struct Tally {
     /// cells checked, the lookahead's table entries, the residuals copied, a quiet pattern's
     /// support per multiple tried.
     pub cells_touched: u64,
-    /// The other work counted ([`work`]): the eliminations'.
+    /// The other work counted (the eliminations' units, as `--budget` counts them).
     pub work: u64,
 }
 
