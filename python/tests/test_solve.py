@@ -104,6 +104,7 @@ DICTS = {
         "modulus": 3,
         "buttons": [[(0, 1), (1, 1)], [[1, 2], [2, 1]]],  # tuples or lists alike
         "target": [1, 2, 2],
+        "button_labels": ["left lever", "right lever"],
     },
     "sunflowers": {
         "name": "Sunflowers",
