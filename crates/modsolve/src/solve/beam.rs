@@ -193,16 +193,25 @@ impl Tail {
         } else {
             Vec::new()
         };
+        let mut checks = checks;
+        checks.sort_by_key(|c| c.depth);
         Some(Tail { from, problem, cells, ahead, checks })
     }
 
     /// Whether residuals `residual` (of the whole problem) pass every check of `depth`: all of
     /// them (`strong`), or those modulo primes alone.
     fn feasible(&self, depth: usize, strong: bool, residual: &[u64]) -> bool {
-        self.checks.iter().filter(|c| c.depth == depth && (strong || !c.strong)).all(|c| {
+        self.at(depth).iter().filter(|c| strong || !c.strong).all(|c| {
             c.weights.iter().fold(0, |acc, &(i, w)| add_mod(acc, mul_mod(w, residual[i] % c.p, c.p), c.p))
                 == 0
         })
+    }
+
+    /// The checks of `depth` (the checks are sorted by depth).
+    fn at(&self, depth: usize) -> &[Check] {
+        let from = self.checks.partition_point(|c| c.depth < depth);
+        let to = self.checks.partition_point(|c| c.depth <= depth);
+        &self.checks[from..to]
     }
 
     /// The fewest presses of the tail's buttons (in the order's tail order) that meet
