@@ -24,6 +24,8 @@ const app = {
   drag: null,       // edit mode: a cell being moved
   dirty: false,     // edits not saved to the folder since the text was opened or saved
   edgeFrom: null,   // graph editor: the node clicked first, waiting for the second
+  edgeFromSeen: 0,  // graph editor: `removed.length` when that node was clicked
+  removed: [],      // graph editor: each node removed, numbered as in the graph it left, in order
 };
 window.playground = app;
 
@@ -352,7 +354,27 @@ async function runBarrier(op) {
     else request.graph = { cells: change.cells, edges: change.edges };
     const doc = await analyse(request);
     if (doc) pushHistory(before);
+    if (doc && 'remove_node' in change) {
+      app.removed.push(change.remove_node);
+      // A node chosen before this answer keeps its mark under its new number.
+      if (app.edgeFrom !== null) {
+        app.edgeFrom = nodeNow(app.edgeFrom, app.edgeFromSeen);
+        app.edgeFromSeen = app.removed.length;
+        render();
+      }
+    }
   }
+}
+
+// A node as numbered on the board drawn when `seen` removals had been applied, numbered in
+// today's graph (removals since then renumber the nodes above them); null when it was removed.
+// Clicks are on the board drawn, which queued removals have not reached yet.
+function nodeNow(node, seen) {
+  for (const r of app.removed.slice(seen)) {
+    if (node === r) return null;
+    if (node > r) node--;
+  }
+  return node;
 }
 
 // Puts `text` in the text box; a caret (or selection) in it keeps its place in the text around
@@ -634,23 +656,31 @@ function addNode() {
 // list of the text loses its entry).
 function removeNode() {
   if (!app.board || !app.board.edges) return;
-  const node = app.edgeFrom;
-  if (node === null) {
+  const [clicked, seen] = [app.edgeFrom, app.edgeFromSeen];
+  if (clicked === null) {
     status('click a node first, then − node removes it', 'error');
     return;
   }
-  editGraph((board) => (node < board.cells && board.cells > 1 ? { remove_node: node } : null));
+  editGraph((board) => {
+    const node = nodeNow(clicked, seen);
+    return node !== null && node < board.cells && board.cells > 1 ? { remove_node: node } : null;
+  });
 }
 
 // The first click chooses a node, the second adds the edge between the two (or removes it).
 function clickNode(cell) {
-  if (app.edgeFrom === null || app.edgeFrom === cell) {
-    app.edgeFrom = app.edgeFrom === cell ? null : cell;
+  const seen = app.removed.length;
+  const first = app.edgeFrom === null ? null : nodeNow(app.edgeFrom, app.edgeFromSeen);
+  if (first === null || first === cell) {
+    app.edgeFrom = first === cell ? null : cell;
+    app.edgeFromSeen = seen;
     render();
     return;
   }
-  const [a, b] = [Math.min(app.edgeFrom, cell), Math.max(app.edgeFrom, cell)];
   editGraph((board) => {
+    const [x0, y0] = [nodeNow(first, seen), nodeNow(cell, seen)];
+    if (x0 === null || y0 === null || Math.max(x0, y0) >= board.cells) return null;
+    const [a, b] = [Math.min(x0, y0), Math.max(x0, y0)];
     const edges = board.edges.filter(([x, y]) => !(x === a && y === b));
     if (edges.length === board.edges.length) edges.push([a, b]);
     return { cells: board.cells, edges };

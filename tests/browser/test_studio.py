@@ -149,6 +149,56 @@ def test_the_graph_editor_removes_a_node(page):
     shot(page, "studio-graph-remove-node")
 
 
+def test_nodes_clicked_before_a_removal_lands_keep_their_identity(page):
+    """Two removals clicked on the board drawn before the first one's answer: the second
+    click's node is renumbered by the first removal, so the node the designer clicked goes,
+    not its higher neighbour. The first request is held until both clicks are made."""
+    create(page, "graph", fields={"cells": "5", "modulus": "3,4,5,6,7"})
+    page.check("#graph-tool input")
+    held = []
+
+    def hold(route):
+        if held and held[0] is None:
+            route.continue_()
+        else:
+            held.append(route)
+
+    def release():
+        route = held.pop()
+        held.append(None)
+        route.continue_()
+
+    page.route("**/api/analyse", hold)
+    click_cell(page, 1)
+    page.click("#remove-node")
+    page.wait_for_function("document.body.dataset.settled !== '1'")
+    # The board still shows five nodes: node 3 here is node 2 once node 1 is gone.
+    assert page.evaluate("window.playground.board.cells") == 5
+    click_cell(page, 3)
+    expect(page.locator("#edge-list")).to_contain_text("node 3 chosen")
+    page.click("#remove-node")
+    assert len(held) == 1
+    release()
+    page.wait_for_function("document.body.dataset.settled === '1' && window.playground.board.cells === 3")
+    source = page.input_value("#source")
+    assert "graph: Edges(cells: 3, edges: [])" in source, source
+    assert "modulus: [3, 5, 7]," in source, source
+    # An edge between nodes clicked on a stale board joins the nodes clicked.
+    held.clear()
+    click_cell(page, 0)
+    page.click("#remove-node")
+    page.wait_for_function("document.body.dataset.settled !== '1'")
+    click_cell(page, 1)
+    click_cell(page, 2)
+    assert len(held) == 1
+    release()
+    page.wait_for_function("document.body.dataset.settled === '1' && window.playground.board.cells === 2")
+    source = page.input_value("#source")
+    assert "graph: Edges(cells: 2, edges: [(0, 1)])" in source, source
+    assert "modulus: [5, 7]," in source, source
+    shot(page, "studio-graph-remove-queued")
+
+
 def test_an_uploaded_typo_is_shown_whole_and_its_board_is_not(page, tmp_path):
     open_level(page, "octopus.ron")
     typo = tmp_path / "neighbourhood.ron"
