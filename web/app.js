@@ -600,7 +600,7 @@ function render() {
   const edit = app.mode === 'edit' && !drawing ? field() : null;
   const centres = app.drag && app.drag.moved ? app.drag.centres : null;
   draw($('board'), board, state, { plan, hint, edit, preview: app.preview, centres, keep: Boolean(centres), ...boardSpace() });
-  showLegend(board, { edit, plan: Boolean(plan), play });
+  showLegend(board, { edit, plan: Boolean(plan), play, pixels: $('board')._drawn.pixels, state });
   const buttons = $('buttons');
   buttons.innerHTML = '';
   // Explicit buttons are drawn on the board; listed here only when too many to place.

@@ -145,7 +145,7 @@ export function draw(canvas, board, state, { plan = null, hint = null, maxWidth 
   const onCells = cellButtons(board);
   const pressable = board.buttons_are_cells;
   if (!g.text) {
-    drawPixels(ctx, board, state, plan && pressable ? plan : null, g);
+    drawPixels(ctx, board, state, plan && pressable ? plan : null, g, edit);
     canvas._drawn = { pixels: true, cells: [], edges: 0, labels: [], buttons: [] };
     return g;
   }
@@ -445,13 +445,20 @@ function wrapMarks(ctx, board, g) {
   return count;
 }
 
-// Big boards: one pixel a cell in an ImageData, scaled without smoothing.
-function drawPixels(ctx, board, state, plan, g) {
+// Big boards outside the Edit view: a cell at its target is drawn in this colour (the goal is a
+// board all of it), the others in their value's colour.
+export const DONE = '#15803d';
+
+// Big boards: one pixel a cell in an ImageData, scaled without smoothing. Outside the Edit view
+// (`edit` null) a cell at its target is `DONE` green, so the goal shows where there is no room
+// for `→t`; the Edit view's target field shows the target's values.
+function drawPixels(ctx, board, state, plan, g, edit) {
   const { rows, cols } = g;
   const image = new ImageData(cols, rows);
   const data = image.data;
-  const moduli = board.moduli;
-  const press = rgb(palette.press);
+  const moduli = board.moduli, target = board.target;
+  const press = rgb(palette.press), done = rgb(DONE);
+  if (edit === 'target') state = target;
   const cache = new Map();
   for (let i = 0; i < board.cells; i++) {
     const [r, c] = place(board, i);
@@ -459,6 +466,8 @@ function drawPixels(ctx, board, state, plan, g) {
     let colour;
     if (plan && String(plan[i]) !== '0') {
       colour = press;
+    } else if (edit === null && String(state[i]) === String(target[i])) {
+      colour = done;
     } else {
       // One number a (value, modulus) pair while moduli stay below 2^16; a string past that.
       const v = state[i], m = moduli[i];
@@ -553,8 +562,10 @@ export function pressAt(canvas, board, x, y) {
   return buttonAt(canvas, board, x, y);
 }
 
-// What the marks on the board mean, for the legend under it: [kind, text] pairs.
-export function legend(board, { edit = null, plan = false, play = false, hover = true } = {}) {
+// What the marks on the board mean, for the legend under it: [kind, text] pairs. `pixels`: the
+// board was drawn a pixel a cell (`state`, the values drawn, then counts the cells at target).
+export function legend(board, { edit = null, plan = false, play = false, hover = true, pixels = false, state = null } = {}) {
+  if (pixels) return pixelLegend(board, { edit, plan, state });
   const items = [['off', 'not at its target']];
   items.push(['target', '→t (on small cells, the corner square\'s colour): the cell\'s target']);
   const m = board.moduli;
@@ -568,5 +579,22 @@ export function legend(board, { edit = null, plan = false, play = false, hover =
   if (!board.buttons_are_cells && placed.length && cellButtons(board)) items.push(['own', 'each square is a button: click it']);
   if (board.layout.wrap) items.push(['wrap', 'arrows: the sides join (a torus)']);
   if (edit && board.layout.movable) items.push(['drag', 'drag a cell to move it (written as layout:)']);
+  return items;
+}
+
+// The legend of a board drawn a pixel a cell: what its colours mean, and outside the Edit view
+// how many cells are at their target.
+function pixelLegend(board, { edit, plan, state }) {
+  const high = 'dark (0) to yellow (the highest value)';
+  if (edit) {
+    const what = edit === 'target' ? 'its target' : 'its start';
+    return [['pixel', `a pixel a cell, coloured by ${what}: ${high}`]];
+  }
+  const values = state || board.start;
+  let at = 0;
+  for (let i = 0; i < board.cells; i++) if (String(values[i]) === String(board.target[i])) at++;
+  const items = [['done', `green: at its target (${at.toLocaleString('en')} of ${board.cells.toLocaleString('en')} cells)`]];
+  items.push(['pixel', `other colours: not at its target, by value, ${high}`]);
+  if (plan) items.push(['badge', 'blue: pressed in the fewest plan']);
   return items;
 }

@@ -349,7 +349,9 @@ function render() {
 function showLegend(board) {
   const box = $('legend');
   box.innerHTML = '';
-  for (const [kind, text] of legend(board, { play: true, hover: false })) {
+  const pixels = $('board')._drawn && $('board')._drawn.pixels;
+  const state = game.state.map((v, i) => game.p.drawn(v, i));
+  for (const [kind, text] of legend(board, { play: true, hover: false, pixels, state })) {
     const li = document.createElement('li');
     li.dataset.kind = kind;
     li.innerHTML = `<span class="swatch ${kind}"></span>`;

@@ -81,6 +81,54 @@ def test_small_cells_show_their_target_as_a_corner_square(page):
     assert str(b["target"]) == "2" or set(map(str, b["target"])) == {"2"}
 
 
+PIXEL = """(i) => {
+    const c = document.getElementById('board'), p = window.%s.cellCentre(i);
+    const r = c.getBoundingClientRect(), dpr = window.devicePixelRatio || 1;
+    const d = c.getContext('2d').getImageData(Math.floor((p.x - r.left) * dpr), Math.floor((p.y - r.top) * dpr), 1, 1).data;
+    return [d[0], d[1], d[2]];
+}"""
+GREEN = [0x15, 0x80, 0x3D]
+BIG = "Puzzle(graph: Grid(rows: 70, cols: 70), modulus: 5, start: All(0), target: All(2))"
+
+
+def test_a_board_drawn_a_pixel_a_cell_shows_its_goal(page, tmp_path, offline):
+    """4,900 cells leave no room for `→t`: outside the Edit view a cell at its target is green
+    and the legend counts them; the Edit view's target field draws the targets. The exported
+    page shows the same."""
+    open_level(page, "lightsout-3x3.ron")
+    set_source(page, BIG)
+    play(page)
+    assert drawn(page)["pixels"]
+    pixel = PIXEL % "playground"
+    assert page.evaluate(pixel, 0) != GREEN
+    legend = page.locator("#legend").inner_text()
+    assert "green: at its target (0 of 4,900 cells)" in legend, legend
+    assert "corner square" not in legend and "mod m" not in legend, legend
+    # The corner pressed twice adds 2 to cells 0, 1 and 70: at their target, green.
+    for moves in ("1", "2"):
+        click_cell(page, 0)
+        page.wait_for_function(f"document.body.dataset.moves === '{moves}'")
+    assert [page.evaluate(pixel, i) == GREEN for i in (0, 1, 70, 2, 71)] == [True, True, True, False, False]
+    expect(page.locator("#legend")).to_contain_text("green: at its target (3 of 4,900 cells)")
+    page.mouse.move(5, 5)
+    shot(page, "play-70x70-pixels-goal")
+    # The Edit view: the start's values, or with the target field the target's (2 of mod 5).
+    page.click("#modes button[data-mode=edit]")
+    page.uncheck("#show-plan")
+    start = page.evaluate(pixel, 0)
+    page.check("input[name=field][value=target]")
+    assert page.evaluate(pixel, 0) != start != GREEN
+    expect(page.locator("#legend")).to_contain_text("coloured by its target")
+    shot(page, "edit-70x70-pixels-target")
+    # The exported page.
+    source = tmp_path / "big.ron"
+    source.write_text(BIG)
+    exported = offline.open(export(tmp_path, source, "big"))
+    assert exported.evaluate(PIXEL % "player", 0) != GREEN
+    expect(exported.locator("#legend")).to_contain_text("green: at its target (0 of 4,900 cells)")
+    shot(exported, "export-70x70-pixels-goal")
+
+
 def test_two_levers_reads_its_goal_mod_3(page):
     open_level(page, "two-levers.ron")
     play(page)
