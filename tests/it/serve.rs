@@ -975,6 +975,7 @@ fn serve_makes_new_puzzles_and_removes_nodes() {
     let server = Server::start(&[]);
     let answer = server.post("api/new", &json!({"form": "hex"}));
     assert_eq!(answer.0, 200, "{}", answer.1);
+    validate("new", &answer.1);
     assert_eq!(answer.1["file"], "hex-5x5.ron");
     let cli = modsolve().args(["new", "hex"]).output().unwrap();
     assert_eq!(answer.1["source"].as_str().unwrap(), String::from_utf8_lossy(&cli.stdout));
@@ -989,6 +990,7 @@ fn serve_makes_new_puzzles_and_removes_nodes() {
     let grid = json!({"form": "grid", "neighborhood": "Stencil", "stencil": ["x#", "##"], "mask": ["..#..", ".###.", "#####", ".###.", "..#.."]});
     let answer = server.post("api/new", &grid);
     assert_eq!(answer.0, 200, "{}", answer.1);
+    validate("new", &answer.1);
     assert_eq!(parse_puzzle(answer.1["source"].as_str().unwrap()).unwrap().cell_count(), 13);
     let buttons =
         json!({"form": "explicit", "cells": 3, "buttons": [[[0, 1], [1, 1]], [[1, 1], [2, 2]], [[2, 1]]]});
