@@ -204,11 +204,7 @@ impl Beam<'_> {
             let terms = self.ahead.terms(depth + 1) as u64;
             // Children that leave the tail unsolvable are not kept: by the checks modulo prime
             // powers, or when they leave none, by those modulo primes alone.
-            let here = |strong: bool| {
-                self.tail
-                    .as_ref()
-                    .is_some_and(|t| t.checks.iter().any(|c| c.depth == depth && c.strong == strong))
-            };
+            let here = |strong: bool| self.tail.as_ref().is_some_and(|t| t.checks_at(depth, strong));
             let any = here(true) || here(false);
             // (bound, parent, value)
             let mut children: Vec<(Score, u32, u64)> = Vec::new();

@@ -99,6 +99,12 @@ impl Tail {
         })
     }
 
+    /// Whether some check of `depth` is modulo a higher power of a prime (`strong`) or modulo
+    /// a prime alone (not `strong`).
+    pub(super) fn checks_at(&self, depth: usize, strong: bool) -> bool {
+        self.checks.iter().any(|c| c.depth == depth && c.strong == strong)
+    }
+
     /// The checks of `depth` (the checks are sorted by depth).
     fn at(&self, depth: usize) -> &[Check] {
         let from = self.checks.partition_point(|c| c.depth < depth);
