@@ -88,48 +88,8 @@ fn solve_many_basis(
     // Quiet-pattern generators per prime: `(p, x_j mod p^(l_j) for each j, log_p of the order)`.
     let mut prime_generators: Vec<(u64, Vec<u64>, u32)> = Vec::new();
     let primes: Vec<(u64, u32)> = split.primes.iter().map(|(&p, &e)| (p, e)).collect();
-    let solve_prime = |&(p, e_max): &(u64, u32)| -> PrimeSolution {
-        let exponents: Vec<u32> = (0..puzzle.cell_count()).map(|i| split.exponent(i, p)).collect();
-        let rows: Vec<usize> = (0..puzzle.cell_count()).filter(|&i| exponents[i] > 0).collect();
-        let mut matrix = vec![0u64; rows.len() * buttons];
-        let mut period_exponents = vec![0u32; buttons];
-        // `p^e` and `p^(E - e)` for each exponent `e <= E` a cell may have.
-        let powers: Vec<u64> = (0..=e_max).map(|e| p.pow(e)).collect();
-        // Row by row, so that only the cells this prime divides are visited.
-        for (r, &i) in rows.iter().enumerate() {
-            let e = exponents[i];
-            let (pe, scale) = (powers[e as usize], powers[(e_max - e) as usize]);
-            let row = &mut matrix[r * buttons..(r + 1) * buttons];
-            by_cell.for_each_in_row(i, |j, a| {
-                // Without a branch on zero (a dense row passes every entry): a zero leaves
-                // the row and the period as they are.
-                let local = if a < pe { a } else { a % pe };
-                // Below `p`, a residue is zero or a unit.
-                let v = if local < p { 0 } else { valuation(local, p) };
-                let period = if local == 0 { 0 } else { e - v };
-                period_exponents[j] = period_exponents[j].max(period);
-                row[j] = local * scale;
-            });
-        }
-        let rhs: Vec<Vec<u64>> = differences
-            .iter()
-            .map(|d| {
-                rows.iter()
-                    .map(|&i| {
-                        let e = exponents[i];
-                        (d[i] % powers[e as usize]) * powers[(e_max - e) as usize]
-                    })
-                    .collect()
-            })
-            .collect();
-        let system = PrimePowerSystem { p, e: e_max, rows: rows.len(), cols: buttons, matrix, rhs };
-        let echelon = system.eliminate();
-        let projected: u64 = period_exponents.iter().map(|&l| (e_max - l) as u64).sum();
-        let exponent = echelon.solution_count_exponent() - projected;
-        let generators = if basis { period_basis(&echelon, &period_exponents) } else { Vec::new() };
-        let particulars = (0..differences.len()).map(|which| echelon.particular(which)).collect();
-        PrimeSolution { p, exponent, generators, period_exponents, particulars }
-    };
+    let solve_prime =
+        |&(p, e_max): &(u64, u32)| solve_at_prime(puzzle, &by_cell, &split, differences, basis, p, e_max);
     // Primes are solved side by side when their systems together are worth a thread and
     // small enough that holding several at once stays within the memory estimate (one
     // matrix of every cell's row) or a few megabytes.
@@ -187,6 +147,61 @@ fn solve_many_basis(
         seeds: None,
     };
     (answer, solutions)
+}
+
+/// The system at prime `p` (largest exponent `e_max`) for every right side in `differences`:
+/// its count exponent, its quiet generators when `basis`, the buttons' period exponents and a
+/// particular solution per right side, for [`solve_many_basis`] to combine.
+fn solve_at_prime(
+    puzzle: &Puzzle,
+    by_cell: &ByCell,
+    split: &PrimeSplit,
+    differences: &[Vec<u64>],
+    basis: bool,
+    p: u64,
+    e_max: u32,
+) -> PrimeSolution {
+    let buttons = puzzle.button_count();
+    let exponents: Vec<u32> = (0..puzzle.cell_count()).map(|i| split.exponent(i, p)).collect();
+    let rows: Vec<usize> = (0..puzzle.cell_count()).filter(|&i| exponents[i] > 0).collect();
+    let mut matrix = vec![0u64; rows.len() * buttons];
+    let mut period_exponents = vec![0u32; buttons];
+    // `p^e` and `p^(E - e)` for each exponent `e <= E` a cell may have.
+    let powers: Vec<u64> = (0..=e_max).map(|e| p.pow(e)).collect();
+    // Row by row, so that only the cells this prime divides are visited.
+    for (r, &i) in rows.iter().enumerate() {
+        let e = exponents[i];
+        let (pe, scale) = (powers[e as usize], powers[(e_max - e) as usize]);
+        let row = &mut matrix[r * buttons..(r + 1) * buttons];
+        by_cell.for_each_in_row(i, |j, a| {
+            // Without a branch on zero (a dense row passes every entry): a zero leaves
+            // the row and the period as they are.
+            let local = if a < pe { a } else { a % pe };
+            // Below `p`, a residue is zero or a unit.
+            let v = if local < p { 0 } else { valuation(local, p) };
+            let period = if local == 0 { 0 } else { e - v };
+            period_exponents[j] = period_exponents[j].max(period);
+            row[j] = local * scale;
+        });
+    }
+    let rhs: Vec<Vec<u64>> = differences
+        .iter()
+        .map(|d| {
+            rows.iter()
+                .map(|&i| {
+                    let e = exponents[i];
+                    (d[i] % powers[e as usize]) * powers[(e_max - e) as usize]
+                })
+                .collect()
+        })
+        .collect();
+    let system = PrimePowerSystem { p, e: e_max, rows: rows.len(), cols: buttons, matrix, rhs };
+    let echelon = system.eliminate();
+    let projected: u64 = period_exponents.iter().map(|&l| (e_max - l) as u64).sum();
+    let exponent = echelon.solution_count_exponent() - projected;
+    let generators = if basis { period_basis(&echelon, &period_exponents) } else { Vec::new() };
+    let particulars = (0..differences.len()).map(|which| echelon.particular(which)).collect();
+    PrimeSolution { p, exponent, generators, period_exponents, particulars }
 }
 
 /// Below this many matrix entries in all, the primes are solved one after another (starting

@@ -71,6 +71,73 @@ impl Coordinates {
     }
 }
 
+/// The symmetries among `candidates` that act on the set spanned by `generators` (permutations
+/// of its `n` buttons, not the identity, keeping `limits`, mapping every generator into the
+/// span), and each one's matrix on the generators: column `i` holds the coordinates of `σ(g_i)`.
+fn symmetries(
+    generators: &[(Vec<u64>, u64)],
+    limits: Option<&[u64]>,
+    candidates: &[Vec<usize>],
+    coordinates: &Coordinates,
+) -> (Vec<Vec<usize>>, Vec<Vec<Vec<u64>>>) {
+    let (n, k) = (coordinates.n, generators.len());
+    let mut perms = Vec::new();
+    let mut on_basis: Vec<Vec<Vec<u64>>> = Vec::new();
+    for perm in candidates {
+        let is_permutation = perm.len() == n && {
+            let mut seen = vec![false; n];
+            perm.iter().all(|&q| q < n && !std::mem::replace(&mut seen[q], true))
+        };
+        if !is_permutation
+            || perm.iter().enumerate().all(|(j, &q)| j == q)
+            || limits.is_some_and(|l| perm.iter().enumerate().any(|(j, &q)| l[j] != l[q]))
+        {
+            continue;
+        }
+        let columns: Option<Vec<Vec<u64>>> =
+            generators.iter().map(|(g, _)| coordinates.of(&permuted(g, perm))).collect();
+        let Some(columns) = columns else { continue };
+        let a: Vec<Vec<u64>> = (0..k).map(|r| columns.iter().map(|c| c[r]).collect()).collect();
+        perms.push(perm.clone());
+        on_basis.push(a);
+    }
+    (perms, on_basis)
+}
+
+/// W: the smallest subspace invariant under the matrices `on_basis` (of the `k` generators'
+/// coordinates, mod `p`) holding the generators `deepest`, each in turn that leaves at least
+/// `labels` generators outside it; with the vectors that made it, in the order they came.
+fn invariant_span(
+    deepest: &[usize],
+    on_basis: &[Vec<Vec<u64>>],
+    k: usize,
+    labels: usize,
+    p: u64,
+) -> (Echelon, Vec<Vec<u64>>) {
+    let mut w = Echelon::default();
+    // The vectors that made W, in coordinates, in the order they came.
+    let mut made: Vec<Vec<u64>> = Vec::new();
+    for &i in deepest {
+        let (mut trial, mut trial_made) = (Echelon { rows: w.rows.clone() }, made.clone());
+        let mut unit = vec![0u64; k];
+        unit[i] = 1;
+        let mut queue = vec![unit];
+        while let Some(t) = queue.pop() {
+            if trial.insert(t.clone(), p) {
+                for a in on_basis {
+                    queue.push(apply(a, &t, p));
+                }
+                trial_made.push(t);
+            }
+        }
+        if trial.rows.len() + labels > k {
+            continue;
+        }
+        (w, made) = (trial, trial_made);
+    }
+    (w, made)
+}
+
 /// `v -= f·w (mod p)`.
 fn subtract(v: &mut [u64], w: &[u64], f: u64, p: u64) {
     for (a, &b) in v.iter_mut().zip(w) {
@@ -200,27 +267,7 @@ impl Split {
             return None;
         }
         let coordinates = Coordinates::new(generators, p)?;
-        // The symmetries and their matrices: column i holds the coordinates of σ(g_i).
-        let mut perms = Vec::new();
-        let mut on_basis: Vec<Vec<Vec<u64>>> = Vec::new();
-        for perm in candidates {
-            let is_permutation = perm.len() == n && {
-                let mut seen = vec![false; n];
-                perm.iter().all(|&q| q < n && !std::mem::replace(&mut seen[q], true))
-            };
-            if !is_permutation
-                || perm.iter().enumerate().all(|(j, &q)| j == q)
-                || limits.is_some_and(|l| perm.iter().enumerate().any(|(j, &q)| l[j] != l[q]))
-            {
-                continue;
-            }
-            let columns: Option<Vec<Vec<u64>>> =
-                generators.iter().map(|(g, _)| coordinates.of(&permuted(g, perm))).collect();
-            let Some(columns) = columns else { continue };
-            let a: Vec<Vec<u64>> = (0..k).map(|r| columns.iter().map(|c| c[r]).collect()).collect();
-            perms.push(perm.clone());
-            on_basis.push(a);
-        }
+        let (perms, on_basis) = symmetries(generators, limits, candidates, &coordinates);
         if perms.is_empty() {
             return None;
         }
@@ -231,27 +278,7 @@ impl Split {
         if k < labels + 2 {
             return None;
         }
-        let mut w = Echelon::default();
-        // The vectors that made W, in coordinates, in the order they came.
-        let mut made: Vec<Vec<u64>> = Vec::new();
-        for &i in deepest {
-            let (mut trial, mut trial_made) = (Echelon { rows: w.rows.clone() }, made.clone());
-            let mut unit = vec![0u64; k];
-            unit[i] = 1;
-            let mut queue = vec![unit];
-            while let Some(t) = queue.pop() {
-                if trial.insert(t.clone(), p) {
-                    for a in &on_basis {
-                        queue.push(apply(a, &t, p));
-                    }
-                    trial_made.push(t);
-                }
-            }
-            if trial.rows.len() + labels > k {
-                continue;
-            }
-            (w, made) = (trial, trial_made);
-        }
+        let (w, made) = invariant_span(deepest, &on_basis, k, labels, p);
         if w.rows.is_empty() {
             return None;
         }

@@ -211,54 +211,8 @@ pub(crate) fn solve(puzzle: &Puzzle, force: bool) -> Option<Answer> {
     }
     let d: Vec<u64> =
         (0..puzzle.cell_count()).map(|i| sub_mod(puzzle.target[i], puzzle.start[i], m)).collect();
-    // forms[j]: coefficients of the seeds, then the constant.
-    let mut forms: Vec<Vec<u64>> = vec![Vec::new(); n];
-    let mut next_seed = 0;
-    for (index, step) in plan.steps.iter().enumerate() {
-        if index % 256 == 0 {
-            crate::bounded::checkpoint();
-        }
-        match *step {
-            Step::Seed(j) => {
-                forms[j] = seed_form(width, next_seed);
-                next_seed += 1;
-            }
-            Step::Determine { unknown, equation } => {
-                let mut f = vec![0u64; width];
-                f[s] = d[equation];
-                let mut own = 0;
-                for &(j, a) in &rows[equation] {
-                    if j == unknown {
-                        own = a;
-                        continue;
-                    }
-                    for (x, &y) in f.iter_mut().zip(&forms[j]) {
-                        *x = sub_mod(*x, mul_mod(a, y, m), m);
-                    }
-                }
-                let inv = inv_mod(own, m).expect("unit by construction");
-                f.iter_mut().for_each(|x| *x = mul_mod(*x, inv, m));
-                forms[unknown] = f;
-            }
-        }
-    }
-    // The residual system: Σ a_ij·form_j − d_i ≡ 0, i.e. lin·y ≡ d_i − constant.
-    let r = plan.residual.len();
-    let mut matrix = vec![0u64; r * s];
-    let mut rhs = vec![0u64; r];
-    for (row, &i) in plan.residual.iter().enumerate() {
-        if row % 256 == 0 {
-            crate::bounded::checkpoint();
-        }
-        let mut total = vec![0u64; width];
-        for &(j, a) in &rows[i] {
-            for (x, &y) in total.iter_mut().zip(&forms[j]) {
-                *x = add_mod(*x, mul_mod(a, y, m), m);
-            }
-        }
-        matrix[row * s..(row + 1) * s].copy_from_slice(&total[..s]);
-        rhs[row] = sub_mod(d[i], total[s], m);
-    }
+    let forms = propagate(&plan, &rows, &d, n, m);
+    let (r, matrix, rhs) = residual_system(&plan, &rows, &forms, &d, m);
     let (y, kernel, exponents) = super::modular::solve_dense(m, r, s, matrix, rhs);
     // m < 2^32, so a product of residues fits in a u64, and `chunk` of them can be summed
     // before one reduction (thousands for small moduli): no 128-bit division per term.
@@ -306,6 +260,75 @@ pub(crate) fn solve(puzzle: &Puzzle, force: bool) -> Option<Answer> {
         method: Method::Propagation,
         seeds: Some(s),
     })
+}
+
+/// Each of the `n` unknowns as a form in the seeds of `plan`, seeds in turn, each determined
+/// unknown from its equation (`rows`: each cell's `(button, amount)`, right sides `d`, mod `m`).
+fn propagate(plan: &Order, rows: &[Vec<(usize, u64)>], d: &[u64], n: usize, m: u64) -> Vec<Vec<u64>> {
+    let s = plan.seeds;
+    let width = s + 1;
+    // forms[j]: coefficients of the seeds, then the constant.
+    let mut forms: Vec<Vec<u64>> = vec![Vec::new(); n];
+    let mut next_seed = 0;
+    for (index, step) in plan.steps.iter().enumerate() {
+        if index % 256 == 0 {
+            crate::bounded::checkpoint();
+        }
+        match *step {
+            Step::Seed(j) => {
+                forms[j] = seed_form(width, next_seed);
+                next_seed += 1;
+            }
+            Step::Determine { unknown, equation } => {
+                let mut f = vec![0u64; width];
+                f[s] = d[equation];
+                let mut own = 0;
+                for &(j, a) in &rows[equation] {
+                    if j == unknown {
+                        own = a;
+                        continue;
+                    }
+                    for (x, &y) in f.iter_mut().zip(&forms[j]) {
+                        *x = sub_mod(*x, mul_mod(a, y, m), m);
+                    }
+                }
+                let inv = inv_mod(own, m).expect("unit by construction");
+                f.iter_mut().for_each(|x| *x = mul_mod(*x, inv, m));
+                forms[unknown] = f;
+            }
+        }
+    }
+    forms
+}
+
+/// The residual system of `plan` in the seeds: `Σ a_ij·form_j − d_i ≡ 0` for each residual
+/// equation `i`, i.e. `lin·y ≡ d_i − constant`; as `(rows, matrix, right side)`.
+fn residual_system(
+    plan: &Order,
+    rows: &[Vec<(usize, u64)>],
+    forms: &[Vec<u64>],
+    d: &[u64],
+    m: u64,
+) -> (usize, Vec<u64>, Vec<u64>) {
+    let s = plan.seeds;
+    let width = s + 1;
+    let r = plan.residual.len();
+    let mut matrix = vec![0u64; r * s];
+    let mut rhs = vec![0u64; r];
+    for (row, &i) in plan.residual.iter().enumerate() {
+        if row % 256 == 0 {
+            crate::bounded::checkpoint();
+        }
+        let mut total = vec![0u64; width];
+        for &(j, a) in &rows[i] {
+            for (x, &y) in total.iter_mut().zip(&forms[j]) {
+                *x = add_mod(*x, mul_mod(a, y, m), m);
+            }
+        }
+        matrix[row * s..(row + 1) * s].copy_from_slice(&total[..s]);
+        rhs[row] = sub_mod(d[i], total[s], m);
+    }
+    (r, matrix, rhs)
 }
 
 /// A random sparse graph for tests: each cell joined to up to two random others.

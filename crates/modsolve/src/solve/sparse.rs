@@ -200,61 +200,12 @@ pub(crate) fn solve_chasing(puzzle: &Puzzle, chase: Chase, basis: bool) -> Resul
                     entries.push((position[j as usize], local * scale));
                 }
             }
-            entries.sort_unstable_by_key(|&(c, _)| c);
-            let mut row = SparseRow { cols: Vec::new(), vals: Vec::new(), rhs: (di % pe) * scale };
-            for (c, a) in entries {
-                if row.cols.last() == Some(&c) {
-                    let last = row.vals.len() - 1;
-                    row.vals[last] = crate::algebra::arith::add_mod(row.vals[last], a, q);
-                } else {
-                    row.cols.push(c);
-                    row.vals.push(a);
-                }
-            }
-            let keep: Vec<usize> = (0..row.cols.len()).filter(|&k| row.vals[k] != 0).collect();
-            if keep.len() < row.cols.len() {
-                row.cols = keep.iter().map(|&k| row.cols[k]).collect();
-                row.vals = keep.iter().map(|&k| row.vals[k]).collect();
-            }
-            system_rows.push(row);
+            system_rows.push(merged_row(entries, (di % pe) * scale, q));
         }
-        // Columns: the buttons with l_j > 0, numbered compactly in order.
-        let mut column_of_position = vec![u32::MAX; n];
-        let mut button_of_column: Vec<usize> = Vec::new();
-        for (k, &j) in order.iter().enumerate() {
-            if period_exponents[j as usize] > 0 {
-                column_of_position[k] = button_of_column.len() as u32;
-                button_of_column.push(j as usize);
-            }
-        }
-        for row in &mut system_rows {
-            for c in &mut row.cols {
-                *c = column_of_position[*c as usize];
-            }
-        }
+        let button_of_column = number_columns(&order, &period_exponents, &mut system_rows);
         let columns = button_of_column.len();
         let column_exponents: Vec<u32> = button_of_column.iter().map(|&j| period_exponents[j]).collect();
-        let limits = match chase {
-            Chase::Never => None,
-            Chase::Always => Some((columns, u128::MAX)),
-            Chase::Auto => (columns >= CHASE_FROM_COLUMNS).then_some((
-                columns / CHASE_SEED_SHARE,
-                (CHASE_WORK_FACTOR * (columns as f64).powf(1.5)) as u128,
-            )),
-        };
-        let chased = limits.and_then(|(seeds, work)| {
-            prime_chase::chase(p, e_max, &system_rows, &column_exponents, seeds, work)
-        });
-        let echelon = match chased {
-            Some(chased) => {
-                *seeds.get_or_insert(0) += chased.seeds();
-                Solved::Chased(Box::new(chased))
-            }
-            None => {
-                let system = SparseSystem { p, e: e_max, cols: columns, rows: system_rows };
-                Solved::Howell(system.eliminate().map_err(|_| fail("a malformed row"))?)
-            }
-        };
+        let echelon = eliminate_prime(p, e_max, system_rows, &column_exponents, chase, &mut seeds)?;
         let projected: u64 = column_exponents.iter().map(|&l| (e_max - l) as u64).sum();
         let exponent = echelon
             .solution_count_exponent()
@@ -299,6 +250,84 @@ pub(crate) fn solve_chasing(puzzle: &Puzzle, chase: Chase, basis: bool) -> Resul
     let quiet_basis = if basis_wanted { lift_basis(prime_generators, &period_parts) } else { Vec::new() };
     let count = if presses.is_some() { kernel_size.clone() } else { BigUint::zero() };
     Ok(Answer { periods, presses, count, kernel_size, quiet_basis, method: Method::Sparse, seeds })
+}
+
+/// The row of one cell from its `(column, amount)` entries (amounts reduced mod `q`, columns
+/// possibly repeated): sorted by column, repeated columns added mod `q`, zero entries dropped.
+fn merged_row(mut entries: Vec<(u32, u64)>, rhs: u64, q: u64) -> SparseRow {
+    entries.sort_unstable_by_key(|&(c, _)| c);
+    let mut row = SparseRow { cols: Vec::new(), vals: Vec::new(), rhs };
+    for (c, a) in entries {
+        if row.cols.last() == Some(&c) {
+            let last = row.vals.len() - 1;
+            row.vals[last] = crate::algebra::arith::add_mod(row.vals[last], a, q);
+        } else {
+            row.cols.push(c);
+            row.vals.push(a);
+        }
+    }
+    let keep: Vec<usize> = (0..row.cols.len()).filter(|&k| row.vals[k] != 0).collect();
+    if keep.len() < row.cols.len() {
+        row.cols = keep.iter().map(|&k| row.cols[k]).collect();
+        row.vals = keep.iter().map(|&k| row.vals[k]).collect();
+    }
+    row
+}
+
+/// Columns: the buttons with `l_j > 0` (`period_exponents`), numbered compactly in `order`.
+/// Renumbers the columns of `rows` (order positions until then) and returns each column's
+/// button.
+fn number_columns(order: &[u32], period_exponents: &[u32], rows: &mut [SparseRow]) -> Vec<usize> {
+    let mut column_of_position = vec![u32::MAX; order.len()];
+    let mut button_of_column: Vec<usize> = Vec::new();
+    for (k, &j) in order.iter().enumerate() {
+        if period_exponents[j as usize] > 0 {
+            column_of_position[k] = button_of_column.len() as u32;
+            button_of_column.push(j as usize);
+        }
+    }
+    for row in rows {
+        for c in &mut row.cols {
+            *c = column_of_position[*c as usize];
+        }
+    }
+    button_of_column
+}
+
+/// The system at prime `p` (exponent `e_max`, `rows` over columns of exponents
+/// `column_exponents`), chased when `chase` says so and the chase succeeds (its seeds added to
+/// `seeds`), else eliminated into a Howell form.
+fn eliminate_prime(
+    p: u64,
+    e_max: u32,
+    rows: Vec<SparseRow>,
+    column_exponents: &[u32],
+    chase: Chase,
+    seeds: &mut Option<usize>,
+) -> Result<Solved, InternalError> {
+    let columns = column_exponents.len();
+    let limits = match chase {
+        Chase::Never => None,
+        Chase::Always => Some((columns, u128::MAX)),
+        Chase::Auto => (columns >= CHASE_FROM_COLUMNS).then_some((
+            columns / CHASE_SEED_SHARE,
+            (CHASE_WORK_FACTOR * (columns as f64).powf(1.5)) as u128,
+        )),
+    };
+    let chased =
+        limits.and_then(|(seeds, work)| prime_chase::chase(p, e_max, &rows, column_exponents, seeds, work));
+    Ok(match chased {
+        Some(chased) => {
+            *seeds.get_or_insert(0) += chased.seeds();
+            Solved::Chased(Box::new(chased))
+        }
+        None => {
+            let system = SparseSystem { p, e: e_max, cols: columns, rows };
+            Solved::Howell(system.eliminate().map_err(|_| {
+                InternalError::VerificationFailed("sparse elimination: a malformed row".to_string())
+            })?)
+        }
+    })
 }
 
 #[cfg(test)]

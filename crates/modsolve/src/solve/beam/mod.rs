@@ -27,13 +27,15 @@
 //! [`TAIL_NODES`] nodes each), so every pass that reaches the tail closes the last row when any
 //! of its partial plans can be closed.
 
+mod tail;
+
 use num_integer::Integer;
 
 use super::search::{
-    Budget, Goal, Lookahead, Meter, Objective, Score, SearchProblem, button_order, search_ahead,
-    terms_per_node,
+    Budget, Lookahead, Meter, Objective, Score, SearchProblem, button_order, terms_per_node,
 };
-use crate::algebra::arith::{add_mod, inv_mod, mul_mod, sub_mod, valuation};
+use crate::algebra::arith::{add_mod, inv_mod, mul_mod, sub_mod};
+use tail::Tail;
 
 /// The first pass's width.
 const FIRST_WIDTH: usize = 16;
@@ -118,333 +120,6 @@ struct Beam<'a> {
     tail: Option<Tail>,
 }
 
-/// The tail of the order, searched depth first from each partial plan that reaches it.
-struct Tail {
-    /// The depth of the tail's first button.
-    from: usize,
-    /// The tail's buttons over the cells they change (renumbered), fewest presses; `rhs` is
-    /// each partial plan's.
-    problem: SearchProblem,
-    /// Each tail cell's index in the whole problem.
-    cells: Vec<usize>,
-    ahead: Option<Lookahead>,
-    /// What the residuals at the tail must meet for the tail to be solvable at all
-    /// ([`tail_checks`]).
-    checks: Vec<Check>,
-}
-
-/// A combination of cells' equations modulo a prime power `p` (`q` of [`Ring`]) in which the
-/// tail's buttons cancel: `Σ w · residual ≡ 0 (mod p)` over `(cell, w)` holds for every partial
-/// plan the tail can complete.
-struct Check {
-    p: u64,
-    weights: Vec<(usize, u64)>,
-    /// The depth of the last button before the tail that changes the sum: from there on it
-    /// stays, so the beam checks it there.
-    depth: usize,
-    /// Modulo a higher power of a prime, not the prime alone (the beam falls back to the
-    /// latter where the former leave no child).
-    strong: bool,
-}
-
-impl Tail {
-    /// The tail of `order`: its last buttons that close two cells or more (at most
-    /// [`MAX_TAIL`]), and the one before them. `None` when that is under two buttons, or the
-    /// whole order.
-    fn new(whole: &SearchProblem, order: &[usize], closing: &[Vec<usize>]) -> Option<Tail> {
-        let problem = whole;
-        let n = order.len();
-        let mut from = n;
-        while from > 0 && closing[from - 1].len() >= 2 && n - from < MAX_TAIL {
-            from -= 1;
-        }
-        let from = from.checked_sub(1).filter(|&d| d > 0 && n - d >= 2)?;
-        let mut index = vec![usize::MAX; problem.moduli.len()];
-        let mut cells = Vec::new();
-        let mut effects = Vec::with_capacity(n - from);
-        for &j in &order[from..] {
-            let effect = problem.effects[j]
-                .iter()
-                .map(|&(i, a)| {
-                    if index[i] == usize::MAX {
-                        index[i] = cells.len();
-                        cells.push(i);
-                    }
-                    (index[i], a)
-                })
-                .collect();
-            effects.push(effect);
-        }
-        // A tail that changes many more cells than it has buttons (a dense system's last
-        // buttons) is no row to close: the beam takes it as it is.
-        if cells.len() > TAIL_CELLS_PER_BUTTON * (n - from) + 16 {
-            return None;
-        }
-        let moduli = cells.iter().map(|&i| problem.moduli[i]).collect();
-        let highest = order[from..].iter().map(|&j| problem.highest[j]).collect();
-        let problem = SearchProblem { moduli, effects, rhs: vec![0; cells.len()], highest };
-        let ahead = Lookahead::new(&problem, &button_order(&problem).0, Objective::Total);
-        let mut checks = tail_checks(&problem, true);
-        checks.extend(tail_checks(&problem, false));
-        // The staggering's work: each check over the head's depths and the whole's cells.
-        let work = checks.len().saturating_mul(from + whole.moduli.len());
-        let checks = if work <= STAGGER_WORK {
-            stagger(checks, whole, &order[..from], closing, &cells)
-        } else {
-            Vec::new()
-        };
-        let mut checks = checks;
-        checks.sort_by_key(|c| c.depth);
-        Some(Tail { from, problem, cells, ahead, checks })
-    }
-
-    /// Whether residuals `residual` (of the whole problem) pass every check of `depth`: all of
-    /// them (`strong`), or those modulo primes alone.
-    fn feasible(&self, depth: usize, strong: bool, residual: &[u64]) -> bool {
-        self.at(depth).iter().filter(|c| strong || !c.strong).all(|c| {
-            c.weights.iter().fold(0, |acc, &(i, w)| add_mod(acc, mul_mod(w, residual[i] % c.p, c.p), c.p))
-                == 0
-        })
-    }
-
-    /// The checks of `depth` (the checks are sorted by depth).
-    fn at(&self, depth: usize) -> &[Check] {
-        let from = self.checks.partition_point(|c| c.depth < depth);
-        let to = self.checks.partition_point(|c| c.depth <= depth);
-        &self.checks[from..to]
-    }
-
-    /// The fewest presses of the tail's buttons (in the order's tail order) that meet
-    /// `residual`, fewer than `below` when given, within `budget`; with the nodes spent.
-    /// `problem` is a copy of the tail's, whose right-hand side is overwritten.
-    fn complete(
-        &self,
-        problem: &mut SearchProblem,
-        residual: &[u64],
-        below: Option<u128>,
-        budget: Budget,
-    ) -> (Option<Vec<u64>>, u64) {
-        for (k, &i) in self.cells.iter().enumerate() {
-            problem.rhs[k] = residual[i];
-        }
-        let goal = Goal::Best(Objective::Total);
-        let initial = below.map(|b| (b, 0));
-        let found = search_ahead(problem, goal, budget, initial, None, self.ahead.as_ref(), None);
-        (found.plan, found.nodes)
-    }
-}
-
-/// A prime power `q = p^e` and arithmetic on the linear forms of the tail's checks modulo it.
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-struct Ring {
-    p: u64,
-    q: u64,
-}
-
-impl Ring {
-    /// The valuation of `a` at `p` (`u32::MAX` for 0 mod q).
-    fn valuation(self, a: u64) -> u32 {
-        if a.is_multiple_of(self.q) { u32::MAX } else { valuation(a, self.p) }
-    }
-
-    /// `target -= f · pivot` at every position, with `f` chosen so that position `at` of
-    /// `target` becomes 0; `pivot[at]` has the least valuation of the two (so `f` exists).
-    fn eliminate(self, target: &mut [u64], pivot: &[u64], at: usize) {
-        let (t, v) = (target[at], self.valuation(pivot[at]));
-        if t.is_multiple_of(self.q) {
-            return;
-        }
-        let unit = pivot[at] / self.p.pow(v);
-        let f = mul_mod(t / self.p.pow(v), inv_mod(unit % self.q, self.q).expect("a unit"), self.q);
-        for (x, &y) in target.iter_mut().zip(pivot) {
-            *x = sub_mod(*x, mul_mod(f, y, self.q), self.q);
-        }
-    }
-}
-
-/// The checks of a tail `problem` (over its own cells): for each prime `p` of its moduli, with
-/// `q` the largest power of `p` among them, each cell's equation modulo its own power `p^e` of
-/// `p`, scaled by `q / p^e` into an equation modulo `q`, and the combinations of them (by
-/// elimination over the integers mod `q`, pivots of least valuation) in which every tail
-/// button cancels. Each check is `(ring, weights over the tail's cells)`; the weights include the
-/// scaling, so the sum is the same for any residual that is the same modulo each cell's
-/// modulus. Necessary conditions, not always sufficient.
-fn tail_checks(problem: &SearchProblem, powers: bool) -> Vec<(Ring, Vec<u64>)> {
-    let cells = problem.moduli.len();
-    let nb = problem.effects.len();
-    let mut primes: Vec<u64> =
-        problem.moduli.iter().flat_map(|&m| crate::algebra::factor::factorize(m)).map(|(p, _)| p).collect();
-    primes.sort_unstable();
-    primes.dedup();
-    let by_cell = problem.buttons_by_cell();
-    let mut checks = Vec::new();
-    for p in primes {
-        let e = if powers { problem.moduli.iter().map(|&m| valuation(m, p)).max().unwrap_or(0) } else { 1 };
-        // With powers, primes of no higher power are left to the checks modulo primes.
-        if powers && e < 2 {
-            continue;
-        }
-        let ring = Ring { p, q: p.pow(e) };
-        // Each row: the tail buttons' amounts, then the (scaled) weight of each cell.
-        let mut rows: Vec<Vec<u64>> = (0..cells)
-            .filter(|&c| problem.moduli[c].is_multiple_of(p))
-            .map(|c| {
-                let scale = p.pow(e - valuation(problem.moduli[c], p).min(e));
-                let mut row = vec![0u64; nb + cells];
-                by_cell[c]
-                    .iter()
-                    .for_each(|&(j, a)| row[j] = add_mod(row[j], mul_mod(a % ring.q, scale, ring.q), ring.q));
-                row[nb + c] = scale % ring.q;
-                row
-            })
-            .collect();
-        let mut rank = 0;
-        for col in 0..nb {
-            let Some(pivot) = (rank..rows.len())
-                .filter(|&r| !rows[r][col].is_multiple_of(ring.q))
-                .min_by_key(|&r| ring.valuation(rows[r][col]))
-            else {
-                continue;
-            };
-            rows.swap(rank, pivot);
-            let (head, rest) = rows.split_at_mut(rank + 1);
-            for row in rest {
-                ring.eliminate(row, &head[rank], col);
-            }
-            rank += 1;
-        }
-        for (r, row) in rows.iter().enumerate() {
-            // Rows past the rank are checks; a pivot row is one once multiplied by the power of
-            // p that clears its buttons.
-            let clear = if r >= rank {
-                1
-            } else {
-                let least = row[..nb].iter().map(|&a| ring.valuation(a)).min().unwrap_or(u32::MAX);
-                if least == u32::MAX { 1 } else { ring.q / p.pow(least.min(e)) }
-            };
-            let weights: Vec<u64> = row[nb..].iter().map(|&w| mul_mod(w, clear % ring.q, ring.q)).collect();
-            let cancels = row[..nb].iter().all(|&a| mul_mod(a, clear % ring.q, ring.q) == 0);
-            if cancels && weights.iter().any(|&w| w != 0) {
-                checks.push((ring, weights));
-            }
-        }
-    }
-    checks
-}
-
-/// The tail's checks (`(ring, weights over the tail's cells)`), recombined per prime power so
-/// that each is checked where a button can still meet it. Elimination runs from the deepest
-/// button before the tail (`head`, the order up to the tail) back; at each depth the checks
-/// whose sum that button changes are combined (pivot of least valuation) so that one keeps it:
-/// - when the button's forced values (steps of its first closing cell's `m / gcd`, see
-///   [`Beam::pass`]) move its value modulo `p`, that check is checked at this depth, where the
-///   beam's children of the right value meet it;
-/// - otherwise, when the closing cell's own equation (scaled as in [`tail_checks`]) can stand as
-///   the pivot, it is added to every check instead, so that none depends on this button (the
-///   closing cell is met from this depth on, so its weight changes no sum the tail sees), and
-///   the checks move to earlier buttons.
-///
-/// A check no button changes is checked at depth 0 (it holds for every plan, or for none).
-/// `cells` maps the tail's cells to the whole problem's.
-fn stagger(
-    checks: Vec<(Ring, Vec<u64>)>,
-    whole: &SearchProblem,
-    head: &[usize],
-    closing: &[Vec<usize>],
-    cells: &[usize],
-) -> Vec<Check> {
-    let all = whole.moduli.len();
-    let nd = head.len();
-    let mut depth_of = vec![usize::MAX; whole.effects.len()];
-    head.iter().enumerate().for_each(|(d, &j)| depth_of[j] = d);
-    let by_cell = whole.buttons_by_cell();
-    // A cell's equation scaled into `ring`: its dependence on each head button, then its
-    // weight per cell.
-    let equation = |ring: Ring, weights: &[u64]| {
-        let mut row = vec![0u64; nd + all];
-        for (c, &w) in weights.iter().enumerate().filter(|&(_, &w)| w != 0) {
-            row[nd + c] = w;
-            for &(j, a) in &by_cell[c] {
-                if depth_of[j] != usize::MAX {
-                    row[depth_of[j]] = add_mod(row[depth_of[j]], mul_mod(w, a % ring.q, ring.q), ring.q);
-                }
-            }
-        }
-        row
-    };
-    let mut rows: Vec<(Ring, Vec<u64>)> = checks
-        .into_iter()
-        .map(|(ring, w)| {
-            let mut weights = vec![0u64; all];
-            cells.iter().zip(&w).for_each(|(&i, &v)| weights[i] = v);
-            (ring, equation(ring, &weights))
-        })
-        .collect();
-    let mut out = Vec::new();
-    let mut open: Vec<bool> = vec![true; rows.len()];
-    let rings: std::collections::BTreeSet<Ring> = rows.iter().map(|r| r.0).collect();
-    for d in (0..nd).rev() {
-        for &ring in &rings {
-            let mine: Vec<usize> =
-                (0..rows.len()).filter(|&k| open[k] && rows[k].0 == ring && rows[k].1[d] != 0).collect();
-            let Some(&k) = mine.iter().min_by_key(|&&k| ring.valuation(rows[k].1[d])) else { continue };
-            let least = ring.valuation(rows[k].1[d]);
-            // The closing cell's equation, when the forced steps leave this value fixed mod p.
-            let fixed = closing[d].first().and_then(|&c| {
-                let m = whole.moduli[c];
-                let a = by_cell[c].iter().find(|&&(b, _)| b == head[d]).map_or(0, |&(_, a)| a);
-                if !(m / a.gcd(&m)).is_multiple_of(ring.p) || !m.is_multiple_of(ring.p) {
-                    return None;
-                }
-                let mut weights = vec![0u64; all];
-                weights[c] = ring.q / ring.p.pow(valuation(m, ring.p).min(ring.q.ilog(ring.p)));
-                let row = equation(ring, &weights);
-                (ring.valuation(row[d]) <= least).then_some(row)
-            });
-            let pivot = fixed.clone().unwrap_or_else(|| rows[k].1.clone());
-            for &r in &mine {
-                if fixed.is_none() && r == k {
-                    continue;
-                }
-                ring.eliminate(&mut rows[r].1, &pivot, d);
-            }
-            if fixed.is_some() {
-                continue;
-            }
-            // A check its own button cannot always meet (a coefficient or a forced step that p
-            // divides) is kept modulo p alone: met by luck, one partial plan in p, where a check
-            // modulo a higher power would cut almost every partial plan. Weakened so far that
-            // this button no longer changes it, it moves on to earlier buttons.
-            let step = closing[d].first().map_or(1, |&c| {
-                let m = whole.moduli[c];
-                let a = by_cell[c].iter().find(|&&(b, _)| b == head[d]).map_or(0, |&(_, a)| a);
-                m / a.gcd(&m)
-            });
-            let lowest = rows[k].1.iter().map(|&v| ring.valuation(v)).min().unwrap_or(u32::MAX);
-            let top = ring.q.ilog(ring.p) - 1;
-            if (least > lowest || step.is_multiple_of(ring.p)) && lowest < top {
-                let weaken = ring.p.pow(top - lowest);
-                rows[k].1.iter_mut().for_each(|v| *v = mul_mod(*v, weaken, ring.q));
-                if rows[k].1[d] == 0 {
-                    continue;
-                }
-            }
-            open[k] = false;
-            out.push((k, d));
-        }
-    }
-    out.extend((0..rows.len()).filter(|&k| open[k]).map(|k| (k, 0)));
-    out.into_iter()
-        .map(|(k, depth)| {
-            let (ring, row) = &rows[k];
-            let weights =
-                row[nd..].iter().enumerate().filter(|&(_, &v)| v != 0).map(|(c, &v)| (c, v)).collect();
-            Check { p: ring.q, weights, depth, strong: ring.q > ring.p }
-        })
-        .filter(|c| !c.weights.is_empty())
-        .collect()
-}
-
 /// One depth's partial plans: residuals (cells per plan, flat) and the score parts.
 #[derive(Default)]
 struct Layer {
@@ -454,6 +129,19 @@ struct Layer {
     sum: Vec<u128>,
     max: Vec<u64>,
     nonzero: Vec<u64>,
+}
+
+impl Layer {
+    /// The layer of depth 0: the empty plan, with `problem`'s right-hand side reduced.
+    fn start(problem: &SearchProblem) -> Layer {
+        Layer {
+            bound: vec![(0, 0)],
+            residual: problem.rhs.iter().zip(&problem.moduli).map(|(&r, &m)| r % m).collect(),
+            sum: vec![0],
+            max: vec![0],
+            nonzero: vec![0],
+        }
+    }
 }
 
 impl Beam<'_> {
@@ -493,13 +181,7 @@ impl Beam<'_> {
         let problem = self.problem;
         let cells = problem.moduli.len();
         let n = self.order.len();
-        let mut layer = Layer {
-            bound: vec![(0, 0)],
-            residual: problem.rhs.iter().zip(&problem.moduli).map(|(&r, &m)| r % m).collect(),
-            sum: vec![0],
-            max: vec![0],
-            nonzero: vec![0],
-        };
+        let mut layer = Layer::start(problem);
         // Per depth, each kept child's parent and value.
         let mut trail: Vec<Vec<(u32, u64)>> = Vec::with_capacity(n);
         let mut scratch = vec![0u64; cells];
@@ -522,11 +204,7 @@ impl Beam<'_> {
             let terms = self.ahead.terms(depth + 1) as u64;
             // Children that leave the tail unsolvable are not kept: by the checks modulo prime
             // powers, or when they leave none, by those modulo primes alone.
-            let here = |strong: bool| {
-                self.tail
-                    .as_ref()
-                    .is_some_and(|t| t.checks.iter().any(|c| c.depth == depth && c.strong == strong))
-            };
+            let here = |strong: bool| self.tail.as_ref().is_some_and(|t| t.checks_at(depth, strong));
             let any = here(true) || here(false);
             // (bound, parent, value)
             let mut children: Vec<(Score, u32, u64)> = Vec::new();
@@ -542,21 +220,11 @@ impl Beam<'_> {
                     scratch.copy_from_slice(&layer.residual[s * cells..(s + 1) * cells]);
                     meter.touch(cells);
                     let (sum, max, nonzero) = (layer.sum[s], layer.max[s], layer.nonzero[s]);
-                    let (first, step) = match self.closing[depth].first() {
-                        Some(&i) => {
-                            let m = problem.moduli[i];
-                            let (a, r) = (self.amount(j, i), scratch[i]);
-                            let g = a.gcd(&m);
-                            if !r.is_multiple_of(g) {
-                                if !meter.tick() {
-                                    return None;
-                                }
-                                continue;
-                            }
-                            let step = m / g;
-                            (mul_mod((r / g) % step, inv_mod((a / g) % step, step).unwrap_or(0), step), step)
+                    let Some((first, step)) = self.forced(depth, j, &scratch) else {
+                        if !meter.tick() {
+                            return None;
                         }
-                        None => (0, 1),
+                        continue;
                     };
                     let (mut value, mut taken) = (first, 0);
                     while value <= hi && taken < CHILDREN {
@@ -600,30 +268,52 @@ impl Beam<'_> {
             if children.is_empty() {
                 return None;
             }
-            if children.len() > width {
-                children.select_nth_unstable(width - 1);
-                children.truncate(width);
-            }
-            children.sort_unstable();
-            let mut next = Layer::default();
-            next.residual.reserve(children.len() * cells);
-            for &(key, s, value) in &children {
-                let s = s as usize;
-                next.bound.push(key);
-                let from = next.residual.len();
-                next.residual.extend_from_slice(&layer.residual[s * cells..(s + 1) * cells]);
-                self.press(&mut next.residual[from..], j, value, false);
-                next.sum.push(layer.sum[s] + value as u128);
-                next.max.push(layer.max[s].max(value));
-                next.nonzero.push(layer.nonzero[s] + u64::from(value != 0));
-            }
+            layer = self.keep(&layer, &mut children, width, j);
             trail.push(children.iter().map(|&(_, s, v)| (s, v)).collect());
-            layer = next;
         }
         // Every partial plan at the last depth is a plan: the first (least bound, which is its
         // exact score once nothing is open) is the best.
         let x = self.prefix(&trail, n, 0);
         below(self.objective.score(&x)).then_some(x)
+    }
+
+    /// The values of button `j` (at `depth`) that close its first closing cell on `residual`,
+    /// as `(first, step)`: `first`, `first + step`, …; `(0, 1)` when it closes no cell, `None`
+    /// when no value closes it.
+    fn forced(&self, depth: usize, j: usize, residual: &[u64]) -> Option<(u64, u64)> {
+        let Some(&i) = self.closing[depth].first() else { return Some((0, 1)) };
+        let m = self.problem.moduli[i];
+        let (a, r) = (self.amount(j, i), residual[i]);
+        let g = a.gcd(&m);
+        if !r.is_multiple_of(g) {
+            return None;
+        }
+        let step = m / g;
+        Some((mul_mod((r / g) % step, inv_mod((a / g) % step, step).unwrap_or(0), step), step))
+    }
+
+    /// The next layer: the `width` children (`(bound, parent, value)` of button `j`) of least
+    /// bound, sorted (`children` is cut to them), each its parent in `layer` with `j` pressed.
+    fn keep(&self, layer: &Layer, children: &mut Vec<(Score, u32, u64)>, width: usize, j: usize) -> Layer {
+        let cells = self.problem.moduli.len();
+        if children.len() > width {
+            children.select_nth_unstable(width - 1);
+            children.truncate(width);
+        }
+        children.sort_unstable();
+        let mut next = Layer::default();
+        next.residual.reserve(children.len() * cells);
+        for &(key, s, value) in children.iter() {
+            let s = s as usize;
+            next.bound.push(key);
+            let from = next.residual.len();
+            next.residual.extend_from_slice(&layer.residual[s * cells..(s + 1) * cells]);
+            self.press(&mut next.residual[from..], j, value, false);
+            next.sum.push(layer.sum[s] + value as u128);
+            next.max.push(layer.max[s].max(value));
+            next.nonzero.push(layer.nonzero[s] + u64::from(value != 0));
+        }
+        next
     }
 
     /// The plan of partial plan `s` at `depth` (its values up to `depth`, zero after).
@@ -683,6 +373,7 @@ impl Beam<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::solve::search::Goal;
     use crate::solve::search::testing::{OBJECTIVES, best_scores, random_effects, solves};
 
     /// On random systems of up to 2^20 plans (mixed, prime-power and prime moduli, every

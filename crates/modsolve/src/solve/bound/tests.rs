@@ -1,0 +1,108 @@
+//! Tests of the lower bounds: never above the best plan found by brute force.
+
+use super::*;
+
+use crate::solve::search::testing::{OBJECTIVES, best_scores, random_effects};
+
+/// The true best first measure of `objective` over every plan of a tiny system.
+fn brute(problem: &SearchProblem, objective: Objective) -> Option<u128> {
+    let k = OBJECTIVES.iter().position(|&o| o == objective).expect("an objective");
+    best_scores(problem)[k].map(|score| score.0)
+}
+
+#[test]
+fn bounds_never_exceed_the_best_plan() {
+    use rand::{RngExt, SeedableRng, rngs::StdRng};
+    let mut rng = StdRng::seed_from_u64(3);
+    let (mut positive, mut no_plan) = (0, 0);
+    for round in 0..400 {
+        let cells = rng.random_range(1..6);
+        let moduli: Vec<u64> =
+            (0..cells).map(|_| [2, 3, 4, 5, 6, 8, 9, 12][rng.random_range(0..8)]).collect();
+        let n = rng.random_range(1..6);
+        let effects = random_effects(&mut rng, &moduli, n, 0.5);
+        let highest: Vec<u64> = (0..n).map(|_| rng.random_range(0..8)).collect();
+        let rhs: Vec<u64> = moduli.iter().map(|&m| rng.random_range(0..m)).collect();
+        let problem = SearchProblem { moduli, effects, rhs, highest };
+        for objective in [Objective::Total, Objective::Max, Objective::Buttons] {
+            let truth = brute(&problem, objective);
+            match (lower_bound(&problem, objective), truth) {
+                (Bound::NoPlan, None) => no_plan += 1,
+                (Bound::NoPlan, Some(t)) => panic!("round {round}: no plan, but {t} {problem:?}"),
+                (Bound::AtLeast(b), Some(t)) => {
+                    assert!(b <= t, "round {round} {objective:?}: bound {b} > best {t} {problem:?}");
+                    positive += usize::from(b > 0);
+                }
+                (Bound::AtLeast(_), None) => {}
+            }
+        }
+    }
+    assert!(positive > 300 && no_plan > 20, "{positive} positive bounds, {no_plan} proofs of no plan");
+}
+
+/// The shared lookahead, guided or not, never promises more than the open buttons need: at
+/// every depth, after random presses of the buttons before it, what it says is left is at
+/// most the least the open buttons can do (and it says "no plan" only when there is none).
+#[test]
+fn shared_lookahead_never_exceeds_the_least_completion() {
+    use rand::{RngExt, SeedableRng, rngs::StdRng};
+    let mut rng = StdRng::seed_from_u64(35);
+    let (mut checked, mut positive, mut beyond_disjoint) = (0, 0, 0);
+    for round in 0..300 {
+        let cells = rng.random_range(1..6);
+        let moduli: Vec<u64> =
+            (0..cells).map(|_| [2, 3, 4, 5, 6, 7, 8, 9, 11, 12][rng.random_range(0..10)]).collect();
+        let n = rng.random_range(1..7);
+        let effects = random_effects(&mut rng, &moduli, n, 0.5);
+        let highest: Vec<u64> = effects
+            .iter()
+            .map(|e| {
+                let period = e.iter().fold(1u64, |l, &(i, a)| l.lcm(&(moduli[i] / a.gcd(&moduli[i]))));
+                if round % 2 == 0 { period - 1 } else { rng.random_range(0..period) }
+            })
+            .collect();
+        if highest.iter().map(|&h| h + 1).product::<u64>() > 50_000 {
+            continue;
+        }
+        let rhs: Vec<u64> = moduli.iter().map(|&m| rng.random_range(0..m)).collect();
+        let problem = SearchProblem { moduli, effects, rhs, highest };
+        let (order, _) = button_order(&problem);
+        let guide: Vec<u64> = problem.highest.iter().map(|&h| rng.random_range(0..=h)).collect();
+        let plain = Lookahead::new(&problem, &order, Objective::Total).expect("small");
+        for guided in [None, Some(guide.as_slice())] {
+            let ahead = super::super::bound::lookahead(&problem, Objective::Total, guided).expect("small");
+            assert_eq!(ahead.shared.len(), n + 1, "round {round}: no shared bound");
+            for depth in 0..=n {
+                let mut residual = problem.rhs.clone();
+                for &j in &order[..depth] {
+                    let v = rng.random_range(0..=problem.highest[j]);
+                    for &(i, a) in &problem.effects[j] {
+                        let m = problem.moduli[i];
+                        residual[i] = sub_mod(residual[i], mul_mod(a % m, v % m, m), m);
+                    }
+                }
+                // The open buttons alone, from the residuals.
+                let mut rest = problem.clone();
+                rest.rhs = residual.clone();
+                order[..depth].iter().for_each(|&j| rest.highest[j] = 0);
+                let truth = brute(&rest, Objective::Total);
+                match (ahead.rest(depth, &residual), truth) {
+                    (None, Some(t)) => panic!("round {round} depth {depth}: no plan, but {t}"),
+                    (Some(r), Some(t)) => {
+                        let r = u128::from(r);
+                        assert!(r <= t, "round {round} depth {depth}: {r} > {t} {problem:?}");
+                        positive += usize::from(r > 0);
+                        beyond_disjoint +=
+                            usize::from(Some(r) > plain.rest(depth, &residual).map(u128::from));
+                    }
+                    _ => {}
+                }
+                checked += 1;
+            }
+        }
+    }
+    assert!(
+        checked > 1000 && positive > 300 && beyond_disjoint > 30,
+        "{checked} {positive} {beyond_disjoint}"
+    );
+}
