@@ -94,7 +94,7 @@ fn search_split(
 /// took); a search that finishes with none proves `floor + δ`, and the next looks higher, until a plan is found (the search that found it
 /// finishes as branch and bound: its plan is best, since every smaller first measure was ruled
 /// out) or the incumbent `start` is reached (then a last search from it). Each search is depth
-/// first with the lookahead bound of [`super::search`]. Returns the outcome (its plan only when
+/// first with the lookahead bound of [`crate::solve::search`]. Returns the outcome (its plan only when
 /// better than `start`) and the floor proven.
 fn deepen(
     problem: &SearchProblem,

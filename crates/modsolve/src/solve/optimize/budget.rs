@@ -15,7 +15,7 @@ pub(super) fn walk_budget(budget: Budget, spent: u64, default: u64) -> Budget {
     }
 }
 
-/// The default budget's nodes for the beam search ([`beam`]) before branch and bound: a tenth
+/// The default budget's nodes for the beam search ([`crate::solve::beam`]) before branch and bound: a tenth
 /// of it (the beam's widest pass on an 8×8 mixed grid takes most of them), or half on sparse
 /// sets of [`WIDE_BEAM`] buttons, where branch and bound after it improved no plan on the mixed
 /// grids (10×10 to 30×30) and the beam's wider passes do.

@@ -7,7 +7,7 @@ use super::within_limits;
 use crate::algebra::arith::{add_mod, mul_mod};
 use crate::solve::search::{Budget, Meter, Objective, Score};
 
-/// Kicks in a row that find nothing better end [`iterated_descent`] early (the rest of its
+/// Kicks in a row that find nothing better end [`Moves::iterated_descent`] early (the rest of its
 /// share goes to branch and bound).
 const STALE: usize = 2000;
 
@@ -15,7 +15,7 @@ const STALE: usize = 2000;
 /// of the generator's support (at least one).
 const SUPPORT_PER_NODE: u64 = 16;
 
-/// Quiet generators changed at random in each kick of [`iterated_descent`].
+/// Quiet generators changed at random in each kick of [`Moves::iterated_descent`].
 const KICK: usize = 3;
 
 /// Multiples of a generator tried on each side (`1..=SIDE` and `order - SIDE..order`) when its
@@ -51,7 +51,7 @@ impl<'a> Moves<'a> {
     }
 
     /// Iterated local search from `x` (a local optimum within the limits): kick the best plan known
-    /// by adding random multiples of [`KICK`] random generators, [`descend`] from there, and keep
+    /// by adding random multiples of [`KICK`] random generators, [`Moves::descend`] from there, and keep
     /// the result when it is better, until the meter runs out (one node a kick, and a multiple
     /// tried) or [`STALE`] kicks in a row find nothing better. The kicks are drawn from a fixed seed, so a node budget gives the same plan on every
     /// run. Every plan it keeps solves the puzzle and keeps the limits; it proves nothing.

@@ -20,6 +20,11 @@
 //! finishes, and the floor reached is the plan's lower bound. A board whose quiet basis was
 //! left out (too many quiet patterns to keep) cannot be walked, but the beam needs no basis: it
 //! gets the whole budget there, from the algebra's plan.
+//!
+//! The files: `set` (the set in 64-bit words, which every stage reads), one file a stage, each
+//! a method of the set (`binary`, `enumeration`, `descent`, `walk`, `branch_and_bound`; and
+//! `no_basis` for a board without its basis), `budget` (the stages' shares of the budget),
+//! `parts` (the walks cut into parts, for [`crate::shard`]) and `basis_walk` (the bounded walk).
 
 pub(crate) mod basis_walk;
 mod binary;

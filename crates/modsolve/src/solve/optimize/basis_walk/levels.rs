@@ -89,7 +89,8 @@ pub(super) fn levels(generators: &[(Vec<u64>, u64)], periods: &[u64], top: usize
 /// The order of the generators, chosen from the bottom up (the one that splits the groups
 /// least fixed just above the levels built so far), and each level's group of every button
 /// from the bottom (`level_ids[0]` is level `k`'s); `None` when the tables would exceed
-/// [`MAX_ENTRIES`]. The first `top` generators are chosen last (they are fixed first, at the top), in their order.
+/// [`MAX_ENTRIES`]. The first `top` generators are chosen last (they are fixed first, at the
+/// top), in their order.
 #[allow(clippy::type_complexity)]
 fn choose_order(
     generators: &[(Vec<u64>, u64)],
