@@ -51,14 +51,16 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
-use num_integer::Integer;
 use rayon::prelude::*;
 
 use super::Problem;
-use crate::algebra::arith::{add_mod, inv_mod, mul_mod};
+use crate::algebra::arith::{add_mod, mul_mod};
 use crate::solve::minweight::Part;
 use crate::solve::orbits::{Action, Split};
 use crate::solve::search::{Budget, Objective, Score};
+use levels::{Levels, levels};
+
+mod levels;
 
 /// Periods above this are not walked (a group's table has one entry per residue).
 const MAX_PERIOD: u64 = 1024;
@@ -183,37 +185,6 @@ fn score_key(score: Score, objective: Objective) -> u64 {
     }
 }
 
-/// One group of a level: its table's place, its period, the step of its reachable shifts, and
-/// where it goes when the level's generator is fixed.
-#[derive(Clone, Copy, Debug)]
-struct Group {
-    offset: usize,
-    period: u64,
-    step: u64,
-    parent: usize,
-    coefficient: u64,
-}
-
-/// The walk's fixed structure: the order of the generators and every level's groups.
-struct Levels {
-    /// `order[l]`: the generator fixed at level `l`.
-    order: Vec<usize>,
-    /// `groups[l]`: the groups of level `l` (`0..=k`).
-    groups: Vec<Vec<Group>>,
-    /// The table entries of each level.
-    entries: Vec<usize>,
-    /// Level 0's group of each button.
-    root: Vec<usize>,
-    /// `slots[l]`: level `l`'s tables, one per multiple of the generator above when the children
-    /// are ordered by their bounds (orders up to [`ORDERED_CHILDREN`], entries permitting),
-    /// else one.
-    slots: Vec<usize>,
-    /// `classes[l]`: level `l`'s groups whose columns are unit multiples `λ·c` of one column `c`
-    /// (same period), as ranges of `members[l]`, `(group, λ)`; they shift together.
-    classes: Vec<Vec<std::ops::Range<usize>>>,
-    members: Vec<Vec<(usize, u64)>>,
-}
-
 /// Whether a set can be walked: periods of at most [`MAX_PERIOD`], costs within their keys' bits
 /// and each button's group at every level within [`MAX_ENTRIES`] (the tables are checked as the
 /// groups are built).
@@ -224,205 +195,6 @@ fn eligible(generators: &[(Vec<u64>, u64)], periods: &[u64]) -> bool {
         && n.saturating_mul(widest) < 1 << 32
         && generators.len() <= MAX_GENERATORS
         && (generators.len() as u64 + 1).saturating_mul(n) <= MAX_ENTRIES as u64
-}
-
-/// A stamp per residue, for splitting groups by their buttons' entries in one generator.
-struct Marks<'a> {
-    seen: &'a mut [u64],
-    slot: &'a mut [usize],
-    stamp: &'a mut u64,
-}
-
-impl Marks<'_> {
-    /// The groups of the split of each group (its buttons `buttons[starts[g]..starts[g + 1]]`)
-    /// by `entry`; with `ids`, each button's group after the split.
-    fn split(
-        &mut self,
-        buttons: &[usize],
-        starts: &[usize],
-        entry: impl Fn(usize) -> usize,
-        mut ids: Option<&mut Vec<usize>>,
-    ) -> usize {
-        let mut next = 0;
-        for range in starts.windows(2) {
-            *self.stamp += 1;
-            for &j in &buttons[range[0]..range[1]] {
-                let c = entry(j);
-                if self.seen[c] != *self.stamp {
-                    (self.seen[c], self.slot[c]) = (*self.stamp, next);
-                    next += 1;
-                }
-                if let Some(ids) = ids.as_deref_mut() {
-                    ids[j] = self.slot[c];
-                }
-            }
-        }
-        next
-    }
-}
-
-/// Builds the levels, or `None` when their tables would exceed [`MAX_ENTRIES`]. The first `top`
-/// generators are fixed first, in their order (the cosets of a symmetric split); the others
-/// below them in the order chosen.
-fn levels(generators: &[(Vec<u64>, u64)], periods: &[u64], top: usize) -> Option<Levels> {
-    let (n, k) = (periods.len(), generators.len());
-    // From the bottom: at level k every column is empty, a group per period.
-    let mut distinct: Vec<u64> = periods.to_vec();
-    distinct.sort_unstable();
-    distinct.dedup();
-    let mut ids: Vec<usize> = periods.iter().map(|p| distinct.binary_search(p).unwrap_or(0)).collect();
-    let mut count = distinct.len();
-    // Choose the generator fixed just above the levels built so far: the one that splits the
-    // groups least. Greedy over every candidate when that is cheap, else smallest support last.
-    let greedy = (k as u64).pow(2).saturating_mul(n as u64) <= 1 << 27;
-    let support = |i: usize| generators[i].0.iter().filter(|&&v| v != 0).count();
-    let mut by_support: Vec<usize> = (top..k).collect();
-    by_support.sort_by_key(|&i| (support(i), i));
-    by_support.extend((0..top).rev());
-    let mut chosen: Vec<usize> = Vec::with_capacity(k); // deepest first
-    let mut free: Vec<bool> = vec![true; k];
-    // Per level from the bottom: each button's group id.
-    let mut level_ids: Vec<Vec<usize>> = vec![ids.clone()];
-    // Buttons by group (a counting sort), and a stamp per residue for counting the distinct
-    // entries of one group.
-    let widest = periods.iter().copied().max().unwrap_or(1) as usize;
-    let narrowest = periods.iter().copied().min().unwrap_or(1) as usize;
-    let mut built = count * narrowest;
-    let (mut seen, mut slot, mut stamp) = (vec![0u64; widest], vec![0usize; widest], 0u64);
-    let mut buttons: Vec<usize> = vec![0; n];
-    let mut starts: Vec<usize> = vec![0; count + 1];
-    for &fallback in &by_support {
-        starts.clear();
-        starts.resize(count + 1, 0);
-        for &g in &ids {
-            starts[g + 1] += 1;
-        }
-        for g in 0..count {
-            starts[g + 1] += starts[g];
-        }
-        let mut fill = starts.clone();
-        for (j, &g) in ids.iter().enumerate() {
-            buttons[fill[g]] = j;
-            fill[g] += 1;
-        }
-        let entry = |i: usize| move |j: usize| (generators[i].0[j] % periods[j]) as usize;
-        let mut marks = Marks { seen: &mut seen, slot: &mut slot, stamp: &mut stamp };
-        let pick = if greedy && chosen.len() < k - top {
-            let mut best: Option<(usize, usize)> = None;
-            for i in (top..k).filter(|&i| free[i]) {
-                let size = marks.split(&buttons, &starts, entry(i), None);
-                if best.is_none_or(|(b, _)| size < b) {
-                    best = Some((size, i));
-                }
-            }
-            best.map_or(0, |(_, i)| i)
-        } else {
-            fallback
-        };
-        free[pick] = false;
-        chosen.push(pick);
-        let next = marks.split(&buttons, &starts, entry(pick), Some(&mut ids));
-        count = next;
-        // Every group's table has at least `narrowest` entries: give up as soon as the levels
-        // built so far cannot fit.
-        built += count * narrowest;
-        if built > MAX_ENTRIES {
-            return None;
-        }
-        level_ids.push(ids.clone());
-    }
-    // Level l (0 at the top) has the ids of `level_ids[k - l]`; its generator is `chosen[k-1-l]`.
-    let order: Vec<usize> = chosen.iter().rev().copied().collect();
-    let mut groups: Vec<Vec<Group>> = Vec::with_capacity(k + 1);
-    let mut entries = Vec::with_capacity(k + 1);
-    let mut total = 0usize;
-    for l in 0..=k {
-        let ids = &level_ids[k - l];
-        let size = ids.iter().copied().max().map_or(0, |m| m + 1);
-        let mut level = vec![Group { offset: 0, period: 0, step: 0, parent: 0, coefficient: 0 }; size];
-        for (j, &g) in ids.iter().enumerate() {
-            level[g].period = periods[j];
-            if l < k {
-                level[g].parent = level_ids[k - l - 1][j];
-                level[g].coefficient = generators[order[l]].0[j] % periods[j];
-            }
-        }
-        let mut offset = 0;
-        for group in &mut level {
-            group.offset = offset;
-            offset += group.period as usize;
-        }
-        total += offset;
-        if total > MAX_ENTRIES {
-            return None;
-        }
-        entries.push(offset);
-        groups.push(level);
-    }
-    // Steps from the bottom: a group with an empty column shifts by 0 (step L); above, the step
-    // is the gcd of the group's entry and its parent's step.
-    for group in &mut groups[k] {
-        group.step = group.period;
-    }
-    for l in (0..k).rev() {
-        let (upper, lower) = groups.split_at_mut(l + 1);
-        for group in &mut upper[l] {
-            group.step = group.coefficient.gcd(&lower[0][group.parent].step);
-        }
-    }
-    // Classes: each group's column (read from one of its buttons) divided by its first entry
-    // when that is a unit; groups of zero column or of a first entry that is not a unit stand
-    // alone with λ = 1 (a zero column's step keeps its shift at 0).
-    let mut classes = Vec::with_capacity(k + 1);
-    let mut members = Vec::with_capacity(k + 1);
-    for l in 0..=k {
-        let ids = &level_ids[k - l];
-        let mut first: Vec<usize> = vec![usize::MAX; groups[l].len()];
-        for (j, &g) in ids.iter().enumerate() {
-            if first[g] == usize::MAX {
-                first[g] = j;
-            }
-        }
-        let mut by_column: std::collections::HashMap<(u64, Vec<u64>), usize> =
-            std::collections::HashMap::new();
-        let mut lists: Vec<Vec<(usize, u64)>> = Vec::new();
-        for (g, &j) in first.iter().enumerate() {
-            let period = periods[j];
-            let column: Vec<u64> = order[l..].iter().map(|&i| generators[i].0[j] % period).collect();
-            let unit = column.iter().find(|&&v| v != 0).and_then(|&v| inv_mod(v, period).map(|inv| (v, inv)));
-            let (key, lambda) = match unit {
-                Some((v, inv)) => ((period, column.iter().map(|&c| c * inv % period).collect()), v),
-                None => ((period, column), 1),
-            };
-            let next = lists.len();
-            let class = *by_column.entry(key).or_insert(next);
-            if class == next {
-                lists.push(Vec::new());
-            }
-            lists[class].push((g, lambda));
-        }
-        let mut level_members = Vec::with_capacity(groups[l].len());
-        let mut ranges = Vec::with_capacity(lists.len());
-        for list in lists {
-            let start = level_members.len();
-            level_members.extend(list);
-            ranges.push(start..level_members.len());
-        }
-        classes.push(ranges);
-        members.push(level_members);
-    }
-    // Slots: a table for each multiple of the generator above, within the entries allowed.
-    let mut slots: Vec<usize> = vec![1; k + 1];
-    for l in 1..=k {
-        let order = generators[order[l - 1]].1;
-        let more = entries[l] * (order as usize).saturating_sub(1);
-        if order <= ORDERED_CHILDREN && total + more <= MAX_ENTRIES {
-            slots[l] = order as usize;
-            total += more;
-        }
-    }
-    let root = level_ids.pop().unwrap_or_default();
-    Some(Levels { order, groups, entries, root, slots, classes, members })
 }
 
 /// A plan found: its cost's key and the multiple of each generator.
@@ -858,22 +630,12 @@ struct Run<'a> {
 }
 
 impl Run<'_> {
+    /// Walks the part's pieces on every core with costs `C`, from the root's tables.
     fn go<C: Cost>(self) -> Walked {
         let Run { levels, problem, orbits, incumbent, budget, started, part } = self;
-        let Problem { x0, generators, periods, limits, objective } = problem;
+        let generators = problem.generators;
         let k = generators.len();
-        // The root's tables: each group's cost at every shift of the particular plan.
-        let mut root = vec![C::ZERO; levels.entries[0]];
-        for (j, &g) in levels.root.iter().enumerate() {
-            let group = &levels.groups[0][g];
-            let period = periods[j];
-            for s in 0..period {
-                let v = (x0[j] % period + s) % period;
-                let within = limits.is_none_or(|l| v <= l[j]);
-                let slot = &mut root[group.offset + s as usize];
-                *slot = slot.add(C::of(v, within, objective));
-            }
-        }
+        let root = root_tables::<C>(levels, problem);
         // Pieces: the multiples of the first generators in walk order (in the order of their
         // multiples, not of their bounds), as many on one thread as on many, so that the plan
         // found does not depend on the threads; the part's are a range of them.
@@ -944,18 +706,42 @@ impl Run<'_> {
             )
             .collect();
         let complete = !shared.stop.load(Ordering::Relaxed);
-        let nodes = results.iter().map(|(_, n, _)| n).sum();
-        let skipped = results.iter().map(|(_, _, s)| s).sum();
-        let mut best: Option<Found> = None;
-        for (found, _, _) in results {
-            if let Some((key, digits)) = found
-                && best.as_ref().is_none_or(|(b, _)| key < *b)
-            {
-                best = Some((key, digits));
-            }
-        }
-        let digits = best.map(|(_, digits)| digits);
-        let best = digits.as_ref().map(|digits| plan_of(x0, generators, periods, digits));
-        Walked { best, digits, complete, nodes, skipped }
+        gathered(results, complete, problem)
     }
+}
+
+/// The root's tables: each group's cost at every shift of the particular plan.
+fn root_tables<C: Cost>(levels: &Levels, problem: Problem) -> Vec<C> {
+    let Problem { x0, periods, limits, objective, .. } = problem;
+    let mut root = vec![C::ZERO; levels.entries[0]];
+    for (j, &g) in levels.root.iter().enumerate() {
+        let group = &levels.groups[0][g];
+        let period = periods[j];
+        for s in 0..period {
+            let v = (x0[j] % period + s) % period;
+            let within = limits.is_none_or(|l| v <= l[j]);
+            let slot = &mut root[group.offset + s as usize];
+            *slot = slot.add(C::of(v, within, objective));
+        }
+    }
+    root
+}
+
+/// The walk's outcome from its pieces' (best found, nodes, cosets skipped), in piece order: the
+/// first best plan, the nodes and the cosets skipped in all.
+fn gathered(results: Vec<(Option<Found>, u64, u64)>, complete: bool, problem: Problem) -> Walked {
+    let Problem { x0, generators, periods, .. } = problem;
+    let nodes = results.iter().map(|(_, n, _)| n).sum();
+    let skipped = results.iter().map(|(_, _, s)| s).sum();
+    let mut best: Option<Found> = None;
+    for (found, _, _) in results {
+        if let Some((key, digits)) = found
+            && best.as_ref().is_none_or(|(b, _)| key < *b)
+        {
+            best = Some((key, digits));
+        }
+    }
+    let digits = best.map(|(_, digits)| digits);
+    let best = digits.as_ref().map(|digits| plan_of(x0, generators, periods, digits));
+    Walked { best, digits, complete, nodes, skipped }
 }

@@ -1,0 +1,58 @@
+//! The budget shares of the stages of [`super::explore`]: the default nodes of the walks and the
+//! beam, and the fractions of what is left that the beam and the local search get.
+
+use crate::solve::search::{Budget, SearchProblem};
+
+/// A walk whose nodes are costlier than single plans: the default budget gives it `default`
+/// nodes, its own share of about the same time as the default's nodes of branch and bound (the
+/// default's count, made for single nodes, would stop it at an arbitrary point). A node count
+/// or a time a caller chose stays; `spent` nodes are taken off a node count.
+pub(super) fn walk_budget(budget: Budget, spent: u64, default: u64) -> Budget {
+    if budget.is_default() {
+        Budget::of_nodes(default)
+    } else {
+        Budget { nodes: budget.nodes - spent.min(budget.nodes), ..budget }
+    }
+}
+
+/// The default budget's nodes for the beam search ([`crate::solve::beam`]) before branch and bound: a tenth
+/// of it (the beam's widest pass on an 8×8 mixed grid takes most of them), or half on sparse
+/// sets of [`WIDE_BEAM`] buttons, where branch and bound after it improved no plan on the mixed
+/// grids (10×10 to 30×30) and the beam's wider passes do.
+const BEAM_NODES: u64 = crate::solve::search::DEFAULT_NODES / BEAM_SHARE;
+const WIDE_BEAM_NODES: u64 = crate::solve::search::DEFAULT_NODES / 2;
+
+/// The buttons of sets whose beam gets [`WIDE_BEAM_NODES`], when their buttons change at most
+/// [`WIDE_BEAM_EFFECTS`] cells on average: from 10×10 on (smaller sets' bounds need branch and bound's
+/// nodes) and up to 1000 (past it, a 40×40 torus's wide passes take twice the time a node
+/// counts).
+const WIDE_BEAM: std::ops::RangeInclusive<usize> = 100..=1000;
+const WIDE_BEAM_EFFECTS: usize = 8;
+
+/// The default budget's nodes for the beam on `problem`.
+pub(super) fn beam_nodes(problem: &SearchProblem) -> u64 {
+    let n = problem.effects.len();
+    let entries: usize = problem.effects.iter().map(Vec::len).sum();
+    let wide = WIDE_BEAM.contains(&n) && entries <= WIDE_BEAM_EFFECTS * n;
+    if wide { WIDE_BEAM_NODES } else { BEAM_NODES }
+}
+
+/// Any other budget gives the beam search this fraction of what is left (nodes and time).
+pub(super) const BEAM_SHARE: u64 = 10;
+
+/// Sets of mixed periods of at most this many buttons give the iterated local search only
+/// `1 / SMALL_MIXED_SHARE` of the budget: branch and bound finds better plans there.
+pub(super) const SMALL_MIXED: usize = 100;
+pub(super) const SMALL_MIXED_SHARE: u64 = 16;
+
+/// The default budget's nodes for the bounded walk over the quiet basis: about 10 s on the
+/// machine the default was measured on (6.5 million nodes in 10 s of 41×41 mod 3 on 2 cores).
+pub(super) const BASIS_WALK_NODES: u64 = 6_000_000;
+
+/// The default budget's nodes (blocks of plans) for the mod-2 minimum-weight walk: about 7 s on
+/// that machine (278 million blocks in 10 s of 65×65 Lights Out on 2 cores).
+pub(super) const MIN_WEIGHT_NODES: u64 = crate::solve::search::DEFAULT_NODES;
+
+/// The iterated local search gets this fraction of the budget (time and nodes) before branch
+/// and bound.
+pub(super) const LOCAL_SEARCH_SHARE: u64 = 4;
