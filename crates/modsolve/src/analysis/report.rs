@@ -552,7 +552,7 @@ mod tests {
                 0,
                 Objective::Total,
             ),
-            // Whole words of bits, written in several pieces.
+            // Whole words of bits.
             report(
                 "Puzzle(graph: Grid(rows: 256, cols: 256), modulus: 2, target: All(1))",
                 0,
