@@ -279,13 +279,21 @@ fn edited(request: &AnalyseRequest) -> Result<(Puzzle, String), ApiError> {
     })
 }
 
-/// What the page needs to draw a puzzle (the library's board document, which exports embed too).
-fn board_json(puzzle: &Puzzle) -> Value {
-    serde_json::to_value(modsolve::export::board(puzzle)).unwrap_or(Value::Null)
+/// The answer of `POST /api/analyse`: the (edited) puzzle's text, its board and the library's
+/// solve document, serialised once, in this order.
+#[derive(serde::Serialize)]
+struct Analysed<'a> {
+    version: u32,
+    file: &'a str,
+    source: &'a str,
+    /// What the page needs to draw the puzzle (the library's board document, which exports
+    /// embed too).
+    board: modsolve::export::Board,
+    solve: &'a modsolve::SolveReport,
 }
 
-/// `POST /api/analyse`: the board and the solve document, written without building the plan as
-/// JSON values (a big board's plan streams straight into the response).
+/// `POST /api/analyse`: the board and the solve document, serialised straight into the
+/// response's bytes (a big board's plan is never built as JSON values).
 async fn analyse(
     State(shared): Shared_,
     request: Result<Json<AnalyseRequest>, JsonRejection>,
@@ -295,17 +303,14 @@ async fn analyse(
         let (puzzle, source) = edited(&request)?;
         reserve_solve(&mut job, &puzzle)?;
         let report = modsolve::analyse(&puzzle, &options(&job))?;
-        let head = json!({
-            "version": SCHEMA_VERSION,
-            "file": request.file,
-            "source": source,
-            "board": board_json(&puzzle),
-        });
-        let mut bytes = serde_json::to_vec(&head).map_err(|e| ApiError::internal(e.to_string()))?;
-        bytes.pop(); // the closing brace
-        bytes.extend_from_slice(br#","solve":"#);
-        modsolve::report::write_json(&report, &mut bytes).map_err(|e| ApiError::internal(e.to_string()))?;
-        bytes.push(b'}');
+        let answer = Analysed {
+            version: SCHEMA_VERSION,
+            file: &request.file,
+            source: &source,
+            board: modsolve::export::board(&puzzle),
+            solve: &report,
+        };
+        let bytes = serde_json::to_vec(&answer).map_err(|e| ApiError::internal(e.to_string()))?;
         Ok(json_response(StatusCode::OK, bytes))
     })
     .await

@@ -838,6 +838,33 @@ fn serve_holds_deadlines_queue_and_memory_under_concurrent_big_requests() {
     assert!(after < 100 * 1024, "resident memory {after} KiB after the big bodies");
 }
 
+/// The analyse answer is one document, version, file, source, board and solve in that order,
+/// and its `solve` is byte for byte what `modsolve --json` prints for the board (one line, its
+/// lists longer than 4096 numbers).
+#[test]
+fn serve_analyse_sends_the_solve_document_of_the_command() {
+    let server = Server::start(&[]);
+    let dir = Scratch::new();
+    let source = "Puzzle(graph: Path(5001), modulus: 2, start: All(1))";
+    let path = dir.file("path.ron", source);
+    let out = modsolve().arg(&path).args(["--json", "--budget", "5s"]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let printed = String::from_utf8(out.stdout).unwrap();
+    let printed = printed.strip_suffix('\n').expect("one line");
+    assert!(!printed.contains('\n'), "compact");
+    let (status, body) = server.post_text("api/analyse", &json!({"source": source, "file": "path.ron"}));
+    assert_eq!(status, 200, "{body}");
+    let doc: Value = serde_json::from_str(&body).unwrap();
+    validate("analyse", &doc);
+    let keys: Vec<&str> = doc.as_object().unwrap().keys().map(String::as_str).collect();
+    assert_eq!(keys, ["version", "file", "source", "board", "solve"]);
+    assert_eq!((doc["version"].clone(), doc["file"].clone()), (json!(1), json!("path.ron")));
+    assert_eq!(doc["solve"]["presses"].as_array().map(Vec::len), Some(5001));
+    assert_eq!(doc["solve"]["count"], "1");
+    let solve = body.strip_suffix('}').and_then(|b| b.split_once(r#","solve":"#)).map(|(_, solve)| solve);
+    assert_eq!(solve, Some(printed));
+}
+
 /// A 2000×2000 board of one modulus that the timeout leaves undecided: its answer is what the
 /// page uses, a few kilobytes (it was 24 MB: moduli, start and target listed cell by cell).
 /// The server's one wall-clock smoke test: the answer comes within a coarse bound, 10 s for a

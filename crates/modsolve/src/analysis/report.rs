@@ -8,7 +8,7 @@
 
 use num_bigint::BigUint;
 use num_traits::{One, ToPrimitive, Zero};
-use serde::ser::{Serialize, SerializeSeq, Serializer};
+use serde::ser::{Serialize, Serializer};
 
 use crate::analysis::{Analysis, Cut, Engine, Listing};
 use crate::model::Puzzle;
@@ -145,184 +145,26 @@ impl Serialize for Decimal<'_> {
     }
 }
 
+/// Each list is written the ordinary serde way, one `collect_seq` over its values (no number is
+/// allocated on the way: bits and repeated values are written as plain integers).
 impl Serialize for Numbers {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        // Inside `write_json`, a long list is a marker that is replaced by the list itself.
-        if self.len() > SPLICE_FROM
-            && let Some(token) = SPLICING.get()
-        {
-            return s.collect_str(&format_args!("{token:032x}"));
-        }
         match self {
             Numbers::Big(v) => BigList(v).serialize(s),
-            Numbers::Small(v) => v.serialize(s),
+            Numbers::Small(v) => s.collect_seq(v),
             Numbers::Bits { words, len } => s.collect_seq((0..*len).map(|j| bit(words, j))),
-            Numbers::Repeated { value, len } => {
-                let mut seq = s.serialize_seq(Some(*len))?;
-                (0..*len).try_for_each(|_| seq.serialize_element(value))?;
-                seq.end()
-            }
+            Numbers::Repeated { value, len } => s.collect_seq(std::iter::repeat_n(value, *len)),
         }
     }
 }
 
-/// Lists longer than this are written by [`write_json`] directly instead of number by number.
-const SPLICE_FROM: usize = 4096;
-
-std::thread_local! {
-    /// While [`write_json`] serialises a report on this thread: the marker string that stands
-    /// for each long list.
-    static SPLICING: std::cell::Cell<Option<u128>> = const { std::cell::Cell::new(None) };
-}
-
-/// Writes `report` as compact JSON to `out`: exactly the bytes of `serde_json::to_writer`, but
-/// the long lists (a big board's plan and periods, millions of numbers) are written directly in
-/// 64 KiB pieces instead of one serde call per number, which is several times faster. The
-/// document is still the one `Serialize` implementation: each long list is serialised as a
-/// marker first, then the marker is replaced by the list.
-pub fn write_json(report: &SolveReport, mut out: impl std::io::Write) -> std::io::Result<()> {
-    let token: u128 = rand::random();
-    SPLICING.set(Some(token));
-    let skeleton = serde_json::to_vec(report);
-    SPLICING.set(None);
-    let skeleton = skeleton.map_err(std::io::Error::from)?;
-    // The long lists in the order the report serialises them.
-    let lists = [report.shown().map(|p| &p.presses), report.fewest.as_ref().map(|p| &p.presses)]
-        .into_iter()
-        .chain([report.optimal.as_ref().map(|p| &p.presses), Some(&report.periods)])
-        .flatten()
-        .filter(|list| list.len() > SPLICE_FROM);
-    let marker = format!("\"{token:032x}\"");
-    let mut rest = &skeleton[..];
-    for list in lists {
-        let at = rest
-            .windows(marker.len())
-            .position(|w| w == marker.as_bytes())
-            .ok_or_else(|| std::io::Error::other("a long list's marker is missing from the report's JSON"))?;
-        out.write_all(&rest[..at])?;
-        write_list(&mut out, list)?;
-        rest = &rest[at + marker.len()..];
-    }
-    out.write_all(rest)
-}
-
-/// The size of the pieces [`write_list`] writes.
-const PIECE: usize = 1 << 16;
-
-/// `"b0,b1,…,b7,"` for each byte: its eight bits, lowest first, as JSON digits and commas.
-static BYTE_DIGITS: [[u8; 16]; 256] = {
-    let mut table = [[0u8; 16]; 256];
-    let mut byte = 0;
-    while byte < 256 {
-        let mut k = 0;
-        while k < 8 {
-            table[byte][2 * k] = b'0' + ((byte >> k) & 1) as u8;
-            table[byte][2 * k + 1] = b',';
-            k += 1;
-        }
-        byte += 1;
-    }
-    table
-};
-
-/// `[x0,x1,…]`, built in 64 KiB pieces: bits 64 at a time from a table of bytes' digits, a
-/// repeated number from one precomputed piece, other numbers one by one (one digit and a comma
-/// for small ones).
-fn write_list(out: &mut impl std::io::Write, list: &Numbers) -> std::io::Result<()> {
-    if list.is_empty() {
-        return out.write_all(b"[]");
-    }
-    let mut buf: Vec<u8> = Vec::with_capacity(PIECE + 256);
-    buf.push(b'[');
-    match list {
-        Numbers::Repeated { value, len } => {
-            // `len − 1` copies of "v," from one piece, then "v]".
-            let item = format!("{value},");
-            let per_piece = (PIECE / item.len()).max(1);
-            let piece = item.repeat(per_piece);
-            out.write_all(&buf)?;
-            buf.clear();
-            let mut left = len - 1;
-            while left > 0 {
-                let n = left.min(per_piece);
-                out.write_all(&piece.as_bytes()[..n * item.len()])?;
-                left -= n;
-            }
-            buf.extend_from_slice(value.to_string().as_bytes());
-            buf.push(b']');
-            return out.write_all(&buf);
-        }
-        Numbers::Bits { words, len } => {
-            let full = len / 64;
-            for k in 0..full {
-                let word = words.get(k).copied().unwrap_or(0);
-                if buf.len() >= PIECE {
-                    out.write_all(&buf)?;
-                    buf.clear();
-                }
-                for byte in word.to_le_bytes() {
-                    buf.extend_from_slice(&BYTE_DIGITS[byte as usize]);
-                }
-            }
-            for j in full * 64..*len {
-                buf.push(b'0' + bit(words, j) as u8);
-                buf.push(b',');
-            }
-        }
-        Numbers::Small(v) => {
-            for &x in v {
-                if buf.len() >= PIECE {
-                    out.write_all(&buf)?;
-                    buf.clear();
-                }
-                if x < 10 {
-                    buf.push(b'0' + x as u8);
-                } else {
-                    push_decimal(&mut buf, u64::from(x));
-                }
-                buf.push(b',');
-            }
-        }
-        Numbers::Big(v) => {
-            for x in v {
-                if buf.len() >= PIECE {
-                    out.write_all(&buf)?;
-                    buf.clear();
-                }
-                match x.to_u64() {
-                    Some(x) => push_decimal(&mut buf, x),
-                    None => {
-                        buf.push(b'"');
-                        buf.extend_from_slice(x.to_string().as_bytes());
-                        buf.push(b'"');
-                    }
-                }
-                buf.push(b',');
-            }
-        }
-    }
-    // Every number was followed by a comma; the last one closes the list instead. The buffer is
-    // flushed only before more is added, so it still holds that comma.
-    match buf.last_mut() {
-        Some(last) if *last == b',' => *last = b']',
-        _ => return Err(std::io::Error::other("a list's last comma is missing")),
-    }
-    out.write_all(&buf)
-}
-
-/// Appends `x` in decimal.
-fn push_decimal(buf: &mut Vec<u8>, mut x: u64) {
-    let mut digits = [0u8; 20];
-    let mut k = digits.len();
-    loop {
-        k -= 1;
-        digits[k] = b'0' + (x % 10) as u8;
-        x /= 10;
-        if x == 0 {
-            break;
-        }
-    }
-    buf.extend_from_slice(&digits[k..]);
+/// Writes `report` as compact JSON to `out` through a buffer: `serde_json::to_writer`, so a
+/// plan of millions of presses streams out and is never built as a string or a JSON value.
+pub fn write_json(report: &SolveReport, out: impl std::io::Write) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, out);
+    serde_json::to_writer(&mut out, report)?;
+    out.flush()
 }
 
 /// A plan in the report: presses per button, what it minimises, and whether that is proven.
@@ -698,9 +540,10 @@ mod tests {
             .expect("verified")
     }
 
-    /// `write_json` writes exactly what serde writes: on the compact path (32-bit plans,
-    /// repeated periods), the general path (big integers, a second objective), and reports
-    /// whose lists are too short to be spliced.
+    /// The document `write_json` writes is `serde_json::to_string` of the report, for lists
+    /// longer than 4096 on the compact path (bits, 32-bit plans, repeated periods) and the
+    /// general path (big integers, a second objective), and for short lists; and each list is
+    /// written as the plain JSON list of its numbers, whatever its storage.
     #[test]
     fn write_json_is_serde_json() {
         let cases = [
@@ -709,7 +552,7 @@ mod tests {
                 0,
                 Objective::Total,
             ),
-            // Whole words of bits, written in several pieces.
+            // Whole words of bits.
             report(
                 "Puzzle(graph: Grid(rows: 256, cols: 256), modulus: 2, target: All(1))",
                 0,
@@ -743,11 +586,21 @@ mod tests {
             matches!(cases[3].periods, Numbers::Big(_)) && cases[3].optimal.is_some(),
             "the general path"
         );
+        assert!(cases[..4].iter().all(|r| r.periods.len() > 4096), "long lists");
         for report in &cases {
-            let mut fast = Vec::new();
-            write_json(report, &mut fast).expect("written to memory");
-            let serde = serde_json::to_vec(report).expect("serialises");
-            assert_eq!(String::from_utf8(fast).unwrap(), String::from_utf8(serde).unwrap());
+            let mut written = Vec::new();
+            write_json(report, &mut written).expect("written to memory");
+            let serde = serde_json::to_string(report).expect("serialises");
+            assert_eq!(String::from_utf8(written).unwrap(), serde);
+            let lists = [report.shown().map(|p| &p.presses), report.fewest.as_ref().map(|p| &p.presses)]
+                .into_iter()
+                .chain([report.optimal.as_ref().map(|p| &p.presses), Some(&report.periods)])
+                .flatten();
+            for list in lists {
+                let plain = serde_json::to_string(&BigList(&list.to_big())).expect("serialises");
+                assert_eq!(serde_json::to_string(list).expect("serialises"), plain);
+                assert!(serde.contains(&plain), "the list is in the document");
+            }
         }
     }
 }

@@ -400,84 +400,7 @@ pub(super) fn resolve_state(
             }
             CellValues::from(values)
         }
-        Some(Shape::Rows(rows)) => {
-            let Some((grid_rows, grid_cols)) = topology.picture_size() else {
-                return Err(InputError::invalid(
-                    field,
-                    "Rows([...]) pictures are only for puzzles drawn as pictures (Grid, Hex, Cube)",
-                ));
-            };
-            let noun = if topology.grid_shape().is_some() { "grid" } else { "board" };
-            if rows.len() != grid_rows {
-                return Err(InputError::invalid(
-                    field,
-                    format!("the picture has {} but the {noun} has {grid_rows}", plural(rows.len(), "row")),
-                ));
-            }
-            // Picture values are below 36: one byte per cell. Errors about a character name
-            // its place in its row's string: `start[r][k]`. Holes are `-`.
-            let mut values: Vec<u8> = vec![0; cells];
-            for (r, row) in rows.iter().enumerate() {
-                let mut c = 0usize;
-                for (k, ch) in row.chars().enumerate().filter(|(_, ch)| !ch.is_whitespace()) {
-                    let at = || format!("{field}[{r}][{k}]");
-                    // A row too wide is reported below, before any place past the picture is read.
-                    if c >= grid_cols {
-                        c += 1;
-                        continue;
-                    }
-                    let cell = topology.cell_at(r, c);
-                    c += 1;
-                    if ch == '-' {
-                        if cell.is_some() {
-                            return Err(InputError::invalid(
-                                at(),
-                                format!(
-                                    "'-' marks a hole, but the board has a cell at row {r}, column {}",
-                                    c - 1
-                                ),
-                            ));
-                        }
-                        continue;
-                    }
-                    let Some(v) = picture_value(ch) else {
-                        return Err(InputError::invalid(
-                            at(),
-                            format!(
-                                "'{ch}' is not a cell value (use . or 0, # or 1, digits, then a-z for 10-35{})",
-                                if noun == "board" { "; - for a hole" } else { "" }
-                            ),
-                        ));
-                    };
-                    let Some(i) = cell else {
-                        return Err(InputError::invalid(
-                            at(),
-                            format!(
-                                "'{ch}' is at a hole of the board (row {r}, column {}); write - there",
-                                c - 1
-                            ),
-                        ));
-                    };
-                    let m = uniform.unwrap_or_else(|| moduli[i]);
-                    if u64::from(v) >= m {
-                        return Err(InputError::invalid(
-                            at(),
-                            format!("value {v} of cell {i} is not below its modulus {m}"),
-                        ));
-                    }
-                    values[i] = v;
-                }
-                if c != grid_cols {
-                    return Err(InputError::invalid(
-                        format!("{field}[{r}]"),
-                        format!(
-                            "row {r} of the picture is {c} cells wide but the {noun} has {grid_cols} columns"
-                        ),
-                    ));
-                }
-            }
-            return Ok(CellValues::from_bytes(values));
-        }
+        Some(Shape::Rows(rows)) => return picture_state(field, &rows, topology, moduli),
         Some(Shape::One(_)) => return unreachable_shape(field),
     };
     for (i, &v) in values.iter().enumerate() {
@@ -490,4 +413,84 @@ pub(super) fn resolve_state(
         }
     }
     Ok(values)
+}
+
+/// A state drawn as a picture, `Rows([...])`: one character a place of the board's picture
+/// (`-` a hole); errors name the character's place in its row's string, `start[r][k]`.
+fn picture_state(
+    field: &str,
+    rows: &[String],
+    topology: &Topology,
+    moduli: &CellValues,
+) -> Result<CellValues, InputError> {
+    let cells = moduli.len();
+    let uniform = moduli.uniform();
+    let Some((grid_rows, grid_cols)) = topology.picture_size() else {
+        return Err(InputError::invalid(
+            field,
+            "Rows([...]) pictures are only for puzzles drawn as pictures (Grid, Hex, Cube)",
+        ));
+    };
+    let noun = if topology.grid_shape().is_some() { "grid" } else { "board" };
+    if rows.len() != grid_rows {
+        return Err(InputError::invalid(
+            field,
+            format!("the picture has {} but the {noun} has {grid_rows}", plural(rows.len(), "row")),
+        ));
+    }
+    // Picture values are below 36: one byte per cell. Errors about a character name
+    // its place in its row's string: `start[r][k]`. Holes are `-`.
+    let mut values: Vec<u8> = vec![0; cells];
+    for (r, row) in rows.iter().enumerate() {
+        let mut c = 0usize;
+        for (k, ch) in row.chars().enumerate().filter(|(_, ch)| !ch.is_whitespace()) {
+            let at = || format!("{field}[{r}][{k}]");
+            // A row too wide is reported below, before any place past the picture is read.
+            if c >= grid_cols {
+                c += 1;
+                continue;
+            }
+            let cell = topology.cell_at(r, c);
+            c += 1;
+            if ch == '-' {
+                if cell.is_some() {
+                    return Err(InputError::invalid(
+                        at(),
+                        format!("'-' marks a hole, but the board has a cell at row {r}, column {}", c - 1),
+                    ));
+                }
+                continue;
+            }
+            let Some(v) = picture_value(ch) else {
+                return Err(InputError::invalid(
+                    at(),
+                    format!(
+                        "'{ch}' is not a cell value (use . or 0, # or 1, digits, then a-z for 10-35{})",
+                        if noun == "board" { "; - for a hole" } else { "" }
+                    ),
+                ));
+            };
+            let Some(i) = cell else {
+                return Err(InputError::invalid(
+                    at(),
+                    format!("'{ch}' is at a hole of the board (row {r}, column {}); write - there", c - 1),
+                ));
+            };
+            let m = uniform.unwrap_or_else(|| moduli[i]);
+            if u64::from(v) >= m {
+                return Err(InputError::invalid(
+                    at(),
+                    format!("value {v} of cell {i} is not below its modulus {m}"),
+                ));
+            }
+            values[i] = v;
+        }
+        if c != grid_cols {
+            return Err(InputError::invalid(
+                format!("{field}[{r}]"),
+                format!("row {r} of the picture is {c} cells wide but the {noun} has {grid_cols} columns"),
+            ));
+        }
+    }
+    Ok(CellValues::from_bytes(values))
 }

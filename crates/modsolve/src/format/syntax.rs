@@ -249,6 +249,18 @@ pub(super) fn describe(
             )),
             (None, None) => return None,
         },
+        _ => return plain(code, &field),
+    })
+}
+
+/// The message for an error `code` that needs no look at the brackets around it, naming the
+/// `field` it is in (empty: none); `None` for the codes it does not know.
+fn plain(code: &ron::error::Error, field: &str) -> Option<String> {
+    use ron::error::Error;
+    let named = |message: String| {
+        if field.is_empty() { message } else { format!("`{field}`: {message}") }
+    };
+    Some(match code {
         Error::ExceededRecursionLimit => {
             let top = field.split(['[', '.']).next().unwrap_or_default();
             let message =

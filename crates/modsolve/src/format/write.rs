@@ -15,7 +15,46 @@ pub fn to_ron(puzzle: &Puzzle, comment: &str) -> String {
     if let Some(name) = &puzzle.name {
         let _ = writeln!(out, "    name: {name:?},");
     }
-    let graph = match &puzzle.topology {
+    let graph = graph_text(&puzzle.topology);
+    let _ = writeln!(out, "    graph: {graph},");
+    let m0 = puzzle.moduli[0];
+    if puzzle.moduli.iter().all(|&m| m == m0) {
+        let _ = writeln!(out, "    modulus: {m0},");
+    } else {
+        let _ = writeln!(out, "    modulus: {},", list_text(&puzzle.moduli.to_vec()));
+    }
+    buttons_text(&mut out, puzzle);
+    let _ = writeln!(out, "    start: {},", state_text(puzzle, &puzzle.start.to_vec()));
+    let _ = writeln!(out, "    target: {},", state_text(puzzle, &puzzle.target.to_vec()));
+    for (key, labels) in [("labels", &puzzle.labels), ("button_labels", &puzzle.button_labels)] {
+        if let Some(labels) = labels {
+            let items: Vec<String> = labels.iter().map(|l| format!("{l:?}")).collect();
+            let _ = writeln!(out, "    {key}: [{}],", items.join(", "));
+        }
+    }
+    if let Some(layout) = &puzzle.layout {
+        let _ = writeln!(out, "    layout: {},", layout_text(layout.points()));
+    }
+    if let Some(at) = &puzzle.button_at {
+        let items: Vec<String> = at.iter().map(usize::to_string).collect();
+        let _ = writeln!(out, "    button_at: [{}],", items.join(", "));
+    }
+    if puzzle.hide_par {
+        out.push_str("    hide_par: true,\n");
+    }
+    if let Some(limits) = &puzzle.max_presses {
+        let _ = writeln!(out, "    max_presses: {},", list_text(limits));
+    }
+    if let Some(intended) = &puzzle.intended {
+        let _ = writeln!(out, "    intended: {},", list_text(intended));
+    }
+    out.push_str(")\n");
+    out
+}
+
+/// A topology's `graph:` value.
+fn graph_text(topology: &Topology) -> String {
+    match topology {
         Topology::Cells(n) => format!("Cells({n})"),
         Topology::Path(n) => format!("Path({n})"),
         Topology::Cycle(n) => format!("Cycle({n})"),
@@ -42,14 +81,13 @@ pub fn to_ron(puzzle: &Puzzle, comment: &str) -> String {
                 .collect();
             format!("Edges(cells: {}, edges: [{}])", adjacency.len(), edges.join(", "))
         }
-    };
-    let _ = writeln!(out, "    graph: {graph},");
-    let m0 = puzzle.moduli[0];
-    if puzzle.moduli.iter().all(|&m| m == m0) {
-        let _ = writeln!(out, "    modulus: {m0},");
-    } else {
-        let _ = writeln!(out, "    modulus: {},", list_text(&puzzle.moduli.to_vec()));
     }
+}
+
+/// The buttons' fields: `phases:` or `button_phases:` when they are staged, else `press:` of
+/// graph presses or the explicit `buttons:`.
+fn buttons_text(out: &mut String, puzzle: &Puzzle) {
+    use std::fmt::Write as _;
     let pairs = |list: &[(usize, i64)]| {
         let items: Vec<String> = list.iter().map(|(c, a)| format!("({c}, {a})")).collect();
         format!("[{}]", items.join(", "))
@@ -79,32 +117,6 @@ pub fn to_ron(puzzle: &Puzzle, comment: &str) -> String {
             out.push_str("    ],\n");
         }
     }
-    let _ = writeln!(out, "    start: {},", state_text(puzzle, &puzzle.start.to_vec()));
-    let _ = writeln!(out, "    target: {},", state_text(puzzle, &puzzle.target.to_vec()));
-    for (key, labels) in [("labels", &puzzle.labels), ("button_labels", &puzzle.button_labels)] {
-        if let Some(labels) = labels {
-            let items: Vec<String> = labels.iter().map(|l| format!("{l:?}")).collect();
-            let _ = writeln!(out, "    {key}: [{}],", items.join(", "));
-        }
-    }
-    if let Some(layout) = &puzzle.layout {
-        let _ = writeln!(out, "    layout: {},", layout_text(layout.points()));
-    }
-    if let Some(at) = &puzzle.button_at {
-        let items: Vec<String> = at.iter().map(usize::to_string).collect();
-        let _ = writeln!(out, "    button_at: [{}],", items.join(", "));
-    }
-    if puzzle.hide_par {
-        out.push_str("    hide_par: true,\n");
-    }
-    if let Some(limits) = &puzzle.max_presses {
-        let _ = writeln!(out, "    max_presses: {},", list_text(limits));
-    }
-    if let Some(intended) = &puzzle.intended {
-        let _ = writeln!(out, "    intended: {},", list_text(intended));
-    }
-    out.push_str(")\n");
-    out
 }
 
 /// [`to_ron`] with a comment line above some fields: `notes` pairs a top-level field name with

@@ -187,79 +187,8 @@ impl PuzzleBuilder {
         let moduli = self.moduli.unwrap_or_else(|| CellValues::same(2, cells));
         check_moduli(&moduli, cells)?;
         let phases = self.phases;
-        let buttons = match (self.buttons, &phases) {
-            (Some(_), Some(Phases::Graph(_))) => {
-                return Err(InputError::invalid(
-                    "phases",
-                    "is for graph presses; with explicit buttons write `button_phases`",
-                ));
-            }
-            (None, Some(Phases::Explicit(list))) => {
-                Buttons::Explicit(list.iter().map(|p| p.iter().flatten().copied().collect()).collect())
-            }
-            (Some(list), _) => Buttons::Explicit(list),
-            (None, Some(Phases::Graph(list))) => {
-                if list.is_empty() {
-                    return Err(InputError::invalid("phases", "needs at least one phase"));
-                }
-                // Summed in 128 bits: there are far fewer than 2^64 phases, so this is exact.
-                let sum: (i128, i128) =
-                    list.iter().fold((0, 0), |(a, b), p| (a + i128::from(p.0), b + i128::from(p.1)));
-                if let Some(press) = self.press
-                    && (i128::from(press.0), i128::from(press.1)) != sum
-                {
-                    return Err(InputError::invalid(
-                        "press",
-                        format!(
-                            "is (self: {}, neighbors: {}) but the phases add up to (self: {}, neighbors: {}); \
-                             leave `press` out or make them agree",
-                            press.0, press.1, sum.0, sum.1
-                        ),
-                    ));
-                }
-                Buttons::Graph { self_weight: sum.0, neighbor_weight: sum.1 }
-            }
-            (None, None) => {
-                let (s, n) = self.press.unwrap_or((1, 1));
-                Buttons::Graph { self_weight: s.into(), neighbor_weight: n.into() }
-            }
-        };
-        if let Some(Phases::Explicit(list)) = &phases {
-            for (j, button) in list.iter().enumerate() {
-                if button.is_empty() {
-                    return Err(InputError::invalid(
-                        format!("button_phases[{j}]"),
-                        "needs at least one phase",
-                    ));
-                }
-            }
-            check_cells("button_phases", list.iter().map(|b| b.iter().flatten()), cells)?;
-        }
-        if let Buttons::Explicit(list) = &buttons {
-            check_cells("buttons", list.iter().map(|b| b.iter()), cells)?;
-        }
-        if let Some(Phases::Explicit(list)) = &phases {
-            let Buttons::Explicit(buttons) = &buttons else {
-                unreachable!("explicit phases make explicit buttons")
-            };
-            if list.len() != buttons.len() {
-                return Err(InputError::invalid(
-                    "button_phases",
-                    format!("has {} buttons but `buttons` has {}", list.len(), buttons.len()),
-                ));
-            }
-            for (j, (phases, button)) in list.iter().zip(buttons).enumerate() {
-                let sum: Vec<(usize, i64)> = phases.iter().flatten().copied().collect();
-                if !same_effect(&sum, button, &moduli) {
-                    return Err(InputError::invalid(
-                        format!("button_phases[{j}]"),
-                        format!(
-                            "adds up to a different effect than buttons[{j}]; leave `buttons` out or make them agree"
-                        ),
-                    ));
-                }
-            }
-        }
+        let buttons = buttons_of(self.buttons, &phases, self.press)?;
+        check_buttons(&phases, &buttons, &moduli, cells)?;
         let start = self.start.unwrap_or_else(|| CellValues::same(0, cells));
         check_state("start", &start, &moduli)?;
         let target = self.target.unwrap_or_else(|| CellValues::same(0, cells));
@@ -268,34 +197,7 @@ impl PuzzleBuilder {
             Buttons::Graph { .. } => cells,
             Buttons::Explicit(list) => list.len(),
         };
-        if let Some(limits) = &self.max_presses {
-            if limits.len() != button_count {
-                return Err(InputError::invalid(
-                    "max_presses",
-                    format!(
-                        "has {} but the puzzle has {button_count} buttons",
-                        plural(limits.len(), "limit")
-                    ),
-                ));
-            }
-            if phases.is_some() {
-                return Err(InputError::invalid(
-                    "max_presses",
-                    "cannot be combined with staged presses (phases) yet",
-                ));
-            }
-        }
-        if let Some(intended) = &self.intended
-            && intended.len() != button_count
-        {
-            return Err(InputError::invalid(
-                "intended",
-                format!(
-                    "has {} but the puzzle has {button_count} buttons",
-                    plural(intended.len(), "press count")
-                ),
-            ));
-        }
+        check_press_lists(&self.max_presses, &self.intended, button_count, phases.is_some())?;
         if let Some(labels) = &self.labels {
             check_labels("labels", labels, cells, "cell")?;
         }
@@ -323,6 +225,132 @@ impl PuzzleBuilder {
             layout,
         })
     }
+}
+
+/// The buttons: explicit ones as given (or summed from their phases), else the graph's presses,
+/// whose weights the phases add up to (and `press` must agree with).
+fn buttons_of(
+    buttons: Option<Vec<Vec<(usize, i64)>>>,
+    phases: &Option<Phases>,
+    press: Option<(i64, i64)>,
+) -> Result<Buttons, InputError> {
+    Ok(match (buttons, phases) {
+        (Some(_), Some(Phases::Graph(_))) => {
+            return Err(InputError::invalid(
+                "phases",
+                "is for graph presses; with explicit buttons write `button_phases`",
+            ));
+        }
+        (None, Some(Phases::Explicit(list))) => {
+            Buttons::Explicit(list.iter().map(|p| p.iter().flatten().copied().collect()).collect())
+        }
+        (Some(list), _) => Buttons::Explicit(list),
+        (None, Some(Phases::Graph(list))) => {
+            if list.is_empty() {
+                return Err(InputError::invalid("phases", "needs at least one phase"));
+            }
+            // Summed in 128 bits: there are far fewer than 2^64 phases, so this is exact.
+            let sum: (i128, i128) =
+                list.iter().fold((0, 0), |(a, b), p| (a + i128::from(p.0), b + i128::from(p.1)));
+            if let Some(press) = press
+                && (i128::from(press.0), i128::from(press.1)) != sum
+            {
+                return Err(InputError::invalid(
+                    "press",
+                    format!(
+                        "is (self: {}, neighbors: {}) but the phases add up to (self: {}, neighbors: {}); \
+                         leave `press` out or make them agree",
+                        press.0, press.1, sum.0, sum.1
+                    ),
+                ));
+            }
+            Buttons::Graph { self_weight: sum.0, neighbor_weight: sum.1 }
+        }
+        (None, None) => {
+            let (s, n) = press.unwrap_or((1, 1));
+            Buttons::Graph { self_weight: s.into(), neighbor_weight: n.into() }
+        }
+    })
+}
+
+/// Explicit buttons and their phases name existing cells, no button has no phase, and the
+/// phases of each button add up to its effect.
+fn check_buttons(
+    phases: &Option<Phases>,
+    buttons: &Buttons,
+    moduli: &CellValues,
+    cells: usize,
+) -> Result<(), InputError> {
+    if let Some(Phases::Explicit(list)) = &phases {
+        for (j, button) in list.iter().enumerate() {
+            if button.is_empty() {
+                return Err(InputError::invalid(format!("button_phases[{j}]"), "needs at least one phase"));
+            }
+        }
+        check_cells("button_phases", list.iter().map(|b| b.iter().flatten()), cells)?;
+    }
+    if let Buttons::Explicit(list) = buttons {
+        check_cells("buttons", list.iter().map(|b| b.iter()), cells)?;
+    }
+    if let Some(Phases::Explicit(list)) = &phases {
+        let Buttons::Explicit(buttons) = buttons else {
+            unreachable!("explicit phases make explicit buttons")
+        };
+        if list.len() != buttons.len() {
+            return Err(InputError::invalid(
+                "button_phases",
+                format!("has {} buttons but `buttons` has {}", list.len(), buttons.len()),
+            ));
+        }
+        for (j, (phases, button)) in list.iter().zip(buttons).enumerate() {
+            let sum: Vec<(usize, i64)> = phases.iter().flatten().copied().collect();
+            if !same_effect(&sum, button, moduli) {
+                return Err(InputError::invalid(
+                    format!("button_phases[{j}]"),
+                    format!(
+                        "adds up to a different effect than buttons[{j}]; leave `buttons` out or make them agree"
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `max_presses` and `intended` have one number per button, and `max_presses` is not combined
+/// with staged presses.
+fn check_press_lists(
+    max_presses: &Option<Vec<u64>>,
+    intended: &Option<Vec<u64>>,
+    button_count: usize,
+    staged: bool,
+) -> Result<(), InputError> {
+    if let Some(limits) = max_presses {
+        if limits.len() != button_count {
+            return Err(InputError::invalid(
+                "max_presses",
+                format!("has {} but the puzzle has {button_count} buttons", plural(limits.len(), "limit")),
+            ));
+        }
+        if staged {
+            return Err(InputError::invalid(
+                "max_presses",
+                "cannot be combined with staged presses (phases) yet",
+            ));
+        }
+    }
+    if let Some(intended) = intended
+        && intended.len() != button_count
+    {
+        return Err(InputError::invalid(
+            "intended",
+            format!(
+                "has {} but the puzzle has {button_count} buttons",
+                plural(intended.len(), "press count")
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// At least one cell, at most [`MAX_CELLS`]; an `Edges` graph's lists name existing cells other

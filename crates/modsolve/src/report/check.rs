@@ -53,6 +53,37 @@ pub fn check_text(
     let mut out = String::new();
     let verdict = if report.passed(deny_warnings) { "PASS" } else { "FAIL" };
     let _ = writeln!(out, "{verdict} {file} — {}", heading(puzzle));
+    solvable_line(&mut out, puzzle, report);
+    starts_line(&mut out, report);
+    let quiet = report.analysis.quiet_patterns.clone().unwrap_or_default();
+    let _ = writeln!(out, "  quiet patterns: {quiet} (nonzero plans that change nothing)");
+    for (g, order) in report.quiet_basis.iter().take(if verbose { 8 } else { 0 }) {
+        let _ = writeln!(out, "    basis plan of order {order}:");
+        out.push_str(&indent(&plan_text(puzzle, g)));
+    }
+    if verbose && report.quiet_basis.len() > 8 {
+        let _ = writeln!(out, "    … {} more basis plans (see --json)", report.quiet_basis.len() - 8);
+    }
+    macros_lines(&mut out, puzzle, report);
+    if let Some(v) = &report.intended {
+        let fewest = match v.fewest {
+            Some(true) => "is the fewest",
+            Some(false) => "is not the fewest",
+            None => "fewest unknown",
+        };
+        let solves = if v.solves { "solves the puzzle" } else { "does NOT solve the puzzle" };
+        let unique = if v.unique { ", the only plan" } else { "" };
+        let _ = writeln!(out, "  intended plan: {solves}, {fewest}{unique}");
+    }
+    players_line(&mut out, report);
+    for f in &report.findings {
+        let _ = writeln!(out, "  {}[{}]: {}", f.severity.as_str(), f.code.as_str(), f.message);
+    }
+    out
+}
+
+/// `solvable:` with the count of plans and the par plan's presses and proof.
+fn solvable_line(out: &mut String, puzzle: &Puzzle, report: &CheckReport) {
     let analysis = &report.analysis;
     match &analysis.fewest {
         Some(plan) => {
@@ -79,6 +110,10 @@ pub fn check_text(
             let _ = writeln!(out, "  solvable: no");
         }
     }
+}
+
+/// `starts:` how many start states can be solved, with one that cannot.
+fn starts_line(out: &mut String, report: &CheckReport) {
     if report.all_starts_solvable {
         let _ = writeln!(out, "  starts: every start state can be solved");
     } else {
@@ -90,15 +125,11 @@ pub fn check_text(
         }
         out.push('\n');
     }
-    let quiet = analysis.quiet_patterns.clone().unwrap_or_default();
-    let _ = writeln!(out, "  quiet patterns: {quiet} (nonzero plans that change nothing)");
-    for (g, order) in report.quiet_basis.iter().take(if verbose { 8 } else { 0 }) {
-        let _ = writeln!(out, "    basis plan of order {order}:");
-        out.push_str(&indent(&plan_text(puzzle, g)));
-    }
-    if verbose && report.quiet_basis.len() > 8 {
-        let _ = writeln!(out, "    … {} more basis plans (see --json)", report.quiet_basis.len() - 8);
-    }
+}
+
+/// `macros:` the cells without a +1 macro (or why they are not listed), and the macros of
+/// small puzzles.
+fn macros_lines(out: &mut String, puzzle: &Puzzle, report: &CheckReport) {
     match &report.macros {
         Err(why) => {
             let reason = match why {
@@ -137,16 +168,10 @@ pub fn check_text(
             }
         }
     }
-    if let Some(v) = &report.intended {
-        let fewest = match v.fewest {
-            Some(true) => "is the fewest",
-            Some(false) => "is not the fewest",
-            None => "fewest unknown",
-        };
-        let solves = if v.solves { "solves the puzzle" } else { "does NOT solve the puzzle" };
-        let unique = if v.unique { ", the only plan" } else { "" };
-        let _ = writeln!(out, "  intended plan: {solves}, {fewest}{unique}");
-    }
+}
+
+/// `players:` how each strategy fared.
+fn players_line(out: &mut String, report: &CheckReport) {
     if !report.strategies.is_empty() {
         let parts: Vec<String> = report
             .strategies
@@ -165,10 +190,6 @@ pub fn check_text(
             .collect();
         let _ = writeln!(out, "  players: {}", parts.join("; "));
     }
-    for f in &report.findings {
-        let _ = writeln!(out, "  {}[{}]: {}", f.severity.as_str(), f.code.as_str(), f.message);
-    }
-    out
 }
 
 fn indent(text: &str) -> String {

@@ -7,11 +7,12 @@
 //! cells, unless they are as many as the cells or placed by `button_at:`: then each is drawn on
 //! its cell (Merlin's nine squares). A torus says that it wraps. A file's `layout:` field places the cells itself.
 
-use std::collections::VecDeque;
-
 use serde::Serialize;
 
 use crate::model::{BoardKind, Puzzle, Topology};
+
+mod stress;
+use stress::stress;
 
 /// Boards with more cells than this are drawn a pixel a cell, without values or shapes.
 pub const TEXT_CELL_LIMIT: usize = 4096;
@@ -133,82 +134,8 @@ pub fn layout(puzzle: &Puzzle) -> Layout {
     let shapes = cells <= TEXT_CELL_LIMIT;
     let labels = shapes && puzzle.labels().is_some_and(|l| l.len() == cells);
     let mut out = match topology.picture_size() {
-        Some((rows, cols)) => {
-            let hex = topology.is_hex();
-            let positions = topology
-                .grid_shape()
-                .is_none()
-                .then(|| (0..cells).map(|i| topology.position(i).map_or([0, i], |(r, c)| [r, c])).collect());
-            let mut out = Layout {
-                rows,
-                cols,
-                hex,
-                positions,
-                shape: if hex { Shape::Hexagon } else { Shape::Square },
-                width: cols as f64 + if hex { 0.5 } else { 0.0 },
-                height: rows as f64,
-                centres: None,
-                edges: Vec::new(),
-                buttons: Vec::new(),
-                movable: false,
-                labels,
-                wrap: false,
-                captions: Vec::new(),
-            };
-            out.wrap = match topology {
-                Topology::Grid { wrap, .. } => *wrap,
-                Topology::Board(board) => matches!(board.kind(), BoardKind::Grid { wrap: true, .. }),
-                _ => false,
-            };
-            if let Topology::Board(board) = topology
-                && let BoardKind::Cube(n) = board.kind()
-                && shapes
-            {
-                let n = *n;
-                let centres: Vec<[f64; 2]> = (0..cells)
-                    .map(|i| {
-                        let (r, c) = out.place(i);
-                        let [x, y] = [c as f64 + 0.5, r as f64 + 0.5];
-                        [x + FACE_GAP * (c / n) as f64, y + FACE_GAP * (r / n) as f64]
-                    })
-                    .collect();
-                out.width += 3.0 * FACE_GAP;
-                out.height += 2.0 * FACE_GAP;
-                out.centres = Some(centres);
-            }
-            out
-        }
-        None => {
-            // No picture: pixels in a square-ish block for big puzzles, shapes for small ones.
-            let cols = (cells as f64).sqrt().ceil().max(1.0) as usize;
-            let rows = cells.div_ceil(cols).max(1);
-            let mut out = Layout {
-                rows,
-                cols,
-                hex: false,
-                positions: None,
-                shape: Shape::Circle,
-                width: cols as f64,
-                height: rows as f64,
-                centres: None,
-                edges: Vec::new(),
-                buttons: Vec::new(),
-                movable: false,
-                labels,
-                wrap: false,
-                captions: Vec::new(),
-            };
-            if shapes {
-                // A file's own layout spares the automatic one (a graph's costs the most).
-                out.centres = Some(match puzzle.layout() {
-                    Some(given) => bounded(given.points()),
-                    None => automatic(topology),
-                });
-                out.edges = edges(topology);
-                out.movable = true;
-            }
-            out
-        }
+        Some((rows, cols)) => picture_layout(topology, (rows, cols), cells, shapes, labels),
+        None => free_layout(puzzle, cells, shapes, labels),
     };
     if shapes && let Some(given) = puzzle.layout() {
         out.centres = Some(bounded(given.points()));
@@ -234,6 +161,95 @@ pub fn layout(puzzle: &Puzzle) -> Layout {
     }
     if shapes && !puzzle.buttons_are_cells() && puzzle.button_count() <= PLACED_BUTTONS {
         place_buttons(puzzle, &mut out);
+    }
+    out
+}
+
+/// The layout of a board with a picture (`rows` × `cols`, from the topology): grid, mask and
+/// hex boards keep their rows and columns, the cube's faces are drawn apart.
+fn picture_layout(
+    topology: &Topology,
+    (rows, cols): (usize, usize),
+    cells: usize,
+    shapes: bool,
+    labels: bool,
+) -> Layout {
+    let hex = topology.is_hex();
+    let positions = topology
+        .grid_shape()
+        .is_none()
+        .then(|| (0..cells).map(|i| topology.position(i).map_or([0, i], |(r, c)| [r, c])).collect());
+    let mut out = Layout {
+        rows,
+        cols,
+        hex,
+        positions,
+        shape: if hex { Shape::Hexagon } else { Shape::Square },
+        width: cols as f64 + if hex { 0.5 } else { 0.0 },
+        height: rows as f64,
+        centres: None,
+        edges: Vec::new(),
+        buttons: Vec::new(),
+        movable: false,
+        labels,
+        wrap: false,
+        captions: Vec::new(),
+    };
+    out.wrap = match topology {
+        Topology::Grid { wrap, .. } => *wrap,
+        Topology::Board(board) => matches!(board.kind(), BoardKind::Grid { wrap: true, .. }),
+        _ => false,
+    };
+    if let Topology::Board(board) = topology
+        && let BoardKind::Cube(n) = board.kind()
+        && shapes
+    {
+        let n = *n;
+        let centres: Vec<[f64; 2]> = (0..cells)
+            .map(|i| {
+                let (r, c) = out.place(i);
+                let [x, y] = [c as f64 + 0.5, r as f64 + 0.5];
+                [x + FACE_GAP * (c / n) as f64, y + FACE_GAP * (r / n) as f64]
+            })
+            .collect();
+        out.width += 3.0 * FACE_GAP;
+        out.height += 2.0 * FACE_GAP;
+        out.centres = Some(centres);
+    }
+    out
+}
+
+/// The layout of a puzzle without a picture: pixels in a square-ish block for big puzzles,
+/// shapes placed automatically (or by the file's `layout:`) for small ones.
+fn free_layout(puzzle: &Puzzle, cells: usize, shapes: bool, labels: bool) -> Layout {
+    let topology = puzzle.topology();
+    // No picture: pixels in a square-ish block for big puzzles, shapes for small ones.
+    let cols = (cells as f64).sqrt().ceil().max(1.0) as usize;
+    let rows = cells.div_ceil(cols).max(1);
+    let mut out = Layout {
+        rows,
+        cols,
+        hex: false,
+        positions: None,
+        shape: Shape::Circle,
+        width: cols as f64,
+        height: rows as f64,
+        centres: None,
+        edges: Vec::new(),
+        buttons: Vec::new(),
+        movable: false,
+        labels,
+        wrap: false,
+        captions: Vec::new(),
+    };
+    if shapes {
+        // A file's own layout spares the automatic one (a graph's costs the most).
+        out.centres = Some(match puzzle.layout() {
+            Some(given) => bounded(given.points()),
+            None => automatic(topology),
+        });
+        out.edges = edges(topology);
+        out.movable = true;
     }
     out
 }
@@ -429,202 +445,9 @@ fn changed(puzzle: &Puzzle, j: usize) -> Vec<usize> {
     cells
 }
 
-/// Stress majorisation of a graph: centres whose distances follow the graph's shortest paths
-/// ([`NODE_SPACING`] an edge), from a classical scaling start, turned so that the widest spread
-/// is across, and spread apart until no two cells are closer than `0.8 · NODE_SPACING`. No
-/// randomness: the same graph gives the same centres.
-fn stress(adjacency: &[Vec<usize>]) -> Vec<[f64; 2]> {
-    let n = adjacency.len();
-    if n <= 1 {
-        return vec![[0.0, 0.0]; n];
-    }
-    // Shortest paths by breadth-first search; cells of other parts one step past the longest.
-    let mut d = vec![f64::NAN; n * n];
-    let mut queue = VecDeque::new();
-    for s in 0..n {
-        let row = &mut d[s * n..(s + 1) * n];
-        row[s] = 0.0;
-        queue.push_back(s);
-        while let Some(a) = queue.pop_front() {
-            for &b in &adjacency[a] {
-                if row[b].is_nan() {
-                    row[b] = row[a] + 1.0;
-                    queue.push_back(b);
-                }
-            }
-        }
-    }
-    let longest = d.iter().copied().filter(|x| !x.is_nan()).fold(1.0, f64::max);
-    for x in &mut d {
-        if x.is_nan() {
-            *x = longest + 1.0;
-        }
-    }
-    let mut p = classical_scaling(&d, n);
-    // Majorisation, each centre moved to where the stress bound is least given the others, with
-    // the weights 1/d² (near cells count most) and their sums worked out once.
-    let weights: Vec<f64> = d.iter().map(|&x| if x > 0.0 { 1.0 / (x * x) } else { 0.0 }).collect();
-    let sums: Vec<f64> = (0..n).map(|i| weights[i * n..(i + 1) * n].iter().sum()).collect();
-    let mut next = p.clone();
-    for _ in 0..200 {
-        let mut moved = 0.0f64;
-        for i in 0..n {
-            let (mut sx, mut sy) = (0.0, 0.0);
-            for j in 0..n {
-                if i == j {
-                    continue;
-                }
-                let (dij, w) = (d[i * n + j], weights[i * n + j]);
-                let (dx, dy) = (p[i][0] - p[j][0], p[i][1] - p[j][1]);
-                let len = (dx * dx + dy * dy).sqrt();
-                let pull = if len > 1e-9 { dij / len } else { 0.0 };
-                sx += w * (p[j][0] + pull * dx);
-                sy += w * (p[j][1] + pull * dy);
-            }
-            next[i] = [sx / sums[i], sy / sums[i]];
-            moved = moved.max((next[i][0] - p[i][0]).abs() + (next[i][1] - p[i][1]).abs());
-        }
-        std::mem::swap(&mut p, &mut next);
-        if moved < 1e-3 {
-            break;
-        }
-    }
-    turn_across(&mut p);
-    // An edge NODE_SPACING long on average, then apart enough that no circles touch.
-    let (mut total, mut count) = (0.0, 0usize);
-    for (a, list) in adjacency.iter().enumerate() {
-        for &b in list.iter().filter(|&&b| a < b) {
-            total += distance(p[a], p[b]);
-            count += 1;
-        }
-    }
-    let mean = if count > 0 && total > 0.0 { total / count as f64 } else { 1.0 };
-    let scale = NODE_SPACING / mean;
-    let mut p: Vec<[f64; 2]> = p.iter().map(|q| [q[0] * scale, q[1] * scale]).collect();
-    // Cells still too near are pushed apart, each pair along the line between them (a fixed
-    // direction for cells on the same spot), until none is; then, if some still are, the whole
-    // picture is spread.
-    let apart = 0.8 * NODE_SPACING;
-    for _ in 0..100 {
-        let mut pushed = false;
-        for a in 0..n {
-            for b in a + 1..n {
-                let (dx, dy) = (p[b][0] - p[a][0], p[b][1] - p[a][1]);
-                let len = (dx * dx + dy * dy).sqrt();
-                if len >= apart - 1e-9 {
-                    continue;
-                }
-                let (ux, uy) = if len > 1e-9 {
-                    (dx / len, dy / len)
-                } else {
-                    let angle = (a * 7 + b * 13) as f64;
-                    (angle.cos(), angle.sin())
-                };
-                let half = (apart - len) / 2.0 + 1e-6;
-                p[a] = [p[a][0] - ux * half, p[a][1] - uy * half];
-                p[b] = [p[b][0] + ux * half, p[b][1] + uy * half];
-                pushed = true;
-            }
-        }
-        if !pushed {
-            break;
-        }
-    }
-    let mut closest = f64::INFINITY;
-    for a in 0..n {
-        for b in a + 1..n {
-            closest = closest.min(distance(p[a], p[b]));
-        }
-    }
-    if closest < apart - 1e-9 {
-        let spread = apart / closest.max(1e-3);
-        p.iter_mut().for_each(|q| *q = [q[0] * spread, q[1] * spread]);
-    }
-    p
-}
-
-fn distance(a: [f64; 2], b: [f64; 2]) -> f64 {
-    ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2)).sqrt()
-}
-
-/// Classical scaling: the top two eigenvectors of the double-centred squared distances (by power
-/// iteration from fixed vectors), scaled by their eigenvalues' roots: a start that is already
-/// the graph's shape, and the same every time.
-fn classical_scaling(d: &[f64], n: usize) -> Vec<[f64; 2]> {
-    let mut b: Vec<f64> = d.iter().map(|x| -0.5 * x * x).collect();
-    let row_mean: Vec<f64> = (0..n).map(|i| b[i * n..(i + 1) * n].iter().sum::<f64>() / n as f64).collect();
-    let mean = row_mean.iter().sum::<f64>() / n as f64;
-    for i in 0..n {
-        for j in 0..n {
-            b[i * n + j] += mean - row_mean[i] - row_mean[j];
-        }
-    }
-    let multiply = |v: &[f64]| -> Vec<f64> {
-        (0..n).map(|i| b[i * n..(i + 1) * n].iter().zip(v).map(|(x, y)| x * y).sum()).collect()
-    };
-    let mut found: Vec<(Vec<f64>, f64)> = Vec::new();
-    for k in 0..2 {
-        // A start vector that is not symmetric: (i + 1)^(k + 1) scaled, made unit.
-        let mut v: Vec<f64> =
-            (0..n).map(|i| ((i + 1) as f64).powi(k + 1) / n as f64 + (i % 3) as f64).collect();
-        let mut value = 0.0;
-        for _ in 0..100 {
-            for (u, _) in &found {
-                let dot: f64 = u.iter().zip(&v).map(|(a, b)| a * b).sum();
-                v.iter_mut().zip(u).for_each(|(x, y)| *x -= dot * y);
-            }
-            let norm = v.iter().map(|x| x * x).sum::<f64>().sqrt();
-            if norm < 1e-12 {
-                break;
-            }
-            v.iter_mut().for_each(|x| *x /= norm);
-            let w = multiply(&v);
-            value = v.iter().zip(&w).map(|(a, b)| a * b).sum();
-            v = w;
-        }
-        let norm = v.iter().map(|x| x * x).sum::<f64>().sqrt().max(1e-12);
-        v.iter_mut().for_each(|x| *x /= norm);
-        found.push((v, value.max(0.0)));
-    }
-    // A small fixed twist keeps cells that scaling puts together (symmetric graphs) apart.
-    (0..n)
-        .map(|i| {
-            let twist = 0.01 * (i as f64 * 2.399).cos();
-            let x = found[0].0[i] * found[0].1.sqrt() + twist;
-            let y = found[1].0[i] * found[1].1.sqrt() + 0.01 * (i as f64 * 2.399).sin();
-            [x, y]
-        })
-        .collect()
-}
-
-/// Turns the centres about their mean so that their widest spread is across, with cell 0 on
-/// the left half and above the middle where the turn leaves a choice.
-fn turn_across(p: &mut [[f64; 2]]) {
-    let n = p.len() as f64;
-    let (mx, my) = (p.iter().map(|q| q[0]).sum::<f64>() / n, p.iter().map(|q| q[1]).sum::<f64>() / n);
-    let (mut sxx, mut syy, mut sxy) = (0.0, 0.0, 0.0);
-    for q in p.iter() {
-        let (x, y) = (q[0] - mx, q[1] - my);
-        sxx += x * x;
-        syy += y * y;
-        sxy += x * y;
-    }
-    let angle = 0.5 * (2.0 * sxy).atan2(sxx - syy);
-    let (c, s) = (angle.cos(), angle.sin());
-    for q in p.iter_mut() {
-        let (x, y) = (q[0] - mx, q[1] - my);
-        *q = [x * c + y * s, -x * s + y * c];
-    }
-    if p[0][0] > 1e-9 {
-        p.iter_mut().for_each(|q| q[0] = -q[0]);
-    }
-    if p[0][1] > 1e-9 {
-        p.iter_mut().for_each(|q| q[1] = -q[1]);
-    }
-}
-
 #[cfg(test)]
 mod tests {
+    use super::stress::distance;
     use super::*;
 
     fn of(source: &str) -> Layout {

@@ -106,6 +106,15 @@ pub fn board_svg(puzzle: &Puzzle, state: &[u64], plan: Option<&[BigUint]>) -> St
         r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="system-ui, sans-serif">"#
     );
     let _ = writeln!(out, r#"<rect width="100%" height="100%" fill="{}"/>"#, PALETTE.background);
+    draw_lines(&mut out, &layout, &at);
+    draw_cells(&mut out, puzzle, &layout, (state, plan), &at);
+    draw_buttons(&mut out, puzzle, &layout, plan, &at);
+    finish(out, &listed, height, margin)
+}
+
+/// The lines of the picture: its edges, and dashed lines from each button drawn apart to the
+/// cells it changes (the cells are listed under every such button too). `at` places a point.
+fn draw_lines(out: &mut String, layout: &Layout, at: &impl Fn([f64; 2]) -> (f64, f64)) {
     for [a, b] in &layout.edges {
         let ((x1, y1), (x2, y2)) = (at(layout.centre(*a)), at(layout.centre(*b)));
         let _ = writeln!(
@@ -127,17 +136,23 @@ pub fn board_svg(puzzle: &Puzzle, state: &[u64], plan: Option<&[BigUint]>) -> St
             );
         }
     }
+}
+
+/// The cells in their shapes, each with its value, its label (under a circle), an outline when
+/// it is off its target and, with a plan, the presses of the button drawn on it.
+fn draw_cells(
+    out: &mut String,
+    puzzle: &Puzzle,
+    layout: &Layout,
+    (state, plan): (&[u64], Option<&[BigUint]>),
+    at: &impl Fn([f64; 2]) -> (f64, f64),
+) {
+    let size = UNIT;
+    let cells = puzzle.cell_count();
     let moduli = puzzle.moduli();
     let target = puzzle.target();
     let labels = puzzle.labels().filter(|_| layout.labels);
     let on_cells = puzzle.cell_buttons();
-    let badge = |out: &mut String, x: f64, y: f64, count: &BigUint| {
-        let _ = writeln!(
-            out,
-            r#"<circle class="badge" cx="{x:.1}" cy="{y:.1}" r="9" fill="{}"/><text x="{x:.1}" y="{y:.1}" font-size="11" fill="{}" text-anchor="middle" dominant-baseline="central">{count}</text>"#,
-            PALETTE.press, PALETTE.press_text
-        );
-    };
     for i in 0..cells {
         let (cx, cy) = at(layout.centre(i));
         let (value, modulus) = (state.get(i).copied().unwrap_or(0), moduli[i]);
@@ -148,41 +163,7 @@ pub fn board_svg(puzzle: &Puzzle, state: &[u64], plan: Option<&[BigUint]>) -> St
             String::new()
         };
         let fill = cell_colour(value, modulus);
-        let half = match layout.shape {
-            Shape::Square => {
-                let inner = size * 0.9;
-                let _ = writeln!(
-                    out,
-                    r#"<rect class="cell" x="{:.1}" y="{:.1}" width="{inner:.1}" height="{inner:.1}" rx="6" fill="{fill}"{stroke}/>"#,
-                    cx - inner / 2.0,
-                    cy - inner / 2.0
-                );
-                inner / 2.0
-            }
-            Shape::Hexagon => {
-                let r = size * 0.46 / (std::f64::consts::PI / 6.0).cos();
-                let points: Vec<String> = (0..6)
-                    .map(|k| {
-                        let a = (k as f64 * 60.0 - 90.0).to_radians();
-                        format!("{:.1},{:.1}", cx + r * a.cos(), cy + r * a.sin())
-                    })
-                    .collect();
-                let _ = writeln!(
-                    out,
-                    r#"<polygon class="cell" points="{}" fill="{fill}"{stroke}/>"#,
-                    points.join(" ")
-                );
-                size * 0.46
-            }
-            Shape::Circle => {
-                let r = size * 0.4;
-                let _ = writeln!(
-                    out,
-                    r#"<circle class="cell" cx="{cx:.1}" cy="{cy:.1}" r="{r:.1}" fill="{fill}"{stroke}/>"#
-                );
-                r
-            }
-        };
+        let half = cell_shape(out, layout.shape, (cx, cy), &fill, &stroke);
         let ink = if light(value, modulus) { PALETTE.text_on_high } else { PALETTE.text_on_low };
         let _ = writeln!(
             out,
@@ -211,9 +192,71 @@ pub fn board_svg(puzzle: &Puzzle, state: &[u64], plan: Option<&[BigUint]>) -> St
             && let Some(count) = plan.get(j).filter(|x| !x.is_zero())
         {
             let d = half * std::f64::consts::FRAC_1_SQRT_2;
-            badge(&mut out, cx + d.max(half - 9.0), cy - d.max(half - 9.0), count);
+            badge(out, cx + d.max(half - 9.0), cy - d.max(half - 9.0), count);
         }
     }
+}
+
+/// A cell's shape centred at (`cx`, `cy`), filled with `fill` and outlined by `stroke`: its
+/// half height (where the label and the badge go).
+fn cell_shape(out: &mut String, shape: Shape, (cx, cy): (f64, f64), fill: &str, stroke: &str) -> f64 {
+    let size = UNIT;
+    match shape {
+        Shape::Square => {
+            let inner = size * 0.9;
+            let _ = writeln!(
+                out,
+                r#"<rect class="cell" x="{:.1}" y="{:.1}" width="{inner:.1}" height="{inner:.1}" rx="6" fill="{fill}"{stroke}/>"#,
+                cx - inner / 2.0,
+                cy - inner / 2.0
+            );
+            inner / 2.0
+        }
+        Shape::Hexagon => {
+            let r = size * 0.46 / (std::f64::consts::PI / 6.0).cos();
+            let points: Vec<String> = (0..6)
+                .map(|k| {
+                    let a = (k as f64 * 60.0 - 90.0).to_radians();
+                    format!("{:.1},{:.1}", cx + r * a.cos(), cy + r * a.sin())
+                })
+                .collect();
+            let _ = writeln!(
+                out,
+                r#"<polygon class="cell" points="{}" fill="{fill}"{stroke}/>"#,
+                points.join(" ")
+            );
+            size * 0.46
+        }
+        Shape::Circle => {
+            let r = size * 0.4;
+            let _ = writeln!(
+                out,
+                r#"<circle class="cell" cx="{cx:.1}" cy="{cy:.1}" r="{r:.1}" fill="{fill}"{stroke}/>"#
+            );
+            r
+        }
+    }
+}
+
+/// A press count in a badge centred at (`x`, `y`).
+fn badge(out: &mut String, x: f64, y: f64, count: &BigUint) {
+    let _ = writeln!(
+        out,
+        r#"<circle class="badge" cx="{x:.1}" cy="{y:.1}" r="9" fill="{}"/><text x="{x:.1}" y="{y:.1}" font-size="11" fill="{}" text-anchor="middle" dominant-baseline="central">{count}</text>"#,
+        PALETTE.press, PALETTE.press_text
+    );
+}
+
+/// The cube's face names, and the buttons drawn apart: each named in a box, the cells it
+/// changes under it, and, with a plan, its presses in a badge.
+fn draw_buttons(
+    out: &mut String,
+    puzzle: &Puzzle,
+    layout: &Layout,
+    plan: Option<&[BigUint]>,
+    at: &impl Fn([f64; 2]) -> (f64, f64),
+) {
+    let size = UNIT;
     for caption in &layout.captions {
         let (x, y) = at(caption.at);
         let _ = writeln!(
@@ -249,10 +292,9 @@ pub fn board_svg(puzzle: &Puzzle, state: &[u64], plan: Option<&[BigUint]>) -> St
             escape(&format!("→ {}", names.join(" ")))
         );
         if let Some(count) = plan.and_then(|plan| plan.get(j)).filter(|x| !x.is_zero()) {
-            badge(&mut out, bx + w / 2.0 - 4.0, by - h / 2.0 + 4.0, count);
+            badge(out, bx + w / 2.0 - 4.0, by - h / 2.0 + 4.0, count);
         }
     }
-    finish(out, &listed, height, margin)
 }
 
 /// A board too big for shapes: a small square a cell at its picture place, pressed cells marked
