@@ -18,7 +18,7 @@ fn boards(c: &mut Criterion) {
         }
     }
     // The compact path, without a time bound (no worker thread, no copy of the puzzle).
-    let options = Options { budget: Budget { time: None, ..Budget::default() }, ..Options::default() };
+    let options = Options::default().budget(Budget::default());
     for n in sizes {
         let source = format!("Puzzle(graph: Grid(rows: {n}, cols: {n}), modulus: 2, target: All(1))");
         let puzzle = parse_puzzle(&source).expect("valid");

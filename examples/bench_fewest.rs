@@ -26,10 +26,7 @@ fn main() {
     let largest: usize = args.next().map_or(54, |a| a.parse().expect("LARGEST is a number"));
     let budget: u64 = args.next().map_or(600, |a| a.parse().expect("BUDGET_SECONDS is a number"));
     let smallest: usize = args.next().map_or(1, |a| a.parse().expect("SMALLEST is a number"));
-    let options = Options {
-        budget: Budget { nodes: u64::MAX, time: Some(Duration::from_secs(budget)) },
-        ..Options::default()
-    };
+    let options = Options::default().budget(Budget::of_time(Duration::from_secs(budget)));
     let solve = |source: &str| {
         let started = Instant::now();
         let puzzle = parse_puzzle(source).expect("valid");
@@ -94,10 +91,7 @@ fn main() {
 
 /// The n×n boards mod 3, 5 and 7 with quiet spaces of at least p^6 plans.
 fn mod_p(largest: usize, budget: u64) {
-    let options = Options {
-        budget: Budget { nodes: u64::MAX, time: Some(Duration::from_secs(budget)) },
-        ..Options::default()
-    };
+    let options = Options::default().budget(Budget::of_time(Duration::from_secs(budget)));
     println!("n×n mod p, all 0 → all 1, budget {budget} s");
     println!("{:>2} {:>3} {:>9} {:>7} {:>7} {:>9}", "p", "n", "quiet dim", "fewest", "proven", "seconds");
     for p in [3u32, 5, 7] {
@@ -105,7 +99,7 @@ fn mod_p(largest: usize, budget: u64) {
             let source = format!("Puzzle(graph: Grid(rows: {n}, cols: {n}), modulus: {p}, target: All(1))");
             let puzzle = parse_puzzle(&source).expect("valid");
             // The count alone first (no search), to skip the small quiet spaces.
-            let count_only = Options { budget: Budget { nodes: 0, time: None }, ..Options::default() };
+            let count_only = Options::default().budget(Budget::of_nodes(0));
             let quiet =
                 analysis_of(&puzzle, &count_only).expect("verified").quiet_patterns.expect("counted") + 1u32;
             let dimension = exponent(quiet, p);

@@ -21,13 +21,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     // The fewest presses (the default objective), and the plan whose largest press count is
     // smallest; a node budget makes the answer the same on every machine.
-    let budget = Budget { nodes: 10_000_000, time: None };
-    let report = analyse(&octopus, &Options { budget, ..Options::default() })?;
+    let budget = Budget::of_nodes(10_000_000);
+    let report = analyse(&octopus, &Options::default().budget(budget))?;
     print!("{}", modsolve::report::solve_text(&octopus, &report, false));
     let fewest = report.fewest.as_ref().expect("the octopus is solvable");
     println!("\nfewest: {} presses, {}", fewest.total(), fewest.proof.describe());
 
-    let balanced = analyse(&octopus, &Options { budget, objective: Objective::Max, ..Options::default() })?;
+    let balanced = analyse(&octopus, &Options::default().budget(budget).objective(Objective::Max))?;
     let plan = balanced.optimal.as_ref().expect("solvable");
     println!("smallest largest press count: {:?}", plan.presses.to_big());
 
@@ -35,7 +35,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("\n{}", serde_json::to_string(&report)?);
 
     // What a level designer wants to know.
-    let check = check_within(&octopus, &CheckOptions { budget, timeout: None, max_memory: None })?;
+    let check =
+        check_within(&octopus, &CheckOptions::default().budget(budget).timeout(None).max_memory(None))?;
     println!(
         "\ncheck: par {}, solvable starts {}/{}, {} quiet patterns, passed: {}",
         check.par().expect("solvable"),

@@ -115,16 +115,7 @@ fn solve(
     limit: usize,
     max_memory: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
-    let options = Options {
-        engine: engine(method)?,
-        objective: objective(minimize)?,
-        budget: budget_of(budget, nodes)?,
-        timeout: timeout_of(timeout)?,
-        list_all: all,
-        list_limit: limit,
-        max_memory: memory_limit(max_memory)?,
-        ..Options::default()
-    };
+    let options = Options::default().engine(engine(method)?).objective(objective(minimize)?).budget(budget_of(budget, nodes)?).timeout(timeout_of(timeout)?).list_all(all).list_limit(limit).max_memory(memory_limit(max_memory)?);
     let puzzle = read(py, puzzle)?;
     let text = work(py, || {
         let report = modsolve::analyse(&puzzle, &options)?;
@@ -152,11 +143,7 @@ fn check(
     max_memory: Option<&Bound<'_, PyAny>>,
     file: Option<String>,
 ) -> PyResult<Py<PyAny>> {
-    let options = CheckOptions {
-        budget: budget_of(budget, nodes)?,
-        timeout: timeout_of(timeout)?,
-        max_memory: memory_limit(max_memory)?,
-    };
+    let options = CheckOptions::default().budget(budget_of(budget, nodes)?).timeout(timeout_of(timeout)?).max_memory(memory_limit(max_memory)?);
     let shown = file.unwrap_or_else(|| default_name(puzzle).into());
     let puzzle = read(py, puzzle)?;
     let object = work(py, || match check_within(&puzzle, &options) {
@@ -258,13 +245,8 @@ fn hint(
     timeout: Option<f64>,
     max_memory: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
-    let analysis = Options {
-        budget: budget_of(budget, nodes)?,
-        timeout: timeout_of(timeout)?,
-        max_memory: memory_limit(max_memory)?,
-        ..Options::default()
-    };
-    let options = modsolve::hint::HintOptions { analysis, steps };
+    let analysis = Options::default().budget(budget_of(budget, nodes)?).timeout(timeout_of(timeout)?).max_memory(memory_limit(max_memory)?);
+    let options = modsolve::hint::HintOptions::default().analysis(analysis).steps(steps);
     let puzzle = read(py, puzzle)?;
     let buttons = puzzle.button_count();
     let pressed = pressed
@@ -518,7 +500,7 @@ impl Prover {
     fn audit(&self, py: Python<'_>, report: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         let report = part_report(py, report, "the report")?;
         let id = part_id(report.part, report.parts)?;
-        let unbounded = Budget { nodes: u64::MAX, time: None };
+        let unbounded = Budget::of_nodes(u64::MAX);
         let walked = py.detach(|| {
             catch_unwind(AssertUnwindSafe(|| {
                 let job = || self.prover.walk(id, unbounded, report.below);
@@ -560,7 +542,7 @@ impl Prover {
         below: Option<u64>,
     ) -> PyResult<Py<PyAny>> {
         let budget = match budget_of(budget, nodes)? {
-            b if b.is_default() => Budget { nodes: u64::MAX, time: None },
+            b if b.is_default() => Budget::of_nodes(u64::MAX),
             b => b,
         };
         let walked = py.detach(|| {
@@ -733,7 +715,7 @@ fn budget_of(seconds: Option<f64>, nodes: Option<u64>) -> PyResult<Budget> {
         (None, None) => Budget::default(),
         (Some(time), None) => Budget::of_time(time),
         (None, Some(nodes)) => Budget::of_nodes(nodes),
-        (time, Some(nodes)) => Budget { nodes, time },
+        (time, Some(nodes)) => Budget::of_nodes(nodes).time(time),
     })
 }
 

@@ -529,7 +529,7 @@ impl Limits {
     /// The analysis a command runs for its plans (`hint`, `export`): the default one within
     /// this budget, timeout and memory limit.
     pub(crate) fn analysis(&self, budget: Budget, timeout: Option<std::time::Duration>) -> modsolve::Options {
-        modsolve::Options { budget, timeout, max_memory: self.max_memory, ..modsolve::Options::default() }
+        modsolve::Options::default().budget(budget).timeout(timeout).max_memory(self.max_memory)
     }
 }
 

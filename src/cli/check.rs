@@ -42,11 +42,10 @@ impl From<CheckArgs> for Request {
         Request {
             files: args.files,
             max_input: args.limits.max_input,
-            options: CheckOptions {
-                budget: args.budget,
-                timeout: args.timeout,
-                max_memory: args.limits.max_memory,
-            },
+            options: CheckOptions::default()
+                .budget(args.budget)
+                .timeout(args.timeout)
+                .max_memory(args.limits.max_memory),
             json: args.json || args.format == Some(CheckFormat::Json),
             github: args.format == Some(CheckFormat::Github),
             deny_warnings: args.deny.is_some(),

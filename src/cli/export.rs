@@ -32,7 +32,7 @@ impl From<ExportArgs> for Request {
             max_input: args.limits.max_input,
             json: args.json,
             output: args.output,
-            options: ExportOptions { analysis, mean_par: false },
+            options: ExportOptions::default().analysis(analysis).mean_par(false),
         }
     }
 }
@@ -85,7 +85,7 @@ fn pack(request: &Request) -> Result<Document, Failure> {
         let level = super::load(path, request.max_input)?;
         loaded.push((file_name(path, &level.shown), level.shown, level.puzzle));
     }
-    let options = ExportOptions { mean_par: true, ..request.options };
+    let options = request.options.mean_par(true);
     let results = modsolve::bounded::in_parallel(&loaded, |(file, _, puzzle)| {
         modsolve::export::level(puzzle, file, &options)
     });

@@ -28,7 +28,7 @@ impl From<HintArgs> for Request {
             max_input: args.limits.max_input,
             pressed: args.pressed,
             state: args.state,
-            options: HintOptions { analysis, steps: args.steps },
+            options: HintOptions::default().analysis(analysis).steps(args.steps),
             json: args.json,
         }
     }

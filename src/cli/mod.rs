@@ -171,24 +171,22 @@ fn subcommand_typo(word: &str) -> Option<clap::Error> {
 }
 
 fn solve_request(args: args::SolveArgs) -> solve::Request {
-    let options = Options {
-        engine: match args.method {
+    let options = Options::default()
+        .engine(match args.method {
             MethodArg::Auto => Engine::Auto,
             MethodArg::Algebra => Engine::Algebra,
             MethodArg::Search => Engine::Search,
-        },
-        objective: match args.minimize {
+        })
+        .objective(match args.minimize {
             ObjectiveArg::Total => Objective::Total,
             ObjectiveArg::Max => Objective::Max,
             ObjectiveArg::Buttons => Objective::Buttons,
-        },
-        budget: args.budget,
-        timeout: args.timeout,
-        list_all: args.all,
-        list_limit: args.limit,
-        max_memory: args.limits.max_memory,
-        ..Options::default()
-    };
+        })
+        .budget(args.budget)
+        .timeout(args.timeout)
+        .list_all(args.all)
+        .list_limit(args.limit)
+        .max_memory(args.limits.max_memory);
     solve::Request {
         file: args.file,
         max_input: args.limits.max_input,

@@ -140,20 +140,17 @@ fn time(job: &Job) -> std::time::Duration {
 }
 
 fn options(job: &Job) -> modsolve::Options {
-    modsolve::Options {
-        budget: Budget::of_time(time(job)),
-        timeout: Some(timeout(job)),
-        max_memory: Some(job.shared.memory_limit()),
-        ..modsolve::Options::default()
-    }
+    modsolve::Options::default()
+        .budget(Budget::of_time(time(job)))
+        .timeout(Some(timeout(job)))
+        .max_memory(Some(job.shared.memory_limit()))
 }
 
 fn check_options(job: &Job) -> CheckOptions {
-    CheckOptions {
-        budget: Budget::of_time(time(job)),
-        timeout: Some(timeout(job)),
-        max_memory: Some(job.shared.memory_limit()),
-    }
+    CheckOptions::default()
+        .budget(Budget::of_time(time(job)))
+        .timeout(Some(timeout(job)))
+        .max_memory(Some(job.shared.memory_limit()))
 }
 
 /// Reserves the memory a solve of `puzzle` takes ([`Job::reserve`]).
@@ -483,7 +480,7 @@ async fn hint(
         let puzzle = parse(&request.source, &request.file)?;
         check_pressed(&request.pressed, &puzzle)?;
         reserve_solve(&mut job, &puzzle)?;
-        let options = HintOptions { analysis: options(&job), steps: request.steps };
+        let options = HintOptions::default().analysis(options(&job)).steps(request.steps);
         let hint = modsolve::hint::hint(&puzzle, &request.pressed, &options)?;
         Ok(Json(modsolve::report::HintReport::new(&puzzle, &hint)))
     })
@@ -798,7 +795,7 @@ async fn export(
     blocking(&shared, move |mut job| {
         let puzzle = parse(&request.source, &request.file)?;
         reserve_solve(&mut job, &puzzle)?;
-        let options = ExportOptions { analysis: options(&job), mean_par: false };
+        let options = ExportOptions::default().analysis(options(&job)).mean_par(false);
         let level = modsolve::export::level(&puzzle, &request.file, &options).map_err(|e| match e {
             ExportError::Unsolvable => {
                 ApiError::new(StatusCode::BAD_REQUEST, "unsolvable", e.to_string()).with_file(&request.file)

@@ -100,7 +100,7 @@ fn parse_and_maybe_solve(source: &str) {
         // verification is tested elsewhere.
         let _ = solve(&puzzle);
         // What the binary does after parsing: analyse (with a small search budget) and report.
-        let options = Options { budget: Budget { nodes: 20_000, time: None }, ..Options::default() };
+        let options = Options::default().budget(Budget::of_nodes(20_000));
         if let Ok(report) = modsolve::analyse(&puzzle, &options) {
             let _ = report::solve_text(&puzzle, &report, true);
             let _ = serde_json::to_string(&report);

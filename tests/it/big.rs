@@ -15,11 +15,7 @@ use rayon::prelude::*;
 /// The compact path's answer through the library's entry point, forced on any board it applies
 /// to: the plan (verified) and the number of plans that change nothing.
 fn solve_compact(puzzle: &modsolve::Puzzle) -> (Option<Vec<BigUint>>, BigUint) {
-    let options = modsolve::Options {
-        budget: modsolve::solve::Budget { nodes: 1, time: None },
-        compact_from: 0,
-        ..modsolve::Options::default()
-    };
+    let options = modsolve::Options::default().budget(modsolve::solve::Budget::of_nodes(1)).compact_from(0);
     let report = modsolve::analyse(puzzle, &options).expect("verified");
     assert!(matches!(report.periods, modsolve::report::Numbers::Repeated { .. }), "the compact path ran");
     (report.fewest.map(|p| p.presses.to_big()), report.quiet_patterns.expect("counted") + 1u32)

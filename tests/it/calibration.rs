@@ -53,7 +53,7 @@ fn dense(n: usize, seed: u64) -> Puzzle {
 
 /// Solves `puzzle` under a budget of [`NODES`]: the tally and the nodes the report gives.
 fn solve_tallied(puzzle: &Puzzle) -> (Tally, u64) {
-    let options = Options { budget: Budget::of_nodes(NODES), ..Options::default() };
+    let options = Options::default().budget(Budget::of_nodes(NODES));
     let (report, tally) = tallied(|| analyse(puzzle, &options).expect("analysed"));
     let reported = report.search_nodes.unwrap_or(0);
     // The stopping point: the budget, and at most 1% more (the mod-2 walk counts its blocks
@@ -92,18 +92,7 @@ fn the_node_budget_stands_for_the_same_work_on_every_shape() {
         tallied(|| par_histogram(&mixed_grid(4, 7, 1), 48, 7, 20_000, SamplesEnd::Never).expect("sampled"));
     assert_eq!(histogram.taken, 48);
     shapes.push(("par histogram of a mixed 4×4 grid, 48 samples".into(), tally));
-    let spec = Spec {
-        count: 4,
-        seed: 8,
-        unique: false,
-        par: None,
-        strategy: None,
-        attempts: 64,
-        nodes_per_level: 20_000,
-        scramble: None,
-        deny_warnings: false,
-        work: None,
-    };
+    let spec = Spec::new(4).seed(8).attempts(64).nodes_per_level(20_000);
     let template = mixed_grid(5, 9, 1);
     let (batch, tally) = tallied(|| {
         modsolve::generate::generate::<modsolve::InternalError>(&template, &spec, &|_| {}, |_| Ok(()))

@@ -16,7 +16,7 @@ use rand::{SeedableRng, rngs::StdRng};
 use crate::util::{Scratch, Shape, load, odometer, random_puzzle};
 
 fn budget() -> Budget {
-    Budget { nodes: 10_000_000, time: None }
+    Budget::of_nodes(10_000_000)
 }
 
 /// Every difference `A·x` reachable by some press vector, by enumeration.
@@ -136,12 +136,8 @@ fn every_finding_code_is_triggered_and_not() {
     for &(name, source) in cases {
         // par-not-proven needs a budget too small to walk 19×19's 65,536 plans.
         let nodes = if name == "par-not-proven" { 100 } else { 10_000_000 };
-        let found: Vec<FindingCode> = check(&load(source), Budget { nodes, time: None })
-            .unwrap()
-            .findings
-            .iter()
-            .map(|f| f.code)
-            .collect();
+        let found: Vec<FindingCode> =
+            check(&load(source), Budget::of_nodes(nodes)).unwrap().findings.iter().map(|f| f.code).collect();
         let code = *found
             .iter()
             .find(|c| c.as_str() == name)

@@ -138,13 +138,7 @@ fn sampled_intervals_contain_the_exact_shares() {
     let exact_run = par_distribution(&puzzle, &DistributionOptions::default()).unwrap();
     let truth = exact(&exact_run).pars.clone();
     let total: u64 = truth.values().sum();
-    let options = DistributionOptions {
-        exact_limit: 100,
-        samples: 3000,
-        seed: 5,
-        confidence: 0.999,
-        ..Default::default()
-    };
+    let options = DistributionOptions::default().exact_limit(100).samples(3000).seed(5).confidence(0.999);
     let sampled = par_distribution(&puzzle, &options).unwrap();
     let DistributionKind::Sampled(shares) = &sampled.kind else { panic!("exact past the limit") };
     assert_eq!(shares.histogram.taken, 3000);
@@ -205,7 +199,7 @@ fn the_command_prints_the_exact_chart() {
 #[test]
 fn staged_presses_are_sampled() {
     let puzzle = crate::util::shipped("octopus-game.ron");
-    let options = DistributionOptions { samples: 50, ..Default::default() };
+    let options = DistributionOptions::default().samples(50);
     let distribution = par_distribution(&puzzle, &options).unwrap();
     let DistributionKind::Sampled(shares) = &distribution.kind else { panic!("staged presses searched") };
     assert!(shares.why.to_string().contains("staged presses"), "{}", shares.why);
@@ -217,12 +211,12 @@ fn staged_presses_are_sampled() {
 #[test]
 fn memory_and_time_bound_the_exact_search() {
     let puzzle = load("Puzzle(graph: Grid(rows: 5, cols: 5), modulus: 2)");
-    let options = DistributionOptions { max_memory: Some(8 << 20), samples: 20, ..Default::default() };
+    let options = DistributionOptions::default().max_memory(Some(8 << 20)).samples(20);
     let distribution = par_distribution(&puzzle, &options).unwrap();
     let DistributionKind::Sampled(sampled) = &distribution.kind else { panic!("exact in 8 MiB") };
     assert!(sampled.why.to_string().contains("more than the 8.0 MiB memory limit"), "{}", sampled.why);
 
-    let options = DistributionOptions { deadline: Some(std::time::Instant::now()), ..Default::default() };
+    let options = DistributionOptions::default().deadline(Some(std::time::Instant::now()));
     let distribution = par_distribution(&puzzle, &options).unwrap();
     let counts = exact(&distribution);
     assert!(counts.unreached > 0);

@@ -25,8 +25,8 @@ use crate::util::{Scratch, Shape, modsolve, random_puzzle, shipped, shipped_file
 
 /// Node budgets only, so that every run does the same work.
 fn options(steps: bool) -> HintOptions {
-    let analysis = Options { budget: Budget { nodes: 20_000_000, time: None }, ..Options::default() };
-    HintOptions { analysis, steps }
+    let analysis = Options::default().budget(Budget::of_nodes(20_000_000));
+    HintOptions::default().analysis(analysis).steps(steps)
 }
 
 /// One press under the puzzle's rule, phase by phase, stopping at a win (the test's own
@@ -372,7 +372,7 @@ fn the_json_is_the_library_hint() {
     assert_eq!(code, 0);
     let document: Value = serde_json::from_str(&stdout).unwrap();
     let puzzle = shipped("octopus-game.ron");
-    let library = hint(&puzzle, &[0], &HintOptions { steps: true, ..HintOptions::default() }).unwrap();
+    let library = hint(&puzzle, &[0], &HintOptions::default().steps(true)).unwrap();
     assert_eq!(document, serde_json::to_value(modsolve::report::HintReport::new(&puzzle, &library)).unwrap());
     assert_eq!(document["next"]["button"].as_u64(), library.next().map(|p| p.button as u64));
     assert_eq!(document["steps"].as_array().unwrap().len() as u64, document["par"].as_u64().unwrap());

@@ -27,18 +27,15 @@ fn json_of(stdout: &[u8]) -> Value {
 /// The options of each command line compared: the search budgets are node counts, so that
 /// both sides do exactly the same work.
 fn cases() -> Vec<(Vec<&'static str>, Options)> {
-    let nodes = Budget { nodes: 5_000_000, time: None };
-    let base = Options { budget: nodes, ..Options::default() };
+    let nodes = Budget::of_nodes(5_000_000);
+    let base = Options::default().budget(nodes);
     vec![
         (vec!["--budget", "5000000"], base),
-        (vec!["--budget", "5000000", "--minimize", "max"], Options { objective: Objective::Max, ..base }),
-        (
-            vec!["--budget", "5000000", "--all", "--limit", "5"],
-            Options { list_all: true, list_limit: 5, ..base },
-        ),
+        (vec!["--budget", "5000000", "--minimize", "max"], base.objective(Objective::Max)),
+        (vec!["--budget", "5000000", "--all", "--limit", "5"], base.list_all(true).list_limit(5)),
         (
             vec!["--budget", "200000", "--method", "search"],
-            Options { engine: Engine::Search, budget: Budget { nodes: 200_000, time: None }, ..base },
+            base.engine(Engine::Search).budget(Budget::of_nodes(200_000)),
         ),
     ]
 }
@@ -92,9 +89,7 @@ fn a_million_cell_board_is_the_same_through_both() {
     let scratch = Scratch::new();
     let file = scratch.file("million.ron", &source);
     let puzzle = parse_puzzle(&source).unwrap();
-    let report =
-        analyse(&puzzle, &Options { budget: Budget { nodes: 1_000_000, time: None }, ..Options::default() })
-            .unwrap();
+    let report = analyse(&puzzle, &Options::default().budget(Budget::of_nodes(1_000_000))).unwrap();
     assert_eq!(report.elimination, Some(modsolve::report::Elimination::LightChasing));
     let (code, stdout) = run(&[file.to_str().unwrap(), "--json", "--budget", "1000000"]);
     let printed = json_of(&stdout);

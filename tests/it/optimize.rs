@@ -19,7 +19,7 @@ use rand::{SeedableRng, rngs::StdRng};
 use crate::util::{Shape, odometer, random_puzzle};
 
 fn options(engine: Engine, objective: Objective) -> Options {
-    Options { engine, objective, budget: Budget { nodes: 50_000_000, time: None }, ..Options::default() }
+    Options::default().engine(engine).objective(objective).budget(Budget::of_nodes(50_000_000))
 }
 
 fn to_u64(x: &[BigUint]) -> Vec<u64> {
@@ -564,7 +564,7 @@ fn lights_out_fewest_presses_55_to_78_hash_to_the_published_b_file() {
 fn proven_fewest_lighting(n: usize) -> BigUint {
     let source = format!("Puzzle(graph: Grid(rows: {n}, cols: {n}), modulus: 2, target: All(1))");
     let puzzle = parse_puzzle(&source).unwrap();
-    let options = Options { budget: Budget { nodes: u64::MAX, time: None }, ..Options::default() };
+    let options = Options::default().budget(Budget::of_nodes(u64::MAX));
     let fewest = analysis_of(&puzzle, &options).unwrap().fewest.expect("solvable");
     assert!(fewest.is_proven(), "{n}×{n}");
     assert!(puzzle.solves(&fewest.presses), "{n}×{n}");
@@ -851,7 +851,7 @@ fn mod_p_lights_out_fewest_presses_equal_a_first_row_walk() {
         let list = target.iter().map(i64::to_string).collect::<Vec<_>>().join(", ");
         let source = format!("Puzzle(graph: Grid(rows: {n}, cols: {n}), modulus: {p}, target: [{list}])");
         let puzzle = parse_puzzle(&source).unwrap();
-        let options = Options { budget: Budget { nodes: 200_000_000, time: None }, ..Options::default() };
+        let options = Options::default().budget(Budget::of_nodes(200_000_000));
         let analysis = analysis_of(&puzzle, &options).unwrap();
         let plans = analysis.count.value.to_u64().expect("small");
         let what = format!("{n}×{n} mod {p}, {plans} plans");
@@ -902,7 +902,7 @@ fn zero_nodes_need_no_quiet_basis() {
         };
         let puzzle = parse_puzzle(&source).expect("valid");
         let answer = modsolve::solve(&puzzle).expect("solved");
-        let zero = Options { budget: Budget { nodes: 0, time: None }, ..Options::default() };
+        let zero = Options::default().budget(Budget::of_nodes(0));
         let analysis = analysis_of(&puzzle, &zero).expect("analysed");
         assert_eq!(analysis.count.value, answer.count, "round {round}");
         assert_eq!(analysis.quiet_patterns, Some(answer.quiet_patterns()), "round {round}");
@@ -920,7 +920,7 @@ fn zero_nodes_need_no_quiet_basis() {
             (a, b) => panic!("round {round}: {a:?} against {b:?}"),
         }
         // A listing walks the basis: the first plan, then the budget.
-        let listing = Options { list_all: true, list_limit: 5, ..zero };
+        let listing = zero.list_all(true).list_limit(5);
         let listed = analysis_of(&puzzle, &listing).expect("analysed").listing;
         if let Some(x) = &answer.presses {
             let listed = listed.expect("a basis to walk");
@@ -987,8 +987,7 @@ fn best_plans_and_lower_bounds_against_brute_force() {
         for (k, objective) in OBJECTIVES.into_iter().enumerate() {
             for nodes in [20, 2_000, 50_000_000] {
                 let what = format!("{kind}, {space} vectors, {objective:?}, {nodes} nodes: {puzzle:?}");
-                let options =
-                    Options { objective, budget: Budget { nodes, time: None }, ..Options::default() };
+                let options = Options::default().objective(objective).budget(Budget::of_nodes(nodes));
                 let analysis = analysis_of(&puzzle, &options).expect("verified");
                 let shown = if objective == Objective::Total { &analysis.fewest } else { &analysis.optimal };
                 let Some(plan) = shown else {

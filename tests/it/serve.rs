@@ -161,11 +161,9 @@ fn library_solve(source: &str, options: &Options) -> Value {
 }
 
 fn served_options() -> Options {
-    Options {
-        budget: modsolve::Budget::of_time(Duration::from_secs(5)),
-        timeout: Some(Duration::from_secs(5)),
-        ..Options::default()
-    }
+    Options::default()
+        .budget(modsolve::Budget::of_time(Duration::from_secs(5)))
+        .timeout(Some(Duration::from_secs(5)))
 }
 
 #[test]
@@ -228,11 +226,10 @@ fn serve_lists_the_folder_with_each_files_check() {
     assert_eq!(files.len(), shipped_files().len() + 1, "{doc:#}");
     let octopus = files.iter().find(|f| f["file"] == "octopus.ron").unwrap();
     let puzzle = parse_puzzle(&octopus_source()).unwrap();
-    let options = CheckOptions {
-        budget: modsolve::Budget::of_time(Duration::from_secs(5)),
-        timeout: Some(Duration::from_secs(5)),
-        max_memory: None,
-    };
+    let options = CheckOptions::default()
+        .budget(modsolve::Budget::of_time(Duration::from_secs(5)))
+        .timeout(Some(Duration::from_secs(5)))
+        .max_memory(None);
     let report = check_within(&puzzle, &options).unwrap();
     assert_eq!(
         *octopus,
@@ -515,7 +512,7 @@ fn serve_checks_hints_and_replays_like_the_library() {
     let answer = server.post("api/hint", &json!({"source": source, "pressed": [0]}));
     assert_eq!(answer.0, 200, "{}", answer.1);
     validate("hint", &answer.1);
-    let options = HintOptions { analysis: served_options(), steps: false };
+    let options = HintOptions::default().analysis(served_options()).steps(false);
     let expected = serde_json::to_value(modsolve::report::HintReport::new(
         &puzzle,
         &hint(&puzzle, &[0], &options).unwrap(),

@@ -577,7 +577,7 @@ fn same_puzzle(shape: &str, explicit: &str) {
     for j in 0..a.button_count() {
         assert_eq!(a.effects(j), b.effects(j), "button {j}");
     }
-    let options = Options { budget: modsolve::Budget { nodes: 2_000_000, time: None }, ..Options::default() };
+    let options = Options::default().budget(modsolve::Budget::of_nodes(2_000_000));
     let (ra, rb) = (analyse(&a, &options).expect("solves"), analyse(&b, &options).expect("solves"));
     assert_eq!(ra.count, rb.count);
     assert!(ra.count_exact && rb.count_exact);
@@ -796,7 +796,7 @@ fn boards_are_not_light_chased_and_estimates_are_honest() {
         "Puzzle(graph: Cube(8), modulus: 2, target: All(1))",
     ] {
         let puzzle = load(text);
-        let report = analyse(&puzzle, &Options { compact_from: 0, ..Options::default() }).unwrap();
+        let report = analyse(&puzzle, &Options::default().compact_from(0)).unwrap();
         assert_ne!(report.elimination, Some(Elimination::LightChasing), "{text}");
         if let Some(plan) = &report.fewest {
             assert!(puzzle.solves(&plan.presses.to_big()), "{text}");

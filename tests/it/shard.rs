@@ -181,7 +181,7 @@ fn best_score(puzzle: &Puzzle, objective: Objective) -> Option<u128> {
 /// part's report is valid against its schema.
 #[test]
 fn combined_parts_give_the_single_run_answer() {
-    let unbounded = Budget { nodes: u64::MAX, time: None };
+    let unbounded = Budget::of_nodes(u64::MAX);
     let mut checked = 0;
     for (i, (name, puzzle)) in puzzles().iter().enumerate() {
         let objectives: &[Objective] = if i % 4 == 0 {
@@ -339,7 +339,7 @@ fn a_budget_leaves_a_part_unfinished() {
 /// "not proven" while parts are missing.
 #[test]
 fn parts_walked_with_the_best_so_far_as_cutoff_combine_exactly() {
-    let unbounded = Budget { nodes: u64::MAX, time: None };
+    let unbounded = Budget::of_nodes(u64::MAX);
     let mut with_cutoff = 0;
     for (name, puzzle) in puzzles() {
         for objective in [Objective::Total, Objective::Buttons, Objective::Max] {
@@ -727,8 +727,7 @@ fn the_timeout_bounds_parts_and_combine() {
     // Combine with an audit of a part that claims its walk finished: the audit walks it again.
     let puzzle = crate::util::load(&mix8());
     let prover = shard::Prover::new(&puzzle, Objective::Total).unwrap();
-    let mut claim =
-        prover.walk(PartId { index: 0, count: 2 }, Budget { nodes: 1, time: None }, None).unwrap();
+    let mut claim = prover.walk(PartId { index: 0, count: 2 }, Budget::of_nodes(1), None).unwrap();
     claim.finished = true;
     let claim = serde_json::to_value(claim.sealed()).unwrap();
     let (code, stdout, stderr) = combine_lines(&file, &[claim], &["--audit", "1", "--timeout", "1s"]);

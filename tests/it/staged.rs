@@ -65,7 +65,7 @@ pub(crate) fn small_staged() -> Shape {
 #[test]
 fn staged_plans_equal_sequential_brute_force() {
     let mut rng = StdRng::seed_from_u64(77);
-    let options = Options { budget: Budget { nodes: 10_000_000, time: None }, ..Options::default() };
+    let options = Options::default().budget(Budget::of_nodes(10_000_000));
     let mut tested = 0;
     while tested < 1000 {
         let puzzle = random_puzzle(&mut rng, &small_staged());
@@ -93,11 +93,8 @@ fn game_rule_octopus() {
         std::fs::read_to_string(format!("{}/puzzles/octopus-game.ron", env!("CARGO_MANIFEST_DIR"))).unwrap();
     let puzzle = parse_puzzle(&source).unwrap();
     let (count, fewest) = brute_force(&puzzle);
-    let analysis = analysis_of(
-        &puzzle,
-        &Options { engine: Engine::Auto, objective: Objective::Total, ..Options::default() },
-    )
-    .unwrap();
+    let analysis =
+        analysis_of(&puzzle, &Options::default().engine(Engine::Auto).objective(Objective::Total)).unwrap();
     assert_eq!(analysis.count.value, BigUint::from(count));
     assert_eq!(analysis.fewest.unwrap().total(), BigUint::from(fewest.unwrap()));
     assert!(fewest.unwrap() < 18);
@@ -137,7 +134,7 @@ fn graph_phases_equal_button_phases_at_extremes() {
     const WEIGHTS: [i64; 9] = [i64::MIN, i64::MIN + 1, -7, -1, 0, 1, 2, i64::MAX - 1, i64::MAX];
     const MODULI: [u64; 9] = [2, 3, 6, 7, 1 << 63, (1 << 32) + 15, u64::MAX - 58, u64::MAX - 1, u64::MAX];
     let mut rng = StdRng::seed_from_u64(12);
-    let budget = Budget { nodes: 200_000, time: None };
+    let budget = Budget::of_nodes(200_000);
     let mut made = 0;
     for case in 0..300 {
         let cells = rng.random_range(1..=3usize);
@@ -189,7 +186,7 @@ fn graph_phases_equal_button_phases_at_extremes() {
             assert_eq!(a.effects(j), b.effects(j), "{what}: button {j}");
         }
         for objective in [Objective::Total, Objective::Max, Objective::Buttons] {
-            let options = Options { objective, budget, ..Options::default() };
+            let options = Options::default().objective(objective).budget(budget);
             let (x, y) = (analysis_of(&a, &options).unwrap(), analysis_of(&b, &options).unwrap());
             assert_eq!(x.count, y.count, "{what}");
             assert_eq!(x.quiet_patterns, y.quiet_patterns, "{what}");
@@ -233,18 +230,7 @@ fn graph_phases_equal_button_phases_at_extremes() {
 /// The first level `generate` makes from a template (its start, par and count), or why none.
 fn first_level(template: &Puzzle, seed: u64) -> Result<(Vec<u64>, u64, BigUint), String> {
     use modsolve::generate::{Spec, generate, impossible};
-    let spec = Spec {
-        count: 1,
-        seed,
-        unique: false,
-        par: None,
-        strategy: None,
-        attempts: 50,
-        nodes_per_level: 100_000,
-        scramble: None,
-        work: None,
-        deny_warnings: false,
-    };
+    let spec = Spec::new(1).seed(seed).attempts(50).nodes_per_level(100_000);
     if let Some(reason) = impossible(template, &spec).map_err(|e| e.to_string())? {
         return Err(reason.to_string());
     }

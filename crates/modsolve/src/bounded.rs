@@ -269,6 +269,7 @@ pub fn in_parallel<T: Sync, R: Send>(items: &[T], work: impl Fn(&T) -> R + Sync)
 /// gives the same result on every machine (about 10 s of search on a 2-core machine of 2026); a
 /// time makes the result depend on the machine's speed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Budget {
     /// Search nodes (values tried, or plans enumerated).
     pub nodes: u64,
@@ -290,12 +291,12 @@ impl Default for Budget {
 
 impl Budget {
     /// A time budget: the time bounds every search, with no node cap.
-    pub fn of_time(time: Duration) -> Budget {
+    pub const fn of_time(time: Duration) -> Budget {
         Budget { nodes: u64::MAX, time: Some(time) }
     }
 
     /// A node budget, the same on every machine.
-    pub fn of_nodes(nodes: u64) -> Budget {
+    pub const fn of_nodes(nodes: u64) -> Budget {
         Budget { nodes, time: None }
     }
 

@@ -459,6 +459,7 @@ mod tests {
 
 /// What [`check_within`] is given.
 #[derive(Clone, Copy, Debug, Default)]
+#[non_exhaustive]
 pub struct CheckOptions {
     /// The best-effort work allowed: the par search, the shortening of macros and the
     /// play-throughs of the player strategies. It never leaves the check undecided.

@@ -41,6 +41,7 @@ use crate::model::Puzzle;
 
 /// What the distribution is computed with.
 #[derive(Clone, Copy, Debug)]
+#[non_exhaustive]
 pub struct DistributionOptions {
     /// The exact search runs when the puzzle has at most this many solvable starts.
     pub exact_limit: u64,

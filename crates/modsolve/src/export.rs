@@ -294,6 +294,7 @@ impl Document {
 
 /// How a level is exported.
 #[derive(Clone, Copy, Debug, Default)]
+#[non_exhaustive]
 pub struct ExportOptions {
     /// The analysis that finds the par (its budget, timeout and memory limit).
     pub analysis: Options,

@@ -67,6 +67,7 @@ impl StrategyRequirement {
 
 /// The spec of a batch of levels.
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct Spec {
     /// How many levels to make.
     pub count: usize,
@@ -101,6 +102,25 @@ impl Spec {
     /// at least 1000 and at most ten million (minutes of work).
     pub fn default_attempts(count: usize) -> usize {
         count.saturating_mul(2000).clamp(1000, 10_000_000)
+    }
+
+    /// A spec of `count` levels and nothing else asked: seed 0, any par, no strategy
+    /// requirement, [`Spec::default_attempts`] candidates of [`Spec::DEFAULT_NODES_PER_LEVEL`]
+    /// nodes each, uniformly random solvable starts. Set the rest with the setters
+    /// (`Spec::new(5).par(Some((6, 10)))`) or the public fields.
+    pub fn new(count: usize) -> Spec {
+        Spec {
+            count,
+            seed: 0,
+            unique: false,
+            par: None,
+            strategy: None,
+            attempts: Spec::default_attempts(count),
+            nodes_per_level: Spec::DEFAULT_NODES_PER_LEVEL,
+            scramble: None,
+            deny_warnings: false,
+            work: None,
+        }
     }
 }
 

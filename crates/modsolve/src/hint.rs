@@ -23,7 +23,7 @@
 //! let puzzle = modsolve::parse_puzzle(
 //!     "Puzzle(graph: Path(4), modulus: [7, 8, 7, 6], press: (self: 2, neighbors: 1), start: [2, 4, 5, 3])",
 //! )?;
-//! let options = HintOptions { steps: true, ..HintOptions::default() };
+//! let options = HintOptions::default().steps(true);
 //! let after_one = hint(&puzzle, &[0], &options)?;
 //! let Outcome::Next { press, par, proven, .. } = &after_one.outcome else { panic!("solvable") };
 //! assert_eq!((par.clone(), *proven), (17u32.into(), true));
@@ -54,6 +54,7 @@ pub const STEP_VALUE_LIMIT: u64 = 1 << 24;
 
 /// What a hint computes.
 #[derive(Clone, Copy, Debug, Default)]
+#[non_exhaustive]
 pub struct HintOptions {
     /// The analysis of the position: its budget and memory limit (and engine) are used; the
     /// objective is always the fewest presses in all and nothing is listed.

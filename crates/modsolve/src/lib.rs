@@ -69,6 +69,7 @@ pub mod model;
 pub mod report;
 pub mod request;
 pub mod scaffold;
+mod setters;
 pub mod shard;
 pub mod solve;
 pub mod strategy;

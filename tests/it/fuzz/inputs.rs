@@ -383,7 +383,7 @@ impl PuzzleSpec {
 // Library runs
 
 /// The budget of every library call: small, and in nodes so that runs are reproducible.
-pub const BUDGET: Budget = Budget { nodes: 20_000, time: None };
+pub const BUDGET: Budget = Budget::of_nodes(20_000);
 
 /// A library call that takes longer than this is reported as a hang.
 pub const SLOW: Duration = Duration::from_secs(10);
@@ -528,14 +528,12 @@ pub fn library_run(source: &str, seed: u64, known_failures: bool) -> Result<Libr
     for (e, engine) in [Engine::Auto, Engine::Algebra, Engine::Search].into_iter().enumerate() {
         for (o, objective) in [Objective::Total, Objective::Max, Objective::Buttons].into_iter().enumerate() {
             for list_all in [false, true] {
-                let options = Options {
-                    engine,
-                    objective,
-                    budget: BUDGET,
-                    list_all,
-                    list_limit: 1000,
-                    ..Options::default()
-                };
+                let options = Options::default()
+                    .engine(engine)
+                    .objective(objective)
+                    .budget(BUDGET)
+                    .list_all(list_all)
+                    .list_limit(1000);
                 let what = format!("analysis_of({engine:?}, {objective:?}, list_all: {list_all})");
                 tally.calls += 1;
                 match guarded(&what, || analysis_of(&puzzle, &options))? {
@@ -634,17 +632,16 @@ pub fn library_run(source: &str, seed: u64, known_failures: bool) -> Result<Libr
     // The par distribution: exact on small puzzles (its total is the algebra's count of
     // solvable starts), a few samples beyond.
     tally.calls += 1;
-    let options = modsolve::difficulty::DistributionOptions {
-        exact_limit: 1 << 12,
-        samples: 3,
-        seed,
-        nodes_per_sample: BUDGET.nodes,
-        work: None,
-        deadline: Some(std::time::Instant::now() + std::time::Duration::from_secs(2)),
-        timeout: None,
-        max_memory: Some(64 << 20),
-        confidence: 0.95,
-    };
+    let options = modsolve::difficulty::DistributionOptions::default()
+        .exact_limit(1 << 12)
+        .samples(3)
+        .seed(seed)
+        .nodes_per_sample(BUDGET.nodes)
+        .work(None)
+        .deadline(Some(std::time::Instant::now() + std::time::Duration::from_secs(2)))
+        .timeout(None)
+        .max_memory(Some(64 << 20))
+        .confidence(0.95);
     match guarded("difficulty::par_distribution", || {
         modsolve::difficulty::par_distribution(&puzzle, &options)
     })? {

@@ -48,6 +48,7 @@ impl Engine {
 
 /// What to compute.
 #[derive(Clone, Copy, Debug)]
+#[non_exhaustive]
 pub struct Options {
     /// Which solver answers.
     pub engine: Engine,
