@@ -6,6 +6,8 @@
 //! patterns and a basis of them; a single-cell macro per cell (the plan that adds 1 to that
 //! cell and changes nothing else); the intended plan's verdict; and findings with stable codes.
 
+#[doc(inline)]
+pub use crate::strategy::{Strategy, StrategyOutcome};
 use num_bigint::BigUint;
 use num_integer::Integer;
 use num_traits::One;
@@ -427,6 +429,7 @@ fn findings(puzzle: &Puzzle, report: &CheckReport, periods: &[BigUint]) -> Vec<F
 }
 
 /// `a/b` as text.
+#[doc(hidden)]
 pub fn fraction_text((a, b): &(BigUint, BigUint)) -> String {
     format!("{a}/{b}")
 }
@@ -474,6 +477,7 @@ pub struct CheckOptions {
 
 /// The estimate for `check`: solving, the per-cell macros when they fit (a dense system of
 /// cells × (buttons + cells)), and the players' boards.
+#[doc(hidden)]
 pub fn memory_estimate(puzzle: &Puzzle) -> crate::memory::Estimate {
     let solve = crate::solve::memory_estimate(puzzle, false);
     let (cells, buttons) = (puzzle.cell_count() as u64, puzzle.button_count() as u64);

@@ -83,6 +83,7 @@ impl Default for DistributionOptions {
 
 /// Search nodes a sample gets when the budget bounds all the samples together (a time, or the
 /// default's work).
+#[doc(hidden)]
 pub const NODES_PER_TIMED_SAMPLE: u64 = 2_000_000;
 
 /// What bounds all the samples of a par histogram or distribution together.
@@ -140,6 +141,7 @@ impl SamplingBound {
 /// default budget is [`crate::bounded::DEFAULT_NODES`] of work in all (each sample's
 /// elimination and search counted), with [`NODES_PER_TIMED_SAMPLE`] nodes each: about 10 s
 /// here, and the same samples on every machine.
+#[doc(hidden)]
 pub fn sampling_bounds(budget: crate::Budget) -> (u64, SamplingBound) {
     if budget.is_default() {
         (NODES_PER_TIMED_SAMPLE, SamplingBound::Work(crate::bounded::DEFAULT_NODES))
@@ -598,6 +600,7 @@ fn by_hash(moves: &mut Moves, pars: &mut BTreeMap<u64, u64>, reached: &mut u64, 
 }
 
 /// The Wilson score interval of `k` successes in `n` trials at the normal quantile `z`.
+#[doc(hidden)]
 pub fn wilson(k: usize, n: usize, z: f64) -> (f64, f64) {
     if n == 0 {
         return (0.0, 1.0);
@@ -613,6 +616,7 @@ pub fn wilson(k: usize, n: usize, z: f64) -> (f64, f64) {
 
 /// The standard normal quantile of `p` in `(0, 1)` (Acklam's rational approximation, relative
 /// error below 1.2e-9).
+#[doc(hidden)]
 pub fn normal_quantile(p: f64) -> f64 {
     const A: [f64; 6] = [
         -3.969683028665376e1,

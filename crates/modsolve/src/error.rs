@@ -75,7 +75,8 @@ pub enum InternalError {
     Stopped,
 }
 
-pub use crate::memory::OverMemory;
+#[doc(inline)]
+pub use crate::memory::{Estimate, OverMemory};
 
 /// Why the library could not answer: the one error type of its entry points.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]

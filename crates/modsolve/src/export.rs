@@ -50,6 +50,7 @@ pub const CELL_LIMIT: usize = 65_536;
 /// At most this many entries (quiet patterns × buttons) of the basis are embedded; past it the
 /// basis is left out ([`Level::basis_complete`] is false) and hints lead to a solution without
 /// being a fewest press.
+#[doc(hidden)]
 pub const BASIS_ENTRY_LIMIT: usize = 1_000_000;
 
 /// What the playground's page draws: the `board` of `POST /api/analyse`.
@@ -162,6 +163,7 @@ fn preview_effects(puzzle: &Puzzle) -> Option<Vec<Vec<(usize, u64)>>> {
 }
 
 /// The board document of a puzzle.
+#[doc(hidden)]
 pub fn board(puzzle: &Puzzle) -> Board {
     let buttons_are_cells = puzzle.buttons_are_cells();
     Board {
@@ -442,6 +444,7 @@ fn mean_par(puzzle: &Puzzle, analysis: &Options) -> Option<f64> {
 /// Orders levels by difficulty: par first (fewest presses), then the mean par of the board's
 /// solvable starts (a board whose starts are harder on average comes later; unknown last),
 /// then the file name.
+#[doc(hidden)]
 pub fn order(levels: &mut [Level]) {
     let par = |level: &Level| level.par.parse::<BigUint>().unwrap_or_default();
     levels.sort_by(|a, b| {

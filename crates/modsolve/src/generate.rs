@@ -534,6 +534,7 @@ pub fn generate<E: From<InternalError>>(
 /// written in place). Unless `overwrite`, an existing `path` is left alone and the error's kind
 /// is `AlreadyExists`. On any failure the temporary file is removed,
 /// so `path` is either absent, as it was, or complete.
+#[doc(hidden)]
 pub fn write_atomically(path: &Path, contents: &[u8], overwrite: bool) -> std::io::Result<()> {
     let dir = match path.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir,
@@ -773,6 +774,7 @@ pub(crate) fn sample_pars(
 
 /// [`par_histogram_within`] within a timeout too (`None`: no bound): the whole histogram,
 /// set-up included, is abandoned past it ([`crate::Error::BudgetRanOut`]) and its work stops.
+#[doc(hidden)]
 pub fn par_histogram_timed(
     template: &Puzzle,
     samples: usize,
@@ -807,6 +809,7 @@ pub fn par_histogram_within(
 
 /// The estimate for `generate` and the par histogram: every worker thread solves and plays one
 /// candidate of the template at a time.
+#[doc(hidden)]
 pub fn memory_estimate(template: &Puzzle, threads: usize) -> crate::memory::Estimate {
     let one = crate::solve::memory_estimate(template, false);
     let players = 16 * template.cell_count() as u64 + 8 * crate::solve::estimate::entries(template);

@@ -194,6 +194,7 @@ impl<'p> Board<'p> {
 ///
 /// A button that does not exist, or a press beyond a button's limit, is an
 /// [`InputError`] on the field `pressed[i]`.
+#[doc(hidden)]
 pub fn position(puzzle: &Puzzle, pressed: &[usize]) -> Result<Puzzle, InputError> {
     let buttons = puzzle.button_count();
     let mut left = puzzle.max_presses().map(<[u64]>::to_vec);

@@ -51,11 +51,10 @@
 #![warn(missing_docs, unreachable_pub)]
 
 #[cfg(feature = "kernels")]
+#[doc(hidden)]
 pub mod algebra;
 #[cfg(not(feature = "kernels"))]
 pub(crate) mod algebra;
-pub mod analysis;
-pub mod bounded;
 pub mod check;
 pub mod difficulty;
 pub mod error;
@@ -63,21 +62,38 @@ pub mod export;
 pub mod format;
 pub mod generate;
 pub mod hint;
-pub mod input;
-pub mod memory;
 pub mod model;
 pub mod report;
-pub mod request;
-pub mod scaffold;
 mod setters;
 pub mod shard;
 pub mod solve;
+
+// The front-ends' plumbing: shared by the `modsolve` command, its server and the Python package
+// (other crates, so it must be `pub`), hidden from the documentation and not part of the API
+// that semver covers (`crates/modsolve/public-api.txt` is). What a library user needs of these
+// modules is re-exported above them: `analyse`, `Options`, `Engine`, `SolveReport`, `Budget`.
+#[doc(hidden)]
+pub mod analysis;
+#[doc(hidden)]
+pub mod bounded;
+#[doc(hidden)]
+pub mod input;
+#[doc(hidden)]
+pub mod memory;
+#[doc(hidden)]
+pub mod request;
+#[doc(hidden)]
+pub mod scaffold;
+#[doc(hidden)]
 pub mod strategy;
+#[doc(hidden)]
 pub mod values;
 
-pub use analysis::{Engine, Options, analyse};
+#[doc(inline)]
+pub use analysis::{Analysis, Count, Cut, Engine, Listing, Options, analyse};
 pub use error::{Error, InputError, InternalError};
 pub use format::parse_puzzle;
 pub use model::Puzzle;
 pub use report::SolveReport;
+#[doc(inline)]
 pub use solve::{Answer, Budget, Method, Objective, solve, solve_with};

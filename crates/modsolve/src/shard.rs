@@ -55,7 +55,9 @@ use crate::model::Puzzle;
 use crate::solve::minweight::{self, Part};
 use crate::solve::optimize::{self, Unwalkable};
 use crate::solve::{Budget, Objective};
-pub use combine::{Audit, CombineError, Combined, agrees, combine, combine_audited, describe_ranges, ranges};
+pub use combine::{Audit, CombineError, Combined, combine, combine_audited};
+#[doc(hidden)]
+pub use combine::{agrees, describe_ranges, ranges};
 
 mod combine;
 
@@ -213,6 +215,7 @@ pub enum ShardError {
 
 /// SHA-256 of the puzzle written back as RON (hex, `sha256:` first): the same for the same
 /// puzzle on every machine, whatever its file's formatting.
+#[doc(hidden)]
 pub fn puzzle_hash(puzzle: &Puzzle) -> String {
     let text = crate::format::to_ron(puzzle, "");
     sha256_hex(text.as_bytes())

@@ -83,6 +83,7 @@ impl CellValues {
     }
 
     /// The values in cell order.
+    #[doc(hidden)]
     pub fn iter(&self) -> Iter<'_> {
         Iter { values: self, front: 0, back: self.len() }
     }

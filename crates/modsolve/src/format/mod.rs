@@ -18,7 +18,9 @@
 //! fault to give its line and column.
 
 mod convert;
+#[doc(hidden)]
 pub mod dict;
+#[doc(hidden)]
 pub mod edit;
 mod fast;
 mod file;
@@ -36,7 +38,9 @@ use fast::Cut;
 use file::*;
 use locate::*;
 use shape::*;
-pub use write::{layout_text, to_ron, to_ron_noted};
+pub use write::to_ron;
+#[doc(hidden)]
+pub use write::{layout_text, to_ron_noted};
 
 /// The model's limits, which the reader checks as it reads.
 pub use crate::model::{MAX_CELLS, MAX_EDGES_CELLS};
@@ -81,12 +85,14 @@ fn parse_with(source: &str, fast_lists: bool) -> Result<Puzzle, InputError> {
 /// The line and column of a field in a puzzle file's source: `start`, `graph.rows`, `start[3]`
 /// (the fourth element), `start[1][4]` (the fifth character of picture row 1); `None` when the
 /// file does not write that field. Tools that point at a field (annotations in CI) use it.
+#[doc(hidden)]
 pub fn locate(source: &str, field: &str) -> Option<Position> {
     locate_field(source, field)
 }
 
 /// The text of a top-level field's value as written (`start`, `modulus`, …); `None` when the
 /// file does not write that field.
+#[doc(hidden)]
 pub fn field_text<'a>(source: &'a str, key: &str) -> Option<&'a str> {
     let bytes = source.as_bytes();
     let start = find_top_level_value(bytes, key.as_bytes())?;
@@ -97,6 +103,7 @@ pub fn field_text<'a>(source: &'a str, key: &str) -> Option<&'a str> {
 /// it is written, or the field added after the last one. Comments, the order of the fields and
 /// every other field stay as written. `None` when the text is not a struct `Name(…)` or `(…)`.
 /// Editors use it to change one field of a designer's file; the result still needs reading.
+#[doc(hidden)]
 pub fn with_field(source: &str, key: &str, value: &str) -> Option<String> {
     let bytes = source.as_bytes();
     if let Some(start) = find_top_level_value(bytes, key.as_bytes()) {

@@ -7,6 +7,7 @@
 //! modulus; every button effect names an existing cell; neighbours are distinct cells other
 //! than the cell itself; staged phases add up to the buttons.
 
+#[doc(hidden)]
 pub mod board;
 pub(crate) mod builder;
 mod symmetry;
@@ -17,10 +18,12 @@ use num_traits::ToPrimitive;
 pub use board::{Board, BoardKind, Press, Stencil};
 pub use builder::PuzzleBuilder;
 pub(crate) use builder::check_moduli;
+#[doc(hidden)]
 pub use symmetry::{canonical, symmetries};
 
 use crate::algebra::arith::{add_mod, mul_mod, reduce_signed};
 use crate::error::InputError;
+#[doc(inline)]
 pub use crate::values::CellValues;
 
 /// The most cells a puzzle may have: 2^28, a 16,384 × 16,384 board (big Lights Out boards are

@@ -85,6 +85,7 @@ impl Summary {
 
 /// The JSON document of a batch: one object as it is (with its `version`), several inside
 /// `{"version", "files": [...], "summary"}` (`summary` only when given).
+#[doc(hidden)]
 pub fn batch_json<T: Serialize>(objects: Vec<T>, summary: Option<&Summary>) -> Value {
     // The entries are plain data (strings, numbers, lists, maps with string or integer keys),
     // which always serialise.
@@ -103,6 +104,7 @@ pub fn batch_json<T: Serialize>(objects: Vec<T>, summary: Option<&Summary>) -> V
 }
 
 /// Puts `"version"` first in a JSON object.
+#[doc(hidden)]
 pub fn with_version(object: &mut Value) {
     if let Value::Object(map) = object {
         let rest = std::mem::take(map);

@@ -6,11 +6,14 @@
 
 pub mod batch;
 pub mod check;
+#[doc(hidden)]
 pub mod github;
 mod hint;
+#[doc(hidden)]
 pub mod layout;
 pub mod svg;
 
+#[doc(inline)]
 pub use crate::analysis::report::{
     Elimination, ListingReport, Numbers, PlanReport, SCHEMA_VERSION, SolveReport, write_json,
 };
@@ -42,6 +45,7 @@ impl serde::Serialize for Integer {
 }
 
 /// A big integer as a JSON number when it fits in 64 bits, else as a decimal string.
+#[doc(hidden)]
 pub fn json_integer(x: &BigUint) -> Value {
     match x.to_u64() {
         Some(v) => Value::from(v),
@@ -120,6 +124,7 @@ pub fn plan_text(puzzle: &Puzzle, presses: &[BigUint]) -> String {
 }
 
 /// `Name: 25 cells (mod 2), 25 buttons`, the first line of every report.
+#[doc(hidden)]
 pub fn heading(puzzle: &Puzzle) -> String {
     format!(
         "{}: {} cells ({}), {} buttons",
@@ -306,6 +311,7 @@ pub fn solve_text(puzzle: &Puzzle, report: &SolveReport, picture: bool) -> Strin
 
 /// The JSON error document of the command line's `--json` and of the playground's server:
 /// `{"version", "error": {"kind", "message", "file", "line", "column"}}` (`schema/error.schema.json`).
+#[doc(hidden)]
 pub fn error_json(
     kind: &str,
     message: &str,
@@ -325,11 +331,13 @@ pub fn error_json(
 }
 
 /// The most characters of a source line an error shows; longer lines are cut around the caret.
+#[doc(hidden)]
 pub const ERROR_LINE_WINDOW: usize = 100;
 
 /// An input error as the user sees it: the message, `--> file:line:col`, the line and a caret.
 /// A line longer than [`ERROR_LINE_WINDOW`] characters is cut to that many around the caret,
 /// with `…` where it was cut (a one-line file of millions of numbers is not echoed whole).
+#[doc(hidden)]
 pub fn render_input_error(error: &InputError, file: &str, source: &str) -> String {
     let mut out = format!("error: {error}\n");
     match error.position {

@@ -56,9 +56,12 @@ pub const PALETTE: Palette = Palette {
     label: "#94a3b8",
 };
 
-pub use super::layout::{Layout, Shape, TEXT_CELL_LIMIT, layout};
+#[doc(hidden)]
+pub use super::layout::layout;
+pub use super::layout::{ButtonPlace, Caption, Layout, Shape, TEXT_CELL_LIMIT};
 
 /// `low` mixed towards `high` by `value / (modulus - 1)`, as `#rrggbb`.
+#[doc(hidden)]
 pub fn cell_colour(value: u64, modulus: u64) -> String {
     let parse = |c: &str| -> [f64; 3] {
         let n = u32::from_str_radix(&c[1..], 16).unwrap_or(0);
@@ -382,6 +385,7 @@ fn finish(mut out: String, listed: &[String], height: f64, margin: f64) -> Strin
 }
 
 /// Text escaped for XML and HTML (text and attribute values alike).
+#[doc(hidden)]
 pub fn escape(text: &str) -> String {
     text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }

@@ -27,9 +27,16 @@ pub(crate) mod search;
 pub(crate) mod sparse;
 pub(crate) mod within;
 
+#[doc(hidden)]
 pub use estimate::memory_estimate;
-pub use optimize::{NotSearched, Partial, Plan, Proof, SEARCH_BUTTON_LIMIT};
-pub use search::{Budget, DEFAULT_NODES, Objective, Score};
+#[doc(hidden)]
+pub use optimize::SEARCH_BUTTON_LIMIT;
+pub use optimize::{NotSearched, Partial, Plan, Proof};
+#[doc(inline)]
+pub use search::Budget;
+#[doc(hidden)]
+pub use search::Score;
+pub use search::{DEFAULT_NODES, Objective};
 
 use num_bigint::BigUint;
 use num_traits::One;
@@ -122,6 +129,7 @@ pub(crate) fn dense_fits(puzzle: &Puzzle) -> bool {
 
 /// From this many cells on, a puzzle whose buttons are its cells and whose moduli are not all 2
 /// takes sparse elimination instead of dense.
+#[doc(hidden)]
 pub const SPARSE_FROM_CELLS: usize = 256;
 
 /// Whether [`solve`] takes sparse elimination for this puzzle (after light chasing and
@@ -144,6 +152,7 @@ pub fn solve_with(puzzle: &Puzzle, method: Method) -> Result<Answer, InternalErr
 
 /// One solver of a [`route`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[doc(hidden)]
 pub enum Solver {
     /// Light chasing on a grid of one modulus; declines any other puzzle at once.
     LightChase,
@@ -165,6 +174,7 @@ pub enum Solver {
 /// answer (only light chasing and propagation decline). The one place the route is decided:
 /// [`memory_estimate`] reads it too. An error when the method cannot run on a puzzle this
 /// large; a route whose every solver declines ends in the same error.
+#[doc(hidden)]
 pub fn route(puzzle: &Puzzle, method: Method) -> Result<Vec<Solver>, InternalError> {
     let all_mod_two = puzzle.moduli.iter().all(|&m| m == 2);
     // Grid propagation pays once the board is larger than its row squared times a little.
@@ -250,15 +260,18 @@ fn solve_inner(puzzle: &Puzzle, method: Method, basis: bool) -> Result<Answer, I
 
 /// Whether [`solve_differences`] takes `count` differences of this puzzle (its dense system of
 /// cells × (buttons + count) entries fits); ask before building them.
+#[doc(hidden)]
 pub fn differences_fit(puzzle: &Puzzle, count: usize) -> bool {
     puzzle.cell_count() as u128 * (puzzle.button_count() as u128 + count as u128) <= DENSE_ENTRIES_LIMIT
 }
 
 /// Press counts, one per button.
+#[doc(hidden)]
 pub type Presses = Vec<BigUint>;
 
 /// Solves `A·x ≡ d` for several differences `d` (one reduced value per cell) with one
 /// elimination per prime, verifying each plan. The answer's `presses` and `count` are unset.
+#[doc(hidden)]
 pub fn solve_differences(
     puzzle: &Puzzle,
     differences: &[Vec<u64>],

@@ -45,6 +45,7 @@ impl Objective {
     }
 
     /// The score of a plan: smaller is better, compared lexicographically.
+    #[doc(hidden)]
     pub fn score(self, presses: &[u64]) -> Score {
         let total: u128 = presses.iter().map(|&x| x as u128).sum();
         match self {
