@@ -143,7 +143,7 @@ fn run_inner(request: &Request, lines: &std::sync::Mutex<LevelLines>) -> Result<
         |level| {
             let mut lines = lock();
             if lines.stopped {
-                return Err(Failure::from(modsolve::Error::BudgetRanOut));
+                return Err(Failure::from(modsolve::Error::TimedOut));
             }
             let number = lines.written + 1;
             let path = request.out.join(level_name(number));

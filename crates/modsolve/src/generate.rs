@@ -752,7 +752,7 @@ pub(crate) fn sample_pars(
 }
 
 /// [`par_histogram_within`] within a timeout too (`None`: no bound): the whole histogram,
-/// set-up included, is abandoned past it ([`crate::Error::BudgetRanOut`]) and its work stops.
+/// set-up included, is abandoned past it ([`crate::Error::TimedOut`]) and its work stops.
 pub fn par_histogram_timed(
     template: &Puzzle,
     samples: usize,
