@@ -567,9 +567,7 @@ async fn generate(
         let spec =
             prepare_generation(&template, &asked, rayon::current_num_threads()).map_err(|e| match e {
                 Refusal::OverMemory(e) => ApiError::from(modsolve::Error::from(e)),
-                Refusal::Infeasible(reason) => {
-                    ApiError::bad_request(crate::cli::generate::infeasible(&reason))
-                }
+                Refusal::Infeasible(reason) => ApiError::bad_request(reason.to_string()),
                 Refusal::Internal(e) => ApiError::from(modsolve::Error::from(e)),
             })?;
         let mut spec = spec;
@@ -586,7 +584,8 @@ async fn generate(
                 out_of_work: report.out_of_work,
                 pars: report.pars,
             };
-            crate::cli::generate::rare(report.found, count, &batch, par, scramble)
+            // The page's form names the fields as the request does.
+            modsolve::request::shortfall(&batch, count, par, scramble, str::to_string)
         });
         let mut document = serde_json::to_value(&report).map_err(|e| ApiError::internal(e.to_string()))?;
         if let (Some(advice), Some(object)) = (advice, document.as_object_mut()) {

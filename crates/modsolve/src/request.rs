@@ -296,6 +296,60 @@ pub fn generate_report(
     })
 }
 
+impl Infeasible {
+    /// The request's fields that set what cannot be met (`par`, `scramble`, …), for a
+    /// front-end to name as it names them (the command line's `--par`) after the reason.
+    pub fn fields(&self) -> &'static [&'static str] {
+        match self {
+            Infeasible::Unique { .. } => &["unique"],
+            Infeasible::EmptyPar { .. } | Infeasible::ZeroPar | Infeasible::ParTooHigh { .. } => &["par"],
+            Infeasible::TooFewStarts { .. } => &["count"],
+            Infeasible::TooFewLevels { .. } => &["count", "scramble"],
+            Infeasible::ZeroScramble | Infeasible::ScrambleTooLong { .. } => &["scramble"],
+            Infeasible::ParAboveScramble { .. } => &["par", "scramble"],
+            Infeasible::StrategyDoesNotApply(_) => &["strategy"],
+            Infeasible::BeyondWords | Infeasible::NothingChanges => &[],
+        }
+    }
+}
+
+/// What a run that found fewer levels than asked for says, and what to do, every front-end's
+/// words: `name` writes a request field as the front-end calls it (`attempts` is the command
+/// line's `--attempts`). A par range without a scramble is met by starts made from at most that
+/// many presses.
+pub fn shortfall(
+    batch: &crate::generate::Batch,
+    count: usize,
+    par: Option<(u64, u64)>,
+    scramble: Option<u64>,
+    name: impl Fn(&'static str) -> String,
+) -> String {
+    let (found, tried) = (batch.found, batch.tried);
+    let attempts = name("attempts");
+    let more = if batch.out_of_work {
+        format!("give {attempts} N to try more")
+    } else {
+        format!("raise {attempts}")
+    };
+    let advice = match (par, scramble) {
+        (Some((_, high)), None) => format!(
+            "{more}, or give {} {high}: a start made from {high} random presses has a par of at most {high}",
+            name("scramble")
+        ),
+        _ => more,
+    };
+    let why = if batch.out_of_work {
+        "the default budget's work ran out"
+    } else {
+        "the spec is rare for this template"
+    };
+    let seen = match batch.pars {
+        Some((low, high)) => format!("; the candidates' proven pars were {low}..{high}"),
+        None => String::new(),
+    };
+    format!("found {found} of {count} levels in {tried} candidates: {why}{seen} ({advice})")
+}
+
 pub use crate::report::batch::Verdict;
 
 /// Why a check stopped before it finished: the `error` of an undecided check's object.
