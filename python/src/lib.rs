@@ -147,9 +147,7 @@ fn check(
     let shown = file.unwrap_or_else(|| default_name(puzzle).into());
     let puzzle = read(py, puzzle)?;
     let object = work(py, || match check_within(&puzzle, &options) {
-        result @ (Ok(_) | Err(Error::BudgetRanOut)) => {
-            Ok(check_entry(&shown, &puzzle, &result, deny_warnings).0)
-        }
+        result @ (Ok(_) | Err(Error::TimedOut)) => Ok(check_entry(&shown, &puzzle, &result, deny_warnings).0),
         Err(e) => Err(e),
     })?;
     let document = batch_json(vec![object], None);
@@ -289,7 +287,7 @@ fn hint(
 /// `timeout` (seconds) bounds the whole call, set-up included (a TimeoutError past it), and
 /// `max_memory` the memory as in `solve`.
 #[pyfunction]
-#[pyo3(signature = (puzzle, *, budget = None, nodes = None, timeout = None, exact_limit = 1 << 32, samples = 1000, seed = 1, confidence = 0.95, max_memory = None, file = None))]
+#[pyo3(signature = (puzzle, *, budget = None, nodes = None, timeout = None, exact_limit = modsolve::difficulty::DEFAULT_EXACT_LIMIT, samples = modsolve::difficulty::DEFAULT_SAMPLES, seed = 1, confidence = modsolve::difficulty::DEFAULT_CONFIDENCE, max_memory = None, file = None))]
 #[allow(clippy::too_many_arguments)]
 fn par_distribution(
     py: Python<'_>,
@@ -313,7 +311,7 @@ fn par_distribution(
         timeout: timeout_of(timeout)?,
         max_memory: memory_limit(max_memory)?,
     };
-    let options = spec.options().map_err(PyValueError::new_err)?;
+    let options = spec.options().map_err(|e| PyValueError::new_err(e.to_string()))?;
     let shown = file.unwrap_or_else(|| default_name(puzzle).into());
     let puzzle = read(py, puzzle)?;
     let object = work(py, || {
@@ -626,7 +624,7 @@ fn to_py(e: Error) -> PyErr {
     match e {
         Error::Input(e) => puzzle_error(&e, None, None),
         Error::OverMemory(e) => PyMemoryError::new_err(format!("{e}; raise max_memory")),
-        Error::BudgetRanOut => PyTimeoutError::new_err(format!("{e}; a larger budget may finish it")),
+        Error::TimedOut => PyTimeoutError::new_err(format!("{e}; a larger timeout may finish it")),
         Error::Internal(e @ InternalError::Unsupported(_)) => PyValueError::new_err(e.to_string()),
         Error::Internal(e) => PyRuntimeError::new_err(format!(
             "{e}; this is a bug in modsolve, please report it with the puzzle"

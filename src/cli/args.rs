@@ -173,10 +173,15 @@ pub(crate) struct CheckArgs {
     #[arg(long, default_value_t = modsolve::difficulty::DEFAULT_EXACT_LIMIT, requires = "par_distribution")]
     pub(crate) exact_limit: u64,
     /// --par-distribution: the confidence of the sampled shares' intervals (Wilson), in (0, 1).
-    #[arg(long, default_value_t = 0.95, value_parser = parse_confidence, requires = "par_distribution")]
+    #[arg(
+        long,
+        default_value_t = modsolve::difficulty::DEFAULT_CONFIDENCE,
+        value_parser = parse_confidence,
+        requires = "par_distribution"
+    )]
     pub(crate) confidence: f64,
     /// Starts sampled by --par-histogram (at most: --budget may stop it sooner, and says so).
-    #[arg(long, default_value_t = 1000)]
+    #[arg(long, default_value_t = modsolve::difficulty::DEFAULT_SAMPLES)]
     pub(crate) samples: usize,
     /// Seed for --par-histogram.
     #[arg(long, default_value_t = 1)]

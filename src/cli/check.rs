@@ -6,14 +6,15 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use modsolve::check::{CheckOptions, check_within};
-use modsolve::difficulty::SamplingBound;
 use modsolve::report::batch::{
-    DistributionAsked, DistributionEntry, HistogramAsked, HistogramEntry, Summary, batch_json,
-    distribution_text, histogram_text,
+    DistributionAsked, DistributionEntry, HistogramEntry, Summary, batch_json, distribution_text,
+    histogram_text,
 };
 use modsolve::report::check::{CheckFile, check_line, check_text};
 use modsolve::report::github::{Level, annotation, check_annotations};
-use modsolve::request::{DistributionSpec, UNDECIDED_CHECK, UNTIMED_SAMPLES, Verdict, check_entry};
+use modsolve::request::{
+    DistributionSpec, HistogramSpec, SamplingRefused, UNDECIDED_CHECK, UNTIMED_SAMPLES, Verdict, check_entry,
+};
 
 use super::args::{CheckArgs, CheckFormat};
 use super::output::{Body, Failure, Kind, Output};
@@ -84,14 +85,14 @@ pub(crate) fn run(request: &Request) -> Result<Output, Failure> {
             Ok(report) if request.github => check_annotations(shown, &source, report, deny),
             Ok(report) if request.brief => check_line(shown, report, deny),
             Ok(report) => check_text(shown, puzzle, report, deny, request.verbose),
-            Err(modsolve::Error::BudgetRanOut) if request.github => annotation(
+            Err(modsolve::Error::TimedOut) if request.github => annotation(
                 Level::Error,
                 shown,
                 None,
                 "undecided",
                 &format!("{UNDECIDED_CHECK}; a larger --timeout may finish it"),
             ),
-            Err(modsolve::Error::BudgetRanOut) => {
+            Err(modsolve::Error::TimedOut) => {
                 format!("FAIL {shown}: undecided: {UNDECIDED_CHECK}; a larger --timeout may finish it\n")
             }
             Err(modsolve::Error::OverMemory(e)) => format!("{shown}: {}", super::memory_failure(e.clone())),
@@ -163,38 +164,39 @@ pub(crate) fn histogram(request: &Request) -> Result<Output, Failure> {
     let json = request.json;
     super::stdin_at_most_once(&request.files, json)?;
     refuse_github(request, "--par-histogram")?;
-    let (nodes_per_sample, bound) = modsolve::difficulty::sampling_bounds(request.options.budget);
-    if bound == SamplingBound::Samples && request.samples > UNTIMED_SAMPLES {
-        return Err(Failure::plain(
-            Kind::Usage,
-            format!(
-                "error: --samples {} with a node budget has no end in sight: give at most {UNTIMED_SAMPLES}, \
-                 or a time --budget (e.g. 30s) to take as many as fit\n",
-                request.samples
-            ),
-            json,
-        ));
-    }
-    let end = bound.end(Instant::now());
-    let asked = HistogramAsked { samples: request.samples, nodes_per_sample, bound };
+    let spec = HistogramSpec {
+        budget: request.options.budget,
+        samples: request.samples,
+        seed: request.seed,
+        timeout: request.options.timeout,
+        max_memory: request.options.max_memory,
+    };
+    let asked = spec.asked().map_err(|e| refused(&e, json))?;
+    let end = asked.bound.end(Instant::now());
     let (mut text, mut objects) = (String::new(), Vec::new());
     for path in &super::puzzle_files(&request.files, json)? {
         let loaded = super::load(path, request.max_input).map_err(|f| f.in_json(json))?;
-        let histogram = modsolve::generate::par_histogram_timed(
-            &loaded.puzzle,
-            request.samples,
-            request.seed,
-            asked.nodes_per_sample,
-            end,
-            request.options.max_memory,
-            request.options.timeout,
-        )
-        .map_err(|e| Failure::from(e).in_json(json))?;
+        let histogram =
+            spec.histogram(&loaded.puzzle, &asked, end).map_err(|e| Failure::from(e).in_json(json))?;
         text.push_str(&histogram_text(&loaded.shown, &histogram, &asked));
         objects.push(HistogramEntry::new(&loaded.shown, &histogram, &asked));
     }
     let body = if json { Body::Json(batch_json(objects, None)) } else { Body::Text(text) };
     Ok(Output { body, code: 0 })
+}
+
+/// A histogram or distribution request refused before any work, in the command line's words
+/// (the library's, with the flags that give what it asks for).
+fn refused(e: &SamplingRefused, json: bool) -> Failure {
+    let message = match e {
+        SamplingRefused::Endless(samples) => format!(
+            "error: --samples {samples} with a node budget has no end in sight: give at most {UNTIMED_SAMPLES}, \
+             or a time --budget (e.g. 30s) to take as many as fit\n"
+        ),
+        // The confidence was parsed into (0, 1) already.
+        SamplingRefused::Confidence(_) => format!("error: {e}\n"),
+    };
+    Failure::plain(Kind::Usage, message, json)
 }
 
 /// The par distribution of every file taken as a template: exact up to `--exact-limit`
@@ -214,8 +216,7 @@ pub(crate) fn distribution(request: &Request) -> Result<Output, Failure> {
         timeout: request.options.timeout,
         max_memory: request.options.max_memory,
     };
-    // The confidence was parsed into (0, 1) already.
-    let options = spec.options().map_err(|e| Failure::plain(Kind::Usage, format!("error: {e}\n"), json))?;
+    let options = spec.options().map_err(|e| refused(&e, json))?;
     let asked = DistributionAsked {
         nodes_per_sample: options.nodes_per_sample,
         bound: modsolve::difficulty::sampling_bounds(spec.budget).1,

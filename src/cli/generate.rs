@@ -143,7 +143,7 @@ fn run_inner(request: &Request, lines: &std::sync::Mutex<LevelLines>) -> Result<
         |level| {
             let mut lines = lock();
             if lines.stopped {
-                return Err(Failure::from(modsolve::Error::BudgetRanOut));
+                return Err(Failure::from(modsolve::Error::TimedOut));
             }
             let number = lines.written + 1;
             let path = request.out.join(level_name(number));
@@ -200,7 +200,7 @@ fn run_inner(request: &Request, lines: &std::sync::Mutex<LevelLines>) -> Result<
     let mut text = lines.finish(Some(("found", format!("{found}, \"tried\": {}", batch.tried))));
     if !request.json {
         if found < count {
-            text.push_str(&rare(found, count, &batch, request.par, request.scramble));
+            text.push_str(&modsolve::request::shortfall(&batch, count, request.par, request.scramble, flag));
             text.push('\n');
         } else {
             let noun = if found == 1 { "level" } else { "levels" };
@@ -210,73 +210,15 @@ fn run_inner(request: &Request, lines: &std::sync::Mutex<LevelLines>) -> Result<
     Ok(Output { body: Body::Text(text), code: if found < count { 1 } else { 0 } })
 }
 
-/// What to do when fewer levels than asked for were found, worded with the flags (the
-/// playground gives the same advice): a par range without `--scramble` is met by starts made from
-/// at most that many presses.
-pub(crate) fn rare(
-    found: usize,
-    count: usize,
-    batch: &modsolve::generate::Batch,
-    par: Option<(u64, u64)>,
-    scramble: Option<u64>,
-) -> String {
-    let tried = batch.tried;
-    let more = if batch.out_of_work { "give --attempts N to try more" } else { "raise --attempts" };
-    let advice = match (par, scramble) {
-        (Some((_, high)), None) => format!(
-            "{more}, or give --scramble {high}: a start made from {high} random presses has a par of at most {high}"
-        ),
-        _ => more.into(),
-    };
-    let why = if batch.out_of_work {
-        "the default budget's work ran out".to_string()
-    } else {
-        "the spec is rare for this template".to_string()
-    };
-    let seen = match batch.pars {
-        Some((low, high)) => format!("; the candidates' proven pars were {low}..{high}"),
-        None => String::new(),
-    };
-    format!("found {found} of {count} levels in {tried} candidates: {why}{seen} ({advice})")
+/// A request field as the command line names it: `--attempts`.
+fn flag(field: &'static str) -> String {
+    format!("--{field}")
 }
 
-/// Why the spec cannot be met, worded with the flags that set it (the playground refuses with
-/// the same words).
-pub(crate) fn infeasible(reason: &Infeasible) -> String {
-    match reason {
-        Infeasible::Unique { solutions, quiet } => format!(
-            "--unique cannot be met: every solvable start of this template has {solutions} solutions, because it has {quiet} quiet patterns"
-        ),
-        Infeasible::EmptyPar { low, high } => format!("--par {low}..{high} is an empty range"),
-        Infeasible::ZeroPar => "--par must allow at least 1 press: a level is not already solved".into(),
-        Infeasible::ParTooHigh { low, high, most } => format!(
-            "--par {low}..{high} cannot be met: no plan of this template needs more than {most} presses"
-        ),
-        Infeasible::TooFewStarts { count, starts } => format!(
-            "--count {count} cannot be met: this template has only {starts} solvable starts other than the target"
-        ),
-        Infeasible::StrategyDoesNotApply(strategy) => {
-            format!("--strategy {strategy} needs a grid whose buttons are its cells")
-        }
-        Infeasible::TooFewLevels { count, levels } => format!(
-            "--count {count} cannot be met: only {levels} distinct level{} for this spec (the starts a scramble of --scramble presses makes, up to rotation and reflection)",
-            if *levels == 1 { " exists" } else { "s exist" }
-        ),
-        Infeasible::ZeroScramble => "--scramble must be at least 1: a level is not already solved".into(),
-        Infeasible::ScrambleTooLong { scramble, most } if *scramble > modsolve::generate::SCRAMBLE_LIMIT => {
-            format!(
-                "--scramble {scramble} is too long: a scramble has at most {} presses (this template has {most} that undo none of the others)",
-                modsolve::generate::SCRAMBLE_LIMIT
-            )
-        }
-        Infeasible::ScrambleTooLong { scramble, most } => format!(
-            "--scramble {scramble} cannot be met: this template has at most {most} presses that undo none of the others"
-        ),
-        Infeasible::ParAboveScramble { low, high, scramble } => format!(
-            "--par {low}..{high} cannot be met with --scramble {scramble}: a level scrambled by {scramble} presses has a par of at most {scramble}"
-        ),
-        Infeasible::BeyondWords | Infeasible::NothingChanges => reason.to_string(),
-    }
+/// Why the spec cannot be met: the library's reason, then the flags that set it.
+fn infeasible(reason: &Infeasible) -> String {
+    let flags: Vec<String> = reason.fields().iter().map(|&field| flag(field)).collect();
+    if flags.is_empty() { reason.to_string() } else { format!("{reason} (set by {})", flags.join(" and ")) }
 }
 
 /// Refuses, before anything is generated, a run that would overwrite level files in `out`.

@@ -253,7 +253,7 @@ impl From<modsolve::Error> for Failure {
         match e {
             Error::Input(e) => Failure::plain(Kind::Input, format!("error: {e}\n"), false),
             Error::OverMemory(e) => Failure::plain(Kind::Memory, super::memory_failure(e), false),
-            Error::BudgetRanOut => {
+            Error::TimedOut => {
                 Failure::plain(Kind::Budget, format!("error: {e}; a larger --timeout may finish it\n"), false)
             }
             Error::Internal(e @ InternalError::Unsupported(_)) => {

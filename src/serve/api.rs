@@ -569,9 +569,7 @@ async fn generate(
         let spec =
             prepare_generation(&template, &asked, rayon::current_num_threads()).map_err(|e| match e {
                 Refusal::OverMemory(e) => ApiError::from(modsolve::Error::from(e)),
-                Refusal::Infeasible(reason) => {
-                    ApiError::bad_request(crate::cli::generate::infeasible(&reason))
-                }
+                Refusal::Infeasible(reason) => ApiError::bad_request(reason.to_string()),
                 Refusal::Internal(e) => ApiError::from(modsolve::Error::from(e)),
             })?;
         let mut spec = spec;
@@ -588,7 +586,8 @@ async fn generate(
                 out_of_work: report.out_of_work,
                 pars: report.pars,
             };
-            crate::cli::generate::rare(report.found, count, &batch, par, scramble)
+            // The page's form names the fields as the request does.
+            modsolve::request::shortfall(&batch, count, par, scramble, str::to_string)
         });
         let mut document = serde_json::to_value(&report).map_err(|e| ApiError::internal(e.to_string()))?;
         if let (Some(advice), Some(object)) = (advice, document.as_object_mut()) {
@@ -621,21 +620,19 @@ async fn histogram(
     request: Result<Json<HistogramRequest>, JsonRejection>,
 ) -> Result<Json<Value>, ApiError> {
     let request = body(request)?;
-    let samples = request.samples.min(100_000);
     blocking(&shared, move |mut job| {
         let template = parse(&request.source, &request.file)?;
         reserve_solve(&mut job, &template)?;
-        // As the command line's `check --par-histogram` bounds it, with the server's budget.
-        let (nodes, bound) = modsolve::difficulty::sampling_bounds(Budget::of_time(time(&job)));
-        let histogram = modsolve::generate::par_histogram_within(
-            &template,
-            samples,
-            request.seed,
-            nodes,
-            bound.end(Instant::now()),
-            Some(job.shared.memory_limit()),
-        )?;
-        let asked = modsolve::report::batch::HistogramAsked { samples, nodes_per_sample: nodes, bound };
+        // As the command line's `check --par-histogram` takes it, within the server's time.
+        let spec = modsolve::request::HistogramSpec {
+            budget: Budget::of_time(time(&job)),
+            samples: request.samples,
+            seed: request.seed,
+            timeout: None,
+            max_memory: Some(job.shared.memory_limit()),
+        };
+        let asked = spec.asked().map_err(|e| ApiError::bad_request(e.to_string()))?;
+        let histogram = spec.histogram(&template, &asked, asked.bound.end(Instant::now()))?;
         let object = modsolve::report::batch::HistogramEntry::new(&request.file, &histogram, &asked);
         Ok(Json(modsolve::report::batch::batch_json(vec![object], None)))
     })
@@ -663,11 +660,11 @@ fn default_exact_limit() -> u64 {
 }
 
 fn default_distribution_samples() -> usize {
-    1000
+    modsolve::difficulty::DEFAULT_SAMPLES
 }
 
 fn default_confidence() -> f64 {
-    0.95
+    modsolve::difficulty::DEFAULT_CONFIDENCE
 }
 
 /// `POST /api/distribution`: the par distribution of a template, as `check --par-distribution
@@ -684,14 +681,13 @@ async fn distribution(
         let spec = modsolve::request::DistributionSpec {
             budget: Budget::of_time(time(&job)),
             exact_limit: request.exact_limit,
-            // The server's own bound, below the command line's.
-            samples: request.samples.min(100_000),
+            samples: request.samples,
             seed: request.seed,
             confidence: request.confidence,
             timeout: Some(timeout(&job)),
             max_memory: Some(job.shared.memory_limit()),
         };
-        let options = spec.options().map_err(ApiError::bad_request)?;
+        let options = spec.options().map_err(|e| ApiError::bad_request(e.to_string()))?;
         let distribution = modsolve::difficulty::par_distribution(&template, &options)?;
         let object = modsolve::report::batch::DistributionEntry::new(&request.file, &distribution);
         Ok(Json(modsolve::report::batch::batch_json(vec![object], None)))
@@ -803,7 +799,7 @@ async fn export(
             ExportError::TooLarge { .. } => {
                 ApiError::new(StatusCode::BAD_REQUEST, "input", e.to_string()).with_file(&request.file)
             }
-            ExportError::Undecided => ApiError::from(modsolve::Error::BudgetRanOut),
+            ExportError::Undecided => ApiError::from(modsolve::Error::TimedOut),
             ExportError::Analysis(e) => ApiError::from(e),
         })?;
         let page = crate::cli::export::html(&Document::single(level));

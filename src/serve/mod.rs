@@ -170,7 +170,7 @@ impl From<modsolve::Error> for ApiError {
                 ApiError { position: e.position, ..ApiError::new(StatusCode::BAD_REQUEST, "input", message) }
             }
             Error::OverMemory(_) => ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "memory", message),
-            Error::BudgetRanOut => ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "budget", message),
+            Error::TimedOut => ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "budget", message),
             Error::Internal(InternalError::Unsupported(_)) => {
                 ApiError::new(StatusCode::BAD_REQUEST, "unsupported", message)
             }

@@ -1044,7 +1044,8 @@ fn serve_makes_new_puzzles_and_removes_nodes() {
     );
 }
 
-/// Generation's refusals and its advice in the page are the command line's words.
+/// Generation's refusals and its advice in the page are the command line's words, each naming
+/// the request's fields as its front-end does (`scramble` in the page, `--scramble` there).
 #[test]
 fn serve_generate_speaks_the_command_lines_words() {
     let server = Server::start(&[]);
@@ -1066,17 +1067,24 @@ fn serve_generate_speaks_the_command_lines_words() {
     assert_eq!(made.status.code(), Some(1));
     let words = String::from_utf8(made.stdout).unwrap();
     let advice = answer.1["advice"].as_str().unwrap();
-    assert_eq!(words.lines().last(), Some(advice));
-    assert!(advice.ends_with("(raise --attempts, or give --scramble 10: a start made from 10 random presses has a par of at most 10)"), "{advice}");
-    // Impossible: refused with the reason.
+    let flags = "(raise --attempts, or give --scramble 10: a start made from 10 random presses has a par of at most 10)";
+    let fields =
+        "(raise attempts, or give scramble 10: a start made from 10 random presses has a par of at most 10)";
+    assert!(advice.ends_with(fields), "{advice}");
+    assert_eq!(words.lines().last(), Some(advice.replace(fields, flags).as_str()));
+    // Impossible: refused with the library's reason; the command line adds its flags.
     let body = json!({"source": template, "count": 2, "par": [6, 10], "scramble": 5});
     let answer = server.post("api/generate", &body);
     assert_error(&answer, 400, "usage");
     let refused = cli(&["--count", "2", "--par", "6..10", "--scramble", "5"]);
     assert_eq!(refused.status.code(), Some(2));
     let reason = String::from_utf8(refused.stderr).unwrap();
-    assert_eq!(format!("error: {}\n", answer.1["error"]["message"].as_str().unwrap()), reason);
-    assert!(reason.contains("--par 6..10 cannot be met with --scramble 5"), "{reason}");
+    let message = answer.1["error"]["message"].as_str().unwrap();
+    assert_eq!(format!("error: {message} (set by --par and --scramble)\n"), reason);
+    assert_eq!(
+        message,
+        "the par range 6..10 cannot be met with a scramble of 5 presses: its pars are at most 5"
+    );
     // Met: no advice.
     let body = json!({"source": template, "count": 2, "par": [6, 10], "scramble": 10});
     let answer = server.post("api/generate", &body);

@@ -93,14 +93,14 @@ fn waiting<T: Send + 'static>(
 
 /// Runs `work` within a timeout (`None`: no bound), as the entry points do: on its own thread,
 /// abandoned past the bound (the timeout, 10% and 0.2 s more) with
-/// [`crate::Error::BudgetRanOut`], and stopped at its next checkpoint. For callers that bound a
+/// [`crate::Error::TimedOut`], and stopped at its next checkpoint. For callers that bound a
 /// whole command, its set-up and output included (the command line's `generate --timeout`).
 pub fn within_timeout<T: Send + 'static>(
     timeout: Option<Duration>,
     work: impl FnOnce() -> T + Send + 'static,
 ) -> Result<T, crate::Error> {
     on_worker(timeout, work).map_err(|abandoned| match abandoned {
-        Abandoned::TimeRanOut => crate::Error::BudgetRanOut,
+        Abandoned::TimeRanOut => crate::Error::TimedOut,
         Abandoned::Stopped => crate::error::InternalError::Stopped.into(),
     })
 }

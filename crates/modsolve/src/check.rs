@@ -468,7 +468,7 @@ pub struct CheckOptions {
     /// play-throughs of the player strategies. It never leaves the check undecided.
     pub budget: Budget,
     /// The wall time the whole check may take (`None`: no bound); past it the check is
-    /// abandoned ([`Error::BudgetRanOut`]).
+    /// abandoned ([`Error::TimedOut`]).
     pub timeout: Option<std::time::Duration>,
     /// Refuse puzzles whose estimated peak memory is above this many bytes (`None`: half of
     /// this machine's memory).
@@ -499,7 +499,7 @@ pub fn memory_estimate(puzzle: &Puzzle) -> crate::memory::Estimate {
 
 /// Checks one puzzle within the options' memory and time: the work is refused before it starts
 /// when its estimated memory is above the limit ([`Error::OverMemory`]), and abandoned when it
-/// runs past the timeout's bound ([`Error::BudgetRanOut`]; it stops at its next pivot or
+/// runs past the timeout's bound ([`Error::TimedOut`]; it stops at its next pivot or
 /// row). With a timeout the work runs on a copy of the puzzle.
 ///
 /// ```

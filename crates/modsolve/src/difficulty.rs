@@ -57,7 +57,7 @@ pub struct DistributionOptions {
     /// running are abandoned at it.
     pub deadline: Option<Instant>,
     /// The wall time the whole distribution may take, set-up included (`None`: no bound); past
-    /// it the result is [`Error::BudgetRanOut`] and the work stops.
+    /// it the result is [`Error::TimedOut`] and the work stops.
     pub timeout: Option<std::time::Duration>,
     /// The memory limit in bytes (`None`: half of this machine's memory).
     pub max_memory: Option<u64>,
@@ -69,14 +69,14 @@ impl Default for DistributionOptions {
     fn default() -> Self {
         DistributionOptions {
             exact_limit: DEFAULT_EXACT_LIMIT,
-            samples: 1000,
+            samples: DEFAULT_SAMPLES,
             seed: 1,
             nodes_per_sample: 2_000_000,
             work: None,
             deadline: None,
             timeout: None,
             max_memory: None,
-            confidence: 0.95,
+            confidence: DEFAULT_CONFIDENCE,
         }
     }
 }
@@ -154,6 +154,12 @@ pub fn sampling_bounds(budget: crate::Budget) -> (u64, SamplingBound) {
 
 /// The default largest number of solvable starts that is counted exactly: 2^32.
 pub const DEFAULT_EXACT_LIMIT: u64 = 1 << 32;
+
+/// The default number of samples of a par distribution (and of the command line's histogram).
+pub const DEFAULT_SAMPLES: usize = 1000;
+
+/// The default confidence of a sampled distribution's intervals.
+pub const DEFAULT_CONFIDENCE: f64 = 0.95;
 
 /// The par distribution of a puzzle's solvable starts.
 #[derive(Clone, Debug)]

@@ -88,9 +88,9 @@ pub enum Error {
     #[error(transparent)]
     OverMemory(#[from] OverMemory),
     /// The timeout came before the work finished (when the work has no undecided answer to
-    /// give, as a check does). The name is historical: the budget never ends work this way.
+    /// give, as a check does). The budget never ends work this way.
     #[error("the timeout came before the work finished")]
-    BudgetRanOut,
+    TimedOut,
     /// A request the chosen method cannot answer, or a bug (a plan failed its simulation).
     #[error(transparent)]
     Internal(#[from] InternalError),

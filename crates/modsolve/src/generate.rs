@@ -773,7 +773,7 @@ pub(crate) fn sample_pars(
 }
 
 /// [`par_histogram_within`] within a timeout too (`None`: no bound): the whole histogram,
-/// set-up included, is abandoned past it ([`crate::Error::BudgetRanOut`]) and its work stops.
+/// set-up included, is abandoned past it ([`crate::Error::TimedOut`]) and its work stops.
 #[doc(hidden)]
 pub fn par_histogram_timed(
     template: &Puzzle,

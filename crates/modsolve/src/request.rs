@@ -296,13 +296,140 @@ pub fn generate_report(
     })
 }
 
+impl Infeasible {
+    /// The request's fields that set what cannot be met (`par`, `scramble`, …), for a
+    /// front-end to name as it names them (the command line's `--par`) after the reason.
+    pub fn fields(&self) -> &'static [&'static str] {
+        match self {
+            Infeasible::Unique { .. } => &["unique"],
+            Infeasible::EmptyPar { .. } | Infeasible::ZeroPar | Infeasible::ParTooHigh { .. } => &["par"],
+            Infeasible::TooFewStarts { .. } => &["count"],
+            Infeasible::TooFewLevels { .. } => &["count", "scramble"],
+            Infeasible::ZeroScramble | Infeasible::ScrambleTooLong { .. } => &["scramble"],
+            Infeasible::ParAboveScramble { .. } => &["par", "scramble"],
+            Infeasible::StrategyDoesNotApply(_) => &["strategy"],
+            Infeasible::BeyondWords | Infeasible::NothingChanges => &[],
+        }
+    }
+}
+
+/// What a run that found fewer levels than asked for says, and what to do, every front-end's
+/// words: `name` writes a request field as the front-end calls it (`attempts` is the command
+/// line's `--attempts`). A par range without a scramble is met by starts made from at most that
+/// many presses.
+pub fn shortfall(
+    batch: &crate::generate::Batch,
+    count: usize,
+    par: Option<(u64, u64)>,
+    scramble: Option<u64>,
+    name: impl Fn(&'static str) -> String,
+) -> String {
+    let (found, tried) = (batch.found, batch.tried);
+    let attempts = name("attempts");
+    let more = if batch.out_of_work {
+        format!("give {attempts} N to try more")
+    } else {
+        format!("raise {attempts}")
+    };
+    let advice = match (par, scramble) {
+        (Some((_, high)), None) => format!(
+            "{more}, or give {} {high}: a start made from {high} random presses has a par of at most {high}",
+            name("scramble")
+        ),
+        _ => more,
+    };
+    let why = if batch.out_of_work {
+        "the default budget's work ran out"
+    } else {
+        "the spec is rare for this template"
+    };
+    let seen = match batch.pars {
+        Some((low, high)) => format!("; the candidates' proven pars were {low}..{high}"),
+        None => String::new(),
+    };
+    format!("found {found} of {count} levels in {tried} candidates: {why}{seen} ({advice})")
+}
+
 pub use crate::report::batch::Verdict;
 
 /// Why a check stopped before it finished: the `error` of an undecided check's object.
 pub const UNDECIDED_CHECK: &str = "the timeout came before the check finished";
 
-/// The most samples a par histogram or distribution takes without a time to end it.
+/// The most samples a par histogram or distribution takes without a time to end it: more are
+/// refused ([`SamplingRefused::Endless`]) on every front-end. A time budget ends the samples
+/// itself, so with one any number may be asked for.
 pub const UNTIMED_SAMPLES: usize = 1_000_000;
+
+/// Why a histogram or distribution request is refused before any work.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum SamplingRefused {
+    /// More than [`UNTIMED_SAMPLES`] samples with no time to end them.
+    #[error(
+        "{0} samples with a node budget have no end in sight: give at most {UNTIMED_SAMPLES}, \
+         or a time budget to take as many as fit"
+    )]
+    Endless(usize),
+    /// A confidence outside (0, 1).
+    #[error("confidence {0} is not between 0 and 1")]
+    Confidence(f64),
+}
+
+/// The samples a request may take under its budget: refused past [`UNTIMED_SAMPLES`] when no
+/// time ends them.
+fn sampling(
+    budget: crate::Budget,
+    samples: usize,
+) -> Result<(u64, crate::difficulty::SamplingBound), SamplingRefused> {
+    let (nodes_per_sample, bound) = crate::difficulty::sampling_bounds(budget);
+    if bound == crate::difficulty::SamplingBound::Samples && samples > UNTIMED_SAMPLES {
+        return Err(SamplingRefused::Endless(samples));
+    }
+    Ok((nodes_per_sample, bound))
+}
+
+/// A par-histogram request as every front-end takes it.
+#[derive(Clone, Copy, Debug)]
+pub struct HistogramSpec {
+    /// Bounds the sampling: a time for all of it, or nodes per sample
+    /// ([`crate::difficulty::sampling_bounds`]).
+    pub budget: crate::Budget,
+    /// The samples asked for (at most [`UNTIMED_SAMPLES`] when no time ends them).
+    pub samples: usize,
+    /// The samples' seed.
+    pub seed: u64,
+    /// The wall time of each histogram, set-up included.
+    pub timeout: Option<std::time::Duration>,
+    /// The memory it may take.
+    pub max_memory: Option<u64>,
+}
+
+impl HistogramSpec {
+    /// What the histograms are asked for, for their reports; refused past [`UNTIMED_SAMPLES`]
+    /// samples when no time ends them.
+    pub fn asked(&self) -> Result<crate::report::batch::HistogramAsked, SamplingRefused> {
+        let (nodes_per_sample, bound) = sampling(self.budget, self.samples)?;
+        Ok(crate::report::batch::HistogramAsked { samples: self.samples, nodes_per_sample, bound })
+    }
+
+    /// One template's histogram, its samples ended by `end` (one end for a run of several
+    /// templates: [`crate::difficulty::SamplingBound::end`] of [`Self::asked`]'s bound).
+    pub fn histogram(
+        &self,
+        template: &Puzzle,
+        asked: &crate::report::batch::HistogramAsked,
+        end: crate::generate::SamplesEnd,
+    ) -> Result<crate::generate::Histogram, Error> {
+        crate::generate::par_histogram_timed(
+            template,
+            self.samples,
+            self.seed,
+            asked.nodes_per_sample,
+            end,
+            self.max_memory,
+            self.timeout,
+        )
+    }
+}
 
 /// A par-distribution request as every front-end takes it.
 #[derive(Clone, Copy, Debug)]
@@ -325,21 +452,20 @@ pub struct DistributionSpec {
 }
 
 impl DistributionSpec {
-    /// The library's options for this request, its deadline counted from now; an error names
-    /// a confidence outside (0, 1).
-    pub fn options(&self) -> Result<crate::difficulty::DistributionOptions, String> {
+    /// The library's options for this request, its deadline counted from now; refused for a
+    /// confidence outside (0, 1) or past [`UNTIMED_SAMPLES`] samples when no time ends them.
+    pub fn options(&self) -> Result<crate::difficulty::DistributionOptions, SamplingRefused> {
         if !(self.confidence > 0.0 && self.confidence < 1.0) {
-            return Err(format!("confidence {} is not between 0 and 1", self.confidence));
+            return Err(SamplingRefused::Confidence(self.confidence));
         }
-        let (nodes_per_sample, bound) = crate::difficulty::sampling_bounds(self.budget);
-        let time = bound.time();
+        let (nodes_per_sample, bound) = sampling(self.budget, self.samples)?;
         Ok(crate::difficulty::DistributionOptions {
             exact_limit: self.exact_limit,
-            samples: if time.is_some() { self.samples } else { self.samples.min(UNTIMED_SAMPLES) },
+            samples: self.samples,
             seed: self.seed,
             nodes_per_sample,
             work: bound.work(),
-            deadline: time.map(|time| std::time::Instant::now() + time),
+            deadline: bound.time().map(|time| std::time::Instant::now() + time),
             timeout: self.timeout,
             max_memory: self.max_memory,
             confidence: self.confidence,
@@ -368,7 +494,7 @@ pub fn check_entry(
             };
             (CheckFile::Checked(Box::new(entry)), verdict)
         }
-        Err(Error::BudgetRanOut) => (stopped(UNDECIDED_CHECK.into(), Some(true)), Verdict::Failed(0)),
+        Err(Error::TimedOut) => (stopped(UNDECIDED_CHECK.into(), Some(true)), Verdict::Failed(0)),
         Err(e @ Error::OverMemory(_)) => (stopped(e.to_string(), None), Verdict::Unreadable),
         Err(e) => (stopped(e.to_string(), None), Verdict::Failed(0)),
     }
@@ -393,11 +519,11 @@ mod tests {
     }
 
     #[test]
-    fn a_distribution_request_bounds_untimed_samples_and_refuses_a_bad_confidence() {
+    fn a_distribution_request_refuses_endless_samples_and_a_bad_confidence() {
         let spec = DistributionSpec {
             budget: crate::Budget::of_nodes(1000),
             exact_limit: 10,
-            samples: 5_000_000,
+            samples: UNTIMED_SAMPLES,
             seed: 3,
             confidence: 0.9,
             timeout: None,
@@ -408,14 +534,41 @@ mod tests {
             (options.samples, options.nodes_per_sample, options.deadline),
             (UNTIMED_SAMPLES, 1000, None)
         );
-        let timed =
-            DistributionSpec { budget: crate::Budget::of_time(std::time::Duration::from_secs(2)), ..spec };
+        let e = DistributionSpec { samples: 5_000_000, ..spec }.options().unwrap_err();
+        assert_eq!(e, SamplingRefused::Endless(5_000_000));
+        assert_eq!(
+            e.to_string(),
+            "5000000 samples with a node budget have no end in sight: give at most 1000000, \
+             or a time budget to take as many as fit"
+        );
+        let timed = DistributionSpec {
+            budget: crate::Budget::of_time(std::time::Duration::from_secs(2)),
+            samples: 5_000_000,
+            ..spec
+        };
         let options = timed.options().unwrap();
         assert_eq!(options.samples, 5_000_000);
         assert!(options.deadline.is_some());
         let e = DistributionSpec { confidence: 1.0, ..spec }.options().unwrap_err();
-        assert_eq!(e, "confidence 1 is not between 0 and 1");
+        assert_eq!(e.to_string(), "confidence 1 is not between 0 and 1");
         let e = DistributionSpec { confidence: f64::NAN, ..spec }.options().unwrap_err();
-        assert_eq!(e, "confidence NaN is not between 0 and 1");
+        assert_eq!(e.to_string(), "confidence NaN is not between 0 and 1");
+    }
+
+    #[test]
+    fn a_histogram_request_refuses_endless_samples_as_a_distribution_does() {
+        let spec = HistogramSpec {
+            budget: crate::Budget::of_nodes(1000),
+            samples: UNTIMED_SAMPLES + 1,
+            seed: 1,
+            timeout: None,
+            max_memory: None,
+        };
+        assert_eq!(spec.asked().unwrap_err(), SamplingRefused::Endless(UNTIMED_SAMPLES + 1));
+        let asked = HistogramSpec { samples: UNTIMED_SAMPLES, ..spec }.asked().unwrap();
+        assert_eq!((asked.samples, asked.nodes_per_sample), (UNTIMED_SAMPLES, 1000));
+        let timed =
+            HistogramSpec { budget: crate::Budget::of_time(std::time::Duration::from_secs(1)), ..spec };
+        assert_eq!(timed.asked().unwrap().samples, UNTIMED_SAMPLES + 1);
     }
 }
