@@ -307,8 +307,8 @@ pub const UNTIMED_SAMPLES: usize = 1_000_000;
 /// A par-distribution request as every front-end takes it.
 #[derive(Clone, Copy, Debug)]
 pub struct DistributionSpec {
-    /// Bounds the exact search and the sampling: a time for all of it, or nodes per sample
-    /// ([`crate::difficulty::sampling_bounds`]).
+    /// Bounds the exact search and the sampling: a time for all of it, or nodes per sample and
+    /// for the samples' work in all ([`crate::difficulty::distribution_bounds`]).
     pub budget: crate::Budget,
     /// Counted exactly up to this many solvable starts.
     pub exact_limit: u64,
@@ -331,7 +331,7 @@ impl DistributionSpec {
         if !(self.confidence > 0.0 && self.confidence < 1.0) {
             return Err(format!("confidence {} is not between 0 and 1", self.confidence));
         }
-        let (nodes_per_sample, bound) = crate::difficulty::sampling_bounds(self.budget);
+        let (nodes_per_sample, bound) = crate::difficulty::distribution_bounds(self.budget);
         let time = bound.time();
         Ok(crate::difficulty::DistributionOptions {
             exact_limit: self.exact_limit,
