@@ -201,8 +201,8 @@ fn refused(e: &SamplingRefused, json: bool) -> Failure {
 
 /// The par distribution of every file taken as a template: exact up to `--exact-limit`
 /// solvable starts, sampled beyond. A time budget bounds the search and the sampling of the
-/// whole run (all files); a node budget bounds each sample and sets no deadline; the timeout
-/// bounds each file's whole distribution, its set-up included.
+/// whole run (all files); a node budget bounds each sample and the samples' work in all, and
+/// sets no deadline; the timeout bounds each file's whole distribution, its set-up included.
 pub(crate) fn distribution(request: &Request) -> Result<Output, Failure> {
     let json = request.json;
     super::stdin_at_most_once(&request.files, json)?;
@@ -219,7 +219,7 @@ pub(crate) fn distribution(request: &Request) -> Result<Output, Failure> {
     let options = spec.options().map_err(|e| refused(&e, json))?;
     let asked = DistributionAsked {
         nodes_per_sample: options.nodes_per_sample,
-        bound: modsolve::difficulty::sampling_bounds(spec.budget).1,
+        bound: modsolve::difficulty::distribution_bounds(spec.budget).1,
     };
     let (mut text, mut objects) = (String::new(), Vec::new());
     for path in &super::puzzle_files(&request.files, json)? {

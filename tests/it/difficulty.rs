@@ -260,3 +260,57 @@ fn the_par_distribution_keeps_its_budget_and_its_timeout() {
     assert!(err.contains("the timeout came before the work finished; a larger --timeout"), "{err}");
     assert!(took < Duration::from_millis(200 + 1300), "{took:?}");
 }
+
+/// A node budget bounds the whole sampled distribution, counted in work (each sample's fixed
+/// cost, elimination and search), not the clock: `--budget 1000` takes one sample of the 1000
+/// asked (its fixed cost alone is the budget) and says it stopped; a larger node budget takes
+/// more, but still not all, and the same samples on every run.
+#[test]
+fn a_node_budget_bounds_the_whole_sampled_distribution() {
+    use modsolve::request::DistributionSpec;
+    let template = load("Puzzle(graph: Grid(rows: 6, cols: 6), modulus: 3, target: All(1))");
+    let spec = |nodes| DistributionSpec {
+        budget: modsolve::Budget::of_nodes(nodes),
+        exact_limit: 0,
+        samples: 1000,
+        seed: 5,
+        confidence: 0.95,
+        timeout: None,
+        max_memory: None,
+    };
+    let histogram = |nodes| {
+        let options = spec(nodes).options().unwrap();
+        assert_eq!(options.work, Some(nodes));
+        match par_distribution(&template, &options).unwrap().kind {
+            DistributionKind::Sampled(sampled) => sampled.histogram,
+            DistributionKind::Exact(_) => panic!("the exact limit is 0"),
+        }
+    };
+    let one = histogram(1000);
+    assert_eq!(one.taken, 1, "{one:?}");
+    assert!(one.work >= 1000, "{one:?}");
+    let some = histogram(100_000);
+    assert!(some.taken > 1 && some.taken <= 100, "{some:?}");
+    assert!(some.work >= 100_000, "{some:?}");
+    assert_eq!(histogram(100_000), some);
+    let scratch = Scratch::new();
+    let file = scratch.file("grid.ron", "Puzzle(graph: Grid(rows: 6, cols: 6), modulus: 3, target: All(1))");
+    let output = modsolve()
+        .args(["check", "--par-distribution", "--exact-limit", "0", "--budget", "1000", "--json"])
+        .arg(&file)
+        .output()
+        .expect("runs");
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    assert_eq!(
+        (&json["method"], &json["complete"], &json["taken"]),
+        (&"sampled".into(), &false.into(), &1.into())
+    );
+    let output = modsolve()
+        .args(["check", "--par-distribution", "--exact-limit", "0", "--budget", "1000"])
+        .arg(&file)
+        .output()
+        .expect("runs");
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(text.contains("stopped at the budget (1000 nodes of work): 1 of 1000 samples taken"), "{text}");
+}

@@ -902,3 +902,29 @@ fn par_samples_of_a_tiny_board_end_under_the_default_budget() {
     assert!((50_000..=200_000).contains(&first), "{first}");
     assert_eq!(taken(), first);
 }
+
+/// The searches of one command share its node budget: on an 8×8 grid of mixed moduli whose
+/// fewest presses the budget does not prove, `--minimize max` (a search for the fewest presses,
+/// then one for `max`) reports no more nodes than the budget, with both engines, and the nodes
+/// the `max` search used are in the count (more than the fewest-presses search alone).
+#[test]
+fn the_searches_of_one_command_share_its_node_budget() {
+    use modsolve::{Budget, Engine, Objective, Options, analyse};
+    let moduli: Vec<u64> = (0..64).map(|i| 2 + (i * 5) % 11).collect();
+    let start: Vec<u64> = moduli.iter().enumerate().map(|(i, &m)| (i as u64 * 3 + 1) % m).collect();
+    let puzzle = modsolve::parse_puzzle(&format!(
+        "Puzzle(graph: Grid(rows: 8, cols: 8), modulus: {moduli:?}, start: {start:?})"
+    ))
+    .unwrap();
+    for (engine, nodes) in [(Engine::Algebra, 1_000_000u64), (Engine::Search, 200_000)] {
+        let options = |objective| {
+            Options::default().engine(engine).objective(objective).budget(Budget::of_nodes(nodes))
+        };
+        let max = analyse(&puzzle, &options(Objective::Max)).unwrap();
+        let used = max.search_nodes.expect("searched");
+        // One search step past the budget at most: the largest step counts a few hundred nodes.
+        assert!(used <= nodes + 1_000, "{engine:?}: {used} nodes of {nodes}");
+        let total = analyse(&puzzle, &options(Objective::Total)).unwrap();
+        assert!(total.search_nodes.expect("searched") <= used, "{engine:?}");
+    }
+}

@@ -318,6 +318,15 @@ impl Budget {
         Budget { nodes: self.nodes, time: self.time.map(|t| t.saturating_sub(started.elapsed())) }
     }
 
+    /// What is left of this budget for the next search of a command whose time started at
+    /// `started` and whose searches so far counted `spent` nodes: the searches of one command
+    /// share one budget, nodes and time. The default budget is left whole to each search (its
+    /// searches take their own shares of it, [`Budget::is_default`]).
+    pub fn after(self, started: Instant, spent: u64) -> Budget {
+        let left = self.since(started);
+        if self.is_default() { left } else { Budget { nodes: self.nodes.saturating_sub(spent), ..left } }
+    }
+
     /// Whether the time of a budget started at `started` has run out.
     pub fn expired(self, started: Instant) -> bool {
         self.time.is_some_and(|t| started.elapsed() >= t)

@@ -152,6 +152,18 @@ pub fn sampling_bounds(budget: crate::Budget) -> (u64, SamplingBound) {
     }
 }
 
+/// How a budget bounds a par distribution: as [`sampling_bounds`], except that a node count
+/// given also bounds the samples' work in all ([`SamplingBound::Work`]: each sample's fixed
+/// cost, elimination and search counted), so a node budget ends the distribution as a time
+/// does, with the samples taken so far, the same on every machine.
+#[doc(hidden)]
+pub fn distribution_bounds(budget: crate::Budget) -> (u64, SamplingBound) {
+    match sampling_bounds(budget) {
+        (nodes, SamplingBound::Samples) => (nodes, SamplingBound::Work(budget.nodes)),
+        bounds => bounds,
+    }
+}
+
 /// The default largest number of solvable starts that is counted exactly: 2^32.
 pub const DEFAULT_EXACT_LIMIT: u64 = 1 << 32;
 

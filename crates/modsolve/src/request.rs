@@ -434,8 +434,8 @@ impl HistogramSpec {
 /// A par-distribution request as every front-end takes it.
 #[derive(Clone, Copy, Debug)]
 pub struct DistributionSpec {
-    /// Bounds the exact search and the sampling: a time for all of it, or nodes per sample
-    /// ([`crate::difficulty::sampling_bounds`]).
+    /// Bounds the exact search and the sampling: a time for all of it, or nodes per sample and
+    /// for the samples' work in all ([`crate::difficulty::distribution_bounds`]).
     pub budget: crate::Budget,
     /// Counted exactly up to this many solvable starts.
     pub exact_limit: u64,
@@ -458,7 +458,11 @@ impl DistributionSpec {
         if !(self.confidence > 0.0 && self.confidence < 1.0) {
             return Err(SamplingRefused::Confidence(self.confidence));
         }
-        let (nodes_per_sample, bound) = sampling(self.budget, self.samples)?;
+        // A node budget bounds the distribution's work in all, so only an endless bound refuses.
+        let (nodes_per_sample, bound) = crate::difficulty::distribution_bounds(self.budget);
+        if bound == crate::difficulty::SamplingBound::Samples && self.samples > UNTIMED_SAMPLES {
+            return Err(SamplingRefused::Endless(self.samples));
+        }
         Ok(crate::difficulty::DistributionOptions {
             exact_limit: self.exact_limit,
             samples: self.samples,

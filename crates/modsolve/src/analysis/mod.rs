@@ -347,10 +347,23 @@ fn by_algebra(puzzle: &Puzzle, options: &Options, started: Instant) -> Result<An
     } else {
         None
     };
-    let budget = || options.budget.since(started);
+    // The command's searches share its budget: each gets what the ones before it left.
+    let spent = std::cell::Cell::new(0u64);
+    let budget = || options.budget.after(started, spent.get());
     let symmetries = crate::model::symmetries(puzzle);
     let explore_for = |objective| {
-        explore(&answer, |highest| search_problem(puzzle, highest), limits, objective, budget(), &symmetries)
+        let found = explore(
+            &answer,
+            |highest| search_problem(puzzle, highest),
+            limits,
+            objective,
+            budget(),
+            &symmetries,
+        );
+        if let Ok(found) = &found {
+            spent.set(spent.get().saturating_add(found.nodes));
+        }
+        found
     };
     // When the set cannot be walked (or no search is allowed), the algebra's plan stands: best
     // only if it is the only one, else not proven for the reason `otherwise`.
@@ -405,9 +418,16 @@ fn by_algebra(puzzle: &Puzzle, options: &Options, started: Instant) -> Result<An
             Err(why) => analysis.fewest = standing(Objective::Total, Proof::NotSearched(why)),
         }
         if options.objective != Objective::Total {
-            analysis.optimal = match explore_for(options.objective) {
-                Ok(found) => with_bound(found.best, found.lower_bound),
-                Err(why) => standing(options.objective, Proof::NotSearched(why)),
+            analysis.optimal = match budget().is_zero() {
+                // The search for the fewest presses spent the budget.
+                true => standing(options.objective, Proof::BudgetRanOut),
+                false => match explore_for(options.objective) {
+                    Ok(found) => {
+                        analysis.search_nodes = Some(spent.get());
+                        with_bound(found.best, found.lower_bound)
+                    }
+                    Err(why) => standing(options.objective, Proof::NotSearched(why)),
+                },
             };
         }
     }
@@ -427,7 +447,7 @@ fn by_algebra(puzzle: &Puzzle, options: &Options, started: Instant) -> Result<An
     }
     // The count within binding limits comes from a search; without one (periods past 64 bits)
     // it is unknown, never the algebra's count of all plans.
-    if !counted && count_by_search(puzzle, options.budget.since(started), 0, &mut analysis).is_none() {
+    if !counted && count_by_search(puzzle, budget(), 0, &mut analysis).is_none() {
         analysis.count = Count { value: BigUint::zero(), exact: false };
     }
     if options.list_all {
@@ -592,7 +612,7 @@ fn by_search(puzzle: &Puzzle, options: &Options, started: Instant) -> Result<Ana
         let outcome = search_ahead(
             &problem,
             Goal::Best(objective),
-            options.budget.since(started),
+            options.budget.after(started, analysis.search_nodes.unwrap_or(0)),
             None,
             None,
             ahead.as_ref(),
@@ -621,7 +641,8 @@ fn by_search(puzzle: &Puzzle, options: &Options, started: Instant) -> Result<Ana
         analysis.optimal = best(options.objective, &mut analysis).0;
     }
     let keep = if options.list_all { options.list_limit } else { 0 };
-    let listing = count_by_search(puzzle, options.budget.since(started), keep, &mut analysis);
+    let left = options.budget.after(started, analysis.search_nodes.unwrap_or(0));
+    let listing = count_by_search(puzzle, left, keep, &mut analysis);
     if options.list_all {
         analysis.listing = listing;
     }
