@@ -48,7 +48,8 @@
 //! - [`request`] is what every front-end (the command, the playground's server, the Python
 //!   package) shares: names parsed once, a generation request checked once, the documents.
 
-#![warn(missing_docs, unreachable_pub)]
+#![deny(missing_docs)]
+#![warn(unreachable_pub)]
 
 #[cfg(feature = "kernels")]
 #[doc(hidden)]
