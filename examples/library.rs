@@ -23,7 +23,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     // smallest; a node budget makes the answer the same on every machine.
     let budget = Budget::of_nodes(10_000_000);
     let report = analyse(&octopus, &Options::default().budget(budget))?;
-    print!("{}", modsolve::report::solve_text(&octopus, &report, false));
+    print!("{}", modsolve::report::solve_text(&octopus, &report, false, &modsolve::report::Knobs::PLAIN));
     let fewest = report.fewest.as_ref().expect("the octopus is solvable");
     println!("\nfewest: {} presses, {}", fewest.total(), fewest.proof.describe());
 

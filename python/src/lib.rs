@@ -115,7 +115,14 @@ fn solve(
     limit: usize,
     max_memory: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
-    let options = Options::default().engine(engine(method)?).objective(objective(minimize)?).budget(budget_of(budget, nodes)?).timeout(timeout_of(timeout)?).list_all(all).list_limit(limit).max_memory(memory_limit(max_memory)?);
+    let options = Options::default()
+        .engine(engine(method)?)
+        .objective(objective(minimize)?)
+        .budget(budget_of(budget, nodes)?)
+        .timeout(timeout_of(timeout)?)
+        .list_all(all)
+        .list_limit(limit)
+        .max_memory(memory_limit(max_memory)?);
     let puzzle = read(py, puzzle)?;
     let text = work(py, || {
         let report = modsolve::analyse(&puzzle, &options)?;
@@ -143,7 +150,10 @@ fn check(
     max_memory: Option<&Bound<'_, PyAny>>,
     file: Option<String>,
 ) -> PyResult<Py<PyAny>> {
-    let options = CheckOptions::default().budget(budget_of(budget, nodes)?).timeout(timeout_of(timeout)?).max_memory(memory_limit(max_memory)?);
+    let options = CheckOptions::default()
+        .budget(budget_of(budget, nodes)?)
+        .timeout(timeout_of(timeout)?)
+        .max_memory(memory_limit(max_memory)?);
     let shown = file.unwrap_or_else(|| default_name(puzzle).into());
     let puzzle = read(py, puzzle)?;
     let object = work(py, || match check_within(&puzzle, &options) {
@@ -243,7 +253,10 @@ fn hint(
     timeout: Option<f64>,
     max_memory: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
-    let analysis = Options::default().budget(budget_of(budget, nodes)?).timeout(timeout_of(timeout)?).max_memory(memory_limit(max_memory)?);
+    let analysis = Options::default()
+        .budget(budget_of(budget, nodes)?)
+        .timeout(timeout_of(timeout)?)
+        .max_memory(memory_limit(max_memory)?);
     let options = modsolve::hint::HintOptions::default().analysis(analysis).steps(steps);
     let puzzle = read(py, puzzle)?;
     let buttons = puzzle.button_count();
@@ -626,7 +639,7 @@ fn to_py(e: Error) -> PyErr {
         Error::OverMemory(e) => PyMemoryError::new_err(format!("{e}; raise max_memory")),
         Error::TimedOut => PyTimeoutError::new_err(format!("{e}; a larger timeout may finish it")),
         Error::Internal(e @ InternalError::Unsupported(_)) => PyValueError::new_err(e.to_string()),
-        Error::Internal(e) => PyRuntimeError::new_err(format!(
+        e => PyRuntimeError::new_err(format!(
             "{e}; this is a bug in modsolve, please report it with the puzzle"
         )),
     }
@@ -673,7 +686,7 @@ fn default_name(puzzle: &Bound<'_, PyAny>) -> &'static str {
 fn puzzle_error(e: &InputError, source: Option<&str>, field: Option<String>) -> PyErr {
     let (kind, message) = match &e.kind {
         InputErrorKind::Syntax { message } => ("syntax", message.clone()),
-        InputErrorKind::Invalid { .. } => ("invalid", e.kind.to_string()),
+        _ => ("invalid", e.kind.to_string()),
     };
     let text = match e.position {
         Some(p) => format!("{message} (line {}, column {})", p.line, p.column),

@@ -84,7 +84,7 @@ pub(crate) fn run(request: &Request) -> Result<Output, Failure> {
         let text = match &result {
             Ok(report) if request.github => check_annotations(shown, &source, report, deny),
             Ok(report) if request.brief => check_line(shown, report, deny),
-            Ok(report) => check_text(shown, puzzle, report, deny, request.verbose),
+            Ok(report) => check_text(shown, puzzle, report, deny, request.verbose, &super::FLAGS),
             Err(modsolve::Error::TimedOut) if request.github => annotation(
                 Level::Error,
                 shown,
@@ -178,7 +178,7 @@ pub(crate) fn histogram(request: &Request) -> Result<Output, Failure> {
         let loaded = super::load(path, request.max_input).map_err(|f| f.in_json(json))?;
         let histogram =
             spec.histogram(&loaded.puzzle, &asked, end).map_err(|e| Failure::from(e).in_json(json))?;
-        text.push_str(&histogram_text(&loaded.shown, &histogram, &asked));
+        text.push_str(&histogram_text(&loaded.shown, &histogram, &asked, &super::FLAGS));
         objects.push(HistogramEntry::new(&loaded.shown, &histogram, &asked));
     }
     let body = if json { Body::Json(batch_json(objects, None)) } else { Body::Text(text) };
@@ -226,7 +226,7 @@ pub(crate) fn distribution(request: &Request) -> Result<Output, Failure> {
         let loaded = super::load(path, request.max_input).map_err(|f| f.in_json(json))?;
         let distribution = modsolve::difficulty::par_distribution(&loaded.puzzle, &options)
             .map_err(|e| Failure::from(e).in_json(json))?;
-        text.push_str(&distribution_text(&loaded.shown, &distribution, &asked));
+        text.push_str(&distribution_text(&loaded.shown, &distribution, &asked, &super::FLAGS));
         objects.push(DistributionEntry::new(&loaded.shown, &distribution));
     }
     let body = if json { Body::Json(batch_json(objects, None)) } else { Body::Text(text) };

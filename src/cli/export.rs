@@ -138,6 +138,7 @@ fn failure(shown: &str, e: ExportError) -> Failure {
             let message = failure.message().replacen("error: ", &format!("error: {shown}: "), 1);
             Failure::plain(failure.kind(), message, false)
         }
+        e => Failure::plain(Kind::Internal, format!("error: {shown}: {e}\n"), false),
     }
 }
 

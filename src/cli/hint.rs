@@ -56,7 +56,7 @@ pub(crate) fn run(request: &Request) -> Result<Output, Failure> {
     let code = match hint.outcome {
         Outcome::Solved | Outcome::Next { .. } => 0,
         Outcome::Unsolvable => 1,
-        Outcome::Undecided(_) => 3,
+        _ => 3,
     };
     let body = if json {
         Body::Json(
@@ -64,7 +64,7 @@ pub(crate) fn run(request: &Request) -> Result<Output, Failure> {
                 .expect("a report serialises"),
         )
     } else {
-        Body::Text(modsolve::report::hint_text(&puzzle, &hint))
+        Body::Text(modsolve::report::hint_text(&puzzle, &hint, &super::FLAGS))
     };
     Ok(Output { body, code })
 }

@@ -26,6 +26,10 @@ pub(crate) use output::{Failure, Kind, Output};
 
 use args::{Cli, Command, FormArg, MethodArg, ObjectiveArg};
 
+/// The command line's names for what the texts advise turning (the library names no flag).
+pub(crate) const FLAGS: modsolve::report::Knobs =
+    modsolve::report::Knobs::new("--budget", "--timeout", "--picture", "--json");
+
 /// What one run of the command does, in the library's terms.
 pub(crate) enum Mode {
     Solve(solve::Request),

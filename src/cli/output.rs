@@ -259,7 +259,7 @@ impl From<modsolve::Error> for Failure {
             Error::Internal(e @ InternalError::Unsupported(_)) => {
                 Failure::plain(Kind::Unsupported, format!("error: {e}\n"), false)
             }
-            Error::Internal(e) => Failure::plain(
+            e => Failure::plain(
                 Kind::Internal,
                 format!("error: {e}\nThis is a bug in modsolve; please report it with the puzzle file.\n"),
                 false,

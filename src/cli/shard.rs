@@ -85,7 +85,7 @@ fn walk(
     let report = shard::walk_part(&puzzle, objective, id, budget).map_err(|e| {
         let kind = match e {
             shard::ShardError::NoSolution | shard::ShardError::NotWalked(_) => Kind::Unsupported,
-            shard::ShardError::Internal(_) => Kind::Internal,
+            _ => Kind::Internal,
         };
         Failure::plain(kind, format!("error: {e}\n"), json)
     })?;

@@ -80,7 +80,7 @@ pub(crate) fn run(request: &Request) -> Result<Output, Failure> {
     let body = if json {
         Body::Solve(Box::new(report))
     } else {
-        let mut text = modsolve::report::solve_text(&puzzle, &report, request.picture);
+        let mut text = modsolve::report::solve_text(&puzzle, &report, request.picture, &super::FLAGS);
         // A time cut the search short: another machine may find another plan.
         if let Some(time) = request.options.budget.time
             && report.machine_dependent

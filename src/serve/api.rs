@@ -801,6 +801,7 @@ async fn export(
             }
             ExportError::Undecided => ApiError::from(modsolve::Error::TimedOut),
             ExportError::Analysis(e) => ApiError::from(e),
+            _ => ApiError::internal(e.to_string()),
         })?;
         let page = crate::cli::export::html(&Document::single(level));
         let stem = request.file.rsplit(['/', '\\']).next().unwrap_or("level");

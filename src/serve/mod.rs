@@ -175,6 +175,7 @@ impl From<modsolve::Error> for ApiError {
                 ApiError::new(StatusCode::BAD_REQUEST, "unsupported", message)
             }
             Error::Internal(_) => ApiError::internal(message),
+            _ => ApiError::internal(message),
         }
     }
 }

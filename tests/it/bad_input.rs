@@ -102,7 +102,12 @@ fn parse_and_maybe_solve(source: &str) {
         // What the binary does after parsing: analyse (with a small search budget) and report.
         let options = Options::default().budget(Budget::of_nodes(20_000));
         if let Ok(report) = modsolve::analyse(&puzzle, &options) {
-            let _ = report::solve_text(&puzzle, &report, true);
+            let _ = report::solve_text(
+                &puzzle,
+                &report,
+                true,
+                &modsolve::report::Knobs::new("--budget", "--timeout", "--picture", "--json"),
+            );
             let _ = serde_json::to_string(&report);
         }
     }

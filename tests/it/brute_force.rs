@@ -111,6 +111,7 @@ fn neighbors(topology: &Topology, cell: usize) -> BTreeSet<usize> {
         }
         Topology::Edges { adjacency } => out.extend(adjacency[cell].iter().copied()),
         Topology::Board(_) => unreachable!("boards are checked in `shapes`"),
+        _ => unreachable!("a topology this test does not know"),
     }
     out.remove(&cell);
     out

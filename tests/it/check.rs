@@ -374,7 +374,12 @@ fn a_count_on_mixed_moduli_says_where_it_comes_from() {
     let text = |source: &str| {
         let puzzle = load(source);
         let report = modsolve::analyse(&puzzle, &modsolve::Options::default()).unwrap();
-        modsolve::report::solve_text(&puzzle, &report, false)
+        modsolve::report::solve_text(
+            &puzzle,
+            &report,
+            false,
+            &modsolve::report::Knobs::new("--budget", "--timeout", "--picture", "--json"),
+        )
     };
     // Two cells mod 6, each moved by two buttons alike, and one mod 2: 36 plans, 2^2 · 3^2.
     let mixed = text(

@@ -431,7 +431,11 @@ fn hints_on_board_shapes_follow_the_par_and_draw_the_board() {
         }
         assert_eq!(replay(&puzzle, &pressed), puzzle.target().to_vec(), "{kind}");
         let first = hint(&puzzle, &[], &options(false)).unwrap();
-        let shown = modsolve::report::hint_text(&puzzle, &first);
+        let shown = modsolve::report::hint_text(
+            &puzzle,
+            &first,
+            &modsolve::report::Knobs::new("--budget", "--timeout", "--picture", "--json"),
+        );
         assert!(shown.contains(drawn) && shown.contains("marked [ ] above"), "{kind}:\n{shown}");
         assert!(!shown.contains("[0, "), "{kind} drawn as a list:\n{shown}");
     }

@@ -670,6 +670,7 @@ fn copied_buttons_give_large_mod_p_and_mixed_sets_with_known_best_plans() {
                             total,
                         ),
                         Objective::Buttons => (z.iter().filter(|&&v| v != 0).count() as u128, total),
+                        _ => unreachable!("an objective this test does not know"),
                     }
                 })
                 .min()

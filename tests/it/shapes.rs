@@ -729,11 +729,21 @@ fn plan_pictures_leave_holes_blank() {
          start: Rows([\"-#-\", \"###\", \"-#-\"]))",
     );
     let report = analyse(&puzzle, &Options::default()).unwrap();
-    let text = modsolve::report::solve_text(&puzzle, &report, false);
+    let text = modsolve::report::solve_text(
+        &puzzle,
+        &report,
+        false,
+        &modsolve::report::Knobs::new("--budget", "--timeout", "--picture", "--json"),
+    );
     assert!(text.contains("\n      .\n    . # .\n      .\n"), "{text}");
     let hex = load("Puzzle(graph: Hex(rows: 2, cols: 2), modulus: 2, start: [1, 1, 1, 1])");
     let report = analyse(&hex, &Options::default()).unwrap();
-    let text = modsolve::report::solve_text(&hex, &report, false);
+    let text = modsolve::report::solve_text(
+        &hex,
+        &report,
+        false,
+        &modsolve::report::Knobs::new("--budget", "--timeout", "--picture", "--json"),
+    );
     assert!(text.contains("\n    . #\n     . .\n"), "{text}");
     let cube = load("Puzzle(graph: Cube(1), modulus: 2, start: Rows([\"-#--\", \"....\", \"-.--\"]))");
     let report = analyse(&cube, &Options::default()).unwrap();
@@ -1001,7 +1011,12 @@ fn mangled_shape_files_never_panic() {
                     && puzzle.cell_count() <= 64
                 {
                     let report = analyse(&puzzle, &Options::default()).expect("solves");
-                    let _ = modsolve::report::solve_text(&puzzle, &report, false);
+                    let _ = modsolve::report::solve_text(
+                        &puzzle,
+                        &report,
+                        false,
+                        &modsolve::report::Knobs::new("--budget", "--timeout", "--picture", "--json"),
+                    );
                     let _ = modsolve::format::to_ron(&puzzle, "");
                 }
             }

@@ -23,6 +23,7 @@ use crate::solve::{Answer, differences_fit, solve, solve_differences};
 /// notes never (they describe the puzzle, as `no-simple-strategy` does: it is what makes a
 /// puzzle a puzzle).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Severity {
     /// Reported for the designer's information; never fails the check.
     Note,
@@ -107,6 +108,7 @@ impl FindingCode {
 
 /// One finding: a stable code, a severity and a message for people.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Finding {
     /// What it is about.
     pub code: FindingCode,
@@ -129,6 +131,7 @@ pub struct IntendedVerdict {
 
 /// The check of one puzzle.
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct CheckReport {
     /// Solvability, count and the fewest-press plan (the par).
     pub analysis: Analysis,

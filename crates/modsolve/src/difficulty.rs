@@ -175,6 +175,7 @@ pub const DEFAULT_CONFIDENCE: f64 = 0.95;
 
 /// The par distribution of a puzzle's solvable starts.
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct ParDistribution {
     /// Every start state: `Π m_i`.
     pub states: BigUint,
@@ -186,6 +187,7 @@ pub struct ParDistribution {
 
 /// How the distribution was found.
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub enum DistributionKind {
     /// By breadth-first search over every solvable start.
     Exact(ExactCounts),
@@ -195,6 +197,7 @@ pub enum DistributionKind {
 
 /// The exact counts of a breadth-first search.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ExactCounts {
     /// Par → the number of solvable starts with that par.
     pub pars: BTreeMap<u64, u64>,
@@ -226,6 +229,7 @@ impl Encoding {
 
 /// Why the exact search was not run.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum NotExact {
     /// More solvable starts than the limit.
     TooMany {
@@ -264,6 +268,7 @@ impl std::fmt::Display for NotExact {
 
 /// The sampled shares.
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct SampledShares {
     /// Why the exact search was not run.
     pub why: NotExact,

@@ -15,6 +15,7 @@ pub struct Position {
 
 /// What is wrong with a puzzle file.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum InputErrorKind {
     /// The text is not a well-formed puzzle file (RON syntax, a missing or unknown field, a value
     /// of the wrong type).
@@ -63,6 +64,7 @@ impl InputError {
 
 /// A failure of the solver itself: never the user's fault, always a bug to report.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum InternalError {
     #[error("internal error: the computed plan does not reach the target when simulated ({0})")]
     /// A plan failed its simulation: a bug.
@@ -80,6 +82,7 @@ pub use crate::memory::{Estimate, OverMemory};
 
 /// Why the library could not answer: the one error type of its entry points.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum Error {
     /// The puzzle file is not a valid puzzle.
     #[error(transparent)]

@@ -194,10 +194,11 @@ pub struct Cut {
     pub phases: usize,
 }
 
-/// A plan: presses per button (decimal), and the press cut short by the win, if any (counted
-/// in `presses`).
+/// The exported level's fewest plan as its document writes it: presses per button (decimal),
+/// and the press cut short by the win, if any (counted in `presses`). (The plan itself, with
+/// its proof and bound, is [`crate::solve::Plan`].)
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Plan {
+pub struct PlanEntry {
     /// Presses started per button.
     pub presses: Vec<String>,
     /// Staged presses: the last press, cut short by the win.
@@ -242,7 +243,7 @@ pub struct Level {
     /// Whether no plan has fewer presses (within the analysis's budget).
     pub par_proven: bool,
     /// A plan of `par` presses.
-    pub fewest: Plan,
+    pub fewest: PlanEntry,
     /// A plan of full presses for each way a game can end that has one.
     pub cases: Vec<Case>,
     /// Quiet patterns generating every plan that changes nothing (see the module doc).
@@ -256,6 +257,7 @@ pub struct Level {
 
 /// A page's document: one level, or a pack of levels in the order they are played.
 #[derive(Clone, Debug, Serialize)]
+#[non_exhaustive]
 pub struct Document {
     /// The schema version of the documents (`SCHEMA_VERSION`).
     pub version: u32,
@@ -310,6 +312,7 @@ pub const MEAN_PAR_STATES: u64 = 1 << 20;
 
 /// Why a level is not exported.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum ExportError {
     /// No plan reaches the target: there is nothing to play.
     #[error("no plan solves it, so there is nothing to play")]
@@ -376,7 +379,7 @@ pub fn level(puzzle: &Puzzle, file: &str, options: &ExportOptions) -> Result<Lev
         periods: decimal(&answer.periods),
         par: fewest.total().to_string(),
         par_proven: fewest.proof.is_proven(),
-        fewest: Plan {
+        fewest: PlanEntry {
             presses: decimal(&fewest.presses.to_big()),
             cut: fewest.partial.map(|p| Cut { button: p.button, phases: p.phases }),
         },

@@ -159,6 +159,7 @@ pub struct Batch {
 /// Why a spec can never be met for a template. The messages name the spec's fields, not
 /// command-line flags.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum Infeasible {
     /// A unique solution was asked for, but every solvable start has this many.
     #[error(
@@ -635,6 +636,7 @@ fn prove_within_scramble(
 
 /// The par distribution of a template's random solvable starts.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Histogram {
     /// Par → how many samples had it (proven).
     pub pars: BTreeMap<u64, usize>,

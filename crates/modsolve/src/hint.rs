@@ -87,6 +87,7 @@ pub struct Step {
 
 /// What the player can do from the position.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Outcome {
     /// The board already equals the target: nothing to press.
     Solved,
@@ -113,6 +114,7 @@ pub enum Outcome {
 
 /// A hint: where the player stands and what to press next.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Hint {
     /// The presses already made, replayed from the start (button indices, in order).
     pub pressed: Vec<usize>,

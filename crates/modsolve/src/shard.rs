@@ -108,6 +108,7 @@ impl PartId {
 /// The report of one part (`modsolve FILE --shard K/N --json`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[non_exhaustive]
 pub struct PartReport {
     /// The schema's version.
     pub version: u32,
@@ -201,6 +202,7 @@ impl PartReport {
 
 /// Why a puzzle is not walked in parts.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum ShardError {
     /// No plan solves the puzzle.
     #[error("no plan solves this puzzle, so there is no fewest plan to prove")]

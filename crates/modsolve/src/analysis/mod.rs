@@ -26,6 +26,7 @@ pub use report::SolveReport;
 
 /// Which solver answers.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Engine {
     /// The algebra, with search where it is needed (press limits, optimisation).
     #[default]
@@ -92,6 +93,7 @@ impl Default for Options {
 
 /// How many plans there are.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Count {
     /// The number of plans (a lower bound when not `exact`).
     pub value: BigUint,
@@ -101,6 +103,7 @@ pub struct Count {
 
 /// Plans listed: the first `list_limit` plans of the solution set (within limits).
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Listing {
     /// The plans, each verified by simulation.
     pub plans: Vec<Vec<BigUint>>,
@@ -119,6 +122,7 @@ pub enum Cut {
 
 /// Everything the `solve` command reports.
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct Analysis {
     /// Which solver answered.
     pub engine: Engine,

@@ -230,6 +230,7 @@ impl Serialize for PlanReport {
 
 /// Which elimination answered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Elimination {
     /// Bit-packed elimination over GF(2).
     Gf2,
@@ -284,6 +285,7 @@ pub struct ListingReport {
 /// Everything a solve says about one puzzle. Every plan in it has been simulated on the
 /// puzzle and reaches the target within the press limits.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct SolveReport {
     /// The puzzle's name, if it has one.
     pub name: Option<String>,

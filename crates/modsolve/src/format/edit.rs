@@ -18,6 +18,7 @@ pub const GRAPH_EDIT_LIMIT: usize = 4096;
 
 /// Why an edit cannot be made.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
 pub enum EditError {
     /// The text is not a struct `Puzzle(…)` whose fields can be set.
     #[error("the text is not a `Puzzle(…)` whose fields can be set")]

@@ -113,6 +113,7 @@ pub enum Press {
 
 /// What kind of board a [`Board`] is.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum BoardKind {
     /// A rectangle of square cells pressing stencils; `wrap` makes it a torus.
     Grid {

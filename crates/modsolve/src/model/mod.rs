@@ -35,6 +35,7 @@ pub const MAX_EDGES_CELLS: usize = 1 << 25;
 
 /// Which neighbours a grid cell has.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Deserialize, serde::Serialize)]
+#[non_exhaustive]
 pub enum Neighborhood {
     /// Up, down, left, right.
     #[default]
@@ -63,6 +64,7 @@ impl Neighborhood {
 
 /// How the cells are connected; buttons of graph puzzles are the cells themselves.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Topology {
     /// `n` unconnected cells.
     Cells(usize),

@@ -125,7 +125,12 @@ pub struct HistogramAsked {
 }
 
 /// One template's par histogram for people: a bar per par.
-pub fn histogram_text(file: &str, histogram: &Histogram, asked: &HistogramAsked) -> String {
+pub fn histogram_text(
+    file: &str,
+    histogram: &Histogram,
+    asked: &HistogramAsked,
+    knobs: &super::Knobs,
+) -> String {
     let mut text = String::new();
     let widest = histogram.pars.values().copied().max().unwrap_or(1).max(1);
     let _ = writeln!(text, "{file}: par of {} random solvable starts", histogram.taken);
@@ -143,10 +148,11 @@ pub fn histogram_text(file: &str, histogram: &Histogram, asked: &HistogramAsked)
     if histogram.taken < asked.samples {
         let _ = writeln!(
             text,
-            "  stopped at {}: {} of {} samples taken (raise --budget for more)",
+            "  stopped at {}: {} of {} samples taken (raise {} for more)",
             asked.bound.describe(),
             histogram.taken,
-            asked.samples
+            asked.samples,
+            knobs.budget
         );
     }
     text
@@ -200,7 +206,12 @@ pub struct DistributionAsked {
 
 /// One puzzle's par distribution for people: a bar per par, the total and the God's number;
 /// a sampled distribution says so, with each share's interval.
-pub fn distribution_text(file: &str, distribution: &ParDistribution, asked: &DistributionAsked) -> String {
+pub fn distribution_text(
+    file: &str,
+    distribution: &ParDistribution,
+    asked: &DistributionAsked,
+    knobs: &super::Knobs,
+) -> String {
     let mut text = String::new();
     let (states, solvable) = (&distribution.states, &distribution.solvable);
     match &distribution.kind {
@@ -224,10 +235,11 @@ pub fn distribution_text(file: &str, distribution: &ParDistribution, asked: &Dis
                 None => {
                     let _ = writeln!(
                         text,
-                        "  stopped at {}: {} solvable starts not reached have a par of at least {} (raise --budget for more)",
+                        "  stopped at {}: {} solvable starts not reached have a par of at least {} (raise {} for more)",
                         asked.bound.describe(),
                         exact.unreached,
-                        distribution.gods_number_at_least().unwrap_or(0)
+                        distribution.gods_number_at_least().unwrap_or(0),
+                        knobs.budget
                     );
                     let _ = writeln!(
                         text,
@@ -284,10 +296,11 @@ pub fn distribution_text(file: &str, distribution: &ParDistribution, asked: &Dis
             if !sampled.complete() {
                 let _ = writeln!(
                     text,
-                    "  stopped at {}: {} of {} samples taken (raise --budget for more)",
+                    "  stopped at {}: {} of {} samples taken (raise {} for more)",
                     asked.bound.describe(),
                     histogram.taken,
-                    sampled.samples
+                    sampled.samples,
+                    knobs.budget
                 );
             }
         }

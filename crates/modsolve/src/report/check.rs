@@ -49,6 +49,7 @@ pub fn check_text(
     report: &CheckReport,
     deny_warnings: bool,
     verbose: bool,
+    knobs: &super::Knobs,
 ) -> String {
     let mut out = String::new();
     let verdict = if report.passed(deny_warnings) { "PASS" } else { "FAIL" };
@@ -62,7 +63,7 @@ pub fn check_text(
         out.push_str(&indent(&plan_text(puzzle, g)));
     }
     if verbose && report.quiet_basis.len() > 8 {
-        let _ = writeln!(out, "    … {} more basis plans (see --json)", report.quiet_basis.len() - 8);
+        let _ = writeln!(out, "    … {} more basis plans (see {})", report.quiet_basis.len() - 8, knobs.json);
     }
     macros_lines(&mut out, puzzle, report);
     if let Some(v) = &report.intended {

@@ -83,7 +83,7 @@ fn pictured(puzzle: &Puzzle) -> bool {
 
 /// The hint for people: the position, the next press (marked on the board of a grid), the par,
 /// and the steps when listed.
-pub fn hint_text(puzzle: &Puzzle, hint: &Hint) -> String {
+pub fn hint_text(puzzle: &Puzzle, hint: &Hint, knobs: &super::Knobs) -> String {
     let mut out = heading(puzzle);
     out.push('\n');
     if !hint.pressed.is_empty() {
@@ -105,7 +105,8 @@ pub fn hint_text(puzzle: &Puzzle, hint: &Hint) -> String {
             );
         }
         Outcome::Undecided(why) => {
-            let _ = writeln!(out, "\nUndecided: {why}; a larger --timeout or --budget may decide it.");
+            let (timeout, budget) = (knobs.timeout, knobs.budget);
+            let _ = writeln!(out, "\nUndecided: {why}; a larger {timeout} or {budget} may decide it.");
         }
         Outcome::Next { press, par, proof, lower_bound, .. } => {
             let marked = if marked_cell(puzzle, Some(press)).is_some() && pictured(puzzle) {

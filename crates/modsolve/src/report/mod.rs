@@ -216,13 +216,51 @@ fn powers(n: &BigUint) -> Option<String> {
 /// Boards larger than this get a picture of the plan only when asked for.
 pub const PICTURE_CELL_LIMIT: usize = 4096;
 
+/// How a front-end names what its user can turn, for the advice the texts give: the command
+/// line's flags (`--budget`), a form's fields, or plain words ([`Knobs::PLAIN`]). The library
+/// names no front-end's knobs itself.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Knobs {
+    /// The best-effort work allowed (the command line's `--budget`).
+    pub budget: &'static str,
+    /// The bound on the whole computation (`--timeout`).
+    pub timeout: &'static str,
+    /// Drawing a big board's plan (`--picture`).
+    pub picture: &'static str,
+    /// The machine-readable document (`--json`).
+    pub json: &'static str,
+}
+
+impl Knobs {
+    /// Plain words: "the budget", "the timeout", "a picture", "the JSON document".
+    pub const PLAIN: Knobs = Knobs::new("the budget", "the timeout", "a picture", "the JSON document");
+
+    /// Knobs named `budget`, `timeout`, `picture` and `json`.
+    pub const fn new(
+        budget: &'static str,
+        timeout: &'static str,
+        picture: &'static str,
+        json: &'static str,
+    ) -> Knobs {
+        Knobs { budget, timeout, picture, json }
+    }
+}
+
+impl Default for Knobs {
+    fn default() -> Self {
+        Knobs::PLAIN
+    }
+}
+
 /// The text report of one solve; `picture` forces the plan's picture on huge boards.
-pub fn solve_text(puzzle: &Puzzle, report: &SolveReport, picture: bool) -> String {
+pub fn solve_text(puzzle: &Puzzle, report: &SolveReport, picture: bool, knobs: &Knobs) -> String {
     let mut out = heading(puzzle);
     out.push('\n');
     let within = if report.limited { " within the press limits" } else { "" };
     if let Some(why) = &report.undecided {
-        let _ = writeln!(out, "\nUndecided: {why}; a larger --timeout or --budget may decide it.");
+        let (timeout, budget) = (knobs.timeout, knobs.budget);
+        let _ = writeln!(out, "\nUndecided: {why}; a larger {timeout} or {budget} may decide it.");
         return out;
     }
     match report.shown() {
@@ -233,8 +271,10 @@ pub fn solve_text(puzzle: &Puzzle, report: &SolveReport, picture: bool) -> Strin
             } else {
                 let _ = writeln!(
                     out,
-                    "    ({} buttons: the plan is shown with --picture, or listed with --json)",
-                    puzzle.button_count()
+                    "    ({} buttons: the plan is shown with {}, or listed with {})",
+                    puzzle.button_count(),
+                    knobs.picture,
+                    knobs.json
                 );
             }
             if let Some(p) = plan.partial {

@@ -12,6 +12,7 @@ use crate::solve::{Budget, Objective, Score};
 
 /// The parts' reports combined (`modsolve combine`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct Combined {
     /// The schema's version.
     pub version: u32,
@@ -62,6 +63,7 @@ pub struct Audit {
 
 /// Why reports cannot be combined.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum CombineError {
     /// No report was given.
     #[error("no parts were given")]

@@ -46,6 +46,7 @@ use crate::model::Puzzle;
 
 /// Which elimination to use.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Method {
     /// The fastest path that applies.
     #[default]
@@ -64,6 +65,7 @@ pub enum Method {
 
 /// The exact answer for one puzzle.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Answer {
     /// `L_j` for every button: pressing it `L_j` times changes nothing.
     pub periods: Vec<BigUint>,

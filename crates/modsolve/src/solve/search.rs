@@ -24,6 +24,7 @@ use crate::algebra::arith::{add_mod, inv_mod, mul_mod, sub_mod};
 
 /// What "best" means for a plan.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Objective {
     /// Fewest presses in all.
     #[default]

@@ -55,6 +55,7 @@ pub const SEARCH_BUTTON_LIMIT: usize = 20_000;
 
 /// Whether a plan is proven best for its objective, and if not, why not.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Proof {
     /// No plan of the solution set scores better.
     Proven,
@@ -66,6 +67,7 @@ pub enum Proof {
 
 /// Why a solution set was not searched for a better plan.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum NotSearched {
     /// More buttons than the search takes on ([`SEARCH_BUTTON_LIMIT`]).
     TooManyButtons,
@@ -128,6 +130,7 @@ impl Proof {
 
 /// A chosen plan and whether it is proven best.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Plan {
     /// Presses started per button (a cut press counts).
     pub presses: Vec<BigUint>,
