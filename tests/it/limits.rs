@@ -216,8 +216,9 @@ fn verbose_names_general_propagation() {
 }
 
 /// `--budget` bounds every search of the command: under `--method search` on 12 buttons mod 97
-/// (97^9 plans) the fewest plan, a second objective, the count and `--all` each stop at the
-/// node budget (each used to run on past a time budget: 2.2 s and 2.4 s at `--budget 1s`). The
+/// (97^9 plans) the fewest plan, a second objective, the count and `--all` share the node
+/// budget and stop at it together (each used to run on past a time budget: 2.2 s and 2.4 s at
+/// `--budget 1s`, and then each took the whole node budget). The
 /// count is the search the budget ends: doubling the budget adds exactly its nodes to those
 /// reported, and doubles the plans counted; no search counts more than the budget, and a
 /// repeat stops at the same node.
@@ -255,11 +256,12 @@ fn the_budget_bounds_every_search_of_the_command() {
         let counts: Vec<u64> =
             reports.iter().map(|r| r["count"].as_str().unwrap().parse().unwrap()).collect();
         eprintln!("{extra:?}: {nodes:?} nodes, at least {counts:?} plans");
-        // The fewest plan, the objective asked for and the count: at most the budget each (and
-        // the one tick that finds it spent).
-        assert!(nodes[0] > BUDGET && nodes[0] <= 3 * (BUDGET + 1), "{extra:?}: {nodes:?}");
+        // The fewest plan, the objective asked for and the count share the one budget: all of
+        // them together spend it (and the one tick each that finds it spent), no more. The
+        // count gets what the plans left, which may be nothing.
+        assert!(nodes[0] > BUDGET && nodes[0] <= BUDGET + 3, "{extra:?}: {nodes:?}");
         assert_eq!(reports[0]["count_exact"], Value::Bool(false));
-        assert!(counts[1] > counts[0], "{extra:?}: {counts:?}");
+        assert!(counts[1] >= counts[0], "{extra:?}: {counts:?}");
         if extra.is_empty() || extra[0] == "--all" {
             assert_eq!(nodes[1] - nodes[0], BUDGET, "{extra:?}");
         }
@@ -692,7 +694,7 @@ fn impossible_counts_and_huge_budgets_are_refused() {
     ]);
     assert_eq!(output.status.code(), Some(2));
     let err = String::from_utf8_lossy(&output.stderr).into_owned();
-    assert!(err.contains("cannot be met: this template has only 511 solvable starts"), "{err}");
+    assert!(err.contains("levels cannot be made: this template has only 511 solvable starts"), "{err}");
     assert!(!out.exists());
     let (output, _) = run(&[&puzzle("octopus.ron"), "--budget", "18446744073709551615m"]);
     assert_eq!(output.status.code(), Some(2));

@@ -151,3 +151,30 @@ fn the_reader_finds_edges_and_cycles() {
     edges.entry("b".into()).or_default().insert("a".into(), BTreeSet::new());
     assert_eq!(cycle(&edges), Some(vec!["a".to_string(), "b".to_string(), "a".to_string()]));
 }
+
+/// The library names no front-end's knobs: no string in its code (outside comments and tests)
+/// holds a command-line flag such as `--budget`. The front-ends add their own advice
+/// (`report::Knobs`).
+#[test]
+fn no_library_string_names_a_command_line_flag() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut found = Vec::new();
+    for path in sources(&root) {
+        if path.file_name().is_some_and(|n| n == "tests.rs") {
+            continue;
+        }
+        for (i, line) in code(&path).lines().enumerate() {
+            // The odd pieces between quotes are the string literals (good enough for this code,
+            // which escapes no quote inside a flag).
+            let flagged = line.split('"').skip(1).step_by(2).any(|literal| {
+                literal
+                    .match_indices("--")
+                    .any(|(at, _)| literal[at + 2..].chars().next().is_some_and(|c| c.is_ascii_lowercase()))
+            });
+            if flagged {
+                found.push(format!("{}:{}: {}", path.display(), i + 1, line.trim()));
+            }
+        }
+    }
+    assert!(found.is_empty(), "library strings that name a flag:\n{}", found.join("\n"));
+}

@@ -213,99 +213,119 @@ pub fn distribution_text(
     knobs: &super::Knobs,
 ) -> String {
     let mut text = String::new();
-    let (states, solvable) = (&distribution.states, &distribution.solvable);
     match &distribution.kind {
-        DistributionKind::Exact(exact) => {
-            let _ = writeln!(
-                text,
-                "{file}: exact par distribution of {solvable} solvable starts (of {states} start states), by breadth-first search"
-            );
-            let widest = exact.pars.values().copied().max().unwrap_or(1).max(1);
-            let digits = widest.to_string().len();
-            for (par, n) in &exact.pars {
-                let bar = "█".repeat((*n as u128 * 50).div_ceil(widest as u128) as usize);
-                let share = *n as f64 / exact.counted().max(1) as f64 * 100.0;
-                let _ = writeln!(text, "  {par:>4} | {n:>digits$} {share:>5.1}% {bar}");
-            }
-            let _ = writeln!(text, "  total: {} solvable starts", exact.counted() + exact.unreached);
-            match distribution.gods_number() {
-                Some(god) => {
-                    let _ = writeln!(text, "  God's number (the largest par): {god}");
-                }
-                None => {
-                    let _ = writeln!(
-                        text,
-                        "  stopped at {}: {} solvable starts not reached have a par of at least {} (raise {} for more)",
-                        asked.bound.describe(),
-                        exact.unreached,
-                        distribution.gods_number_at_least().unwrap_or(0),
-                        knobs.budget
-                    );
-                    let _ = writeln!(
-                        text,
-                        "  God's number (the largest par): at least {}",
-                        distribution.gods_number_at_least().unwrap_or(0)
-                    );
-                }
-            }
-        }
+        DistributionKind::Exact(exact) => exact_text(&mut text, file, distribution, exact, asked, knobs),
         DistributionKind::Sampled(sampled) => {
-            let histogram = &sampled.histogram;
-            let proven = histogram.taken - histogram.unproven;
-            let _ = writeln!(
-                text,
-                "{file}: SAMPLED par distribution of {proven} random solvable starts (not exact: {})",
-                sampled.why
-            );
-            let level = (sampled.confidence * 1e6).round() / 1e4;
-            let widest = histogram.pars.values().copied().max().unwrap_or(1).max(1);
-            let digits = widest.to_string().len();
-            let _ = writeln!(text, "   par | {:>digits$}  share  {level}% interval", "n");
-            for (par, share) in &sampled.shares {
-                let bar = "█".repeat((share.samples as u128 * 50).div_ceil(widest as u128) as usize);
-                let interval = format!("[{:.1}%, {:.1}%]", share.low * 100.0, share.high * 100.0);
-                let _ = writeln!(
-                    text,
-                    "  {par:>4} | {:>digits$} {:>5.1}%  {interval:<16} {bar}",
-                    share.samples,
-                    share.share * 100.0,
-                );
-            }
-            let _ = writeln!(
-                text,
-                "  total: {solvable} solvable starts (of {states} start states), exact; the shares are sampled"
-            );
-            let _ = writeln!(
-                text,
-                "  a par no sample had has a share below {:.2}% ({level}% confidence)",
-                sampled.unseen_high * 100.0
-            );
-            if let Some(most) = distribution.gods_number_at_least() {
-                let _ = writeln!(
-                    text,
-                    "  God's number (the largest par): at least {most} (the largest par sampled)"
-                );
-            }
-            if histogram.unproven > 0 {
-                let _ = writeln!(
-                    text,
-                    "  {} samples had no proven par within {} search nodes each (left out of the shares)",
-                    histogram.unproven, asked.nodes_per_sample
-                );
-            }
-            if !sampled.complete() {
-                let _ = writeln!(
-                    text,
-                    "  stopped at {}: {} of {} samples taken (raise {} for more)",
-                    asked.bound.describe(),
-                    histogram.taken,
-                    sampled.samples,
-                    knobs.budget
-                );
-            }
+            sampled_text(&mut text, file, distribution, sampled, asked, knobs)
         }
     }
     text
+}
+
+/// The exact distribution's lines of [`distribution_text`].
+fn exact_text(
+    text: &mut String,
+    file: &str,
+    distribution: &ParDistribution,
+    exact: &crate::difficulty::ExactCounts,
+    asked: &DistributionAsked,
+    knobs: &super::Knobs,
+) {
+    let (states, solvable) = (&distribution.states, &distribution.solvable);
+    let _ = writeln!(
+        text,
+        "{file}: exact par distribution of {solvable} solvable starts (of {states} start states), by breadth-first search"
+    );
+    let widest = exact.pars.values().copied().max().unwrap_or(1).max(1);
+    let digits = widest.to_string().len();
+    for (par, n) in &exact.pars {
+        let bar = "█".repeat((*n as u128 * 50).div_ceil(widest as u128) as usize);
+        let share = *n as f64 / exact.counted().max(1) as f64 * 100.0;
+        let _ = writeln!(text, "  {par:>4} | {n:>digits$} {share:>5.1}% {bar}");
+    }
+    let _ = writeln!(text, "  total: {} solvable starts", exact.counted() + exact.unreached);
+    match distribution.gods_number() {
+        Some(god) => {
+            let _ = writeln!(text, "  God's number (the largest par): {god}");
+        }
+        None => {
+            let _ = writeln!(
+                text,
+                "  stopped at {}: {} solvable starts not reached have a par of at least {} (raise {} for more)",
+                asked.bound.describe(),
+                exact.unreached,
+                distribution.gods_number_at_least().unwrap_or(0),
+                knobs.budget
+            );
+            let _ = writeln!(
+                text,
+                "  God's number (the largest par): at least {}",
+                distribution.gods_number_at_least().unwrap_or(0)
+            );
+        }
+    }
+}
+
+/// The sampled distribution's lines of [`distribution_text`].
+fn sampled_text(
+    text: &mut String,
+    file: &str,
+    distribution: &ParDistribution,
+    sampled: &crate::difficulty::SampledShares,
+    asked: &DistributionAsked,
+    knobs: &super::Knobs,
+) {
+    let (states, solvable) = (&distribution.states, &distribution.solvable);
+    let histogram = &sampled.histogram;
+    let proven = histogram.taken - histogram.unproven;
+    let _ = writeln!(
+        text,
+        "{file}: SAMPLED par distribution of {proven} random solvable starts (not exact: {})",
+        sampled.why
+    );
+    let level = (sampled.confidence * 1e6).round() / 1e4;
+    let widest = histogram.pars.values().copied().max().unwrap_or(1).max(1);
+    let digits = widest.to_string().len();
+    let _ = writeln!(text, "   par | {:>digits$}  share  {level}% interval", "n");
+    for (par, share) in &sampled.shares {
+        let bar = "█".repeat((share.samples as u128 * 50).div_ceil(widest as u128) as usize);
+        let interval = format!("[{:.1}%, {:.1}%]", share.low * 100.0, share.high * 100.0);
+        let _ = writeln!(
+            text,
+            "  {par:>4} | {:>digits$} {:>5.1}%  {interval:<16} {bar}",
+            share.samples,
+            share.share * 100.0,
+        );
+    }
+    let _ = writeln!(
+        text,
+        "  total: {solvable} solvable starts (of {states} start states), exact; the shares are sampled"
+    );
+    let _ = writeln!(
+        text,
+        "  a par no sample had has a share below {:.2}% ({level}% confidence)",
+        sampled.unseen_high * 100.0
+    );
+    if let Some(most) = distribution.gods_number_at_least() {
+        let _ = writeln!(text, "  God's number (the largest par): at least {most} (the largest par sampled)");
+    }
+    if histogram.unproven > 0 {
+        let _ = writeln!(
+            text,
+            "  {} samples had no proven par within {} search nodes each (left out of the shares)",
+            histogram.unproven, asked.nodes_per_sample
+        );
+    }
+    if !sampled.complete() {
+        let _ = writeln!(
+            text,
+            "  stopped at {}: {} of {} samples taken (raise {} for more)",
+            asked.bound.describe(),
+            histogram.taken,
+            sampled.samples,
+            knobs.budget
+        );
+    }
 }
 
 /// One puzzle's par distribution for tools (`distribution` of `schema/check.schema.json`).
