@@ -4,9 +4,11 @@
 //!
 //! Exit codes: 0 solved (or all checks passed), 1 no solution (or a failed check, or an internal
 //! error), 2 bad input, usage or over the memory limit, 3 undecided (the timeout came first);
-//! a failure's code comes from its kind ([`cli::Kind::exit_code`]).
+//! a failure's code comes from its kind ([`kind::Kind::exit_code`]).
 
 mod cli;
+mod kind;
+mod page;
 #[cfg(feature = "serve")]
 mod serve;
 

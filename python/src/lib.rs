@@ -511,7 +511,7 @@ impl Prover {
     fn audit(&self, py: Python<'_>, report: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         let report = part_report(py, report, "the report")?;
         let id = part_id(report.part, report.parts)?;
-        let unbounded = Budget::of_nodes(u64::MAX);
+        let unbounded = modsolve::shard::PART_BUDGET;
         let walked = py.detach(|| {
             catch_unwind(AssertUnwindSafe(|| {
                 let job = || self.prover.walk(id, unbounded, report.below);
@@ -553,7 +553,7 @@ impl Prover {
         below: Option<u64>,
     ) -> PyResult<Py<PyAny>> {
         let budget = match budget_of(budget, nodes)? {
-            b if b.is_default() => Budget::of_nodes(u64::MAX),
+            b if b.is_default() => modsolve::shard::PART_BUDGET,
             b => b,
         };
         let walked = py.detach(|| {

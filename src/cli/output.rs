@@ -9,6 +9,8 @@ use modsolve::SolveReport;
 use modsolve::error::Position;
 use modsolve::report::PICTURE_CELL_LIMIT;
 
+pub(crate) use crate::kind::Kind;
+
 /// What a run hands back to print.
 pub(crate) struct Output {
     pub(crate) body: Body,
@@ -107,52 +109,6 @@ fn unbuffered_stdout() -> Option<std::fs::File> {
 #[cfg(not(unix))]
 fn unbuffered_stdout() -> Option<std::fs::File> {
     None
-}
-
-/// What kind of failure it is: the JSON error's `kind` ([`Kind::as_str`]) and the exit code
-/// ([`Kind::exit_code`]), decided together once.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Kind {
-    /// The command line is wrong (flags, values, a file that would be overwritten).
-    Usage,
-    /// A file that is not a valid puzzle.
-    Input,
-    /// A file that cannot be read or written.
-    Io,
-    /// The work would take more memory than `--max-memory` allows.
-    Memory,
-    /// The timeout came before the answer (the kind keeps its name, `budget`).
-    Budget,
-    /// The method asked for cannot answer this puzzle.
-    Unsupported,
-    /// A bug in modsolve.
-    Internal,
-}
-
-impl Kind {
-    /// The JSON error's `kind` (`schema/error.schema.json`).
-    pub(crate) fn as_str(self) -> &'static str {
-        match self {
-            Kind::Usage => "usage",
-            Kind::Input => "input",
-            Kind::Io => "io",
-            Kind::Memory => "memory",
-            Kind::Budget => "budget",
-            Kind::Unsupported => "unsupported",
-            Kind::Internal => "internal",
-        }
-    }
-
-    /// The exit code: 2 bad input, usage, a file or over the memory limit; 3 undecided (the
-    /// timeout came first); 1 an internal error, like a failed check (a check that meets a bug
-    /// fails), never 0 and never mistaken for bad input.
-    pub(crate) fn exit_code(self) -> u8 {
-        match self {
-            Kind::Usage | Kind::Input | Kind::Io | Kind::Memory | Kind::Unsupported => 2,
-            Kind::Budget => 3,
-            Kind::Internal => 1,
-        }
-    }
 }
 
 /// What went wrong, decided once.

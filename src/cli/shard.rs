@@ -68,7 +68,7 @@ fn on_the_clock(
 pub(crate) fn part(path: &Path, id: PartId, request: &super::solve::Request) -> Result<Output, Failure> {
     let json = request.json;
     let budget =
-        if request.options.budget.is_default() { Budget::of_nodes(u64::MAX) } else { request.options.budget };
+        if request.options.budget.is_default() { shard::PART_BUDGET } else { request.options.budget };
     let (path, max_input, objective) = (path.to_path_buf(), request.max_input, request.options.objective);
     on_the_clock(request.options.timeout, json, move || walk(&path, max_input, id, objective, budget, json))
 }

@@ -19,6 +19,7 @@ use std::time::{Duration, Instant};
 use axum::http::StatusCode;
 
 use super::{ApiError, Shared};
+use crate::kind::Kind;
 
 /// The seconds a refused request is told to wait before it tries again.
 const RETRY_AFTER_SECONDS: u64 = 1;
@@ -45,7 +46,7 @@ impl Admission {
 
 /// 503 with `Retry-After`: the server cannot take the request now.
 fn busy(message: impl Into<String>) -> ApiError {
-    ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "busy", message).retry_after(RETRY_AFTER_SECONDS)
+    ApiError::new(StatusCode::SERVICE_UNAVAILABLE, Kind::Busy, message).retry_after(RETRY_AFTER_SECONDS)
 }
 
 /// One admitted request's job: the server's shared state, its deadline and its memory

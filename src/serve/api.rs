@@ -35,6 +35,7 @@ use serde_json::{Value, json};
 
 use super::admission::{self, Job};
 use super::{ApiError, Shared, paths};
+use crate::kind::Kind;
 use modsolve::Puzzle;
 use modsolve::check::CheckOptions;
 use modsolve::hint::HintOptions;
@@ -79,7 +80,9 @@ pub(crate) fn routes(shared: Arc<Shared>) -> axum::Router {
         .route("/api/save", post(save))
         .route("/api/svg", get(svg_of_file).post(svg_of_source))
         .route("/api/export", post(export))
-        .fallback(|| async { ApiError::new(StatusCode::NOT_FOUND, "not-found", "no such page or endpoint") })
+        .fallback(|| async {
+            ApiError::new(StatusCode::NOT_FOUND, Kind::NotFound, "no such page or endpoint")
+        })
         .with_state(shared)
 }
 
@@ -100,7 +103,7 @@ fn body<T>(body: Result<Json<T>, JsonRejection>) -> Result<T, ApiError> {
             StatusCode::UNPROCESSABLE_ENTITY => StatusCode::BAD_REQUEST,
             status => status,
         };
-        let kind = if status == StatusCode::PAYLOAD_TOO_LARGE { "too-large" } else { "usage" };
+        let kind = if status == StatusCode::PAYLOAD_TOO_LARGE { Kind::TooLarge } else { Kind::Usage };
         ApiError::new(status, kind, rejection.body_text())
     })
 }
@@ -192,9 +195,9 @@ async fn files(State(shared): Shared_) -> Result<Json<Value>, ApiError> {
 
 /// One file's object in the `check --json` batch, as the command line makes it.
 fn check_file(shared: &Shared, name: &str, options: &CheckOptions) -> (CheckFile, Verdict) {
-    let unreadable = |kind: &str, message: String, position: Option<modsolve::error::Position>| {
+    let unreadable = |kind: Kind, message: String, position: Option<modsolve::error::Position>| {
         let object = json!({
-            "kind": kind, "file": name, "line": position.map(|p| p.line),
+            "kind": kind.as_str(), "file": name, "line": position.map(|p| p.line),
             "column": position.map(|p| p.column), "error": message,
         });
         (CheckFile::Unreadable(object), Verdict::Unreadable)
@@ -203,11 +206,11 @@ fn check_file(shared: &Shared, name: &str, options: &CheckOptions) -> (CheckFile
         modsolve::input::read_source(&path, shared.config.max_body as u64).map_err(|e| e.to_string()).ok()
     }) {
         Some(source) => source,
-        None => return unreadable("io", format!("cannot read {name}"), None),
+        None => return unreadable(Kind::Io, format!("cannot read {name}"), None),
     };
     let puzzle = match modsolve::parse_puzzle(&source) {
         Ok(puzzle) => puzzle,
-        Err(e) => return unreadable("input", e.to_string(), e.position),
+        Err(e) => return unreadable(Kind::Input, e.to_string(), e.position),
     };
     check_entry(name, &puzzle, &modsolve::check::check_within(&puzzle, options), false)
 }
@@ -225,7 +228,7 @@ async fn file(
     let relative = query(q)?.path;
     let path = paths::existing(&shared.dir, &relative)?;
     let source = modsolve::input::read_source(&path, shared.config.max_body as u64)
-        .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, "io", e.to_string()).with_file(&relative))?;
+        .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, Kind::Io, e.to_string()).with_file(&relative))?;
     Ok(([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], source).into_response())
 }
 
@@ -718,7 +721,7 @@ async fn save(
                 if e.kind() == std::io::ErrorKind::AlreadyExists {
                     ApiError::new(
                         StatusCode::CONFLICT,
-                        "exists",
+                        Kind::Exists,
                         format!("`{}` exists (save with overwrite to replace it)", request.path),
                     )
                     .with_file(&request.path)
@@ -728,7 +731,7 @@ async fn save(
                 } else {
                     ApiError::new(
                         StatusCode::INTERNAL_SERVER_ERROR,
-                        "io",
+                        Kind::Io,
                         format!("cannot write `{}`: {e}", request.path),
                     )
                 }
@@ -759,8 +762,9 @@ async fn svg_of_file(
     let relative = query(q)?.path;
     let path = paths::existing(&shared.dir, &relative)?;
     blocking(&shared, move |mut job| {
-        let source = modsolve::input::read_source(&path, job.shared.config.max_body as u64)
-            .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, "io", e.to_string()).with_file(&relative))?;
+        let source = modsolve::input::read_source(&path, job.shared.config.max_body as u64).map_err(|e| {
+            ApiError::new(StatusCode::BAD_REQUEST, Kind::Io, e.to_string()).with_file(&relative)
+        })?;
         let puzzle = parse(&source, &relative)?;
         svg(&mut job, &puzzle, &[])
     })
@@ -794,16 +798,17 @@ async fn export(
         let options = ExportOptions::default().analysis(options(&job)).mean_par(false);
         let level = modsolve::export::level(&puzzle, &request.file, &options).map_err(|e| match e {
             ExportError::Unsolvable => {
-                ApiError::new(StatusCode::BAD_REQUEST, "unsolvable", e.to_string()).with_file(&request.file)
+                ApiError::new(StatusCode::BAD_REQUEST, Kind::Unsolvable, e.to_string())
+                    .with_file(&request.file)
             }
             ExportError::TooLarge { .. } => {
-                ApiError::new(StatusCode::BAD_REQUEST, "input", e.to_string()).with_file(&request.file)
+                ApiError::new(StatusCode::BAD_REQUEST, Kind::Input, e.to_string()).with_file(&request.file)
             }
             ExportError::Undecided => ApiError::from(modsolve::Error::TimedOut),
             ExportError::Analysis(e) => ApiError::from(e),
             _ => ApiError::internal(e.to_string()),
         })?;
-        let page = crate::cli::export::html(&Document::single(level));
+        let page = crate::page::html(&Document::single(level));
         let stem = request.file.rsplit(['/', '\\']).next().unwrap_or("level");
         let stem = stem.strip_suffix(".ron").unwrap_or(stem);
         let safe: String =

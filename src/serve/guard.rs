@@ -26,6 +26,7 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
 use super::{ApiError, Shared};
+use crate::kind::Kind;
 
 /// The header the page sends its token in.
 pub const TOKEN_HEADER: &str = "x-modsolve-token";
@@ -136,7 +137,9 @@ pub(crate) async fn check(State(shared): State<Arc<Shared>>, request: Request, n
     let uri = request.uri();
     let refusal = shared.guard.refusal(request.headers(), uri.path(), uri.query());
     let mut response = match refusal {
-        Some(message) => unread(ApiError::new(StatusCode::FORBIDDEN, "forbidden", message).into_response()),
+        Some(message) => {
+            unread(ApiError::new(StatusCode::FORBIDDEN, Kind::Forbidden, message).into_response())
+        }
         None => match next.run(request).await {
             // A body over the limit was read only up to the limit.
             too_large if too_large.status() == StatusCode::PAYLOAD_TOO_LARGE => unread(too_large),

@@ -35,6 +35,8 @@ use axum::response::{IntoResponse, Response};
 
 use modsolve::error::Position;
 
+use crate::kind::Kind;
+
 /// How the server runs.
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -100,7 +102,7 @@ impl Shared {
 #[derive(Debug)]
 pub struct ApiError {
     status: StatusCode,
-    kind: &'static str,
+    kind: Kind,
     message: String,
     file: Option<String>,
     position: Option<Position>,
@@ -109,7 +111,7 @@ pub struct ApiError {
 }
 
 impl ApiError {
-    pub(crate) fn new(status: StatusCode, kind: &'static str, message: impl Into<String>) -> Self {
+    pub(crate) fn new(status: StatusCode, kind: Kind, message: impl Into<String>) -> Self {
         ApiError { status, kind, message: message.into(), file: None, position: None, retry_after: None }
     }
 
@@ -121,20 +123,24 @@ impl ApiError {
 
     /// 400: the request is not what the endpoint takes.
     pub(crate) fn bad_request(message: impl Into<String>) -> Self {
-        ApiError::new(StatusCode::BAD_REQUEST, "usage", message)
+        ApiError::new(StatusCode::BAD_REQUEST, Kind::Usage, message)
     }
 
     /// 403: the path leaves the served directory.
     pub(crate) fn forbidden(path: &str) -> Self {
-        ApiError::new(StatusCode::FORBIDDEN, "forbidden", format!("`{path}` is outside the served directory"))
-            .with_file(path)
+        ApiError::new(
+            StatusCode::FORBIDDEN,
+            Kind::Forbidden,
+            format!("`{path}` is outside the served directory"),
+        )
+        .with_file(path)
     }
 
     /// 403: the path is not a level file; only `.ron` files are read or written.
     pub(crate) fn not_a_level(path: &str) -> Self {
         ApiError::new(
             StatusCode::FORBIDDEN,
-            "forbidden",
+            Kind::Forbidden,
             format!("`{path}` is not a level file: only .ron files are read or written"),
         )
         .with_file(path)
@@ -144,7 +150,7 @@ impl ApiError {
     pub(crate) fn not_found(path: &str) -> Self {
         ApiError::new(
             StatusCode::NOT_FOUND,
-            "not-found",
+            Kind::NotFound,
             format!("`{path}`: no such file in the served directory"),
         )
         .with_file(path)
@@ -152,7 +158,7 @@ impl ApiError {
 
     /// 500: a bug.
     pub(crate) fn internal(message: impl Into<String>) -> Self {
-        ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", message)
+        ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, Kind::Internal, message)
     }
 
     fn with_file(mut self, file: &str) -> Self {
@@ -166,13 +172,14 @@ impl From<modsolve::Error> for ApiError {
         use modsolve::{Error, InternalError};
         let message = e.to_string();
         match e {
-            Error::Input(e) => {
-                ApiError { position: e.position, ..ApiError::new(StatusCode::BAD_REQUEST, "input", message) }
-            }
-            Error::OverMemory(_) => ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "memory", message),
-            Error::TimedOut => ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "budget", message),
+            Error::Input(e) => ApiError {
+                position: e.position,
+                ..ApiError::new(StatusCode::BAD_REQUEST, Kind::Input, message)
+            },
+            Error::OverMemory(_) => ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, Kind::Memory, message),
+            Error::TimedOut => ApiError::new(StatusCode::SERVICE_UNAVAILABLE, Kind::Budget, message),
             Error::Internal(InternalError::Unsupported(_)) => {
-                ApiError::new(StatusCode::BAD_REQUEST, "unsupported", message)
+                ApiError::new(StatusCode::BAD_REQUEST, Kind::Unsupported, message)
             }
             Error::Internal(_) => ApiError::internal(message),
             _ => ApiError::internal(message),
@@ -188,8 +195,12 @@ impl From<modsolve::InternalError> for ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let document =
-            modsolve::report::error_json(self.kind, &self.message, self.file.as_deref(), self.position);
+        let document = modsolve::report::error_json(
+            self.kind.as_str(),
+            &self.message,
+            self.file.as_deref(),
+            self.position,
+        );
         let mut response = (self.status, axum::Json(document)).into_response();
         if let Some(seconds) = self.retry_after {
             response.headers_mut().insert(axum::http::header::RETRY_AFTER, seconds.into());

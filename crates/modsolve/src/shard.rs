@@ -64,6 +64,12 @@ mod combine;
 /// The most parts a walk is cut into.
 pub const MAX_PARTS: u64 = 1 << 20;
 
+/// The budget a part is walked within when none is given, and when an audit walks a part
+/// again: no bound, so the part is walked to its end and its report covers its whole range
+/// (only the timeout stops it). Every front-end takes this one value; a budget the user gives
+/// (one that is not [`Budget::is_default`]) replaces it.
+pub const PART_BUDGET: Budget = Budget::of_nodes(u64::MAX);
+
 /// Part `index` of `count` (`index < count <= MAX_PARTS`), written `K/N`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PartId {

@@ -8,7 +8,7 @@ use super::{
     MAX_PARTS, PART_VERSION, PartId, PartReport, Prover, ShardError, VERSION, clamp, plays, puzzle_hash,
 };
 use crate::model::Puzzle;
-use crate::solve::{Budget, Objective, Score};
+use crate::solve::{Objective, Score};
 
 /// The parts' reports combined (`modsolve combine`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -614,7 +614,7 @@ fn walk_again(
     chosen.shuffle(&mut rng);
     chosen.truncate(usize::try_from(audit.parts).unwrap_or(usize::MAX));
     chosen.sort_unstable_by_key(|&i| reports[i].1.part);
-    let unbounded = Budget { nodes: u64::MAX, time: None };
+    let unbounded = super::PART_BUDGET;
     let mut walked = Vec::with_capacity(chosen.len());
     for i in chosen {
         let (source, report) = &reports[i];
