@@ -116,6 +116,7 @@ mod tests {
             Kind::TooLarge,
             Kind::Exists,
             Kind::Busy,
+            Kind::Unsolvable,
         ];
         for kind in all {
             assert!(text.contains(&format!("\"{}\"", kind.as_str())), "{kind:?} is not in the schema");
