@@ -21,7 +21,7 @@ use crate::error::{Error, InternalError};
 use crate::model::Puzzle;
 use crate::solve::optimize::{Plan, Proof, explore};
 use crate::solve::search::{Budget, Goal, Objective, SearchProblem, search, search_ahead};
-use crate::solve::{Answer, difference, solve};
+use crate::solve::{Answer, Path, difference, solve};
 pub use report::SolveReport;
 
 /// Which solver answers.
@@ -177,17 +177,12 @@ fn to_big(x: &[u64]) -> Vec<BigUint> {
 /// press count per cell, no search for a fewer-press plan), when nothing else is asked.
 pub const BIG_BOARD_CELLS: usize = 250_000;
 
-/// Whether [`analyse`] takes the compact path: a grid of more than `options.compact_from` cells
-/// that light chasing solves, with no press limits, phases, listing, other objective or search
-/// asked for.
-pub fn takes_compact(puzzle: &Puzzle, options: &Options) -> bool {
-    options.engine != Engine::Search
-        && options.objective == Objective::Total
-        && !options.list_all
-        && puzzle.max_presses.is_none()
-        && puzzle.phases.is_none()
-        && puzzle.cell_count() > options.compact_from
-        && crate::solve::light_chase::applies(puzzle)
+/// The path [`analyse`] takes, as the route decides it ([`crate::solve::path`]): the compact
+/// light-chasing path for a grid of more than `options.compact_from` cells that light chasing
+/// solves, with no press limits, phases, listing, other objective or search asked for.
+fn path(puzzle: &Puzzle, options: &Options) -> Path {
+    let plain = options.engine != Engine::Search && options.objective == Objective::Total && !options.list_all;
+    crate::solve::path(puzzle, plain, options.compact_from)
 }
 
 /// Everything modsolve can say about one puzzle, within the options' budget and memory: whether
@@ -213,41 +208,41 @@ pub fn takes_compact(puzzle: &Puzzle, options: &Options) -> bool {
 /// assert_eq!(report.fewest.unwrap().total(), 5u32.into());
 /// ```
 pub fn analyse(puzzle: &Puzzle, options: &Options) -> Result<SolveReport, Error> {
-    let compact = within_memory(puzzle, options)?;
+    let path = within_memory(puzzle, options)?;
     if options.timeout.is_none() {
-        return Ok(solve_report(puzzle, options, compact)?);
+        return Ok(solve_report(puzzle, options, path)?);
     }
-    bounded_report(Arc::new(puzzle.clone()), options, compact)
+    bounded_report(Arc::new(puzzle.clone()), options, path)
 }
 
 /// [`analyse`] on a puzzle the caller shares: with a time budget the worker thread holds this
 /// handle instead of a copy of the puzzle (the command line, which owns the puzzle, saves a copy
 /// of a board of millions of cells this way).
 pub fn analyse_shared(puzzle: Arc<Puzzle>, options: &Options) -> Result<SolveReport, Error> {
-    let compact = within_memory(&puzzle, options)?;
+    let path = within_memory(&puzzle, options)?;
     if options.timeout.is_none() {
-        return Ok(solve_report(&puzzle, options, compact)?);
+        return Ok(solve_report(&puzzle, options, path)?);
     }
-    bounded_report(puzzle, options, compact)
+    bounded_report(puzzle, options, path)
 }
 
 /// The estimated peak memory of [`analyse`] on `puzzle` with `options`: the figure its memory
 /// check compares with `options.max_memory`, for callers that share one budget among jobs.
 pub fn memory_estimate(puzzle: &Puzzle, options: &Options) -> crate::memory::Estimate {
-    crate::solve::memory_estimate(puzzle, takes_compact(puzzle, options))
+    crate::solve::memory_estimate(puzzle, path(puzzle, options).is_compact())
 }
 
-/// Refuses work over the memory limit; whether the compact path is taken.
-fn within_memory(puzzle: &Puzzle, options: &Options) -> Result<bool, Error> {
-    let compact = takes_compact(puzzle, options);
-    crate::memory::within(crate::solve::memory_estimate(puzzle, compact), options.max_memory)?;
-    Ok(compact)
+/// Refuses work over the memory limit; the path the work takes.
+fn within_memory(puzzle: &Puzzle, options: &Options) -> Result<Path, Error> {
+    let path = path(puzzle, options);
+    crate::memory::within(crate::solve::memory_estimate(puzzle, path.is_compact()), options.max_memory)?;
+    Ok(path)
 }
 
 /// The report of the work, on the calling thread.
-fn solve_report(puzzle: &Puzzle, options: &Options, compact: bool) -> Result<SolveReport, InternalError> {
-    if compact && let Some(answer) = crate::solve::light_chase::solve_compact(puzzle) {
-        return Ok(SolveReport::of_compact(puzzle, answer?));
+fn solve_report(puzzle: &Puzzle, options: &Options, path: Path) -> Result<SolveReport, InternalError> {
+    if path.is_compact() {
+        return Ok(SolveReport::of_compact(puzzle, crate::solve::solve_compact(puzzle)?));
     }
     let mut report = SolveReport::of_analysis(puzzle, &analysis_of(puzzle, options)?);
     report.machine_dependent = options.budget.time.is_some() && report.cut_by_budget();
@@ -255,9 +250,9 @@ fn solve_report(puzzle: &Puzzle, options: &Options, compact: bool) -> Result<Sol
 }
 
 /// The report of the work on a worker thread, abandoned past the timeout's bound.
-fn bounded_report(puzzle: Arc<Puzzle>, options: &Options, compact: bool) -> Result<SolveReport, Error> {
+fn bounded_report(puzzle: Arc<Puzzle>, options: &Options, path: Path) -> Result<SolveReport, Error> {
     let (shared, copied) = (Arc::clone(&puzzle), *options);
-    match crate::bounded::on_worker(options.timeout, move || solve_report(&shared, &copied, compact)) {
+    match crate::bounded::on_worker(options.timeout, move || solve_report(&shared, &copied, path)) {
         Ok(report) => Ok(report?),
         Err(Abandoned::TimeRanOut) => Ok(SolveReport::undecided(
             &puzzle,
