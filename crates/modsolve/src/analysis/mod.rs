@@ -19,7 +19,7 @@ use num_traits::{One, ToPrimitive, Zero};
 use crate::bounded::Abandoned;
 use crate::error::{Error, InternalError};
 use crate::model::Puzzle;
-use crate::solve::optimize::{Plan, Proof, explore};
+use crate::solve::optimize::{Exploration, Plan, Proof, explore};
 use crate::solve::search::{Budget, Goal, Objective, SearchProblem, search, search_ahead};
 use crate::solve::{Answer, Path, difference, solve};
 pub use report::SolveReport;
@@ -181,7 +181,8 @@ pub const BIG_BOARD_CELLS: usize = 250_000;
 /// light-chasing path for a grid of more than `options.compact_from` cells that light chasing
 /// solves, with no press limits, phases, listing, other objective or search asked for.
 fn path(puzzle: &Puzzle, options: &Options) -> Path {
-    let plain = options.engine != Engine::Search && options.objective == Objective::Total && !options.list_all;
+    let plain =
+        options.engine != Engine::Search && options.objective == Objective::Total && !options.list_all;
     crate::solve::path(puzzle, plain, options.compact_from)
 }
 
@@ -294,6 +295,8 @@ fn within_limits(puzzle: &Puzzle, x: &[BigUint]) -> bool {
     }
 }
 
+/// The algebra's analysis: its answer (solvable, the count, a plan), then the best plans
+/// (walked whole, the algebra's own, or searched), the count within the limits and a listing.
 fn by_algebra(puzzle: &Puzzle, options: &Options, started: Instant) -> Result<Analysis, InternalError> {
     // With no search nodes and no listing the quiet basis has no use: leave it out.
     let answer: Answer = if options.budget.nodes == 0 && !options.list_all {
@@ -302,91 +305,19 @@ fn by_algebra(puzzle: &Puzzle, options: &Options, started: Instant) -> Result<An
         solve(puzzle)?
     };
     let limited = limits_bind(puzzle, &answer.periods);
-    let limits = puzzle.max_presses.as_deref();
-    let mut analysis = Analysis {
-        engine: options.engine,
-        periods: answer.periods.clone(),
-        solvable: Some(false),
-        fewest: None,
-        optimal: None,
-        count: Count { value: answer.count.clone(), exact: true },
-        quiet_patterns: Some(answer.quiet_patterns()),
-        listing: None,
-        search_nodes: None,
-        limited,
-        method: Some(answer.method),
-        seeds: answer.seeds,
-    };
+    let mut analysis = of_answer(&answer, options.engine, limited);
     let Some(x0) = &answer.presses else { return Ok(analysis) };
     // Answers that need no search: the start already meets the target (no presses, proven for
     // every objective), or press limits that leave a box small enough to walk whole.
     let objectives: Vec<Objective> = std::iter::once(Objective::Total)
         .chain((options.objective != Objective::Total).then_some(options.objective))
         .collect();
-    let zero = vec![BigUint::zero(); puzzle.button_count()];
-    let exact = if puzzle.solves(&zero) {
-        Some((vec![Some(vec![0u64; zero.len()]); objectives.len()], None))
-    } else if limited {
-        // A plan presses each button fewer times than its period: the box is
-        // `0 ≤ x_j ≤ min(limit_j, period_j − 1)`.
-        limits
-            .map(|limits| {
-                limits
-                    .iter()
-                    .zip(&answer.periods)
-                    .map(|(&k, l)| l.to_u64().map_or(k, |l| k.min(l.saturating_sub(1))))
-                    .collect::<Vec<u64>>()
-            })
-            .and_then(|highest| crate::solve::within::walk_box(puzzle, &highest, &objectives))
-            .map(|walked| (walked.best, Some((walked.count, walked.tried))))
-    } else {
-        None
-    };
-    // The command's searches share its budget: each gets what the ones before it left.
-    let spent = std::cell::Cell::new(0u64);
-    let budget = || options.budget.after(started, spent.get());
-    let symmetries = crate::model::symmetries(puzzle);
-    let explore_for = |objective| {
-        let found = explore(
-            &answer,
-            |highest| search_problem(puzzle, highest),
-            limits,
-            objective,
-            budget(),
-            &symmetries,
-        );
-        if let Ok(found) = &found {
-            spent.set(spent.get().saturating_add(found.nodes));
-        }
-        found
-    };
-    // When the set cannot be walked (or no search is allowed), the algebra's plan stands: best
-    // only if it is the only one, else not proven for the reason `otherwise`.
-    let standing = |objective, otherwise: Proof| {
-        let proof = if answer.count.is_one() { Proof::Proven } else { otherwise };
-        within_limits(puzzle, x0).then(|| Plan {
-            presses: x0.clone(),
-            objective,
-            proof,
-            partial: None,
-            lower_bound: None,
-        })
-    };
+    let exact = walked_whole(puzzle, &answer, limited, &objectives);
+    let searches = Searches::new(puzzle, options, started, &answer, x0);
     let mut counted = !limited;
     if let Some((best, walked)) = exact {
-        let mut plans = best.into_iter().zip(&objectives).map(|(x, &objective)| {
-            x.map(|x| {
-                let mut plan = Plan {
-                    presses: to_big(&x),
-                    objective,
-                    proof: Proof::Proven,
-                    partial: None,
-                    lower_bound: None,
-                };
-                plan.lower_bound = Some(plan.measure());
-                plan
-            })
-        });
+        let mut plans =
+            best.into_iter().zip(&objectives).map(|(x, &objective)| x.map(|x| proven(&x, objective)));
         analysis.fewest = plans.next().flatten();
         analysis.optimal = plans.next().flatten();
         if let Some((count, tried)) = walked {
@@ -396,35 +327,12 @@ fn by_algebra(puzzle: &Puzzle, options: &Options, started: Instant) -> Result<An
         }
     } else if options.budget.is_zero() {
         // No search at all: the algebra's plan.
-        analysis.fewest = standing(Objective::Total, Proof::BudgetRanOut);
+        analysis.fewest = searches.standing(Objective::Total, Proof::BudgetRanOut);
         if options.objective != Objective::Total {
-            analysis.optimal = standing(options.objective, Proof::BudgetRanOut);
+            analysis.optimal = searches.standing(options.objective, Proof::BudgetRanOut);
         }
     } else {
-        match explore_for(Objective::Total) {
-            Ok(found) => {
-                analysis.fewest = with_bound(found.best, found.lower_bound);
-                if let Some(count) = found.count_within_limits {
-                    analysis.count = Count { value: count, exact: true };
-                    counted = true;
-                }
-                analysis.search_nodes = Some(found.nodes);
-            }
-            Err(why) => analysis.fewest = standing(Objective::Total, Proof::NotSearched(why)),
-        }
-        if options.objective != Objective::Total {
-            analysis.optimal = match budget().is_zero() {
-                // The search for the fewest presses spent the budget.
-                true => standing(options.objective, Proof::BudgetRanOut),
-                false => match explore_for(options.objective) {
-                    Ok(found) => {
-                        analysis.search_nodes = Some(spent.get());
-                        with_bound(found.best, found.lower_bound)
-                    }
-                    Err(why) => standing(options.objective, Proof::NotSearched(why)),
-                },
-            };
-        }
+        counted |= searches.best_plans(&mut analysis);
     }
     // A plan for the objective asked, always: when its own search found none in the budget,
     // the fewest-presses plan is one (within the limits), not proven best for it.
@@ -442,28 +350,11 @@ fn by_algebra(puzzle: &Puzzle, options: &Options, started: Instant) -> Result<An
     }
     // The count within binding limits comes from a search; without one (periods past 64 bits)
     // it is unknown, never the algebra's count of all plans.
-    if !counted && count_by_search(puzzle, budget(), 0, &mut analysis).is_none() {
+    if !counted && count_by_search(puzzle, searches.budget(), 0, &mut analysis).is_none() {
         analysis.count = Count { value: BigUint::zero(), exact: false };
     }
     if options.list_all {
-        // An exact count bounds the listing: once that many plans are listed (none, when it is
-        // 0), the rest of the set has no plan to find.
-        let count = analysis.count.exact.then(|| analysis.count.value.to_u64()).flatten();
-        analysis.listing =
-            list_from_basis(puzzle, &answer, options.list_limit, count, options.budget, started);
-        if analysis.listing.is_none() && count == Some(0) {
-            analysis.listing = Some(Listing { plans: Vec::new(), cut: None });
-        }
-        if analysis.listing.is_none() {
-            let count = analysis.count.clone();
-            let listing =
-                count_by_search(puzzle, options.budget.since(started), options.list_limit, &mut analysis);
-            // The search only lists: the count stays the algebra's (exact) one when it had it.
-            if count.exact {
-                analysis.count = count;
-            }
-            analysis.listing = listing;
-        }
+        list_plans(puzzle, options, &answer, started, &mut analysis);
     }
     analysis.solvable = if analysis.fewest.is_some() || !analysis.count.value.is_zero() {
         Some(true)
@@ -473,6 +364,182 @@ fn by_algebra(puzzle: &Puzzle, options: &Options, started: Instant) -> Result<An
         None
     };
     Ok(analysis)
+}
+
+/// The analysis the algebra's answer gives before any search: not solvable until a plan is
+/// found, the algebra's count (exact) and quiet patterns.
+fn of_answer(answer: &Answer, engine: Engine, limited: bool) -> Analysis {
+    Analysis {
+        engine,
+        periods: answer.periods.clone(),
+        solvable: Some(false),
+        fewest: None,
+        optimal: None,
+        count: Count { value: answer.count.clone(), exact: true },
+        quiet_patterns: Some(answer.quiet_patterns()),
+        listing: None,
+        search_nodes: None,
+        limited,
+        method: Some(answer.method),
+        seeds: answer.seeds,
+    }
+}
+
+/// The best plan per objective (`None` where none is within the limits) and, when a box was
+/// walked, the plans counted in it and the press vectors tried.
+type Walked = (Vec<Option<Vec<u64>>>, Option<(BigUint, u64)>);
+
+/// The best plans without search, when there is such an answer: the start already meets the
+/// target (no presses), or binding press limits leave a box small enough to walk whole.
+fn walked_whole(puzzle: &Puzzle, answer: &Answer, limited: bool, objectives: &[Objective]) -> Option<Walked> {
+    let zero = vec![BigUint::zero(); puzzle.button_count()];
+    if puzzle.solves(&zero) {
+        return Some((vec![Some(vec![0u64; zero.len()]); objectives.len()], None));
+    }
+    if !limited {
+        return None;
+    }
+    // A plan presses each button fewer times than its period: the box is
+    // `0 ≤ x_j ≤ min(limit_j, period_j − 1)`.
+    puzzle
+        .max_presses
+        .as_deref()
+        .map(|limits| {
+            limits
+                .iter()
+                .zip(&answer.periods)
+                .map(|(&k, l)| l.to_u64().map_or(k, |l| k.min(l.saturating_sub(1))))
+                .collect::<Vec<u64>>()
+        })
+        .and_then(|highest| crate::solve::within::walk_box(puzzle, &highest, objectives))
+        .map(|walked| (walked.best, Some((walked.count, walked.tried))))
+}
+
+/// A plan proven best for `objective` (a whole walk found it), with its measure as its bound.
+fn proven(x: &[u64], objective: Objective) -> Plan {
+    let mut plan =
+        Plan { presses: to_big(x), objective, proof: Proof::Proven, partial: None, lower_bound: None };
+    plan.lower_bound = Some(plan.measure());
+    plan
+}
+
+/// The searches of one algebra analysis for better plans than the algebra's: they share the
+/// command's budget, each getting what the ones before it left.
+struct Searches<'a> {
+    puzzle: &'a Puzzle,
+    options: &'a Options,
+    started: Instant,
+    answer: &'a Answer,
+    /// The algebra's plan.
+    x0: &'a [BigUint],
+    /// Search nodes the searches so far spent.
+    spent: std::cell::Cell<u64>,
+    symmetries: Vec<Vec<usize>>,
+}
+
+impl<'a> Searches<'a> {
+    fn new(
+        puzzle: &'a Puzzle,
+        options: &'a Options,
+        started: Instant,
+        answer: &'a Answer,
+        x0: &'a [BigUint],
+    ) -> Self {
+        let symmetries = crate::model::symmetries(puzzle);
+        Searches { puzzle, options, started, answer, x0, spent: std::cell::Cell::new(0), symmetries }
+    }
+
+    /// What is left of the budget.
+    fn budget(&self) -> Budget {
+        self.options.budget.after(self.started, self.spent.get())
+    }
+
+    /// The search of the algebra's solution set for the best plan for `objective`.
+    fn explore_for(&self, objective: Objective) -> Result<Exploration, crate::solve::NotSearched> {
+        let found = explore(
+            self.answer,
+            |highest| search_problem(self.puzzle, highest),
+            self.puzzle.max_presses.as_deref(),
+            objective,
+            self.budget(),
+            &self.symmetries,
+        );
+        if let Ok(found) = &found {
+            self.spent.set(self.spent.get().saturating_add(found.nodes));
+        }
+        found
+    }
+
+    /// When the set cannot be walked (or no search is allowed), the algebra's plan stands: best
+    /// only if it is the only one, else not proven for the reason `otherwise`.
+    fn standing(&self, objective: Objective, otherwise: Proof) -> Option<Plan> {
+        let proof = if self.answer.count.is_one() { Proof::Proven } else { otherwise };
+        within_limits(self.puzzle, self.x0).then(|| Plan {
+            presses: self.x0.to_vec(),
+            objective,
+            proof,
+            partial: None,
+            lower_bound: None,
+        })
+    }
+
+    /// Searches for the fewest-presses plan, then for the objective's; whether the first
+    /// search counted the plans within the limits.
+    fn best_plans(&self, analysis: &mut Analysis) -> bool {
+        let objective = self.options.objective;
+        let mut counted = false;
+        match self.explore_for(Objective::Total) {
+            Ok(found) => {
+                analysis.fewest = with_bound(found.best, found.lower_bound);
+                if let Some(count) = found.count_within_limits {
+                    analysis.count = Count { value: count, exact: true };
+                    counted = true;
+                }
+                analysis.search_nodes = Some(found.nodes);
+            }
+            Err(why) => analysis.fewest = self.standing(Objective::Total, Proof::NotSearched(why)),
+        }
+        if objective != Objective::Total {
+            analysis.optimal = match self.budget().is_zero() {
+                // The search for the fewest presses spent the budget.
+                true => self.standing(objective, Proof::BudgetRanOut),
+                false => match self.explore_for(objective) {
+                    Ok(found) => {
+                        analysis.search_nodes = Some(self.spent.get());
+                        with_bound(found.best, found.lower_bound)
+                    }
+                    Err(why) => self.standing(objective, Proof::NotSearched(why)),
+                },
+            };
+        }
+        counted
+    }
+}
+
+/// The listing asked for: from the quiet basis when there is one, else by the search solver.
+fn list_plans(
+    puzzle: &Puzzle,
+    options: &Options,
+    answer: &Answer,
+    started: Instant,
+    analysis: &mut Analysis,
+) {
+    // An exact count bounds the listing: once that many plans are listed (none, when it is
+    // 0), the rest of the set has no plan to find.
+    let count = analysis.count.exact.then(|| analysis.count.value.to_u64()).flatten();
+    analysis.listing = list_from_basis(puzzle, answer, options.list_limit, count, options.budget, started);
+    if analysis.listing.is_none() && count == Some(0) {
+        analysis.listing = Some(Listing { plans: Vec::new(), cut: None });
+    }
+    if analysis.listing.is_none() {
+        let count = analysis.count.clone();
+        let listing = count_by_search(puzzle, options.budget.since(started), options.list_limit, analysis);
+        // The search only lists: the count stays the algebra's (exact) one when it had it.
+        if count.exact {
+            analysis.count = count;
+        }
+        analysis.listing = listing;
+    }
 }
 
 /// Lists the first `keep` plans of the algebra's solution set `x0 + Σ t_g·g (mod L)`, in
