@@ -14,7 +14,7 @@
 //!
 //! The path of a whole analysis is decided here too ([`path`]): huge grids that light chasing
 //! solves, when only a plan and the count are asked, take light chasing in compact form
-//! ([`solve_compact`]) instead of the route's [`Answer`] of big integers.
+//! (`solve_compact`) instead of the route's [`Answer`] of big integers.
 
 pub(crate) mod beam;
 pub(crate) mod bound;
@@ -225,7 +225,7 @@ pub enum Path {
     /// [`route`]'s solvers give an [`Answer`] (per-cell big integers), and the caller's searches
     /// follow.
     General,
-    /// Light chasing in compact form ([`solve_compact`]): one bit or one `u32` press count per
+    /// Light chasing in compact form (`solve_compact`): one bit or one `u32` press count per
     /// cell, no per-cell big integers and no search for a fewer-press plan.
     Compact {
         /// Why: the grid's cells, more than the caller's `compact_from` (and light chasing
