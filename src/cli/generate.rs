@@ -10,7 +10,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use modsolve::generate::{Infeasible, generate};
+use modsolve::generate::{Batch, Infeasible, Level, Spec, generate};
 use modsolve::report::SCHEMA_VERSION;
 use modsolve::report::batch::level_text;
 use modsolve::request::{
@@ -97,36 +97,17 @@ pub(crate) fn run(request: &Request) -> Result<Output, Failure> {
     }
 }
 
+/// The run on the calling thread: the template read, the spec checked, the levels made and
+/// written, and the summary.
 fn run_inner(request: &Request, lines: &std::sync::Mutex<LevelLines>) -> Result<Output, Failure> {
     let template = super::load(&request.template, request.max_input)?.puzzle;
-    let strategy = match request.strategy.as_deref() {
-        None => StrategyChoice::default(),
-        Some(name) => name.parse().map_err(|e| usage(format!("error: --strategy {e}\n")))?,
-    };
-    let count = request.spec_count;
-    let asked = GenerateRequest {
-        template: request.template.display().to_string(),
-        count,
-        seed: request.seed,
-        unique: request.unique,
-        par: request.par,
-        strategy,
-        attempts: request.attempts,
-        scramble: request.scramble,
-        deny_warnings: request.deny_warnings,
-        max_memory: request.max_memory,
-    };
-    let spec = prepare_generation(&template, &asked, rayon::current_num_threads()).map_err(|e| match e {
-        Refusal::OverMemory(e) => Failure::plain(Kind::Memory, super::memory_failure(e), false),
-        Refusal::Infeasible(reason) => usage(format!("error: {}\n", infeasible(&reason))),
-        Refusal::Internal(e) => Failure::from(e),
-    })?;
+    let (asked, spec) = prepared(request, &template)?;
     if !request.force {
-        existing_levels(&request.out, count)?;
+        existing_levels(&request.out, asked.count)?;
     }
     std::fs::create_dir_all(&request.out)
         .map_err(|e| usage(format!("error: cannot create {}: {e}\n", request.out.display())))?;
-    let bar = progress_bar(count as u64, "levels");
+    let bar = progress_bar(asked.count as u64, "levels");
     // Each level is written, then its line printed, as soon as it is accepted.
     let lock = || lines.lock().unwrap_or_else(|e| e.into_inner());
     let batch = generate(
@@ -140,49 +121,78 @@ fn run_inner(request: &Request, lines: &std::sync::Mutex<LevelLines>) -> Result<
                 bar.set_message(format!("{} candidates{pars}", run.tried));
             }
         },
-        |level| {
-            let mut lines = lock();
-            if lines.stopped {
-                return Err(Failure::from(modsolve::Error::TimedOut));
-            }
-            let number = lines.written + 1;
-            let path = request.out.join(level_name(number));
-            let body = level_source(number, &asked, &level);
-            modsolve::generate::write_atomically(&path, body.as_bytes(), request.force).map_err(|e| {
-                let hint = if e.kind() == std::io::ErrorKind::AlreadyExists {
-                    "; --force overwrites it"
-                } else {
-                    ""
-                };
-                Failure::plain(
-                    Kind::Io,
-                    format!("error: cannot write {}: {e}{hint}\n", path.display()),
-                    false,
-                )
-            })?;
-            let file = path.display().to_string();
-            let line = if request.json {
-                serde_json::to_string(&LevelReport::new(file, &level, None)).map_err(|e| {
-                    Failure::plain(
-                        Kind::Internal,
-                        format!("error: cannot write a level as JSON: {e}\n"),
-                        false,
-                    )
-                })?
-            } else {
-                level_text(&file, &level)
-            };
-            let mut print = || lines.print(&line);
-            match &bar {
-                Some(bar) => bar.suspend(print),
-                None => print(),
-            }
-        },
+        |level| write_level(request, &asked, &mut lock(), bar.as_ref(), &level),
     );
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
-    let lines = lock();
+    summary(request, &lock(), batch)
+}
+
+/// The library's request from the command line's, checked against the template: the spec to
+/// generate, or the refusal worded with the flags.
+fn prepared(request: &Request, template: &modsolve::Puzzle) -> Result<(GenerateRequest, Spec), Failure> {
+    let strategy = match request.strategy.as_deref() {
+        None => StrategyChoice::default(),
+        Some(name) => name.parse().map_err(|e| usage(format!("error: --strategy {e}\n")))?,
+    };
+    let asked = GenerateRequest {
+        template: request.template.display().to_string(),
+        count: request.spec_count,
+        seed: request.seed,
+        unique: request.unique,
+        par: request.par,
+        strategy,
+        attempts: request.attempts,
+        scramble: request.scramble,
+        deny_warnings: request.deny_warnings,
+        max_memory: request.max_memory,
+    };
+    let spec = prepare_generation(template, &asked, rayon::current_num_threads()).map_err(|e| match e {
+        Refusal::OverMemory(e) => Failure::plain(Kind::Memory, super::memory_failure(e), false),
+        Refusal::Infeasible(reason) => usage(format!("error: {}\n", infeasible(&reason))),
+        Refusal::Internal(e) => Failure::from(e),
+    })?;
+    Ok((asked, spec))
+}
+
+/// Writes an accepted level to its file, then prints its line (text or JSON); refused once the
+/// run was abandoned.
+fn write_level(
+    request: &Request,
+    asked: &GenerateRequest,
+    lines: &mut LevelLines,
+    bar: Option<&indicatif::ProgressBar>,
+    level: &Level,
+) -> Result<(), Failure> {
+    if lines.stopped {
+        return Err(Failure::from(modsolve::Error::TimedOut));
+    }
+    let number = lines.written + 1;
+    let path = request.out.join(level_name(number));
+    let body = level_source(number, asked, level);
+    modsolve::generate::write_atomically(&path, body.as_bytes(), request.force).map_err(|e| {
+        let hint = if e.kind() == std::io::ErrorKind::AlreadyExists { "; --force overwrites it" } else { "" };
+        Failure::plain(Kind::Io, format!("error: cannot write {}: {e}{hint}\n", path.display()), false)
+    })?;
+    let file = path.display().to_string();
+    let line = if request.json {
+        serde_json::to_string(&LevelReport::new(file, level, None)).map_err(|e| {
+            Failure::plain(Kind::Internal, format!("error: cannot write a level as JSON: {e}\n"), false)
+        })?
+    } else {
+        level_text(&file, level)
+    };
+    let mut print = || lines.print(&line);
+    match bar {
+        Some(bar) => bar.suspend(print),
+        None => print(),
+    }
+}
+
+/// The end of the run: the document closed (with the error when the batch failed), the
+/// shortfall or the count made, and the exit code.
+fn summary(request: &Request, lines: &LevelLines, batch: Result<Batch, Failure>) -> Result<Output, Failure> {
     let batch = match batch {
         Ok(batch) => batch,
         Err(failure) => {
@@ -196,7 +206,7 @@ fn run_inner(request: &Request, lines: &std::sync::Mutex<LevelLines>) -> Result<
             return Err(failure);
         }
     };
-    let found = batch.found;
+    let (found, count) = (batch.found, request.spec_count);
     let mut text = lines.finish(Some(("found", format!("{found}, \"tried\": {}", batch.tried))));
     if !request.json {
         if found < count {

@@ -9,6 +9,7 @@
 //! renderers of `crate::report` only read it.
 
 pub mod report;
+mod stages;
 
 use num_bigint::BigUint;
 use std::sync::Arc;
@@ -19,9 +20,9 @@ use num_traits::{One, ToPrimitive, Zero};
 use crate::bounded::Abandoned;
 use crate::error::{Error, InternalError};
 use crate::model::Puzzle;
-use crate::solve::optimize::{Plan, Proof, explore};
+use crate::solve::optimize::{Exploration, Plan, Proof, explore};
 use crate::solve::search::{Budget, Goal, Objective, SearchProblem, search, search_ahead};
-use crate::solve::{Answer, difference, solve};
+use crate::solve::{Answer, Path, difference, solve};
 pub use report::SolveReport;
 
 /// Which solver answers.
@@ -181,17 +182,13 @@ fn to_big(x: &[u64]) -> Vec<BigUint> {
 /// press count per cell, no search for a fewer-press plan), when nothing else is asked.
 pub const BIG_BOARD_CELLS: usize = 250_000;
 
-/// Whether [`analyse`] takes the compact path: a grid of more than `options.compact_from` cells
-/// that light chasing solves, with no press limits, phases, listing, other objective or search
-/// asked for.
-pub fn takes_compact(puzzle: &Puzzle, options: &Options) -> bool {
-    options.engine != Engine::Search
-        && options.objective == Objective::Total
-        && !options.list_all
-        && puzzle.max_presses.is_none()
-        && puzzle.phases.is_none()
-        && puzzle.cell_count() > options.compact_from
-        && crate::solve::light_chase::applies(puzzle)
+/// The path [`analyse`] takes, as the route decides it ([`crate::solve::path`]): the compact
+/// light-chasing path for a grid of more than `options.compact_from` cells that light chasing
+/// solves, with no press limits, phases, listing, other objective or search asked for.
+fn path(puzzle: &Puzzle, options: &Options) -> Path {
+    let plain =
+        options.engine != Engine::Search && options.objective == Objective::Total && !options.list_all;
+    crate::solve::path(puzzle, plain, options.compact_from)
 }
 
 /// Everything modsolve can say about one puzzle, within the options' budget and memory: whether
@@ -217,41 +214,41 @@ pub fn takes_compact(puzzle: &Puzzle, options: &Options) -> bool {
 /// assert_eq!(report.fewest.unwrap().total(), 5u32.into());
 /// ```
 pub fn analyse(puzzle: &Puzzle, options: &Options) -> Result<SolveReport, Error> {
-    let compact = within_memory(puzzle, options)?;
+    let path = within_memory(puzzle, options)?;
     if options.timeout.is_none() {
-        return Ok(solve_report(puzzle, options, compact)?);
+        return Ok(solve_report(puzzle, options, path)?);
     }
-    bounded_report(Arc::new(puzzle.clone()), options, compact)
+    bounded_report(Arc::new(puzzle.clone()), options, path)
 }
 
 /// [`analyse`] on a puzzle the caller shares: with a time budget the worker thread holds this
 /// handle instead of a copy of the puzzle (the command line, which owns the puzzle, saves a copy
 /// of a board of millions of cells this way).
 pub fn analyse_shared(puzzle: Arc<Puzzle>, options: &Options) -> Result<SolveReport, Error> {
-    let compact = within_memory(&puzzle, options)?;
+    let path = within_memory(&puzzle, options)?;
     if options.timeout.is_none() {
-        return Ok(solve_report(&puzzle, options, compact)?);
+        return Ok(solve_report(&puzzle, options, path)?);
     }
-    bounded_report(puzzle, options, compact)
+    bounded_report(puzzle, options, path)
 }
 
 /// The estimated peak memory of [`analyse`] on `puzzle` with `options`: the figure its memory
 /// check compares with `options.max_memory`, for callers that share one budget among jobs.
 pub fn memory_estimate(puzzle: &Puzzle, options: &Options) -> crate::memory::Estimate {
-    crate::solve::memory_estimate(puzzle, takes_compact(puzzle, options))
+    crate::solve::memory_estimate(puzzle, path(puzzle, options).is_compact())
 }
 
-/// Refuses work over the memory limit; whether the compact path is taken.
-fn within_memory(puzzle: &Puzzle, options: &Options) -> Result<bool, Error> {
-    let compact = takes_compact(puzzle, options);
-    crate::memory::within(crate::solve::memory_estimate(puzzle, compact), options.max_memory)?;
-    Ok(compact)
+/// Refuses work over the memory limit; the path the work takes.
+fn within_memory(puzzle: &Puzzle, options: &Options) -> Result<Path, Error> {
+    let path = path(puzzle, options);
+    crate::memory::within(crate::solve::memory_estimate(puzzle, path.is_compact()), options.max_memory)?;
+    Ok(path)
 }
 
 /// The report of the work, on the calling thread.
-fn solve_report(puzzle: &Puzzle, options: &Options, compact: bool) -> Result<SolveReport, InternalError> {
-    if compact && let Some(answer) = crate::solve::light_chase::solve_compact(puzzle) {
-        return Ok(SolveReport::of_compact(puzzle, answer?));
+fn solve_report(puzzle: &Puzzle, options: &Options, path: Path) -> Result<SolveReport, InternalError> {
+    if path.is_compact() {
+        return Ok(SolveReport::of_compact(puzzle, crate::solve::solve_compact(puzzle)?));
     }
     let mut report = SolveReport::of_analysis(puzzle, &analysis_of(puzzle, options)?);
     report.machine_dependent = options.budget.time.is_some() && report.cut_by_budget();
@@ -259,9 +256,9 @@ fn solve_report(puzzle: &Puzzle, options: &Options, compact: bool) -> Result<Sol
 }
 
 /// The report of the work on a worker thread, abandoned past the timeout's bound.
-fn bounded_report(puzzle: Arc<Puzzle>, options: &Options, compact: bool) -> Result<SolveReport, Error> {
+fn bounded_report(puzzle: Arc<Puzzle>, options: &Options, path: Path) -> Result<SolveReport, Error> {
     let (shared, copied) = (Arc::clone(&puzzle), *options);
-    match crate::bounded::on_worker(options.timeout, move || solve_report(&shared, &copied, compact)) {
+    match crate::bounded::on_worker(options.timeout, move || solve_report(&shared, &copied, path)) {
         Ok(report) => Ok(report?),
         Err(Abandoned::TimeRanOut) => Ok(SolveReport::undecided(
             &puzzle,
@@ -280,7 +277,9 @@ pub fn analysis_of(puzzle: &Puzzle, options: &Options) -> Result<Analysis, Inter
     let started = Instant::now();
     let analysis = match options.engine {
         Engine::Search => by_search(puzzle, options, started)?,
-        Engine::Auto | Engine::Algebra if puzzle.phases.is_some() => by_stages(puzzle, options, started)?,
+        Engine::Auto | Engine::Algebra if puzzle.phases.is_some() => {
+            stages::by_stages(puzzle, options, started)?
+        }
         Engine::Auto | Engine::Algebra => by_algebra(puzzle, options, started)?,
     };
     let mut analysis = analysis;
@@ -303,6 +302,8 @@ fn within_limits(puzzle: &Puzzle, x: &[BigUint]) -> bool {
     }
 }
 
+/// The algebra's analysis: its answer (solvable, the count, a plan), then the best plans
+/// (walked whole, the algebra's own, or searched), the count within the limits and a listing.
 fn by_algebra(puzzle: &Puzzle, options: &Options, started: Instant) -> Result<Analysis, InternalError> {
     // With no search nodes and no listing the quiet basis has no use: leave it out.
     let answer: Answer = if options.budget.nodes == 0 && !options.list_all {
@@ -311,91 +312,19 @@ fn by_algebra(puzzle: &Puzzle, options: &Options, started: Instant) -> Result<An
         solve(puzzle)?
     };
     let limited = limits_bind(puzzle, &answer.periods);
-    let limits = puzzle.max_presses.as_deref();
-    let mut analysis = Analysis {
-        engine: options.engine,
-        periods: answer.periods.clone(),
-        solvable: Some(false),
-        fewest: None,
-        optimal: None,
-        count: Count { value: answer.count.clone(), exact: true },
-        quiet_patterns: Some(answer.quiet_patterns()),
-        listing: None,
-        search_nodes: None,
-        limited,
-        method: Some(answer.method),
-        seeds: answer.seeds,
-    };
+    let mut analysis = of_answer(&answer, options.engine, limited);
     let Some(x0) = &answer.presses else { return Ok(analysis) };
     // Answers that need no search: the start already meets the target (no presses, proven for
     // every objective), or press limits that leave a box small enough to walk whole.
     let objectives: Vec<Objective> = std::iter::once(Objective::Total)
         .chain((options.objective != Objective::Total).then_some(options.objective))
         .collect();
-    let zero = vec![BigUint::zero(); puzzle.button_count()];
-    let exact = if puzzle.solves(&zero) {
-        Some((vec![Some(vec![0u64; zero.len()]); objectives.len()], None))
-    } else if limited {
-        // A plan presses each button fewer times than its period: the box is
-        // `0 ≤ x_j ≤ min(limit_j, period_j − 1)`.
-        limits
-            .map(|limits| {
-                limits
-                    .iter()
-                    .zip(&answer.periods)
-                    .map(|(&k, l)| l.to_u64().map_or(k, |l| k.min(l.saturating_sub(1))))
-                    .collect::<Vec<u64>>()
-            })
-            .and_then(|highest| crate::solve::within::walk_box(puzzle, &highest, &objectives))
-            .map(|walked| (walked.best, Some((walked.count, walked.tried))))
-    } else {
-        None
-    };
-    // The command's searches share its budget: each gets what the ones before it left.
-    let spent = std::cell::Cell::new(0u64);
-    let budget = || options.budget.after(started, spent.get());
-    let symmetries = crate::model::symmetries(puzzle);
-    let explore_for = |objective| {
-        let found = explore(
-            &answer,
-            |highest| search_problem(puzzle, highest),
-            limits,
-            objective,
-            budget(),
-            &symmetries,
-        );
-        if let Ok(found) = &found {
-            spent.set(spent.get().saturating_add(found.nodes));
-        }
-        found
-    };
-    // When the set cannot be walked (or no search is allowed), the algebra's plan stands: best
-    // only if it is the only one, else not proven for the reason `otherwise`.
-    let standing = |objective, otherwise: Proof| {
-        let proof = if answer.count.is_one() { Proof::Proven } else { otherwise };
-        within_limits(puzzle, x0).then(|| Plan {
-            presses: x0.clone(),
-            objective,
-            proof,
-            partial: None,
-            lower_bound: None,
-        })
-    };
+    let exact = walked_whole(puzzle, &answer, limited, &objectives);
+    let searches = Searches::new(puzzle, options, started, &answer, x0);
     let mut counted = !limited;
     if let Some((best, walked)) = exact {
-        let mut plans = best.into_iter().zip(&objectives).map(|(x, &objective)| {
-            x.map(|x| {
-                let mut plan = Plan {
-                    presses: to_big(&x),
-                    objective,
-                    proof: Proof::Proven,
-                    partial: None,
-                    lower_bound: None,
-                };
-                plan.lower_bound = Some(plan.measure());
-                plan
-            })
-        });
+        let mut plans =
+            best.into_iter().zip(&objectives).map(|(x, &objective)| x.map(|x| proven(&x, objective)));
         analysis.fewest = plans.next().flatten();
         analysis.optimal = plans.next().flatten();
         if let Some((count, tried)) = walked {
@@ -405,35 +334,12 @@ fn by_algebra(puzzle: &Puzzle, options: &Options, started: Instant) -> Result<An
         }
     } else if options.budget.is_zero() {
         // No search at all: the algebra's plan.
-        analysis.fewest = standing(Objective::Total, Proof::BudgetRanOut);
+        analysis.fewest = searches.standing(Objective::Total, Proof::BudgetRanOut);
         if options.objective != Objective::Total {
-            analysis.optimal = standing(options.objective, Proof::BudgetRanOut);
+            analysis.optimal = searches.standing(options.objective, Proof::BudgetRanOut);
         }
     } else {
-        match explore_for(Objective::Total) {
-            Ok(found) => {
-                analysis.fewest = with_bound(found.best, found.lower_bound);
-                if let Some(count) = found.count_within_limits {
-                    analysis.count = Count { value: count, exact: true };
-                    counted = true;
-                }
-                analysis.search_nodes = Some(found.nodes);
-            }
-            Err(why) => analysis.fewest = standing(Objective::Total, Proof::NotSearched(why)),
-        }
-        if options.objective != Objective::Total {
-            analysis.optimal = match budget().is_zero() {
-                // The search for the fewest presses spent the budget.
-                true => standing(options.objective, Proof::BudgetRanOut),
-                false => match explore_for(options.objective) {
-                    Ok(found) => {
-                        analysis.search_nodes = Some(spent.get());
-                        with_bound(found.best, found.lower_bound)
-                    }
-                    Err(why) => standing(options.objective, Proof::NotSearched(why)),
-                },
-            };
-        }
+        counted |= searches.best_plans(&mut analysis);
     }
     // A plan for the objective asked, always: when its own search found none in the budget,
     // the fewest-presses plan is one (within the limits), not proven best for it.
@@ -451,28 +357,11 @@ fn by_algebra(puzzle: &Puzzle, options: &Options, started: Instant) -> Result<An
     }
     // The count within binding limits comes from a search; without one (periods past 64 bits)
     // it is unknown, never the algebra's count of all plans.
-    if !counted && count_by_search(puzzle, budget(), 0, &mut analysis).is_none() {
+    if !counted && count_by_search(puzzle, searches.budget(), 0, &mut analysis).is_none() {
         analysis.count = Count { value: BigUint::zero(), exact: false };
     }
     if options.list_all {
-        // An exact count bounds the listing: once that many plans are listed (none, when it is
-        // 0), the rest of the set has no plan to find.
-        let count = analysis.count.exact.then(|| analysis.count.value.to_u64()).flatten();
-        analysis.listing =
-            list_from_basis(puzzle, &answer, options.list_limit, count, options.budget, started);
-        if analysis.listing.is_none() && count == Some(0) {
-            analysis.listing = Some(Listing { plans: Vec::new(), cut: None });
-        }
-        if analysis.listing.is_none() {
-            let count = analysis.count.clone();
-            let listing =
-                count_by_search(puzzle, options.budget.since(started), options.list_limit, &mut analysis);
-            // The search only lists: the count stays the algebra's (exact) one when it had it.
-            if count.exact {
-                analysis.count = count;
-            }
-            analysis.listing = listing;
-        }
+        list_plans(puzzle, options, &answer, started, &mut analysis);
     }
     analysis.solvable = if analysis.fewest.is_some() || !analysis.count.value.is_zero() {
         Some(true)
@@ -482,6 +371,182 @@ fn by_algebra(puzzle: &Puzzle, options: &Options, started: Instant) -> Result<An
         None
     };
     Ok(analysis)
+}
+
+/// The analysis the algebra's answer gives before any search: not solvable until a plan is
+/// found, the algebra's count (exact) and quiet patterns.
+fn of_answer(answer: &Answer, engine: Engine, limited: bool) -> Analysis {
+    Analysis {
+        engine,
+        periods: answer.periods.clone(),
+        solvable: Some(false),
+        fewest: None,
+        optimal: None,
+        count: Count { value: answer.count.clone(), exact: true },
+        quiet_patterns: Some(answer.quiet_patterns()),
+        listing: None,
+        search_nodes: None,
+        limited,
+        method: Some(answer.method),
+        seeds: answer.seeds,
+    }
+}
+
+/// The best plan per objective (`None` where none is within the limits) and, when a box was
+/// walked, the plans counted in it and the press vectors tried.
+type Walked = (Vec<Option<Vec<u64>>>, Option<(BigUint, u64)>);
+
+/// The best plans without search, when there is such an answer: the start already meets the
+/// target (no presses), or binding press limits leave a box small enough to walk whole.
+fn walked_whole(puzzle: &Puzzle, answer: &Answer, limited: bool, objectives: &[Objective]) -> Option<Walked> {
+    let zero = vec![BigUint::zero(); puzzle.button_count()];
+    if puzzle.solves(&zero) {
+        return Some((vec![Some(vec![0u64; zero.len()]); objectives.len()], None));
+    }
+    if !limited {
+        return None;
+    }
+    // A plan presses each button fewer times than its period: the box is
+    // `0 ≤ x_j ≤ min(limit_j, period_j − 1)`.
+    puzzle
+        .max_presses
+        .as_deref()
+        .map(|limits| {
+            limits
+                .iter()
+                .zip(&answer.periods)
+                .map(|(&k, l)| l.to_u64().map_or(k, |l| k.min(l.saturating_sub(1))))
+                .collect::<Vec<u64>>()
+        })
+        .and_then(|highest| crate::solve::within::walk_box(puzzle, &highest, objectives))
+        .map(|walked| (walked.best, Some((walked.count, walked.tried))))
+}
+
+/// A plan proven best for `objective` (a whole walk found it), with its measure as its bound.
+fn proven(x: &[u64], objective: Objective) -> Plan {
+    let mut plan =
+        Plan { presses: to_big(x), objective, proof: Proof::Proven, partial: None, lower_bound: None };
+    plan.lower_bound = Some(plan.measure());
+    plan
+}
+
+/// The searches of one algebra analysis for better plans than the algebra's: they share the
+/// command's budget, each getting what the ones before it left.
+struct Searches<'a> {
+    puzzle: &'a Puzzle,
+    options: &'a Options,
+    started: Instant,
+    answer: &'a Answer,
+    /// The algebra's plan.
+    x0: &'a [BigUint],
+    /// Search nodes the searches so far spent.
+    spent: std::cell::Cell<u64>,
+    symmetries: Vec<Vec<usize>>,
+}
+
+impl<'a> Searches<'a> {
+    fn new(
+        puzzle: &'a Puzzle,
+        options: &'a Options,
+        started: Instant,
+        answer: &'a Answer,
+        x0: &'a [BigUint],
+    ) -> Self {
+        let symmetries = crate::model::symmetries(puzzle);
+        Searches { puzzle, options, started, answer, x0, spent: std::cell::Cell::new(0), symmetries }
+    }
+
+    /// What is left of the budget.
+    fn budget(&self) -> Budget {
+        self.options.budget.after(self.started, self.spent.get())
+    }
+
+    /// The search of the algebra's solution set for the best plan for `objective`.
+    fn explore_for(&self, objective: Objective) -> Result<Exploration, crate::solve::NotSearched> {
+        let found = explore(
+            self.answer,
+            |highest| search_problem(self.puzzle, highest),
+            self.puzzle.max_presses.as_deref(),
+            objective,
+            self.budget(),
+            &self.symmetries,
+        );
+        if let Ok(found) = &found {
+            self.spent.set(self.spent.get().saturating_add(found.nodes));
+        }
+        found
+    }
+
+    /// When the set cannot be walked (or no search is allowed), the algebra's plan stands: best
+    /// only if it is the only one, else not proven for the reason `otherwise`.
+    fn standing(&self, objective: Objective, otherwise: Proof) -> Option<Plan> {
+        let proof = if self.answer.count.is_one() { Proof::Proven } else { otherwise };
+        within_limits(self.puzzle, self.x0).then(|| Plan {
+            presses: self.x0.to_vec(),
+            objective,
+            proof,
+            partial: None,
+            lower_bound: None,
+        })
+    }
+
+    /// Searches for the fewest-presses plan, then for the objective's; whether the first
+    /// search counted the plans within the limits.
+    fn best_plans(&self, analysis: &mut Analysis) -> bool {
+        let objective = self.options.objective;
+        let mut counted = false;
+        match self.explore_for(Objective::Total) {
+            Ok(found) => {
+                analysis.fewest = with_bound(found.best, found.lower_bound);
+                if let Some(count) = found.count_within_limits {
+                    analysis.count = Count { value: count, exact: true };
+                    counted = true;
+                }
+                analysis.search_nodes = Some(found.nodes);
+            }
+            Err(why) => analysis.fewest = self.standing(Objective::Total, Proof::NotSearched(why)),
+        }
+        if objective != Objective::Total {
+            analysis.optimal = match self.budget().is_zero() {
+                // The search for the fewest presses spent the budget.
+                true => self.standing(objective, Proof::BudgetRanOut),
+                false => match self.explore_for(objective) {
+                    Ok(found) => {
+                        analysis.search_nodes = Some(self.spent.get());
+                        with_bound(found.best, found.lower_bound)
+                    }
+                    Err(why) => self.standing(objective, Proof::NotSearched(why)),
+                },
+            };
+        }
+        counted
+    }
+}
+
+/// The listing asked for: from the quiet basis when there is one, else by the search solver.
+fn list_plans(
+    puzzle: &Puzzle,
+    options: &Options,
+    answer: &Answer,
+    started: Instant,
+    analysis: &mut Analysis,
+) {
+    // An exact count bounds the listing: once that many plans are listed (none, when it is
+    // 0), the rest of the set has no plan to find.
+    let count = analysis.count.exact.then(|| analysis.count.value.to_u64()).flatten();
+    analysis.listing = list_from_basis(puzzle, answer, options.list_limit, count, options.budget, started);
+    if analysis.listing.is_none() && count == Some(0) {
+        analysis.listing = Some(Listing { plans: Vec::new(), cut: None });
+    }
+    if analysis.listing.is_none() {
+        let count = analysis.count.clone();
+        let listing = count_by_search(puzzle, options.budget.since(started), options.list_limit, analysis);
+        // The search only lists: the count stays the algebra's (exact) one when it had it.
+        if count.exact {
+            analysis.count = count;
+        }
+        analysis.listing = listing;
+    }
 }
 
 /// Lists the first `keep` plans of the algebra's solution set `x0 + Σ t_g·g (mod L)`, in
@@ -662,102 +727,6 @@ fn by_search(puzzle: &Puzzle, options: &Options, started: Instant) -> Result<Ana
         if outcome.complete {
             analysis.quiet_patterns = Some(BigUint::from(outcome.count - 1));
         }
-    }
-    Ok(analysis)
-}
-
-/// Staged presses: a plan is full presses `z` and, optionally, one more press of button `j` cut
-/// after `k` phases because the puzzle was solved: `A·z ≡ d − P_k·e_j` (`P_k` the first `k`
-/// phases summed). Every case shares the matrix, so one elimination per prime answers all of
-/// them; each solvable case has `kernel_size` plans. The fewest is the best over the cases (a
-/// cut press counts).
-fn by_stages(puzzle: &Puzzle, options: &Options, started: Instant) -> Result<Analysis, InternalError> {
-    use crate::algebra::arith::sub_mod;
-    use crate::solve::optimize::{NotSearched, Partial};
-    if options.list_all {
-        return Err(InternalError::Unsupported(
-            "listing every plan is not available for staged presses (phases) yet; the count is".into(),
-        ));
-    }
-    let d = difference(puzzle);
-    let mut cases: Vec<Option<Partial>> = vec![None];
-    let mut differences = vec![d.clone()];
-    for j in 0..puzzle.button_count() {
-        let mut dk = d.clone();
-        for k in 1..puzzle.phase_count(j) {
-            for (i, a) in puzzle.phase_effects(j, k - 1) {
-                dk[i] = sub_mod(dk[i], a, puzzle.moduli[i]);
-            }
-            cases.push(Some(Partial { button: j, phases: k }));
-            differences.push(dk.clone());
-        }
-    }
-    let (base, solutions) = crate::solve::solve_differences(puzzle, &differences)?;
-    let solvable = solutions.iter().filter(|s| s.is_some()).count();
-    let mut analysis = Analysis {
-        engine: options.engine,
-        periods: base.periods.clone(),
-        solvable: Some(solvable > 0),
-        fewest: None,
-        optimal: None,
-        count: Count { value: &base.kernel_size * BigUint::from(solvable), exact: true },
-        quiet_patterns: Some(base.quiet_patterns()),
-        listing: None,
-        search_nodes: Some(0),
-        limited: false,
-        method: Some(base.method),
-        seeds: base.seeds,
-    };
-    let best_for = |objective: Objective| -> Option<Plan> {
-        let mut best: Option<(crate::solve::search::Score, Plan)> = None;
-        let mut proof = Proof::Proven;
-        for ((case, solution), dk) in cases.iter().zip(&solutions).zip(&differences) {
-            let Some(z) = solution else { continue };
-            let mut coset = base.clone();
-            coset.presses = Some(z.clone());
-            coset.count = coset.kernel_size.clone();
-            let problem = |highest: &[u64]| {
-                let mut p = search_problem(puzzle, highest);
-                p.rhs = dk.clone();
-                p
-            };
-            let (mut presses, case_proof) =
-                match explore(&coset, problem, None, objective, options.budget.since(started), &[]) {
-                    Ok(found) => match found.best {
-                        Some(plan) => (plan.presses, plan.proof),
-                        None => (z.clone(), Proof::BudgetRanOut),
-                    },
-                    Err(_) if coset.kernel_size.is_one() => (z.clone(), Proof::Proven),
-                    Err(why) => (z.clone(), Proof::NotSearched(why)),
-                };
-            if proof.is_proven() {
-                proof = case_proof;
-            }
-            // Other objectives than the total are scored on the full plan but searched on z.
-            if case.is_some() && objective != Objective::Total && proof.is_proven() {
-                proof = Proof::NotSearched(NotSearched::StagedObjective);
-            }
-            if let Some(partial) = case {
-                presses[partial.button] += 1u32;
-            }
-            let score =
-                presses.iter().map(|x| x.to_u64()).collect::<Option<Vec<u64>>>().map(|x| objective.score(&x));
-            let score = score.unwrap_or((u128::MAX, u128::MAX));
-            if best.as_ref().is_none_or(|(s, _)| score < *s) {
-                best = Some((
-                    score,
-                    Plan { presses, objective, proof: Proof::Proven, partial: *case, lower_bound: None },
-                ));
-            }
-        }
-        best.map(|(_, mut plan)| {
-            plan.proof = proof;
-            plan
-        })
-    };
-    analysis.fewest = best_for(Objective::Total);
-    if options.objective != Objective::Total {
-        analysis.optimal = best_for(options.objective);
     }
     Ok(analysis)
 }

@@ -19,6 +19,7 @@ use super::{Answer, Generator, Method};
 use crate::algebra::arith::inv_mod;
 use crate::algebra::gf2::{BitMatrix, Elimination, echelonize, solve as solve_bits};
 use crate::bounded::{Stop, checkpoint};
+use crate::error::InternalError;
 use crate::model::{Buttons, Neighborhood, Puzzle, Topology};
 
 use super::BASIS_ENTRY_LIMIT;
@@ -526,7 +527,7 @@ mod tests {
                 if let Some(x) = &fast.presses {
                     assert!(puzzle.solves(x), "{source}");
                 }
-                let compact = solve_compact(&puzzle).expect("applies").expect("verified");
+                let compact = solve_compact(&puzzle).expect("verified");
                 assert_eq!(compact.kernel_size, fast.kernel_size, "{source}");
                 let widened =
                     compact.presses.map(|x| x.counts().into_iter().map(BigUint::from).collect::<Vec<_>>());
@@ -557,7 +558,7 @@ mod tests {
                 let puzzle = parse_puzzle(&source).unwrap();
                 let f = frame(&puzzle).unwrap();
                 let fast = solve(&puzzle).expect("applies");
-                let compact = solve_compact(&puzzle).expect("applies").expect("verified");
+                let compact = solve_compact(&puzzle).expect("verified");
                 let Some(CompactPlan::Bits { mut words, len }) = compact.presses.clone() else {
                     assert!(fast.presses.is_none(), "{source}");
                     continue;
@@ -607,10 +608,15 @@ pub(crate) struct CompactAnswer {
     pub kernel_size: BigUint,
 }
 
-/// Solves a grid by propagation without building per-cell big integers; `None` when
-/// propagation does not apply. The plan is verified before it is returned.
-pub(crate) fn solve_compact(puzzle: &Puzzle) -> Option<Result<CompactAnswer, crate::error::InternalError>> {
-    let f = frame(puzzle)?;
+/// Solves a grid by propagation without building per-cell big integers, on the path
+/// [`super::path`] chose for it (an error when propagation does not apply, which that path
+/// rules out). The plan is verified before it is returned.
+pub(crate) fn solve_compact(puzzle: &Puzzle) -> Result<CompactAnswer, InternalError> {
+    let Some(f) = frame(puzzle) else {
+        return Err(InternalError::Unsupported(
+            "light chasing in compact form needs a grid that light chasing solves".into(),
+        ));
+    };
     crate::bounded::work(chase_work(&f));
     let d = Difference::of(puzzle);
     let (first_row, _, count_exponent) = last_row(&f, d, false);
@@ -627,15 +633,9 @@ pub(crate) fn solve_compact(puzzle: &Puzzle) -> Option<Result<CompactAnswer, cra
         Some(CompactPlan::Counts(x)) => verify(puzzle, &f, x),
     };
     if !verified {
-        return Some(Err(crate::error::InternalError::VerificationFailed(
-            "propagation on a big grid".into(),
-        )));
+        return Err(InternalError::VerificationFailed("propagation on a big grid".into()));
     }
-    Some(Ok(CompactAnswer {
-        modulus: f.modulus,
-        presses,
-        kernel_size: kernel_size(f.modulus, &count_exponent),
-    }))
+    Ok(CompactAnswer { modulus: f.modulus, presses, kernel_size: kernel_size(f.modulus, &count_exponent) })
 }
 
 /// Simulates a bit-packed mod 2 plan (see [`verify`]) on packed words, a grid row at a time in

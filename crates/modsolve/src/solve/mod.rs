@@ -11,6 +11,10 @@
 //! (`sparse`) from [`SPARSE_FROM_CELLS`] cells on, or when dense elimination would not fit;
 //! otherwise the general per-prime path (`modular`). Both sit behind [`solve_with`] and tests force each on
 //! the same inputs. Every plan is simulated on the puzzle before it is returned.
+//!
+//! The path of a whole analysis is decided here too ([`path`]): huge grids that light chasing
+//! solves, when only a plan and the count are asked, take light chasing in compact form
+//! (`solve_compact`) instead of the route's [`Answer`] of big integers.
 
 pub(crate) mod beam;
 pub(crate) mod bound;
@@ -213,6 +217,51 @@ pub fn route(puzzle: &Puzzle, method: Method) -> Result<Vec<Solver>, InternalErr
             _ => vec![Solver::Modular],
         }
     })
+}
+
+/// The path of a whole analysis of one puzzle, decided here with [`route`] so that the caller
+/// does not choose a solver itself.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[doc(hidden)]
+pub enum Path {
+    /// [`route`]'s solvers give an [`Answer`] (per-cell big integers), and the caller's searches
+    /// follow.
+    General,
+    /// Light chasing in compact form (`solve_compact`): one bit or one `u32` press count per
+    /// cell, no per-cell big integers and no search for a fewer-press plan.
+    Compact {
+        /// Why: the grid's cells, more than the caller's `compact_from` (and light chasing
+        /// solves it, with no press limits or phases, and nothing but a plan and the count asked).
+        cells: usize,
+    },
+}
+
+impl Path {
+    /// Whether this is the compact light-chasing path.
+    pub fn is_compact(self) -> bool {
+        matches!(self, Path::Compact { .. })
+    }
+}
+
+/// The path of an analysis: [`Path::Compact`] for a grid of more than `compact_from` cells that
+/// light chasing solves, with no press limits or phases, when the caller asks for nothing but a
+/// plan and the count (`plain`: the algebra answers, no other objective, no listing); otherwise
+/// [`Path::General`].
+#[doc(hidden)]
+pub fn path(puzzle: &Puzzle, plain: bool, compact_from: usize) -> Path {
+    let cells = puzzle.cell_count();
+    let compact = plain
+        && puzzle.max_presses.is_none()
+        && puzzle.phases.is_none()
+        && cells > compact_from
+        && light_chase::applies(puzzle);
+    if compact { Path::Compact { cells } } else { Path::General }
+}
+
+/// Solves a puzzle on the [`Path::Compact`] path by light chasing in compact form; the plan is
+/// verified by simulation before it is returned.
+pub(crate) fn solve_compact(puzzle: &Puzzle) -> Result<light_chase::CompactAnswer, InternalError> {
+    light_chase::solve_compact(puzzle)
 }
 
 /// [`solve`] for a caller that will not use the quiet-pattern basis (an analysis with no search
