@@ -8,6 +8,7 @@
 //! Its answer is [`SolveReport`] (in [`report`]), the typed `solve --json` document; the
 //! renderers of `crate::report` only read it.
 
+mod json;
 pub mod report;
 mod stages;
 

@@ -2,13 +2,17 @@
 //! searches, the search solver alone, light chasing in compact form on big boards, and a budget
 //! that ran out before the elimination finished) and serialised as the `solve --json` document.
 //!
-//! The JSON is written straight from the report with serde (`serde_json::to_writer`), so a plan
-//! of millions of presses is streamed, never built as a string or a JSON value first. Its shape
+//! The report names its fields once, in order (`SolveReport::fields`); serde's `Serialize` and
+//! the streaming [`write_json`] both write them (see `analysis/json.rs`), so a plan of millions
+//! of presses is streamed, never built as a string or a JSON value first. The document's shape
 //! is pinned by `schema/solve.schema.json` and carries [`SCHEMA_VERSION`].
 
 use num_bigint::BigUint;
 use num_traits::{One, ToPrimitive, Zero};
-use serde::ser::{Serialize, Serializer};
+use serde::ser::{Serialize, SerializeMap, Serializer};
+
+pub use super::json::write_json;
+use super::json::{Fields, MapFields};
 
 use crate::analysis::{Analysis, Cut, Engine, Listing};
 use crate::model::Puzzle;
@@ -158,15 +162,6 @@ impl Serialize for Numbers {
     }
 }
 
-/// Writes `report` as compact JSON to `out` through a buffer: `serde_json::to_writer`, so a
-/// plan of millions of presses streams out and is never built as a string or a JSON value.
-pub fn write_json(report: &SolveReport, out: impl std::io::Write) -> std::io::Result<()> {
-    use std::io::Write;
-    let mut out = std::io::BufWriter::with_capacity(1 << 16, out);
-    serde_json::to_writer(&mut out, report)?;
-    out.flush()
-}
-
 /// A plan in the report: presses per button, what it minimises, and whether that is proven.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PlanReport {
@@ -205,7 +200,6 @@ struct PartialJson(Partial);
 
 impl Serialize for PartialJson {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeMap;
         let mut map = s.serialize_map(Some(2))?;
         map.serialize_entry("button", &self.0.button)?;
         map.serialize_entry("phases", &self.0.phases)?;
@@ -213,17 +207,23 @@ impl Serialize for PartialJson {
     }
 }
 
+impl PlanReport {
+    /// The plan's fields in the document, in order (both writers take them from here).
+    pub(crate) fn fields<F: Fields>(&self, f: &mut F) -> Result<(), F::Error> {
+        f.numbers("presses", Some(&self.presses))?;
+        f.field("total_presses", &Integer(&self.total()))?;
+        f.field("objective", self.objective.name())?;
+        f.field("proven", &self.proof.is_proven())?;
+        f.field("proof", self.proof.code())?;
+        f.field("lower_bound", &self.lower_bound.as_ref().map(Integer))?;
+        f.field("partial", &self.partial.map(PartialJson))
+    }
+}
+
 impl Serialize for PlanReport {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeMap;
         let mut map = s.serialize_map(Some(7))?;
-        map.serialize_entry("presses", &self.presses)?;
-        map.serialize_entry("total_presses", &Integer(&self.total()))?;
-        map.serialize_entry("objective", self.objective.name())?;
-        map.serialize_entry("proven", &self.proof.is_proven())?;
-        map.serialize_entry("proof", self.proof.code())?;
-        map.serialize_entry("lower_bound", &self.lower_bound.as_ref().map(Integer))?;
-        map.serialize_entry("partial", &self.partial.map(PartialJson))?;
+        self.fields(&mut MapFields(&mut map))?;
         map.end()
     }
 }
@@ -488,43 +488,49 @@ impl Serialize for BigList<'_> {
     }
 }
 
-impl Serialize for SolveReport {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeMap;
+impl SolveReport {
+    /// The document's fields, in order (both writers take them from here).
+    pub(crate) fn fields<F: Fields>(&self, map: &mut F) -> Result<(), F::Error> {
         let shown = self.shown();
-        let mut map = s.serialize_map(None)?;
-        map.serialize_entry("version", &SCHEMA_VERSION)?;
-        map.serialize_entry("name", &self.name)?;
-        map.serialize_entry("solvable", &self.solvable)?;
-        map.serialize_entry("count", &self.count.as_ref().map(Decimal))?;
-        map.serialize_entry("count_exact", &self.count_exact)?;
-        map.serialize_entry("count_within_limits", &self.limited)?;
-        map.serialize_entry("presses", &shown.map(|p| &p.presses))?;
-        map.serialize_entry("total_presses", &shown.map(|p| p.total()).as_ref().map(Integer))?;
-        map.serialize_entry("partial", &shown.and_then(|p| p.partial).map(PartialJson))?;
-        map.serialize_entry("fewest", &self.fewest)?;
-        map.serialize_entry("optimal", &self.optimal)?;
-        map.serialize_entry("quiet_patterns", &self.quiet_patterns.as_ref().map(Decimal))?;
-        map.serialize_entry("cells", &self.cells)?;
-        map.serialize_entry("buttons", &self.buttons)?;
-        map.serialize_entry("periods", &self.periods)?;
-        map.serialize_entry("press_limits", &self.press_limits)?;
-        map.serialize_entry("method", self.engine.code())?;
-        map.serialize_entry("elimination", &self.elimination.map(Elimination::code))?;
-        map.serialize_entry("symbolic_seeds", &self.seeds)?;
-        map.serialize_entry("search_nodes", &self.search_nodes)?;
-        map.serialize_entry("verified", &shown.is_some())?;
+        map.field("version", &SCHEMA_VERSION)?;
+        map.field("name", &self.name)?;
+        map.field("solvable", &self.solvable)?;
+        map.field("count", &self.count.as_ref().map(Decimal))?;
+        map.field("count_exact", &self.count_exact)?;
+        map.field("count_within_limits", &self.limited)?;
+        map.numbers("presses", shown.map(|p| &p.presses))?;
+        map.field("total_presses", &shown.map(|p| p.total()).as_ref().map(Integer))?;
+        map.field("partial", &shown.and_then(|p| p.partial).map(PartialJson))?;
+        map.plan("fewest", self.fewest.as_ref())?;
+        map.plan("optimal", self.optimal.as_ref())?;
+        map.field("quiet_patterns", &self.quiet_patterns.as_ref().map(Decimal))?;
+        map.field("cells", &self.cells)?;
+        map.field("buttons", &self.buttons)?;
+        map.numbers("periods", Some(&self.periods))?;
+        map.field("press_limits", &self.press_limits)?;
+        map.field("method", self.engine.code())?;
+        map.field("elimination", &self.elimination.map(Elimination::code))?;
+        map.field("symbolic_seeds", &self.seeds)?;
+        map.field("search_nodes", &self.search_nodes)?;
+        map.field("verified", &shown.is_some())?;
         if let Some(listing) = &self.listing {
-            map.serialize_entry("all", &Plans(&listing.plans))?;
+            map.field("all", &Plans(&listing.plans))?;
             let cut = listing.cut.map(|cut| match cut {
                 Cut::Limit => "limit",
                 Cut::BudgetRanOut => "budget-ran-out",
             });
-            map.serialize_entry("all_cut", &cut)?;
-            map.serialize_entry("all_more", &listing.more.as_ref().map(Decimal))?;
+            map.field("all_cut", &cut)?;
+            map.field("all_more", &listing.more.as_ref().map(Decimal))?;
         }
-        map.serialize_entry("undecided", &self.undecided)?;
-        map.serialize_entry("machine_dependent", &self.machine_dependent)?;
+        map.field("undecided", &self.undecided)?;
+        map.field("machine_dependent", &self.machine_dependent)
+    }
+}
+
+impl Serialize for SolveReport {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut map = s.serialize_map(None)?;
+        self.fields(&mut MapFields(&mut map))?;
         map.end()
     }
 }
