@@ -151,6 +151,8 @@ pub struct Analysis {
     pub method: Option<crate::solve::Method>,
     /// Propagation's symbolic seeds, when it answered.
     pub seeds: Option<usize>,
+    /// Whether light chasing on a grid answered (`method` is then propagation).
+    pub(crate) chased: bool,
 }
 
 impl Analysis {
@@ -390,6 +392,7 @@ fn of_answer(answer: &Answer, engine: Engine, limited: bool) -> Analysis {
         limited,
         method: Some(answer.method),
         seeds: answer.seeds,
+        chased: answer.chased,
     }
 }
 
@@ -669,6 +672,7 @@ fn by_search(puzzle: &Puzzle, options: &Options, started: Instant) -> Result<Ana
         limited,
         method: None,
         seeds: None,
+        chased: false,
     };
     let Some(highest) = highest_values(puzzle, &periods) else {
         return Err(InternalError::Unsupported(

@@ -350,7 +350,7 @@ impl SolveReport {
             Method::Gf2 => Elimination::Gf2,
             Method::Modular | Method::Auto => Elimination::PrimePowers,
             Method::Sparse => Elimination::Sparse,
-            Method::Propagation if crate::solve::light_chase::applies(puzzle) => Elimination::LightChasing,
+            Method::Propagation if analysis.chased => Elimination::LightChasing,
             Method::Propagation => Elimination::GeneralPropagation,
         });
         let listing = analysis.listing.as_ref().map(|listing| ListingReport {

@@ -58,6 +58,7 @@ pub(super) fn by_stages(
         limited: false,
         method: Some(base.method),
         seeds: base.seeds,
+        chased: base.chased,
     };
     let best_for = |objective: Objective| -> Option<Plan> {
         let mut best: Option<(crate::solve::search::Score, Plan)> = None;

@@ -51,5 +51,14 @@ pub(crate) fn solve(puzzle: &Puzzle) -> Answer {
     let kernel_size = BigUint::one() << (buttons - out.rank - idle_buttons);
     let presses = out.solution.map(|x| x.into_iter().map(|b| BigUint::from(b as u32)).collect::<Vec<_>>());
     let count = if presses.is_some() { kernel_size.clone() } else { BigUint::zero() };
-    Answer { periods, presses, count, kernel_size, quiet_basis, method: Method::Gf2, seeds: None }
+    Answer {
+        periods,
+        presses,
+        count,
+        kernel_size,
+        quiet_basis,
+        method: Method::Gf2,
+        seeds: None,
+        chased: false,
+    }
 }

@@ -116,6 +116,7 @@ pub(crate) fn solve(puzzle: &Puzzle) -> Option<Answer> {
         quiet_basis,
         method: Method::Propagation,
         seeds: Some(f.width),
+        chased: true,
     })
 }
 

@@ -88,6 +88,8 @@ pub struct Answer {
     /// Propagation, and sparse elimination when some prime's rows were chased: how many
     /// unknowns were symbolic seeds (summed over the chased primes).
     pub seeds: Option<usize>,
+    /// Whether light chasing on a grid answered (a kind of propagation: [`Method::Propagation`]).
+    pub(crate) chased: bool,
 }
 
 /// One quiet pattern of a basis, with its additive order in `Π Z/L_j`.

@@ -145,6 +145,7 @@ fn solve_many_basis(
         quiet_basis,
         method: Method::Modular,
         seeds: None,
+        chased: false,
     };
     (answer, solutions)
 }

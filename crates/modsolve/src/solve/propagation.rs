@@ -259,6 +259,7 @@ pub(crate) fn solve(puzzle: &Puzzle, force: bool) -> Option<Answer> {
         quiet_basis,
         method: Method::Propagation,
         seeds: Some(s),
+        chased: false,
     })
 }
 

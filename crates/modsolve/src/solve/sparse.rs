@@ -249,7 +249,16 @@ pub(crate) fn solve_chasing(puzzle: &Puzzle, chase: Chase, basis: bool) -> Resul
     let presses = solvable.then(|| parts.iter().map(|list| crt::combine(list)).collect::<Vec<_>>());
     let quiet_basis = if basis_wanted { lift_basis(prime_generators, &period_parts) } else { Vec::new() };
     let count = if presses.is_some() { kernel_size.clone() } else { BigUint::zero() };
-    Ok(Answer { periods, presses, count, kernel_size, quiet_basis, method: Method::Sparse, seeds })
+    Ok(Answer {
+        periods,
+        presses,
+        count,
+        kernel_size,
+        quiet_basis,
+        method: Method::Sparse,
+        seeds,
+        chased: false,
+    })
 }
 
 /// The row of one cell from its `(column, amount)` entries (amounts reduced mod `q`, columns
