@@ -178,6 +178,15 @@ impl CheckReport {
 
 /// Checks one puzzle. The budget's time bounds the par search and the macro shortening
 /// together.
+///
+/// ```
+/// let octopus = modsolve::parse_puzzle(
+///     "Puzzle(graph: Path(4), modulus: [7, 8, 7, 6], press: (self: 2, neighbors: 1), start: [2, 4, 5, 3])",
+/// )?;
+/// let report = modsolve::check::check(&octopus, modsolve::Budget::of_nodes(1_000_000))?;
+/// assert_eq!(report.par(), Some(18u32.into()));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn check(puzzle: &Puzzle, budget: Budget) -> Result<CheckReport, InternalError> {
     let started = std::time::Instant::now();
     let analysis = analysis_of(puzzle, &Options { budget, ..Options::default() })?;

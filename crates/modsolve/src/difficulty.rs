@@ -323,6 +323,19 @@ impl ParDistribution {
 /// press limits and intended plan): exact when it has at most `options.exact_limit` solvable
 /// starts and the search fits in memory, sampled otherwise. Only the sampled path can be
 /// refused for memory ([`Error::OverMemory`]).
+///
+/// ```
+/// use modsolve::difficulty::{DistributionKind, DistributionOptions, par_distribution};
+///
+/// let template = modsolve::parse_puzzle("Puzzle(graph: Grid(rows: 3, cols: 3), modulus: 2)")?;
+/// let distribution = par_distribution(&template, &DistributionOptions::default())?;
+/// // 3×3 Lights Out: each of the 512 starts has one plan, so C(9, k) starts have par k.
+/// let DistributionKind::Exact(counts) = &distribution.kind else { panic!("small enough to count") };
+/// let binomial = [1, 9, 36, 84, 126, 126, 84, 36, 9, 1];
+/// assert!(counts.pars.iter().all(|(&par, &starts)| starts == binomial[par as usize]));
+/// assert_eq!(distribution.gods_number(), Some(9));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn par_distribution(template: &Puzzle, options: &DistributionOptions) -> Result<ParDistribution, Error> {
     if options.timeout.is_none() {
         return distribution(template, options);

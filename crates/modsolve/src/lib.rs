@@ -35,18 +35,25 @@
 //!
 //! Data flows one way: **file → model → system → solver → answer → report**.
 //!
-//! - [`input`] reads a puzzle source (a file, a pipe or standard input) with a size limit;
-//! - [`mod@format`] reads a RON puzzle file into a [`model::Puzzle`] through its builder;
+//! - [`mod@format`] reads a RON puzzle file into a [`model::Puzzle`] through its builder (the
+//!   front-ends' `input` module reads the file itself, with a size limit);
 //! - [`model`] holds cells, moduli, buttons, start and target, and simulates presses;
-//! - `algebra` is the exact arithmetic (factoring, elimination over `Z/p^E`, GF(2), CRT) and
+//! - the algebra is the exact arithmetic (factoring, elimination over `Z/p^E`, GF(2), CRT) and
 //!   knows nothing about puzzles;
 //! - [`mod@solve`] turns a puzzle into linear systems, picks the elimination, and returns an
 //!   [`solve::Answer`] whose plan has been verified by simulation;
-//! - [`analysis`] adds the best plans, counts within press limits and listings, and owns the
-//!   entry point; [`check`], [`generate`], [`hint`] and [`strategy`] build on it;
-//! - [`report`] is the one report type of a solve, serialised as JSON, and the text renderers;
-//! - [`request`] is what every front-end (the command, the playground's server, the Python
-//!   package) shares: names parsed once, a generation request checked once, the documents.
+//! - [`analyse`] adds the best plans, counts within press limits and listings; [`check`],
+//!   [`generate`], [`hint`], [`difficulty`], [`export`] and [`shard`] build on it;
+//! - [`report`] holds the typed documents (serialised as JSON) and the text renderers.
+//!
+//! # Stability
+//!
+//! The public API is what these pages show; it is listed in `public-api.txt`, which CI
+//! compares with the crate on every change. Modules and items marked `#[doc(hidden)]` are the
+//! plumbing the `modsolve` command, its server and the Python package share; they are public
+//! only because those are other crates, and may change in any release. Option, report, error
+//! and shape types are `#[non_exhaustive]`: build options from `Default` with their setters,
+//! and match enums with a catch-all arm.
 
 #![deny(missing_docs)]
 #![warn(unreachable_pub)]

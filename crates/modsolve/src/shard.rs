@@ -265,6 +265,30 @@ fn unwalkable(why: Unwalkable) -> ShardError {
 /// Walks part `id` of the proof of the fewest plan for `objective` within `budget` (a budget
 /// that runs out leaves the part unfinished), and reports it; its plan has been simulated.
 /// (One part: [`Prover`] walks many parts of one puzzle and solves it once.)
+///
+/// ```
+/// use modsolve::Objective;
+/// use modsolve::shard::{PartId, combine, walk_part};
+///
+/// let octopus = modsolve::parse_puzzle(
+///     "Puzzle(graph: Path(4), modulus: [7, 8, 7, 6], press: (self: 2, neighbors: 1), start: [2, 4, 5, 3])",
+/// )?;
+/// // Three parts, walked anywhere (here one after the other), then combined.
+/// let reports = (0..3)
+///     .map(|index| {
+///         let part = walk_part(&octopus, Objective::Total, PartId { index, count: 3 }, modsolve::Budget::of_nodes(u64::MAX))?;
+///         Ok((format!("part {index}"), part))
+///     })
+///     .collect::<Result<Vec<_>, modsolve::shard::ShardError>>()?;
+/// let combined = combine(&octopus, &reports)?;
+/// assert!(combined.proven);
+/// assert_eq!(combined.score, Some(18));
+///
+/// // Without its last part nothing is proven.
+/// let partial = combine(&octopus, &reports[..2])?;
+/// assert!(!partial.proven);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn walk_part(
     puzzle: &Puzzle,
     objective: Objective,
@@ -504,6 +528,7 @@ fn plays(puzzle: &Puzzle, presses: &[u64]) -> bool {
 /// symmetry skipping (for tests: the parts of one `N` hold every plan exactly once; mod 2,
 /// press limits of 0 keep only the plans within them). `Ok(None)` when the part holds more than
 /// `most` plans.
+#[doc(hidden)]
 pub fn part_plans(
     puzzle: &Puzzle,
     objective: Objective,

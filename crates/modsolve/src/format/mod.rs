@@ -50,6 +50,18 @@ fn ron_options() -> ron::Options {
 }
 
 /// Reads and validates a puzzle from RON text.
+///
+/// ```
+/// let octopus = modsolve::parse_puzzle(
+///     "Puzzle(graph: Path(4), modulus: [7, 8, 7, 6], press: (self: 2, neighbors: 1), start: [2, 4, 5, 3])",
+/// )?;
+/// assert_eq!((octopus.cell_count(), octopus.button_count()), (4, 4));
+///
+/// // What is wrong is named as the file names it.
+/// let error = modsolve::parse_puzzle("Puzzle(graph: Path(3),\n  modulus: [7, 1, 7])").unwrap_err();
+/// assert_eq!(error.to_string(), "`modulus[1]`: is 1; a cell must count modulo at least 2");
+/// # Ok::<(), modsolve::InputError>(())
+/// ```
 pub fn parse_puzzle(source: &str) -> Result<Puzzle, InputError> {
     parse_with(source, true)
 }

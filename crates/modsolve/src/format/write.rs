@@ -5,6 +5,16 @@ use crate::model::{Board, BoardKind, Buttons, Neighborhood, Phases, Press, Puzzl
 
 /// Writes a puzzle back as RON in the documented format: reading the text gives the same
 /// puzzle. Grid states are pictures when every value fits one character.
+///
+/// ```
+/// use modsolve::format::{parse_puzzle, to_ron};
+///
+/// let puzzle = parse_puzzle("Puzzle(graph: Grid(rows: 2, cols: 3), modulus: [2, 3, 4, 5, 6, 7], start: All(1))")?;
+/// let text = to_ron(&puzzle, "a small mixed grid");
+/// assert!(text.starts_with("// a small mixed grid"));
+/// assert_eq!(parse_puzzle(&text)?, puzzle);
+/// # Ok::<(), modsolve::InputError>(())
+/// ```
 pub fn to_ron(puzzle: &Puzzle, comment: &str) -> String {
     use std::fmt::Write as _;
     let mut out = String::new();

@@ -63,6 +63,20 @@ pub(crate) const FIXED_WORK: u64 = 1_000;
 /// list of samples is ever built, so any `samples` is fine); `end` may stop them sooner, and
 /// then `taken` says how many were judged. Unless `end` is a time, the result depends on the
 /// seed alone.
+///
+/// ```
+/// use modsolve::generate::{SamplesEnd, par_histogram};
+///
+/// let template = modsolve::parse_puzzle("Puzzle(graph: Grid(rows: 3, cols: 3), modulus: 2)")?;
+/// let histogram = par_histogram(&template, 200, 1, 100_000, SamplesEnd::Never)?;
+/// assert_eq!((histogram.taken, histogram.unproven), (200, 0));
+/// assert_eq!(histogram.pars.values().sum::<usize>(), 200);
+/// // Every start of 3×3 Lights Out is solved in at most 9 presses.
+/// assert!(histogram.pars.keys().all(|&par| par <= 9));
+/// // The same seed gives the same counts.
+/// assert_eq!(par_histogram(&template, 200, 1, 100_000, SamplesEnd::Never)?.pars, histogram.pars);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn par_histogram(
     template: &Puzzle,
     samples: usize,
@@ -177,6 +191,15 @@ pub fn par_histogram_timed(
 
 /// [`par_histogram`] within a memory limit (`None`: half of this machine's memory): refused
 /// before any sample is taken when every worker thread's candidate would not fit.
+///
+/// ```
+/// use modsolve::generate::{SamplesEnd, par_histogram, par_histogram_within};
+///
+/// let template = modsolve::parse_puzzle("Puzzle(graph: Grid(rows: 3, cols: 3), modulus: 2)")?;
+/// let limited = par_histogram_within(&template, 50, 1, 100_000, SamplesEnd::Never, Some(1 << 30))?;
+/// assert_eq!(limited.pars, par_histogram(&template, 50, 1, 100_000, SamplesEnd::Never)?.pars);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn par_histogram_within(
     template: &Puzzle,
     samples: usize,

@@ -258,6 +258,18 @@ pub enum Infeasible {
 }
 
 /// Why a spec can never be met, said before any search.
+///
+/// ```
+/// use modsolve::generate::{Spec, impossible};
+///
+/// let template = modsolve::parse_puzzle("Puzzle(graph: Grid(rows: 3, cols: 3), modulus: 2)")?;
+/// // A scramble of 5 presses makes levels of par 5 at most.
+/// let spec = Spec::new(1).par(Some((6, 10))).scramble(Some(5));
+/// let why = impossible(&template, &spec)?.expect("refused");
+/// assert_eq!(why.to_string(), "the par range 6..10 cannot be met with a scramble of 5 presses: its pars are at most 5");
+/// assert!(impossible(&template, &Spec::new(1).par(Some((3, 5))).scramble(Some(5)))?.is_none());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn impossible(template: &Puzzle, spec: &Spec) -> Result<Option<Infeasible>, InternalError> {
     let answer = solve(&with_start(template, template.target.clone()))?;
     if spec.unique && answer.kernel_size > BigUint::one() {
@@ -468,6 +480,27 @@ fn scramble(periods: &[u64], presses: u64, rng: &mut ChaCha8Rng) -> Option<Vec<u
 /// held at a time. `progress` is told the run so far after each round (levels found, candidates
 /// tried, the proven pars seen). An error from `accept`
 /// stops the run and is returned.
+///
+/// ```
+/// use modsolve::InternalError;
+/// use modsolve::generate::{Spec, generate};
+///
+/// let template = modsolve::parse_puzzle("Puzzle(graph: Grid(rows: 3, cols: 3), modulus: 2)")?;
+/// let spec = Spec::new(3).seed(7).par(Some((4, 6)));
+/// let mut levels = Vec::new();
+/// let batch = generate::<InternalError>(&template, &spec, &|_| {}, |level| {
+///     levels.push(level);
+///     Ok(())
+/// })?;
+/// assert_eq!((batch.found, levels.len()), (3, 3));
+/// for level in &levels {
+///     assert!((4..=6).contains(&level.par));
+///     // The par is the level's proven fewest presses.
+///     let report = modsolve::analyse(&level.puzzle, &modsolve::Options::default())?;
+///     assert_eq!(report.fewest.expect("solvable").total(), level.par.into());
+/// }
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn generate<E: From<InternalError>>(
     template: &Puzzle,
     spec: &Spec,

@@ -190,6 +190,19 @@ impl HistogramEntry {
 }
 
 /// The line `generate` prints for a level written to `file`: text, or the JSON object.
+///
+/// ```
+/// use modsolve::generate::{Spec, generate};
+///
+/// let template = modsolve::parse_puzzle("Puzzle(graph: Grid(rows: 3, cols: 3), modulus: 2)")?;
+/// let mut lines = Vec::new();
+/// generate::<modsolve::InternalError>(&template, &Spec::new(1).seed(3), &|_| {}, |level| {
+///     lines.push(modsolve::report::batch::level_text("level-1.ron", &level));
+///     Ok(())
+/// })?;
+/// assert_eq!(lines, ["level-1.ron  par 5  1 solution\n"]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn level_text(file: &str, level: &Level) -> String {
     let plans = if level.count == 1u32.into() { "solution" } else { "solutions" };
     format!("{file}  par {}  {} {plans}\n", level.par, level.count)

@@ -17,6 +17,15 @@ fn list(x: &[BigUint]) -> String {
 
 /// One puzzle's line for people (`check --brief`): the verdict, the par and the findings
 /// counted by severity.
+///
+/// ```
+/// let octopus = modsolve::parse_puzzle(
+///     "Puzzle(graph: Path(4), modulus: [7, 8, 7, 6], press: (self: 2, neighbors: 1), start: [2, 4, 5, 3])",
+/// )?;
+/// let report = modsolve::check::check(&octopus, modsolve::Budget::of_nodes(1_000_000))?;
+/// assert_eq!(modsolve::report::check::check_line("octopus.ron", &report, false), "PASS octopus.ron: par 18, 1 finding (1 note)\n");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn check_line(file: &str, report: &CheckReport, deny_warnings: bool) -> String {
     let verdict = if report.passed(deny_warnings) { "PASS" } else { "FAIL" };
     let par = match &report.analysis.fewest {
@@ -43,6 +52,19 @@ pub fn check_line(file: &str, report: &CheckReport, deny_warnings: bool) -> Stri
 }
 
 /// One puzzle's block for people; `verbose` adds a basis of the quiet patterns.
+///
+/// ```
+/// use modsolve::report::{Knobs, check::check_text};
+///
+/// let octopus = modsolve::parse_puzzle(
+///     "Puzzle(graph: Path(4), modulus: [7, 8, 7, 6], press: (self: 2, neighbors: 1), start: [2, 4, 5, 3])",
+/// )?;
+/// let report = modsolve::check::check(&octopus, modsolve::Budget::of_nodes(1_000_000))?;
+/// let text = check_text("octopus.ron", &octopus, &report, false, false, &Knobs::default());
+/// assert!(text.starts_with("PASS octopus.ron"), "{text}");
+/// assert!(text.contains("par 18 (proven)"), "{text}");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn check_text(
     file: &str,
     puzzle: &Puzzle,

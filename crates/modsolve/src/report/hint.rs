@@ -83,6 +83,20 @@ fn pictured(puzzle: &Puzzle) -> bool {
 
 /// The hint for people: the position, the next press (marked on the board of a grid), the par,
 /// and the steps when listed.
+///
+/// ```
+/// use modsolve::hint::{HintOptions, hint};
+/// use modsolve::report::{Knobs, hint_text};
+///
+/// let octopus = modsolve::parse_puzzle(
+///     "Puzzle(graph: Path(4), modulus: [7, 8, 7, 6], press: (self: 2, neighbors: 1), start: [2, 4, 5, 3])",
+/// )?;
+/// let after_one = hint(&octopus, &[0], &HintOptions::default())?;
+/// let text = hint_text(&octopus, &after_one, &Knobs::default());
+/// assert!(text.contains("Next: press 1."), "{text}");
+/// assert!(text.contains("Fewest presses to the target: 17 (proven)"), "{text}");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn hint_text(puzzle: &Puzzle, hint: &Hint, knobs: &super::Knobs) -> String {
     let mut out = heading(puzzle);
     out.push('\n');

@@ -73,6 +73,13 @@ fn picture_chars(presses: &[BigUint]) -> Option<Vec<char>> {
 /// The plan as a picture (puzzles drawn as pictures whose buttons are on their cells: grids, hex
 /// boards with odd rows shifted half a cell, the cube's net, Merlin's nine squares; holes are
 /// blank) or a list of the buttons pressed.
+///
+/// ```
+/// let lights_out = modsolve::parse_puzzle("Puzzle(graph: Grid(rows: 3, cols: 3), modulus: 2, target: All(1))")?;
+/// let presses = modsolve::solve(&lights_out)?.presses.expect("solvable");
+/// assert_eq!(modsolve::report::plan_text(&lights_out, &presses), "    # . #\n    . # .\n    # . #\n");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn plan_text(puzzle: &Puzzle, presses: &[BigUint]) -> String {
     let mut out = String::new();
     let topology = &puzzle.topology;
@@ -254,6 +261,24 @@ impl Default for Knobs {
 }
 
 /// The text report of one solve; `picture` forces the plan's picture on huge boards.
+///
+/// ```
+/// use modsolve::report::{Knobs, solve_text, write_json};
+///
+/// let octopus = modsolve::parse_puzzle(
+///     "Puzzle(graph: Path(4), modulus: [7, 8, 7, 6], press: (self: 2, neighbors: 1), start: [2, 4, 5, 3])",
+/// )?;
+/// let report = modsolve::analyse(&octopus, &modsolve::Options::default())?;
+/// let text = solve_text(&octopus, &report, false, &Knobs::default());
+/// assert!(text.contains("Fewest presses: 18 (proven)"), "{text}");
+///
+/// // The same report as the JSON document.
+/// let mut json = Vec::new();
+/// write_json(&report, &mut json)?;
+/// let document: serde_json::Value = serde_json::from_slice(&json)?;
+/// assert_eq!(document["total_presses"], 18);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn solve_text(puzzle: &Puzzle, report: &SolveReport, picture: bool, knobs: &Knobs) -> String {
     let mut out = heading(puzzle);
     out.push('\n');

@@ -88,6 +88,14 @@ const UNIT: f64 = 48.0;
 /// (or, as many as the cells, on their cells), the cube's face names, and, with a plan, each
 /// button's press count in a badge. Boards of more than
 /// [`TEXT_CELL_LIMIT`] cells are drawn a small square a cell, pressed cells marked.
+///
+/// ```
+/// let lights_out = modsolve::parse_puzzle("Puzzle(graph: Grid(rows: 3, cols: 3), modulus: 2, target: All(1))")?;
+/// let presses = modsolve::solve(&lights_out)?.presses.expect("solvable");
+/// let svg = modsolve::report::svg::board_svg(&lights_out, lights_out.start().to_vec().as_slice(), Some(&presses));
+/// assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn board_svg(puzzle: &Puzzle, state: &[u64], plan: Option<&[BigUint]>) -> String {
     let layout = layout(puzzle);
     if puzzle.cell_count() > TEXT_CELL_LIMIT {

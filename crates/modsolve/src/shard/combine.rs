@@ -218,7 +218,7 @@ fn show(score: Option<u64>) -> String {
 }
 
 /// Combines part reports of `puzzle` (each with the name of where it came from, for messages)
-/// with no audit: see [`combine_audited`].
+/// with no audit: see [`combine_audited`]. [`super::walk_part`] has an example of both.
 pub fn combine(puzzle: &Puzzle, reports: &[(String, PartReport)]) -> Result<Combined, CombineError> {
     combine_audited(puzzle, reports, None)
 }

@@ -149,11 +149,38 @@ pub(crate) fn takes_sparse(puzzle: &Puzzle) -> bool {
 }
 
 /// Solves with the fastest applicable method.
+///
+/// ```
+/// use num_bigint::BigUint;
+///
+/// let lights_out = modsolve::parse_puzzle("Puzzle(graph: Grid(rows: 3, cols: 3), modulus: 2, target: All(1))")?;
+/// let answer = modsolve::solve(&lights_out)?;
+/// // 3×3 Lights Out has one plan and no quiet pattern.
+/// assert_eq!((answer.count.clone(), answer.kernel_size.clone()), (BigUint::from(1u32), BigUint::from(1u32)));
+/// let presses = answer.presses.expect("solvable");
+/// assert!(lights_out.solves(&presses));
+/// assert_eq!(presses.iter().sum::<BigUint>(), BigUint::from(5u32));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn solve(puzzle: &Puzzle) -> Result<Answer, InternalError> {
     solve_with(puzzle, Method::Auto)
 }
 
 /// Solves with a chosen method, then verifies the plan by simulation.
+///
+/// ```
+/// use modsolve::{Method, solve, solve_with};
+///
+/// let octopus = modsolve::parse_puzzle(
+///     "Puzzle(graph: Path(4), modulus: [7, 8, 7, 6], press: (self: 2, neighbors: 1), start: [2, 4, 5, 3])",
+/// )?;
+/// // Every elimination that applies gives the same periods and count.
+/// let auto = solve(&octopus)?;
+/// let modular = solve_with(&octopus, Method::Modular)?;
+/// assert_eq!((modular.periods.clone(), modular.count.clone()), (auto.periods, auto.count));
+/// assert_eq!(modular.count, 2352u32.into());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn solve_with(puzzle: &Puzzle, method: Method) -> Result<Answer, InternalError> {
     solve_inner(puzzle, method, true)
 }
