@@ -39,6 +39,11 @@ const LP_BUTTONS: usize = 1000;
 /// the mod-2 walk has bounds of its own.
 const LP_BUTTONS_MOD_2: usize = 400;
 const LP_ROWS: usize = 40_000;
+/// ... and at most this many nonzero entries in its rows: the simplex's pivots grow with them
+/// faster than linearly (a dense 1000 × 1000 system, 12 million entries, spent 150 s in the
+/// programme under a budget of one node, dense 400 about a million entries and 4 s; dense
+/// 200, about 240,000 entries, takes under 0.4 s).
+const LP_ENTRIES: usize = 300_000;
 /// Cell rows per cell: the multiples `c = 1..=ROW_MULTIPLES` (and `m − 1`).
 const ROW_MULTIPLES: u64 = 12;
 /// The dual is rounded down to multiples of `1 / DENOMINATOR`.
@@ -335,6 +340,11 @@ fn group_cost(
 
 /// The linear programme's bound, recomputed exactly from its dual; `None` when it was not
 /// solved (too large, numbers too large, or the solver failed).
+/// Whether a programme of these rows is past [`LP_ROWS`] or [`LP_ENTRIES`].
+fn too_large(rows: &[Row]) -> bool {
+    rows.len() > LP_ROWS || rows.iter().map(|(coeffs, _)| coeffs.len()).sum::<usize>() > LP_ENTRIES
+}
+
 fn linear_bound(
     problem: &SearchProblem,
     by_cell: &[Vec<(usize, u64)>],
@@ -370,7 +380,7 @@ fn linear_bound(
             }
         }
     }
-    if rows.is_empty() || rows.len() > LP_ROWS || upper.iter().any(|&u| u > 1 << 32) {
+    if rows.is_empty() || too_large(&rows) || upper.iter().any(|&u| u > 1 << 32) {
         return None;
     }
     let solved = solve_dual(&rows, &upper)?;
@@ -475,7 +485,7 @@ fn cell_shares(
     if rows.is_empty() {
         return Some(by_cell.iter().map(|list| vec![0; list.len()]).collect());
     }
-    if rows.len() > LP_ROWS || problem.highest.iter().any(|&u| u > 1 << 32) {
+    if too_large(&rows) || problem.highest.iter().any(|&u| u > 1 << 32) {
         return None;
     }
     let solved = solve_dual(&rows, &problem.highest)?;
