@@ -283,6 +283,10 @@ pub struct Budget {
 /// is the default ([`Budget::is_default`]).
 pub const DEFAULT_NODES: u64 = 200_000_000;
 
+/// With the default budget and a second objective, the search for the fewest presses gets this
+/// fraction of [`DEFAULT_NODES`] and the objective asked for the rest.
+pub(crate) const FEWEST_SHARE: u64 = 4;
+
 impl Default for Budget {
     fn default() -> Self {
         Budget { nodes: DEFAULT_NODES, time: None }
@@ -320,11 +324,27 @@ impl Budget {
 
     /// What is left of this budget for the next search of a command whose time started at
     /// `started` and whose searches so far counted `spent` nodes: the searches of one command
-    /// share one budget, nodes and time. The default budget is left whole to each search (its
-    /// searches take their own shares of it, [`Budget::is_default`]).
+    /// share one budget, nodes and time. The default budget is left whole to the first search
+    /// (its stages take their own shares of it, [`Budget::is_default`]); the searches after it
+    /// get what it left, as a node count.
     pub fn after(self, started: Instant, spent: u64) -> Budget {
         let left = self.since(started);
-        if self.is_default() { left } else { Budget { nodes: self.nodes.saturating_sub(spent), ..left } }
+        if self.is_default() && spent == 0 {
+            left
+        } else {
+            Budget { nodes: self.nodes.saturating_sub(spent), ..left }
+        }
+    }
+
+    /// The budget of the search for the fewest presses when a second objective is asked for
+    /// after it: the default keeps [`DEFAULT_NODES`]` / `[`FEWEST_SHARE`] for it, so that the
+    /// objective asked for gets the rest; any other budget is shared as [`Budget::after`] says.
+    pub(crate) fn before_second(self, started: Instant) -> Budget {
+        if self.is_default() {
+            Budget::of_nodes(DEFAULT_NODES / FEWEST_SHARE)
+        } else {
+            self.after(started, 0)
+        }
     }
 
     /// Whether the time of a budget started at `started` has run out.

@@ -466,13 +466,17 @@ impl<'a> Searches<'a> {
     }
 
     /// The search of the algebra's solution set for the best plan for `objective`.
-    fn explore_for(&self, objective: Objective) -> Result<Exploration, crate::solve::NotSearched> {
+    fn explore_for(
+        &self,
+        objective: Objective,
+        budget: Budget,
+    ) -> Result<Exploration, crate::solve::NotSearched> {
         let found = explore(
             self.answer,
             |highest| search_problem(self.puzzle, highest),
             self.puzzle.max_presses.as_deref(),
             objective,
-            self.budget(),
+            budget,
             &self.symmetries,
         );
         if let Ok(found) = &found {
@@ -499,7 +503,12 @@ impl<'a> Searches<'a> {
     fn best_plans(&self, analysis: &mut Analysis) -> bool {
         let objective = self.options.objective;
         let mut counted = false;
-        match self.explore_for(Objective::Total) {
+        // With a second objective to come, the first search keeps only its share of the default.
+        let first = match objective {
+            Objective::Total => self.budget(),
+            _ => self.options.budget.before_second(self.started),
+        };
+        match self.explore_for(Objective::Total, first) {
             Ok(found) => {
                 analysis.fewest = with_bound(found.best, found.lower_bound);
                 if let Some(count) = found.count_within_limits {
@@ -514,7 +523,7 @@ impl<'a> Searches<'a> {
             analysis.optimal = match self.budget().is_zero() {
                 // The search for the fewest presses spent the budget.
                 true => self.standing(objective, Proof::BudgetRanOut),
-                false => match self.explore_for(objective) {
+                false => match self.explore_for(objective, self.budget()) {
                     Ok(found) => {
                         analysis.search_nodes = Some(self.spent.get());
                         with_bound(found.best, found.lower_bound)
@@ -683,15 +692,13 @@ fn by_search(puzzle: &Puzzle, options: &Options, started: Instant) -> Result<Ana
     let problem = search_problem(puzzle, &highest);
     let best = |objective, analysis: &mut Analysis| {
         let ahead = crate::solve::bound::lookahead(&problem, objective, None);
-        let outcome = search_ahead(
-            &problem,
-            Goal::Best(objective),
-            options.budget.after(started, analysis.search_nodes.unwrap_or(0)),
-            None,
-            None,
-            ahead.as_ref(),
-            None,
-        );
+        // With a second objective to come, the first search keeps only its share of the default.
+        let budget = if objective == Objective::Total && options.objective != Objective::Total {
+            options.budget.before_second(started)
+        } else {
+            options.budget.after(started, analysis.search_nodes.unwrap_or(0))
+        };
+        let outcome = search_ahead(&problem, Goal::Best(objective), budget, None, None, ahead.as_ref(), None);
         *analysis.search_nodes.get_or_insert(0) += outcome.nodes;
         let proof = if outcome.complete { Proof::Proven } else { Proof::BudgetRanOut };
         let plan = outcome.plan.map(|x| Plan {
