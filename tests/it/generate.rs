@@ -767,3 +767,31 @@ fn the_scramble_bounds_the_proof_of_the_par() {
         }
     }
 }
+
+/// Each level handed over counts its receiver's writing: a template of cheap candidates asked
+/// for millions of levels stops at the work bound after a bounded number of levels (at most the
+/// bound over the work a level counts), the same on every run.
+#[test]
+fn levels_handed_over_count_as_work() {
+    use modsolve::generate::{Spec, generate};
+    let template = modsolve::parse_puzzle("Puzzle(graph: Grid(rows: 5, cols: 5), modulus: 2)").unwrap();
+    let spec = Spec::new(1_000_000).seed(5).work(Some(10_000_000));
+    let run = || {
+        let mut levels = 0;
+        let batch = generate::<modsolve::InternalError>(&template, &spec, &|_| {}, |_| {
+            levels += 1;
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(batch.found, levels);
+        batch
+    };
+    let batch = run();
+    assert!(batch.out_of_work, "{batch:?}");
+    // 100,000 of work a level: at most 100 levels and the rest of the round (16 candidates)
+    // that passed the bound, and more than half of that (candidates of 5×5 Lights Out cost
+    // little besides).
+    assert!((50..=116).contains(&batch.found), "{batch:?}");
+    let again = run();
+    assert_eq!((again.found, again.tried), (batch.found, batch.tried));
+}
