@@ -315,3 +315,62 @@ fn a_node_budget_bounds_the_whole_sampled_distribution() {
     let text = String::from_utf8_lossy(&output.stdout);
     assert!(text.contains("stopped at the budget (1000 nodes of work): 1 of 1000 samples taken"), "{text}");
 }
+
+/// A node budget bounds the whole par histogram as it bounds the distribution's samples,
+/// counted in work, not the clock: `--budget 1000` takes one sample of the 1000 asked (its
+/// fixed cost alone is the budget) and says where it stopped; a larger node budget takes more,
+/// but not all, and its stopping point is exact: the samples taken are the first ones of the
+/// seed, with the same work as when asked for alone, and no round (at most 16 samples) started
+/// after their work reached the budget.
+#[test]
+fn a_node_budget_bounds_the_whole_par_histogram() {
+    use modsolve::difficulty::SamplingBound;
+    use modsolve::generate::{SamplesEnd, par_histogram};
+    use modsolve::request::HistogramSpec;
+    let source = "Puzzle(graph: Grid(rows: 6, cols: 6), modulus: 3, target: All(1))";
+    let template = load(source);
+    let histogram = |nodes| {
+        let spec = HistogramSpec {
+            budget: modsolve::Budget::of_nodes(nodes),
+            samples: 1000,
+            seed: 5,
+            timeout: None,
+            max_memory: None,
+        };
+        let asked = spec.asked().unwrap();
+        assert_eq!((asked.nodes_per_sample, asked.bound), (nodes, SamplingBound::Work(nodes)));
+        spec.histogram(&template, &asked, asked.bound.end(std::time::Instant::now())).unwrap()
+    };
+    let one = histogram(1000);
+    assert_eq!(one.taken, 1, "{one:?}");
+    assert!(one.work >= 1000, "{one:?}");
+    const NODES: u64 = 100_000;
+    let some = histogram(NODES);
+    assert!(some.taken > 16 && some.taken <= 100, "{some:?}");
+    assert!(some.work >= NODES, "{some:?}");
+    assert_eq!(histogram(NODES), some);
+    // The same first samples, asked for alone with nothing to end them: the same counts and work.
+    let first = |n: usize| par_histogram(&template, n, 5, NODES, SamplesEnd::Never).unwrap();
+    assert_eq!(first(some.taken), some);
+    // The rounds before the last one (at most 16 samples) had not reached the budget.
+    assert!(first(some.taken - 16).work < NODES, "{:?}", first(some.taken - 16));
+    let scratch = Scratch::new();
+    let file = scratch.file("grid.ron", source);
+    let run = |extra: &[&str]| {
+        modsolve()
+            .args(["check", "--par-histogram", "--samples", "1000", "--seed", "5", "--budget", "1000"])
+            .args(extra)
+            .arg(&file)
+            .output()
+            .expect("runs")
+    };
+    let output = run(&["--json"]);
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    assert_eq!((&json["complete"], &json["taken"]), (&false.into(), &1.into()));
+    let text = String::from_utf8_lossy(&run(&[]).stdout).into_owned();
+    assert!(
+        text.ends_with("  stopped at the budget (1000 nodes of work): 1 of 1000 samples taken (raise --budget for more)\n"),
+        "{text}"
+    );
+}
