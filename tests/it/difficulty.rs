@@ -129,6 +129,17 @@ fn lights_out_5x5_gods_number_is_15() {
     assert_eq!(distribution.gods_number(), Some(15));
     assert_eq!(counts.pars[&15], 7350);
     assert_eq!(counts.unreached, 0);
+    // What a caller reserves for it (the server): the byte array over its 2^25 states, the
+    // search's peak; past the exact limit, one candidate per worker thread for the samples.
+    assert_eq!(counts.encoding, modsolve::difficulty::Encoding::Array);
+    let options = DistributionOptions::default();
+    assert_eq!(modsolve::difficulty::memory_estimate(&puzzle, &options).bytes, 1 << 25);
+    let sampled = options.exact_limit(0);
+    let threads = rayon::current_num_threads();
+    assert_eq!(
+        modsolve::difficulty::memory_estimate(&puzzle, &sampled).bytes,
+        modsolve::generate::memory_estimate(&puzzle, threads).bytes
+    );
 }
 
 /// Forced past a small exact limit, the distribution is sampled, says so, and each par's
