@@ -158,8 +158,9 @@ fn refuse_github(request: &Request, flag: &str) -> Result<(), Failure> {
 }
 
 /// The par histogram of every file taken as a template. A time budget bounds the sampling of
-/// the whole run (all files); a node budget bounds each sample; the timeout bounds each file's
-/// whole histogram, its set-up included.
+/// the whole run (all files); a node budget bounds each sample and each file's samples' work in
+/// all, as the distribution's; the timeout bounds each file's whole histogram, its set-up
+/// included.
 pub(crate) fn histogram(request: &Request) -> Result<Output, Failure> {
     let json = request.json;
     super::stdin_at_most_once(&request.files, json)?;

@@ -625,13 +625,17 @@ async fn histogram(
     let request = body(request)?;
     blocking(&shared, move |mut job| {
         let template = parse(&request.source, &request.file)?;
-        reserve_solve(&mut job, &template)?;
-        // As the command line's `check --par-histogram` takes it, within the server's time.
+        // Its peak, the samples of every core at once included: overlapping requests share
+        // the server's memory budget by what they hold, not by one solve each.
+        job.reserve(modsolve::generate::histogram_memory_estimate(&template))?;
+        // As the command line's `check --par-histogram` takes it, within the server's time;
+        // the timeout bounds the whole of it (its set-up solve too), so the answer leaves
+        // within the request's deadline however many requests share the cores.
         let spec = modsolve::request::HistogramSpec {
             budget: Budget::of_time(time(&job)),
             samples: request.samples,
             seed: request.seed,
-            timeout: None,
+            timeout: Some(timeout(&job)),
             max_memory: Some(job.shared.memory_limit()),
         };
         let asked = spec.asked().map_err(|e| ApiError::bad_request(e.to_string()))?;
@@ -680,7 +684,6 @@ async fn distribution(
     let request = body(request)?;
     blocking(&shared, move |mut job| {
         let template = parse(&request.source, &request.file)?;
-        reserve_solve(&mut job, &template)?;
         let spec = modsolve::request::DistributionSpec {
             budget: Budget::of_time(time(&job)),
             exact_limit: request.exact_limit,
@@ -691,6 +694,8 @@ async fn distribution(
             max_memory: Some(job.shared.memory_limit()),
         };
         let options = spec.options().map_err(|e| ApiError::bad_request(e.to_string()))?;
+        // Its peak: the exact search's encoding, or the samples of every core at once.
+        job.reserve(modsolve::difficulty::memory_estimate(&template, &options))?;
         let distribution = modsolve::difficulty::par_distribution(&template, &options)?;
         let object = modsolve::report::batch::DistributionEntry::new(&request.file, &distribution);
         Ok(Json(modsolve::report::batch::batch_json(vec![object], None)))

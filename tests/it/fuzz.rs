@@ -19,7 +19,8 @@
 //! Faults this fuzzing found, all fixed and all fuzzed here (the generators' `known_failures`
 //! inputs, which `fuzz_cli --skip-known` can leave out): on the command line a `--budget` in
 //! minutes past 64 bits of seconds (a panic), `check --par-histogram --samples
-//! 18446744073709551615` (a panic, then no end with a node budget: now refused) and `generate
+//! 18446744073709551615` (a panic, then no end with a node budget: now ended by the budget's
+//! work in all) and `generate
 //! --count 18446744073709551615` on a small template (no end: now refused, the template has
 //! fewer starts); in the library the par histogram of a template with a modulus of 2^63 or more
 //! (an overflow), an analysis with press limits and a button period past 64 bits (its plan

@@ -39,6 +39,25 @@ fn writer(path: &Path, bytes: Vec<u8>) -> std::thread::JoinHandle<()> {
     })
 }
 
+/// A thread that opens the pipe for writing (waiting for its reader) and writes `bytes` 64 KiB
+/// at a time until the reader stops taking them: how many it got through.
+#[cfg(unix)]
+fn counting_writer(path: &Path, bytes: usize) -> std::thread::JoinHandle<usize> {
+    let path = path.to_path_buf();
+    std::thread::spawn(move || {
+        let Ok(mut pipe) = std::fs::OpenOptions::new().write(true).open(&path) else { return 0 };
+        let chunk = vec![b' '; 64 << 10];
+        let mut written = 0;
+        while written < bytes {
+            match pipe.write(&chunk[..chunk.len().min(bytes - written)]) {
+                Ok(n) if n > 0 => written += n,
+                _ => break,
+            }
+        }
+        written
+    })
+}
+
 /// `modsolve -` solves standard input like the file; `check -` names it `<stdin>`; two `-` in
 /// one batch are a usage error.
 #[test]
@@ -100,24 +119,25 @@ fn a_named_pipe_with_a_writer_is_read() {
     late.join().unwrap();
     assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
 
-    // 4 MiB of spaces with a 1 MiB limit: refused without reading it all.
-    let flood = writer(&pipe, vec![b' '; 4 << 20]);
-    let started = Instant::now();
+    // 4 MiB of spaces with a 1 MiB limit: refused without reading it all. The bytes counted
+    // through the pipe, not the clock: the limit and a byte, what the pipe holds (at most
+    // 1 MiB) and the chunk in flight.
+    let flood = counting_writer(&pipe, 4 << 20);
     let output = modsolve().args(["--max-input", "1MiB"]).arg(&pipe).output().unwrap();
-    let elapsed = started.elapsed();
-    flood.join().unwrap();
+    let written = flood.join().unwrap();
     assert_eq!(output.status.code(), Some(2));
     assert_eq!(
         text(&output.stderr),
         format!("error: {} is larger than the 1 MiB limit; raise --max-input\n", pipe.display())
     );
-    assert!(elapsed < Duration::from_secs(5), "{elapsed:?}");
+    assert!(written > 1 << 20 && written <= (2 << 20) + (128 << 10), "{written} bytes taken");
     std::fs::remove_dir_all(&dir).ok();
 }
 
 /// In a `check` batch a pipe nobody writes to, a directory and a file that is not UTF-8 are
-/// each reported as unreadable, and the good files are still checked: the batch ends soon after
-/// the pipe's wait instead of blocking.
+/// each reported as unreadable, and the good files are still checked: the batch ends at the
+/// end of the pipe's wait (which its message states) instead of blocking (the command's
+/// 30 s hang guard would end it).
 #[cfg(unix)]
 #[test]
 fn bad_sources_do_not_block_or_sink_a_batch() {
@@ -130,9 +150,7 @@ fn bad_sources_do_not_block_or_sink_a_batch() {
     let latin1 = dir.join("latin1.ron");
     std::fs::write(&latin1, b"// Caf\xe9\nPuzzle(graph: Path(3), modulus: 2)").unwrap();
     let (octopus, three) = (shipped_path("octopus.ron"), shipped_path("lightsout-3x3.ron"));
-    let started = Instant::now();
     let output = modsolve().arg("check").args([&octopus, &pipe, &folder, &latin1, &three]).output().unwrap();
-    let elapsed = started.elapsed();
     assert_eq!(output.status.code(), Some(2));
     let report = text(&output.stdout);
     assert!(report.contains(&format!("PASS {} — Octopus", octopus.display())), "{report}");
@@ -152,7 +170,6 @@ fn bad_sources_do_not_block_or_sink_a_batch() {
     }
     // Their no-simple-strategy findings are notes, not warnings.
     assert!(report.ends_with("checked 5 files: 2 passed, 0 failed, 3 unreadable; 0 warnings\n"), "{report}");
-    assert!(elapsed < Duration::from_secs(10), "{elapsed:?}");
 
     // The JSON names each unreadable file with its error.
     let output = modsolve().args(["check", "--json"]).args([&pipe, &folder]).output().unwrap();
@@ -164,7 +181,8 @@ fn bad_sources_do_not_block_or_sink_a_batch() {
 }
 
 /// `/dev/zero` is refused as soon as it passes `--max-input`, by every command that reads a
-/// puzzle, and the message names the limit.
+/// puzzle, and the message names the limit. (It never ends: only the limit stops its reading,
+/// so the answer at all is the stopping point, within the command's 30 s hang guard.)
 #[test]
 fn dev_zero_is_refused_at_the_limit() {
     let zero = Path::new("/dev/zero");
@@ -178,14 +196,11 @@ fn dev_zero_is_refused_at_the_limit() {
         if command[0] == "generate" {
             args.push(dir.as_os_str());
         }
-        let started = Instant::now();
         let output = modsolve().args(args).args(["--max-input", "1MiB", "/dev/zero"]).output().unwrap();
-        let elapsed = started.elapsed();
         assert_eq!(output.status.code(), Some(2), "{command:?}");
         let message = "error: /dev/zero is larger than the 1 MiB limit; raise --max-input";
         let shown = if command == ["check"] { text(&output.stdout) } else { text(&output.stderr) };
         assert!(shown.lines().any(|l| l == message), "{command:?}: {shown}");
-        assert!(elapsed < Duration::from_secs(5), "{command:?}: {elapsed:?}");
     }
     std::fs::remove_dir_all(&dir).ok();
 }

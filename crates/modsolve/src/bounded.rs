@@ -120,6 +120,10 @@ struct Flag {
     work: AtomicU64,
     /// The nodes and the cells touched by the [`Meter`]s ended under this flag ([`tallied`]).
     metered: [AtomicU64; 2],
+    /// Tests: the checkpoints the work under this flag reached, and how many it may pass
+    /// before the flag abandons it (a stopping point counted, not timed).
+    #[cfg(test)]
+    checkpoints: [AtomicU64; 2],
 }
 
 /// The payload that unwinds abandoned work; nothing catches it but the end of the work's thread
@@ -144,6 +148,8 @@ impl Stop {
             outer: Stop::here(),
             work: AtomicU64::new(0),
             metered: [AtomicU64::new(0), AtomicU64::new(0)],
+            #[cfg(test)]
+            checkpoints: [AtomicU64::new(0), AtomicU64::new(u64::MAX)],
         })))
     }
 
@@ -171,6 +177,20 @@ impl Stop {
         }
     }
 
+    /// Tests: counts a checkpoint reached in every flag around the work, and abandons a flag
+    /// whose work has passed as many as it may.
+    #[cfg(test)]
+    fn count_checkpoint(&self) {
+        let mut at = &self.0;
+        while let Some(flag) = at {
+            let [reached, allowed] = &flag.checkpoints;
+            if reached.fetch_add(1, Ordering::Relaxed) >= allowed.load(Ordering::Relaxed) {
+                flag.abandoned.store(true, Ordering::Relaxed);
+            }
+            at = &flag.outer.0;
+        }
+    }
+
     fn abandoned(&self) -> bool {
         let mut at = &self.0;
         while let Some(flag) = at {
@@ -187,6 +207,8 @@ impl Stop {
 /// around it); does nothing otherwise. Costs a thread-local read and an atomic load or two:
 /// call it once a pivot or a row, not once an entry.
 pub(crate) fn checkpoint() {
+    #[cfg(test)]
+    CURRENT.with_borrow(Stop::count_checkpoint);
     if CURRENT.with_borrow(Stop::abandoned) {
         std::panic::resume_unwind(Box::new(Abandon));
     }
@@ -445,52 +467,49 @@ impl Meter {
 mod tests {
     use super::*;
 
+    /// `on_worker` answers at its bound, not when the work ends: work that sleeps 5 s is still
+    /// running when it returns (a flag the work sets at its end, not the clock), and work that
+    /// ends within the bound gives its result.
     #[test]
     fn work_past_the_bound_is_abandoned() {
-        let budget = Some(Duration::from_millis(10));
-        let started = std::time::Instant::now();
-        let result = on_worker(budget, || std::thread::sleep(Duration::from_secs(5)));
-        assert_eq!(result, Err(Abandoned::TimeRanOut));
-        assert!(started.elapsed() < Duration::from_secs(2), "{:?}", started.elapsed());
-        assert_eq!(on_worker(budget, || 7), Ok(7));
-    }
-
-    /// Sends on its channel when dropped: when the work that holds it ends, by returning or by
-    /// unwinding.
-    struct Ended(std::sync::mpsc::Sender<()>);
-
-    impl Drop for Ended {
-        fn drop(&mut self) {
-            let _ = self.0.send(());
-        }
-    }
-
-    const SHORT: Option<Duration> = Some(Duration::from_millis(100));
-
-    /// Runs `work` under a 0.1 s budget and asserts that it is abandoned at the bound (0.28 s) and
-    /// then ends within 2 s (the cases below run for 7 s and more when nothing stops them).
-    fn ends_soon_after_abandoned(what: &str, work: impl FnOnce() + Send + 'static) {
-        let (send, ended) = std::sync::mpsc::channel();
-        let result = on_worker(SHORT, move || {
-            let _ended = Ended(send);
-            work();
+        let done = Arc::new(AtomicBool::new(false));
+        let finished = Arc::clone(&done);
+        let result = on_worker(Some(Duration::from_millis(10)), move || {
+            std::thread::sleep(Duration::from_secs(5));
+            finished.store(true, Ordering::SeqCst);
         });
-        assert_eq!(result, Err(Abandoned::TimeRanOut), "{what}");
-        let abandoned = std::time::Instant::now();
-        assert!(ended.recv_timeout(Duration::from_secs(2)).is_ok(), "{what}: still running after 2 s");
-        eprintln!("{what}: ended {:?} after it was abandoned", abandoned.elapsed());
+        assert_eq!(result, Err(Abandoned::TimeRanOut));
+        assert!(!done.load(Ordering::SeqCst), "on_worker waited for the work past its bound");
+        assert_eq!(on_worker(Some(Duration::from_secs(60)), || 7), Ok(7));
+    }
+
+    /// Runs `work` as bounded work that its flag abandons once it has passed `passed`
+    /// checkpoints (a stopping point counted, the same on every machine and load, deep in each
+    /// case's long loops), and asserts that the work ended there: its thread ended by
+    /// unwinding, not by running to its end (each case runs 7 s to minutes when nothing stops
+    /// it), each of its threads and of the pool's jobs it had queued at its next checkpoint:
+    /// fewer checkpoints reached after the stopping point than before it.
+    fn ends_soon_after_abandoned(what: &str, passed: u64, work: impl FnOnce() + Send + 'static) {
+        let stop = Stop::nested();
+        let flag = Arc::clone(stop.0.as_ref().expect("a flag"));
+        flag.checkpoints[1].store(passed, Ordering::Relaxed);
+        let worker = std::thread::spawn(move || stop.carry(work));
+        let ended = worker.join();
+        assert!(ended.is_err_and(|payload| payload.is::<Abandon>()), "{what}: ran to its end");
+        let reached = flag.checkpoints[0].load(Ordering::Relaxed);
+        assert!((passed + 1..=2 * passed).contains(&reached), "{what}: {reached} checkpoints reached");
     }
 
     #[test]
     fn abandoned_work_ends_at_its_next_checkpoint() {
-        ends_soon_after_abandoned("a loop of checkpoints", || {
+        ends_soon_after_abandoned("a loop of checkpoints", 1000, || {
             loop {
                 checkpoint();
                 std::hint::spin_loop();
             }
         });
         // On rayon's threads, with the flag carried there.
-        ends_soon_after_abandoned("a loop on the pool", || {
+        ends_soon_after_abandoned("a loop on the pool", 1000, || {
             let stop = Stop::here();
             rayon::scope(|_| {
                 stop.carry(|| {
@@ -502,7 +521,7 @@ mod tests {
             });
         });
         // Bounded work inside bounded work: the outer flag reaches the inner work.
-        ends_soon_after_abandoned("bounded work inside bounded work", || {
+        ends_soon_after_abandoned("bounded work inside bounded work", 1000, || {
             let long = Some(Duration::from_secs(60));
             let _ = on_worker(long, || {
                 loop {
@@ -512,7 +531,8 @@ mod tests {
             });
         });
         // Work that is not abandoned passes its checkpoints, and so does work outside `on_worker`.
-        assert_eq!(on_worker(SHORT, || (0..1000u64).inspect(|_| checkpoint()).sum::<u64>()), Ok(499_500));
+        let long = Some(Duration::from_secs(60));
+        assert_eq!(on_worker(long, || (0..1000u64).inspect(|_| checkpoint()).sum::<u64>()), Ok(499_500));
         checkpoint();
     }
 
@@ -549,6 +569,7 @@ mod tests {
             outer: Stop(None),
             work: AtomicU64::new(0),
             metered: [AtomicU64::new(0), AtomicU64::new(0)],
+            checkpoints: [AtomicU64::new(0), AtomicU64::new(u64::MAX)],
         })));
         let unwound = std::panic::catch_unwind(|| abandoned.carry(checkpoint));
         assert!(unwound.is_err_and(|payload| payload.is::<Abandon>()));
@@ -557,9 +578,17 @@ mod tests {
         assert!(Stop::here().0.is_none());
     }
 
-    /// Every long loop of the elimination kernels reaches a checkpoint. Each case runs 7–20 s when
-    /// nothing stops it (the sparse one over a minute; release build, 2 cores), and each one
-    /// ended within 0.2 s of the bound when this test was written.
+    /// Checkpoints an elimination below passes before it is abandoned: a hundred pivots, or
+    /// word stripes, of thousands.
+    const PIVOTS: u64 = 100;
+
+    /// Checkpoints an analysis with a walk passes before it is abandoned.
+    const WALK: u64 = 20_000;
+
+    /// Every long loop of the elimination kernels reaches a checkpoint: abandoned a hundred
+    /// pivots in, each ends there. Each case runs 7–20 s when nothing stops it (the sparse one
+    /// over a minute; release build, 2 cores). (It allowed 2 s of the clock after a 0.1 s
+    /// bound, which a machine at load 7–12 overran.)
     #[test]
     fn abandoned_eliminations_stop() {
         use crate::algebra::echelon::{Accumulator, PrimePowerSystem};
@@ -572,7 +601,7 @@ mod tests {
             [(Elimination::Blocked, 49152), (Elimination::FourRussians, 40960), (Elimination::Plain, 16384)]
         {
             let mut m = bits(n);
-            ends_soon_after_abandoned(&format!("{how:?} GF(2), {n}²"), move || {
+            ends_soon_after_abandoned(&format!("{how:?} GF(2), {n}²"), PIVOTS, move || {
                 echelonize(&mut m, n, how);
             });
         }
@@ -589,7 +618,7 @@ mod tests {
             (Accumulator::Bits, 2, 1, 16384),
         ] {
             let system = dense(p, e, n);
-            ends_soon_after_abandoned(&format!("{storage:?} mod {p}^{e}, {n}²"), move || {
+            ends_soon_after_abandoned(&format!("{storage:?} mod {p}^{e}, {n}²"), PIVOTS, move || {
                 system.eliminate_with(storage);
             });
         }
@@ -605,7 +634,7 @@ mod tests {
             })
             .collect();
         let system = SparseSystem { p: 3, e: 1, cols: n as usize, rows };
-        ends_soon_after_abandoned("sparse mod 3, 20000 unknowns", move || {
+        ends_soon_after_abandoned("sparse mod 3, 20000 unknowns", PIVOTS, move || {
             let _ = system.eliminate();
         });
     }
@@ -621,19 +650,21 @@ mod tests {
                 "Puzzle(graph: Grid(rows: {side}, cols: {side}{extra}), modulus: {modulus}, target: All(1))"
             )
         };
+        // Abandoned after this many checkpoints: the walks' (one each 4,096 nodes) well past the
+        // elimination before them.
         let cases = [
-            ("light chasing 2000² mod 3", grid(2000, 3, "")),
-            ("light chasing 16000² mod 2", grid(16000, 2, "")),
-            ("propagation, King 1000² mod 3", grid(1000, 3, ", neighborhood: King")),
-            ("minimum-weight walk 65² mod 2", grid(65, 2, "")),
-            ("basis walk 41² mod 3", grid(41, 3, "")),
+            ("light chasing 2000² mod 3", grid(2000, 3, ""), 1000),
+            ("light chasing 16000² mod 2", grid(16000, 2, ""), 1000),
+            ("propagation, King 1000² mod 3", grid(1000, 3, ", neighborhood: King"), 1000),
+            ("minimum-weight walk 65² mod 2", grid(65, 2, ""), WALK),
+            ("basis walk 41² mod 3", grid(41, 3, ""), WALK),
         ];
-        for (what, source) in cases {
+        for (what, source, passed) in cases {
             let puzzle = crate::parse_puzzle(&source).expect("a grid");
             // `analyse` works on this thread, as it does on the thread it starts under a budget.
             let options =
                 crate::Options { budget: Budget { time: None, nodes: u64::MAX }, ..Default::default() };
-            ends_soon_after_abandoned(what, move || {
+            ends_soon_after_abandoned(what, passed, move || {
                 let _ = crate::analyse(&puzzle, &options);
             });
         }
@@ -642,7 +673,7 @@ mod tests {
     /// A search's node meter stops abandoned work (searches under `generate` have no time).
     #[test]
     fn an_abandoned_search_stops() {
-        ends_soon_after_abandoned("a meter without limits", || {
+        ends_soon_after_abandoned("a meter without limits", 1000, || {
             let mut meter = crate::solve::search::Meter::new(Budget { time: None, nodes: u64::MAX });
             while meter.tick() {}
         });

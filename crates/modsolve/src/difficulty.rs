@@ -152,10 +152,10 @@ pub fn sampling_bounds(budget: crate::Budget) -> (u64, SamplingBound) {
     }
 }
 
-/// How a budget bounds a par distribution: as [`sampling_bounds`], except that a node count
-/// given also bounds the samples' work in all ([`SamplingBound::Work`]: each sample's fixed
-/// cost, elimination and search counted), so a node budget ends the distribution as a time
-/// does, with the samples taken so far, the same on every machine.
+/// How a budget bounds a par distribution or histogram: as [`sampling_bounds`], except that a
+/// node count given also bounds the samples' work in all ([`SamplingBound::Work`]: each
+/// sample's fixed cost, elimination and search counted), so a node budget ends the samples as
+/// a time does, with the samples taken so far, the same on every machine.
 #[doc(hidden)]
 pub fn distribution_bounds(budget: crate::Budget) -> (u64, SamplingBound) {
     match sampling_bounds(budget) {
@@ -344,13 +344,40 @@ pub fn par_distribution(template: &Puzzle, options: &DistributionOptions) -> Res
     crate::bounded::within_timeout(options.timeout, move || distribution(&owned, &copied))?
 }
 
-/// [`par_distribution`] on this thread, with no timeout of its own.
-fn distribution(template: &Puzzle, options: &DistributionOptions) -> Result<ParDistribution, Error> {
+/// The peak memory of [`par_distribution`] with `options`, for a caller that reserves it
+/// before the work (the server, whose running jobs share one budget): the set-up solve, then
+/// the exact search's encoding when it would run, else one candidate per worker thread for the
+/// samples. A template whose states fit in 64 bits (the exact search needs that) is eliminated
+/// here to find which runs, which is cheap at that size; a larger one can only be sampled.
+#[doc(hidden)]
+pub fn memory_estimate(template: &Puzzle, options: &DistributionOptions) -> crate::memory::Estimate {
+    let setup = crate::solve::memory_estimate(template, false);
+    let states = crate::check::product(template.moduli.iter().map(|&m| BigUint::from(m)));
+    let exact = match (states.to_u64(), &template.phases) {
+        (Some(_), None) => setup_counts(template)
+            .ok()
+            .and_then(|(solvable, _)| exact_plan(template, &solvable, &states, options).ok())
+            .map(|plan| plan.estimate()),
+        _ => None,
+    };
+    let work =
+        exact.unwrap_or_else(|| crate::generate::memory_estimate(template, rayon::current_num_threads()));
+    if work.bytes > setup.bytes { work } else { setup }
+}
+
+/// The template's solvable starts and its buttons' periods, from one elimination (its other
+/// results are freed before the distribution's search or samples allocate theirs).
+fn setup_counts(template: &Puzzle) -> Result<(BigUint, Vec<BigUint>), crate::error::InternalError> {
     let base = crate::generate::with_start(template, template.target.clone());
     let answer = crate::solve::solve(&base)?;
     // As powers of the distinct values: multiplying 90,000 factors one by one is quadratic.
     let domain = crate::check::product(answer.periods.iter().cloned());
-    let solvable = &domain / &answer.kernel_size;
+    Ok((&domain / &answer.kernel_size, answer.periods))
+}
+
+/// [`par_distribution`] on this thread, with no timeout of its own.
+fn distribution(template: &Puzzle, options: &DistributionOptions) -> Result<ParDistribution, Error> {
+    let (solvable, periods) = setup_counts(template)?;
     let states = crate::check::product(template.moduli.iter().map(|&m| BigUint::from(m)));
     let why = match exact_plan(template, &solvable, &states, options) {
         Ok(plan) => {
@@ -363,7 +390,7 @@ fn distribution(template: &Puzzle, options: &DistributionOptions) -> Result<ParD
     crate::memory::within(estimate, options.max_memory)?;
     let histogram = sample_pars(
         template,
-        &answer.periods,
+        &periods,
         options.samples,
         options.seed,
         options.nodes_per_sample,
@@ -438,6 +465,17 @@ fn exact_plan(
         return Ok(Plan { image, states, most, encoding: Encoding::HashSet });
     }
     Err(NotExact::Memory { needs: array.bytes.min(hashed.bytes), limit })
+}
+
+impl Plan {
+    /// The memory the search takes with this plan's encoding.
+    fn estimate(&self) -> crate::memory::Estimate {
+        let [array, hashed] = exact_estimates(self.states, self.image, self.most >= u8::MAX as u64);
+        match self.encoding {
+            Encoding::Array => array,
+            Encoding::HashSet => hashed,
+        }
+    }
 }
 
 /// A press on a state in mixed radix.

@@ -374,13 +374,13 @@ pub enum SamplingRefused {
     Confidence(f64),
 }
 
-/// The samples a request may take under its budget: refused past [`UNTIMED_SAMPLES`] when no
-/// time ends them.
+/// How a request's budget bounds its samples ([`crate::difficulty::distribution_bounds`]: a
+/// time, or counted work in all), refused past [`UNTIMED_SAMPLES`] when nothing ends them.
 fn sampling(
     budget: crate::Budget,
     samples: usize,
 ) -> Result<(u64, crate::difficulty::SamplingBound), SamplingRefused> {
-    let (nodes_per_sample, bound) = crate::difficulty::sampling_bounds(budget);
+    let (nodes_per_sample, bound) = crate::difficulty::distribution_bounds(budget);
     if bound == crate::difficulty::SamplingBound::Samples && samples > UNTIMED_SAMPLES {
         return Err(SamplingRefused::Endless(samples));
     }
@@ -390,10 +390,10 @@ fn sampling(
 /// A par-histogram request as every front-end takes it.
 #[derive(Clone, Copy, Debug)]
 pub struct HistogramSpec {
-    /// Bounds the sampling: a time for all of it, or nodes per sample
-    /// ([`crate::difficulty::sampling_bounds`]).
+    /// Bounds the sampling: a time for all of it, or nodes per sample and for the samples'
+    /// work in all ([`crate::difficulty::distribution_bounds`]), as a distribution's.
     pub budget: crate::Budget,
-    /// The samples asked for (at most [`UNTIMED_SAMPLES`] when no time ends them).
+    /// The samples asked for (at most: the budget may end them sooner, and the report says so).
     pub samples: usize,
     /// The samples' seed.
     pub seed: u64,
@@ -404,8 +404,8 @@ pub struct HistogramSpec {
 }
 
 impl HistogramSpec {
-    /// What the histograms are asked for, for their reports; refused past [`UNTIMED_SAMPLES`]
-    /// samples when no time ends them.
+    /// What the histograms are asked for, for their reports. A node budget bounds the samples'
+    /// work in all, as a time bounds their time, so any number of samples may be asked for.
     pub fn asked(&self) -> Result<crate::report::batch::HistogramAsked, SamplingRefused> {
         let (nodes_per_sample, bound) = sampling(self.budget, self.samples)?;
         Ok(crate::report::batch::HistogramAsked { samples: self.samples, nodes_per_sample, bound })
@@ -459,10 +459,7 @@ impl DistributionSpec {
             return Err(SamplingRefused::Confidence(self.confidence));
         }
         // A node budget bounds the distribution's work in all, so only an endless bound refuses.
-        let (nodes_per_sample, bound) = crate::difficulty::distribution_bounds(self.budget);
-        if bound == crate::difficulty::SamplingBound::Samples && self.samples > UNTIMED_SAMPLES {
-            return Err(SamplingRefused::Endless(self.samples));
-        }
+        let (nodes_per_sample, bound) = sampling(self.budget, self.samples)?;
         Ok(crate::difficulty::DistributionOptions {
             exact_limit: self.exact_limit,
             samples: self.samples,
@@ -557,19 +554,27 @@ mod tests {
     }
 
     #[test]
-    fn a_histogram_request_refuses_endless_samples_as_a_distribution_does() {
+    fn a_histogram_request_bounds_its_samples_work_as_a_distribution_does() {
+        use crate::difficulty::SamplingBound;
         let spec = HistogramSpec {
             budget: crate::Budget::of_nodes(1000),
-            samples: UNTIMED_SAMPLES + 1,
+            samples: 5_000_000,
             seed: 1,
             timeout: None,
             max_memory: None,
         };
-        assert_eq!(spec.asked().unwrap_err(), SamplingRefused::Endless(UNTIMED_SAMPLES + 1));
-        let asked = HistogramSpec { samples: UNTIMED_SAMPLES, ..spec }.asked().unwrap();
-        assert_eq!((asked.samples, asked.nodes_per_sample), (UNTIMED_SAMPLES, 1000));
+        // A node budget bounds each sample and the samples' work in all (each sample costs at
+        // least its fixed 1,000), so any number of samples has an end.
+        let asked = spec.asked().unwrap();
+        assert_eq!(
+            (asked.samples, asked.nodes_per_sample, asked.bound),
+            (5_000_000, 1000, SamplingBound::Work(1000))
+        );
         let timed =
             HistogramSpec { budget: crate::Budget::of_time(std::time::Duration::from_secs(1)), ..spec };
-        assert_eq!(timed.asked().unwrap().samples, UNTIMED_SAMPLES + 1);
+        let asked = timed.asked().unwrap();
+        assert_eq!((asked.samples, asked.bound.time()), (5_000_000, Some(std::time::Duration::from_secs(1))));
+        let default = HistogramSpec { budget: crate::Budget::default(), ..spec }.asked().unwrap();
+        assert_eq!(default.bound, SamplingBound::Work(crate::bounded::DEFAULT_NODES));
     }
 }

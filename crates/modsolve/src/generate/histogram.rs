@@ -84,8 +84,10 @@ pub fn par_histogram(
     nodes_per_sample: u64,
     end: SamplesEnd,
 ) -> Result<Histogram, InternalError> {
-    let base = solve(&with_start(template, template.target.clone()))?;
-    sample_pars(template, &base.periods, samples, seed, nodes_per_sample, end)
+    // Only the periods are kept: the elimination's other results are freed before the samples
+    // allocate theirs, so the peak is the larger of the two, not their sum.
+    let periods = solve(&with_start(template, template.target.clone()))?.periods;
+    sample_pars(template, &periods, samples, seed, nodes_per_sample, end)
 }
 
 /// [`par_histogram`] from the periods of the template's buttons (an elimination already done).
@@ -187,6 +189,16 @@ pub fn par_histogram_timed(
     let owned = template.clone();
     let work = move || par_histogram_within(&owned, samples, seed, nodes_per_sample, end, max_memory);
     crate::bounded::within_timeout(timeout, work)?
+}
+
+/// The peak memory of [`par_histogram`], for a caller that reserves it before the work (the
+/// server, whose running jobs share one budget): the larger of the set-up solve and one
+/// candidate per worker thread for the samples.
+#[doc(hidden)]
+pub fn histogram_memory_estimate(template: &Puzzle) -> crate::memory::Estimate {
+    let setup = crate::solve::memory_estimate(template, false);
+    let samples = memory_estimate(template, rayon::current_num_threads());
+    if samples.bytes > setup.bytes { samples } else { setup }
 }
 
 /// [`par_histogram`] within a memory limit (`None`: half of this machine's memory): refused

@@ -48,10 +48,10 @@ use crate::strategy::Strategy;
 mod histogram;
 
 use histogram::FIXED_WORK;
-#[doc(hidden)]
-pub use histogram::par_histogram_timed;
 pub(crate) use histogram::sample_pars;
 pub use histogram::{Histogram, SamplesEnd, par_histogram, par_histogram_within};
+#[doc(hidden)]
+pub use histogram::{histogram_memory_estimate, par_histogram_timed};
 
 /// What a player strategy must do in a generated level.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -146,16 +146,22 @@ pub fn histogram_text(
         );
     }
     if histogram.taken < asked.samples {
-        let _ = writeln!(
-            text,
-            "  stopped at {}: {} of {} samples taken (raise {} for more)",
-            asked.bound.describe(),
-            histogram.taken,
-            asked.samples,
-            knobs.budget
-        );
+        let taken = format!("{} of {} samples taken", histogram.taken, asked.samples);
+        stopped_line(&mut text, asked.bound, &taken, knobs);
     }
     text
+}
+
+/// The line that says the budget ended the work before all of it was done, and what was done:
+/// `  stopped at the budget (1000 nodes of work): 1 of 1000 samples taken (raise --budget for
+/// more)`.
+fn stopped_line(
+    text: &mut String,
+    bound: crate::difficulty::SamplingBound,
+    done: &str,
+    knobs: &super::Knobs,
+) {
+    let _ = writeln!(text, "  stopped at {}: {done} (raise {} for more)", bound.describe(), knobs.budget);
 }
 
 /// One template's par histogram for tools (`histogram` of `schema/check.schema.json`).
@@ -262,14 +268,12 @@ fn exact_text(
             let _ = writeln!(text, "  God's number (the largest par): {god}");
         }
         None => {
-            let _ = writeln!(
-                text,
-                "  stopped at {}: {} solvable starts not reached have a par of at least {} (raise {} for more)",
-                asked.bound.describe(),
+            let unreached = format!(
+                "{} solvable starts not reached have a par of at least {}",
                 exact.unreached,
-                distribution.gods_number_at_least().unwrap_or(0),
-                knobs.budget
+                distribution.gods_number_at_least().unwrap_or(0)
             );
+            stopped_line(text, asked.bound, &unreached, knobs);
             let _ = writeln!(
                 text,
                 "  God's number (the largest par): at least {}",
@@ -330,14 +334,8 @@ fn sampled_text(
         );
     }
     if !sampled.complete() {
-        let _ = writeln!(
-            text,
-            "  stopped at {}: {} of {} samples taken (raise {} for more)",
-            asked.bound.describe(),
-            histogram.taken,
-            sampled.samples,
-            knobs.budget
-        );
+        let taken = format!("{} of {} samples taken", histogram.taken, sampled.samples);
+        stopped_line(text, asked.bound, &taken, knobs);
     }
 }
 
