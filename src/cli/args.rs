@@ -26,6 +26,10 @@ BUDGET AND TIMEOUT:
     the count, a plan) undecided. The default is a fixed amount of work (200000000 nodes, about
     10 s here), so the result is the same on every machine; give a time (--budget 30s) or a node
     count (--budget 5000000 or 5000000nodes); a time-bounded result depends on the machine.
+    A budget is the whole command's: its searches share it (with --minimize, a quarter of the
+    default goes to the fewest presses and the rest to the objective asked), and the samples
+    of --par-histogram and --par-distribution and the candidates of generate count against it
+    in all.
     --timeout bounds the whole command, printing included (default: none): at its end the answer
     is undecided, exit 3, and the work is stopped (a long answer still being printed stops there,
     incomplete, and standard error says so).
