@@ -38,6 +38,7 @@ mod set;
 #[cfg(test)]
 mod tests;
 mod walk;
+mod windows;
 
 use num_bigint::BigUint;
 use num_traits::Zero;
