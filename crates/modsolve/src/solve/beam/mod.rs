@@ -32,12 +32,16 @@ mod tail;
 
 use num_integer::Integer;
 
-use super::optimize::SEARCH_BUTTON_LIMIT;
 use super::search::{
     Budget, Lookahead, Meter, Objective, Score, SearchProblem, button_order, terms_per_node,
 };
 use crate::algebra::arith::{add_mod, inv_mod, mul_mod, sub_mod};
 use tail::Tail;
+
+/// Past this many cells (the search's button limit, `optimize::SEARCH_BUTTON_LIMIT`, not
+/// imported: the beam sits below the optimiser) no pass is wider than a layer of
+/// [`MAX_WORDS`].
+const SEARCH_BUTTON_LIMIT: usize = 20_000;
 
 /// The first pass's width.
 const FIRST_WIDTH: usize = 16;
