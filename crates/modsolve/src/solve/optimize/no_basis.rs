@@ -6,7 +6,7 @@ use num_traits::ToPrimitive;
 
 use super::branch_and_bound::windows_after_beam;
 use super::budget::beam_and_windows;
-use super::{Exploration, NotSearched, Proof, plan, within_limits};
+use super::{Exploration, NotSearched, Proof, SEARCH_BUTTON_LIMIT, plan, within_limits};
 use crate::solve::Answer;
 use crate::solve::beam;
 use crate::solve::search::{Budget, Objective, SearchProblem};
@@ -14,8 +14,7 @@ use crate::solve::search::{Budget, Objective, SearchProblem};
 /// A board whose quiet basis was left out (too many quiet patterns to keep): the beam search
 /// over the buttons themselves ([`beam`]), which needs no basis, with the whole budget, from the
 /// algebra's plan as the incumbent. The plan it finds is not proven (`no-basis`); without one
-/// the algebra's plan stands, as before. Boards past [`super::SEARCH_BUTTON_LIMIT`] buttons are
-/// beamed too (the beam's passes are narrower there, see [`beam`]). Sets of
+/// (or past [`SEARCH_BUTTON_LIMIT`] buttons) the algebra's plan stands, as before. Sets of
 /// [`super::budget::WINDOW_FROM`] buttons or more give a share to the window search
 /// ([`super::windows`]) after the beam, from the beam's plan or the algebra's.
 pub(super) fn beam_without_basis(
@@ -29,7 +28,7 @@ pub(super) fn beam_without_basis(
     let words = |list: &[BigUint]| list.iter().map(|x| x.to_u64()).collect::<Option<Vec<u64>>>();
     let x0 = words(answer.presses.as_deref().ok_or(no_basis)?).ok_or(no_basis)?;
     let periods = words(&answer.periods).ok_or(no_basis)?;
-    if budget.nodes == 0 {
+    if budget.nodes == 0 || periods.len() > SEARCH_BUTTON_LIMIT {
         return Err(no_basis);
     }
     let highest: Vec<u64> = match limits {
