@@ -15,6 +15,7 @@
 //! bound on large mixed grids stays in the subtree of its first choices; the beam spreads the
 //! same work across the whole first rows, and its plan starts the branch and bound as a tighter
 //! incumbent. Passes of widths [`FIRST_WIDTH`], four times that, and so on to [`MAX_WIDTH`] run
+//! (on boards past [`SEARCH_BUTTON_LIMIT`] buttons, none wider than a layer of [`MAX_WORDS`])
 //! until the node budget is spent (one node per value tried); a pass cut by the budget before its
 //! tail finds no plan. It proves nothing.
 //!
@@ -36,6 +37,11 @@ use super::search::{
 };
 use crate::algebra::arith::{add_mod, inv_mod, mul_mod, sub_mod};
 use tail::Tail;
+
+/// Past this many cells (the search's button limit, `optimize::SEARCH_BUTTON_LIMIT`, not
+/// imported: the beam sits below the optimiser) no pass is wider than a layer of
+/// [`MAX_WORDS`].
+const SEARCH_BUTTON_LIMIT: usize = 20_000;
 
 /// The first pass's width.
 const FIRST_WIDTH: usize = 16;
@@ -95,17 +101,20 @@ pub(crate) fn beam(
     let mut meter = Meter::new(budget);
     let mut best: Option<(Score, Vec<u64>)> = None;
     let mut width = FIRST_WIDTH;
+    // A layer's residuals take `width · cells` words: at most `MAX_WORDS`, and at most four
+    // times that for the last pass, except past the search's buttons, where every pass keeps
+    // to it.
+    let widest = (MAX_WORDS / problem.moduli.len().max(1)).clamp(FIRST_WIDTH, MAX_WIDTH);
+    let cap = if problem.moduli.len() > SEARCH_BUTTON_LIMIT { widest } else { usize::MAX };
     loop {
         let bar = best.as_ref().map(|(s, _)| *s).or(incumbent);
         if let Some(x) = walk.pass(width, bar, &mut meter) {
             best = Some((objective.score(&x), x));
         }
-        // A layer's residuals take `width · cells` words: at most `MAX_WORDS`.
-        let widest = (MAX_WORDS / problem.moduli.len().max(1)).clamp(FIRST_WIDTH, MAX_WIDTH);
         if meter.exhausted || width >= widest {
             break;
         }
-        width *= 4;
+        width = (width * 4).min(cap);
     }
     Beamed { plan: best.map(|(_, x)| x), nodes: meter.nodes.min(budget.nodes) }
 }

@@ -2,8 +2,9 @@
 //! incumbent, then one that raises a proven floor ([`deepen`]), each split in two halves
 //! ([`search_split`]) that count their own nodes.
 
-use super::budget::{BEAM_SHARE, beam_nodes};
+use super::budget::{BEAM_SHARE, beam_and_windows, beam_nodes};
 use super::set::Set;
+use super::windows::{Windowed, window_search};
 use super::{Exploration, Proof, plan};
 use crate::solve::beam;
 use crate::solve::bound::{self, Bound};
@@ -172,18 +173,27 @@ impl Set<'_> {
                 nodes: if budget.is_default() { beam_nodes(&problem).min(left) } else { left / BEAM_SHARE },
                 time: budget.since(self.started).time.map(|t| t / BEAM_SHARE as u32),
             };
-            let beamed = beam::beam(&problem, objective, share, start);
-            let (start, x0) = match &beamed.plan {
-                Some(x) => (Some(objective.score(x)), x.clone()),
-                None => (start, x0.to_vec()),
+            let (beam_share, window_share) = beam_and_windows(share.nodes, problem.effects.len());
+            let beamed = beam::beam(&problem, objective, Budget { nodes: beam_share, ..share }, start);
+            let (found, x0) = match &beamed.plan {
+                Some(x) => (true, x.clone()),
+                None => (false, x0.to_vec()),
             };
-            let left = Budget { nodes: left - beamed.nodes.min(left), ..budget.since(self.started) };
-            let guide = beamed.plan.as_deref().or(Some(x0.as_slice()));
+            // The window search from the best plan so far, on what the beam left of its share.
+            let unused = if window_share > 0 { beam_share - beamed.nodes.min(beam_share) } else { 0 };
+            let windows = Budget { nodes: window_share + unused, ..share };
+            let improved = windows_after_beam(&problem, objective, &x0, start.is_some() || found, windows);
+            let spent = beamed.nodes + improved.as_ref().map_or(0, |w| w.nodes);
+            let found = found || improved.as_ref().is_some_and(|w| w.plan != x0);
+            let x0 = improved.map_or(x0, |w| w.plan);
+            let start = if found { Some(objective.score(&x0)) } else { start };
+            let left = Budget { nodes: left - spent.min(left), ..budget.since(self.started) };
+            let guide = Some(x0.as_slice());
             let (mut outcome, floor) = branch_and_bound(&problem, objective, left, start, guide);
-            if outcome.plan.is_none() && beamed.plan.is_some() {
+            if outcome.plan.is_none() && found {
                 outcome.plan = Some(x0);
             }
-            outcome.nodes += beamed.nodes;
+            outcome.nodes += spent;
             (outcome, Some(floor))
         };
         let best = outcome.plan.or_else(|| start.map(|_| x0.to_vec()));
@@ -197,4 +207,16 @@ impl Set<'_> {
             lower_bound: floor,
         }
     }
+}
+
+/// The window search ([`window_search`]) from `x` with `budget`, for the fewest presses, when
+/// `x` is a plan (`valid`, within the limits) and the budget has nodes; `None` otherwise.
+pub(super) fn windows_after_beam(
+    problem: &SearchProblem,
+    objective: Objective,
+    x: &[u64],
+    valid: bool,
+    budget: Budget,
+) -> Option<Windowed> {
+    (objective == Objective::Total && valid && budget.nodes > 0).then(|| window_search(problem, x, budget))
 }

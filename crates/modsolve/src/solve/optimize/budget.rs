@@ -56,3 +56,19 @@ pub(super) const MIN_WEIGHT_NODES: u64 = crate::solve::search::DEFAULT_NODES;
 /// The iterated local search gets this fraction of the budget (time and nodes) before branch
 /// and bound.
 pub(super) const LOCAL_SEARCH_SHARE: u64 = 4;
+
+/// The window search ([`super::windows`]) runs after the beam on sets of at least this many
+/// buttons (past 8×8 grids, where branch and bound proves nothing in the default budget), so
+/// smaller sets keep their proven plans as they were.
+pub(super) const WINDOW_FROM: usize = 100;
+
+/// The window search gets this fraction of the beam's share (taken off the beam's): one in
+/// this many nodes.
+pub(super) const WINDOW_SHARE: u64 = 4;
+
+/// The share `share` of the beam split in two: the beam's nodes, then the window search's, on
+/// a set of `buttons` buttons (all the beam's below [`WINDOW_FROM`]).
+pub(super) fn beam_and_windows(share: u64, buttons: usize) -> (u64, u64) {
+    let windows = if buttons >= WINDOW_FROM { share / WINDOW_SHARE } else { 0 };
+    (share - windows, windows)
+}

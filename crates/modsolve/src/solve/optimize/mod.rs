@@ -13,17 +13,20 @@
 //! depth-first walk over the quiet basis bounded at every level, from a descent's local optimum
 //! (unless limits bind on a set the enumeration can count). Otherwise a descent and an iterated
 //! local search find a good plan, a beam search ([`super::beam`], a tenth of the budget) a
-//! better one on most large sets, then branch and bound runs in the search solver
+//! better one on most large sets, on sets of at least 100 buttons the window search
+//! ([`windows`], a quarter of the beam's share) re-solves balls of buttons of the best plan so
+//! far exactly, then branch and bound runs in the search solver
 //! ([`super::search`]) with the lookahead of [`super::bound::lookahead`] (its shares chosen
 //! along the beam's plan): a search down from that plan, then one raising a proven floor from
 //! [`super::bound`], each split over both cores; the answer is proven only if one of them
 //! finishes, and the floor reached is the plan's lower bound. A board whose quiet basis was
 //! left out (too many quiet patterns to keep) cannot be walked, but the beam needs no basis: it
-//! gets the whole budget there, from the algebra's plan.
+//! gets the whole budget there (less the window search's quarter), from the algebra's plan,
+//! and the window search starts from the algebra's plan when the beam finds none.
 //!
 //! The files: `set` (the set in 64-bit words, which every stage reads), one file a stage, each
 //! a method of the set (`binary`, `enumeration`, `descent`, `walk`, `branch_and_bound`; and
-//! `no_basis` for a board without its basis), `budget` (the stages' shares of the budget),
+//! `no_basis` for a board without its basis, `windows` the window search), `budget` (the stages' shares of the budget),
 //! `parts` (the walks cut into parts, for [`crate::shard`]) and `basis_walk` (the bounded walk).
 
 pub(crate) mod basis_walk;
@@ -38,6 +41,7 @@ mod set;
 #[cfg(test)]
 mod tests;
 mod walk;
+mod windows;
 
 use num_bigint::BigUint;
 use num_traits::Zero;

@@ -4,6 +4,8 @@
 use num_bigint::BigUint;
 use num_traits::ToPrimitive;
 
+use super::branch_and_bound::windows_after_beam;
+use super::budget::beam_and_windows;
 use super::{Exploration, NotSearched, Proof, SEARCH_BUTTON_LIMIT, plan, within_limits};
 use crate::solve::Answer;
 use crate::solve::beam;
@@ -12,7 +14,9 @@ use crate::solve::search::{Budget, Objective, SearchProblem};
 /// A board whose quiet basis was left out (too many quiet patterns to keep): the beam search
 /// over the buttons themselves ([`beam`]), which needs no basis, with the whole budget, from the
 /// algebra's plan as the incumbent. The plan it finds is not proven (`no-basis`); without one
-/// (or past [`SEARCH_BUTTON_LIMIT`] buttons) the algebra's plan stands, as before.
+/// (or past [`SEARCH_BUTTON_LIMIT`] buttons) the algebra's plan stands, as before. Sets of
+/// [`super::budget::WINDOW_FROM`] buttons or more give a share to the window search
+/// ([`super::windows`]) after the beam, from the beam's plan or the algebra's.
 pub(super) fn beam_without_basis(
     answer: &Answer,
     search_problem: impl FnOnce(&[u64]) -> SearchProblem,
@@ -32,12 +36,26 @@ pub(super) fn beam_without_basis(
         None => periods.iter().map(|&p| p - 1).collect(),
     };
     let start = within_limits(&x0, limits).then(|| objective.score(&x0));
-    let beamed = beam::beam(&search_problem(&highest), objective, budget, start);
-    let best = beamed.plan.ok_or(no_basis)?;
+    let problem = search_problem(&highest);
+    let (beam_share, window_share) = beam_and_windows(budget.nodes, problem.effects.len());
+    let beamed = beam::beam(&problem, objective, Budget { nodes: beam_share, ..budget }, start);
+    // The window search from the beam's plan, or from the algebra's when the beam found none,
+    // on what the beam left.
+    let found = beamed.plan.is_some();
+    let from = beamed.plan.unwrap_or(x0);
+    let unused = if window_share > 0 { beam_share - beamed.nodes.min(beam_share) } else { 0 };
+    let windows = Budget { nodes: window_share + unused, ..budget };
+    let improved = windows_after_beam(&problem, objective, &from, found || start.is_some(), windows);
+    let nodes = beamed.nodes + improved.as_ref().map_or(0, |w| w.nodes);
+    let best = match improved {
+        Some(w) if found || w.plan != from => w.plan,
+        _ if found => from,
+        _ => return Err(no_basis),
+    };
     Ok(Exploration {
         best: Some(plan(&best, objective, Proof::NotSearched(no_basis))),
         count_within_limits: None,
-        nodes: beamed.nodes,
+        nodes,
         lower_bound: None,
     })
 }

@@ -1,0 +1,274 @@
+//! The window search (a large-neighbourhood search) for fewer presses: a plan is improved by
+//! re-solving windows of the board exactly while the rest of the plan stays fixed.
+//!
+//! Defining identity: a window is a set of buttons, the ball of [`WINDOW_BUTTONS`] buttons
+//! around a centre in the button graph (two buttons are neighbours when they change a common
+//! cell; breadth first, neighbours in the order of the cells' buttons), so it is a diamond on a
+//! grid and a ball on any graph. Its sub-puzzle has the window's buttons and the cells they
+//! change; each cell's target is what the window's presses of the current plan add to it, so a
+//! plan of the sub-puzzle swapped in for the window's presses leaves every cell as the current
+//! plan does (cells outside the window's reach see no change). Branch and bound
+//! ([`crate::solve::search`], at most [`WINDOW_NODES`] nodes a window) looks for a sub-plan
+//! of fewer presses than the window's; one found is swapped in. Sweeps of every centre in
+//! button order run until a sweep improves nothing or the budget is spent, so a node budget
+//! gives the same plan on every run. Every plan it returns solves the puzzle when the plan it
+//! was given does, and keeps the press limits (`highest`); it proves nothing.
+
+use crate::algebra::arith::{add_mod, mul_mod};
+use crate::solve::search::{Budget, Goal, Meter, Objective, SearchProblem, search};
+
+/// The buttons of a window.
+pub(super) const WINDOW_BUTTONS: usize = 16;
+
+/// The most nodes the branch and bound of one window may take.
+pub(super) const WINDOW_NODES: u64 = 1 << 13;
+
+/// A window's setup (its sub-puzzle and lookahead) counts one node per this many entries of
+/// its buttons' effects (at least one).
+const ENTRIES_PER_NODE: usize = 16;
+
+/// What the window search found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Windowed {
+    /// The plan: the one given, with every improved window swapped in.
+    pub plan: Vec<u64>,
+    /// Nodes spent.
+    pub nodes: u64,
+}
+
+/// Sweeps of windows over `problem` from the plan `x` (which solves it within `highest`), for
+/// the fewest presses, within `budget`.
+pub(crate) fn window_search(problem: &SearchProblem, x: &[u64], budget: Budget) -> Windowed {
+    let n = problem.effects.len();
+    let mut meter = Meter::new(budget);
+    let mut plan = x.to_vec();
+    let mut windows = Windows::new(problem);
+    'sweeps: loop {
+        let mut improved = false;
+        for centre in 0..n {
+            let window = windows.ball(centre);
+            improved |= windows.improve(&window, &mut plan, &mut meter);
+            if meter.exhausted {
+                break 'sweeps;
+            }
+        }
+        if !improved {
+            break;
+        }
+    }
+    Windowed { plan, nodes: meter.nodes.min(budget.nodes) }
+}
+
+/// The fixed parts of the search and its scratch space.
+struct Windows<'a> {
+    problem: &'a SearchProblem,
+    /// Each cell's buttons and what they add.
+    by_cell: Vec<Vec<(usize, u64)>>,
+    /// Per button, the window it was last put in (`usize::MAX`: none), for the balls.
+    seen: Vec<usize>,
+    /// Per cell, its index in the current sub-puzzle (`usize::MAX`: not in it).
+    index: Vec<usize>,
+    /// Balls built so far (the mark of `seen`).
+    built: usize,
+}
+
+impl<'a> Windows<'a> {
+    fn new(problem: &'a SearchProblem) -> Self {
+        Windows {
+            problem,
+            by_cell: problem.buttons_by_cell(),
+            seen: vec![usize::MAX; problem.effects.len()],
+            index: vec![usize::MAX; problem.moduli.len()],
+            built: 0,
+        }
+    }
+
+    /// The ball of at most [`WINDOW_BUTTONS`] buttons around `centre`, breadth first.
+    fn ball(&mut self, centre: usize) -> Vec<usize> {
+        let mark = self.built;
+        self.built += 1;
+        let mut ball = vec![centre];
+        self.seen[centre] = mark;
+        let mut at = 0;
+        while at < ball.len() && ball.len() < WINDOW_BUTTONS {
+            let j = ball[at];
+            at += 1;
+            for &(i, _) in &self.problem.effects[j] {
+                for &(k, _) in &self.by_cell[i] {
+                    if self.seen[k] != mark && ball.len() < WINDOW_BUTTONS {
+                        self.seen[k] = mark;
+                        ball.push(k);
+                    }
+                }
+            }
+        }
+        ball
+    }
+
+    /// Re-solves `window` in `plan`: swaps in a sub-plan of fewer presses when branch and
+    /// bound finds one within its nodes. Whether it did.
+    fn improve(&mut self, window: &[usize], plan: &mut [u64], meter: &mut Meter) -> bool {
+        let current: u128 = window.iter().map(|&j| u128::from(plan[j])).sum();
+        let entries: usize = window.iter().map(|&j| self.problem.effects[j].len()).sum();
+        if !meter.tick_by((entries / ENTRIES_PER_NODE).max(1) as u64) || current == 0 {
+            return false;
+        }
+        let sub = self.sub_puzzle(window, plan);
+        let left = meter.left();
+        let budget = Budget { nodes: left.nodes.min(WINDOW_NODES), ..left };
+        let found = search(&sub, Goal::Best(Objective::Total), budget, Some((current, 0)));
+        meter.tick_by(found.nodes.max(1));
+        let Some(values) = found.plan else { return false };
+        if values.iter().map(|&v| u128::from(v)).sum::<u128>() >= current {
+            return false;
+        }
+        for (&j, v) in window.iter().zip(values) {
+            plan[j] = v;
+        }
+        true
+    }
+
+    /// The sub-puzzle of `window`: its buttons over the cells they change (renumbered), each
+    /// cell's target what the window's presses in `plan` add to it.
+    fn sub_puzzle(&mut self, window: &[usize], plan: &[u64]) -> SearchProblem {
+        let problem = self.problem;
+        let mut cells: Vec<usize> = Vec::new();
+        let mut moduli = Vec::new();
+        let mut rhs: Vec<u64> = Vec::new();
+        let mut effects = Vec::with_capacity(window.len());
+        for &j in window {
+            let mut effect = Vec::with_capacity(problem.effects[j].len());
+            for &(i, a) in &problem.effects[j] {
+                if self.index[i] == usize::MAX {
+                    self.index[i] = cells.len();
+                    cells.push(i);
+                    moduli.push(problem.moduli[i]);
+                    rhs.push(0);
+                }
+                let (k, m) = (self.index[i], problem.moduli[i]);
+                rhs[k] = add_mod(rhs[k], mul_mod(a % m, plan[j] % m, m), m);
+                effect.push((k, a));
+            }
+            effects.push(effect);
+        }
+        cells.iter().for_each(|&i| self.index[i] = usize::MAX);
+        let highest = window.iter().map(|&j| problem.highest[j]).collect();
+        SearchProblem { moduli, effects, rhs, highest }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solve::search::testing::{best_scores, random_effects, solves};
+
+    /// On random systems of up to 2^16 plans, from the best plan's worst rival (a plan found by
+    /// enumeration that solves the system with the most presses): the window search's plan
+    /// solves the system (simulated), keeps the caps, never has more presses than the plan it
+    /// was given, never fewer than the best, and is the same on a second run; windows as large
+    /// as the system find the best.
+    #[test]
+    fn windows_improve_plans_and_never_beat_the_best() {
+        use rand::{RngExt, SeedableRng, rngs::StdRng};
+        let mut rng = StdRng::seed_from_u64(47);
+        let (mut tried, mut improved, mut best) = (0, 0, 0);
+        for round in 0..400 {
+            let choices: &[u64] = [&[2, 3, 4, 6, 8, 9, 12][..], &[4, 8, 9], &[5, 7]][round % 3];
+            let cells = rng.random_range(1..7);
+            let moduli: Vec<u64> = (0..cells).map(|_| choices[rng.random_range(0..choices.len())]).collect();
+            let n = rng.random_range(1..7);
+            let effects = random_effects(&mut rng, &moduli, n, 0.6);
+            let highest: Vec<u64> = (0..n).map(|_| rng.random_range(0..6)).collect();
+            let rhs: Vec<u64> = moduli.iter().map(|&m| rng.random_range(0..m)).collect();
+            let problem = SearchProblem { moduli, effects, rhs, highest };
+            let Some(worst) = worst_plan(&problem) else { continue };
+            let truth = best_scores(&problem)[0].expect("a plan").0;
+            let budget = Budget::of_nodes(1_000_000);
+            let out = window_search(&problem, &worst, budget);
+            assert_eq!(out, window_search(&problem, &worst, budget), "round {round}");
+            let what = format!("round {round} {problem:?} {worst:?} {:?}", out.plan);
+            assert!(solves(&problem, &out.plan), "{what}");
+            assert!(out.plan.iter().zip(&problem.highest).all(|(v, h)| v <= h), "{what}");
+            let (before, after) = (total(&worst), total(&out.plan));
+            assert!(after <= before && after >= truth, "{what}");
+            // Windows of 16 buttons cover these systems whole: the first window finds the best
+            // within its nodes.
+            assert_eq!(after, truth, "{what}");
+            tried += 1;
+            improved += usize::from(after < before);
+            best += usize::from(after == truth);
+        }
+        assert!(tried > 80 && improved > 60, "{improved} of {tried} improved");
+        assert_eq!(best, tried);
+    }
+
+    /// On mixed grids of 12×12 (windows of a part of the board only), from the plan that
+    /// presses every button up to its cap where it can: every accepted window keeps the plan a
+    /// solution (simulated at the end) and the total falls.
+    #[test]
+    fn windows_keep_grid_plans_solving() {
+        use rand::{RngExt, SeedableRng, rngs::StdRng};
+        let mut rng = StdRng::seed_from_u64(48);
+        for round in 0..4 {
+            let (rows, cols) = (12, 12);
+            let cells = rows * cols;
+            let moduli: Vec<u64> = (0..cells).map(|_| rng.random_range(2..13)).collect();
+            let own = 1 + round as u64 % 2;
+            let effects: Vec<Vec<(usize, u64)>> = (0..cells)
+                .map(|b| {
+                    let (r, c) = (b / cols, b % cols);
+                    let mut e = vec![(b, own % moduli[b])];
+                    [
+                        (r > 0, b.wrapping_sub(cols)),
+                        (r + 1 < rows, b + cols),
+                        (c > 0, b.wrapping_sub(1)),
+                        (c + 1 < cols, b + 1),
+                    ]
+                    .into_iter()
+                    .filter(|&(ok, _)| ok)
+                    .for_each(|(_, i)| e.push((i, 1)));
+                    e.retain(|&(_, a)| a != 0);
+                    e
+                })
+                .collect();
+            // The plan: random presses; the targets are what it adds.
+            let x: Vec<u64> = (0..cells).map(|_| rng.random_range(0..40)).collect();
+            let mut rhs = vec![0u64; cells];
+            for (j, e) in effects.iter().enumerate() {
+                for &(i, a) in e {
+                    rhs[i] = add_mod(rhs[i], mul_mod(a, x[j] % moduli[i], moduli[i]), moduli[i]);
+                }
+            }
+            let problem = SearchProblem { moduli, effects, rhs, highest: vec![40; cells] };
+            let out = window_search(&problem, &x, Budget::of_nodes(3_000_000));
+            assert!(solves(&problem, &out.plan), "round {round}");
+            assert!(total(&out.plan) < total(&x), "round {round}: {} from {}", total(&out.plan), total(&x));
+            assert!(out.nodes <= 3_000_000);
+        }
+    }
+
+    fn total(x: &[u64]) -> u128 {
+        x.iter().map(|&v| u128::from(v)).sum()
+    }
+
+    /// The plan of most presses that solves `problem` within its caps, by enumeration.
+    fn worst_plan(problem: &SearchProblem) -> Option<Vec<u64>> {
+        let n = problem.effects.len();
+        let mut x = vec![0u64; n];
+        let mut worst: Option<Vec<u64>> = None;
+        loop {
+            if solves(problem, &x) && worst.as_ref().is_none_or(|w| total(w) < total(&x)) {
+                worst = Some(x.clone());
+            }
+            let mut k = 0;
+            while k < n && x[k] == problem.highest[k] {
+                x[k] = 0;
+                k += 1;
+            }
+            if k == n {
+                return worst;
+            }
+            x[k] += 1;
+        }
+    }
+}
