@@ -106,25 +106,3 @@ fn shared_lookahead_never_exceeds_the_least_completion() {
         "{checked} {positive} {beyond_disjoint}"
     );
 }
-
-/// Prints the bound of each puzzle file in `MODSOLVE_BOUND_FILES` (space separated):
-/// `cargo test --release -p modsolve --lib print_bounds -- --ignored --nocapture`.
-#[test]
-#[ignore = "a measurement, run by hand"]
-fn print_bounds() {
-    let files = std::env::var("MODSOLVE_BOUND_FILES").unwrap_or_default();
-    for file in files.split_whitespace() {
-        let text = std::fs::read_to_string(file).expect("readable");
-        let puzzle = crate::format::parse_puzzle(&text).expect("a puzzle");
-        let periods = puzzle.periods();
-        let highest: Vec<u64> = periods.iter().map(|p| u64::try_from(p).expect("small") - 1).collect();
-        let problem = crate::analysis::search_problem(&puzzle, &highest);
-        let mut by_cell = problem.buttons_by_cell();
-        by_cell.iter_mut().for_each(|l| l.retain(|&(_, a)| a != 0));
-        let lagrange = match lagrange::lagrangian_bound(&problem, &by_cell) {
-            Some(lagrange::Lagrange::AtLeast(b)) => Some(b),
-            _ => None,
-        };
-        println!("{file}: {:?} lagrange {lagrange:?}", lower_bound(&problem, Objective::Total));
-    }
-}
