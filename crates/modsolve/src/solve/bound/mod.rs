@@ -149,8 +149,9 @@ pub(crate) fn lower_bound(problem: &SearchProblem, objective: Objective) -> Boun
         if let Some(lp) = linear_bound(problem, &by_cell, &cuts, objective) {
             best = best.max(lp);
         }
-    } else if objective == Objective::Total {
-        // Past the programme's size, the Lagrangian bound of single cells (or larger groups),
+    } else if objective == Objective::Total && lp_buttons == LP_BUTTONS {
+        // Past the programme's size (not all mod 2: the mod-2 walk has bounds of its own), the
+        // Lagrangian bound of single cells (or larger groups),
         // whose work grows only linearly with the puzzle.
         match lagrange::lagrangian_bound(problem, &by_cell) {
             Some(lagrange::Lagrange::NoPlan) => return Bound::NoPlan,
