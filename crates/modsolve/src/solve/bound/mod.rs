@@ -15,6 +15,10 @@
 //!   solved with `microlp`; the bound is then recomputed exactly, in integers, from the dual
 //!   solution rounded down to multiples of 2^-20 (any `y >= 0` gives the valid bound `e·y −
 //!   Σ_j U_j·max(0, (Cᵀy)_j − 1)`), so floating point can weaken it but never make it wrong.
+//! - *Lagrangian* ([`lagrange`]), for `total` past the programme's size: every button's press
+//!   is shared among overlapping groups of cells (single cells on large boards), each group's
+//!   least shared cost by dynamic programming, the shares raised by subgradient steps and every
+//!   bound evaluated in integers. Its work grows linearly with the board.
 //!
 //! All work is bounded by fixed counts (no clock), so the same puzzle gets the same bound on
 //! every machine.
@@ -146,10 +150,19 @@ pub(crate) fn lower_bound(problem: &SearchProblem, objective: Objective) -> Boun
     }
     let mut best = largest.max(packing(&cuts, n));
     let lp_buttons = if problem.moduli.iter().all(|&m| m == 2) { LP_BUTTONS_MOD_2 } else { LP_BUTTONS };
-    if n <= lp_buttons
-        && let Some(lp) = linear_bound(problem, &by_cell, &cuts, objective)
-    {
-        best = best.max(lp);
+    if n <= lp_buttons {
+        if let Some(lp) = linear_bound(problem, &by_cell, &cuts, objective) {
+            best = best.max(lp);
+        }
+    } else if objective == Objective::Total && lp_buttons == LP_BUTTONS {
+        // Past the programme's size (not all mod 2: the mod-2 walk has bounds of its own), the
+        // Lagrangian bound of single cells (or larger groups),
+        // whose work grows only linearly with the puzzle.
+        match lagrange::lagrangian_bound(problem, &by_cell) {
+            Some(lagrange::Lagrange::NoPlan) => return Bound::NoPlan,
+            Some(lagrange::Lagrange::AtLeast(b)) => best = best.max(b),
+            None => {}
+        }
     }
     Bound::AtLeast(best)
 }
@@ -771,5 +784,6 @@ fn group_table(
     table.iter().any(|&c| c != 0).then_some(table)
 }
 
+mod lagrange;
 #[cfg(test)]
 mod tests;

@@ -1,0 +1,476 @@
+//! The Lagrangian bound over overlapping groups of cells, for `total`.
+//!
+//! Every group `G` (one cell, or two or three cells that share buttons) gets a share
+//! `λ_Gj >= 0` of each of its buttons, with `Σ_G λ_Gj <= 1` for every button `j`. Then for any
+//! plan `Σ_j x_j >= Σ_j Σ_G λ_Gj·x_j >= Σ_G T_G(λ)`, where `T_G(λ)` is the least of
+//! `Σ_{j∈B(G)} λ_Gj·x_j` over the presses of the group's buttons alone that meet the group's
+//! congruences (within the press limits), worked out exactly by dynamic programming over the
+//! group's residues. Groups may share cells and buttons: each is a relaxation of its own. The
+//! best such bound is the linear relaxation over the intersection of the groups' convex hulls,
+//! stronger than the cell rows and group cuts of the linear programme in [`super`].
+//!
+//! The shares start even and climb by projected subgradient steps: a group's subgradient is its
+//! least plan `x^G`, and each button's shares are then projected back onto
+//! `{λ >= 0, Σ_G λ_Gj <= 1}`. Floating point only chooses the shares: every bound is evaluated
+//! with the shares rounded down to integers in units of `1 / UNIT` (their sums checked in
+//! integers), so it is proven whatever the rounding. The work, counted in dynamic-programming
+//! steps, is bounded by fixed counts (no clock).
+
+use num_integer::Integer;
+
+use crate::solve::search::SearchProblem;
+
+/// A press's cost in share units.
+const UNIT: u64 = 1 << 20;
+/// Dynamic-programming steps (a state's relaxation along one button) over all rounds.
+const WORK: u64 = 150_000_000;
+/// Rounds of subgradient steps at most, and at least this many for groups larger than one cell
+/// (else single cells are used).
+const ROUNDS: usize = 300;
+const MIN_ROUNDS: usize = 40;
+/// A group's residue states at most.
+const GROUP_STATES: u64 = 1728;
+/// Cells in a group at most.
+const GROUP_CELLS: usize = 3;
+
+/// A group of cells: its moduli, its target state, and its buttons with their weights on the
+/// group's cells and their highest useful press count.
+struct Group {
+    moduli: Vec<u64>,
+    target: usize,
+    states: usize,
+    buttons: Vec<usize>,
+    weights: Vec<Vec<u64>>,
+    tops: Vec<u64>,
+    /// The button's press counts cover its whole period in the group.
+    full: Vec<bool>,
+}
+
+impl Group {
+    /// The group of `cells`, `None` past [`GROUP_STATES`] states.
+    fn new(problem: &SearchProblem, by_cell: &[Vec<(usize, u64)>], cells: &[usize]) -> Option<Group> {
+        let moduli: Vec<u64> = cells.iter().map(|&i| problem.moduli[i]).collect();
+        let states = moduli.iter().try_fold(1u64, |s, &m| s.checked_mul(m).filter(|&s| s <= GROUP_STATES))?;
+        let mut buttons: Vec<usize> =
+            cells.iter().flat_map(|&i| by_cell[i].iter().map(|&(j, _)| j)).collect();
+        buttons.sort_unstable();
+        buttons.dedup();
+        let (mut weights, mut tops, mut full) = (Vec::new(), Vec::new(), Vec::new());
+        for &j in &buttons {
+            let w: Vec<u64> = cells
+                .iter()
+                .map(|&i| by_cell[i].iter().find(|&&(b, _)| b == j).map_or(0, |&(_, a)| a))
+                .collect();
+            let period = w.iter().zip(&moduli).fold(1u64, |l, (&a, &m)| l.lcm(&(m / a.gcd(&m))));
+            let top = problem.highest[j].min(period - 1);
+            weights.push(w);
+            tops.push(top);
+            full.push(top + 1 == period);
+        }
+        let mut group = Group { moduli, target: 0, states: states as usize, buttons, weights, tops, full };
+        let target: Vec<u64> = cells.iter().map(|&i| problem.rhs[i] % problem.moduli[i]).collect();
+        group.target = group.encode(&target);
+        Some(group)
+    }
+
+    /// The state of residues `r` (first cell fastest).
+    fn encode(&self, r: &[u64]) -> usize {
+        r.iter().zip(&self.moduli).rev().fold(0usize, |s, (&v, &m)| s * m as usize + v as usize)
+    }
+
+    /// The state after one press of the `k`-th button (`forward` false: one press undone).
+    fn step(&self, s: usize, k: usize, forward: bool) -> usize {
+        let (mut rest, mut t, mut radix) = (s as u64, 0u64, 1u64);
+        for (&m, &a) in self.moduli.iter().zip(&self.weights[k]) {
+            let v = rest % m;
+            let v = if forward { (v + a) % m } else { (v + m - a) % m };
+            t += v * radix;
+            rest /= m;
+            radix *= m;
+        }
+        t as usize
+    }
+
+    /// Dynamic-programming steps of one evaluation.
+    fn work(&self) -> u64 {
+        let per: u64 = self.tops.iter().zip(&self.full).map(|(&t, &f)| if f { 3 } else { t + 2 }).sum();
+        per * self.states as u64
+    }
+
+    /// The least of `Σ_k cost_k·x_k` meeting the group's target, with a plan reaching it;
+    /// `None` when no presses of the group's buttons meet it.
+    fn least(
+        &self,
+        cost: &[u64],
+        layers: &mut Vec<Vec<u64>>,
+        seen: &mut Vec<bool>,
+    ) -> Option<(u64, Vec<u64>)> {
+        const NONE: u64 = u64::MAX;
+        let states = self.states;
+        layers.clear();
+        let mut table = vec![NONE; states];
+        table[0] = 0;
+        for (k, &c) in cost.iter().enumerate() {
+            let mut next = table.clone();
+            if self.full[k] {
+                // Along each cycle of the press (all of the button's period), two rounds of
+                // relaxation give the least cost of every count.
+                seen.clear();
+                seen.resize(states, false);
+                for s0 in 0..states {
+                    if seen[s0] {
+                        continue;
+                    }
+                    let mut cycle = Vec::new();
+                    let mut s = s0;
+                    loop {
+                        seen[s] = true;
+                        cycle.push(s);
+                        s = self.step(s, k, true);
+                        if s == s0 {
+                            break;
+                        }
+                    }
+                    let p = cycle.len();
+                    for q in 0..2 * p {
+                        let (a, b) = (cycle[q % p], cycle[(q + 1) % p]);
+                        if next[a] != NONE && next[a] + c < next[b] {
+                            next[b] = next[a] + c;
+                        }
+                    }
+                }
+            } else {
+                for (s, &here) in table.iter().enumerate() {
+                    if here == NONE {
+                        continue;
+                    }
+                    let mut t = s;
+                    for x in 1..=self.tops[k] {
+                        t = self.step(t, k, true);
+                        next[t] = next[t].min(here + x * c);
+                    }
+                }
+            }
+            layers.push(std::mem::replace(&mut table, next));
+        }
+        let value = table[self.target];
+        if value == NONE {
+            return None;
+        }
+        // Back from the target, the press count of each button in turn.
+        let mut x = vec![0u64; cost.len()];
+        let (mut s, mut v) = (self.target, value);
+        for k in (0..cost.len()).rev() {
+            let before = &layers[k];
+            let mut p = s;
+            for count in 0..=self.tops[k] {
+                if before[p] != NONE && before[p] + count * cost[k] == v {
+                    x[k] = count;
+                    v = before[p];
+                    s = p;
+                    break;
+                }
+                p = self.step(p, k, false);
+            }
+        }
+        Some((value, x))
+    }
+}
+
+/// What the Lagrangian bound proves: no plan, or every plan presses at least this many times.
+pub(super) enum Lagrange {
+    NoPlan,
+    AtLeast(u128),
+}
+
+/// The Lagrangian bound of `problem` for `total`, its shares started even; `None` when there
+/// is nothing to bound or the work would pass [`WORK`] even for single cells.
+pub(super) fn lagrangian_bound(problem: &SearchProblem, by_cell: &[Vec<(usize, u64)>]) -> Option<Lagrange> {
+    if problem.highest.iter().any(|&u| u > 1 << 32) {
+        return None;
+    }
+    for size in (1..=GROUP_CELLS).rev() {
+        let groups = groups(problem, by_cell, size);
+        if groups.is_empty() {
+            return None;
+        }
+        let per: u64 = groups.iter().map(Group::work).sum::<u64>().max(1);
+        let rounds = (WORK / per).min(ROUNDS as u64) as usize;
+        if rounds < if size > 1 { MIN_ROUNDS } else { 1 } {
+            continue;
+        }
+        return Some(ascend(problem.effects.len(), &groups, rounds));
+    }
+    None
+}
+
+/// The groups of up to `size` cells (at most [`GROUP_STATES`] states): each cell with each of
+/// the cells sharing the most of its buttons, and with the first two of them; each cell alone
+/// for `size` 1 or when it shares no button.
+fn groups(problem: &SearchProblem, by_cell: &[Vec<(usize, u64)>], size: usize) -> Vec<Group> {
+    let larger = size > 1;
+    let cells = problem.moduli.len();
+    let n = problem.effects.len();
+    let mut cells_of: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (i, list) in by_cell.iter().enumerate() {
+        for &(j, _) in list {
+            cells_of[j].push(i);
+        }
+    }
+    let mut seen = Keys::new();
+    let mut groups = Vec::new();
+    for i in 0..cells {
+        if by_cell[i].is_empty() {
+            continue;
+        }
+        let mut members = vec![i];
+        if larger {
+            // The other cells by the buttons they share with cell `i`, most first.
+            let mut shared = std::collections::BTreeMap::<usize, usize>::new();
+            for &(j, _) in &by_cell[i] {
+                if cells_of[j].len() > 64 {
+                    continue;
+                }
+                for &k in &cells_of[j] {
+                    if k != i {
+                        *shared.entry(k).or_default() += 1;
+                    }
+                }
+            }
+            let mut order: Vec<(usize, usize)> = shared.into_iter().collect();
+            order.sort_by_key(|&(k, s)| (std::cmp::Reverse(s), k));
+            // Pairs with each of the cells sharing the most, then one triple of the first two.
+            let most = order.first().map_or(0, |&(_, s)| s);
+            let near: Vec<usize> = order.iter().filter(|&&(_, s)| s == most).map(|&(k, _)| k).collect();
+            for &k in &near {
+                let key = vec![i.min(k), i.max(k)];
+                if !seen.contains_key(&key)
+                    && let Some(g) = Group::new(problem, by_cell, &key)
+                {
+                    seen.insert(key, groups.len());
+                    groups.push(g);
+                }
+            }
+            if size >= 3 && near.len() >= 2 {
+                let mut key = vec![i, near[0], near[1]];
+                key.sort_unstable();
+                if !seen.contains_key(&key)
+                    && let Some(g) = Group::new(problem, by_cell, &key)
+                {
+                    seen.insert(key, groups.len());
+                    groups.push(g);
+                }
+            }
+            if near.is_empty() {
+                members.clear();
+                members.push(i);
+            } else {
+                continue;
+            }
+        }
+        if !seen.contains_key(&members)
+            && let Some(g) = Group::new(problem, by_cell, &members)
+        {
+            seen.insert(members, groups.len());
+            groups.push(g);
+        }
+    }
+    groups
+}
+
+/// Each group's index by its sorted cells.
+type Keys = std::collections::BTreeMap<Vec<usize>, usize>;
+
+/// Projected subgradient ascent on the shares for `rounds` rounds; the best bound evaluated.
+fn ascend(n: usize, groups: &[Group], rounds: usize) -> Lagrange {
+    // Each button's places: (group, index in the group).
+    let mut places: Vec<Vec<(usize, usize)>> = vec![Vec::new(); n];
+    for (g, group) in groups.iter().enumerate() {
+        for (k, &j) in group.buttons.iter().enumerate() {
+            places[j].push((g, k));
+        }
+    }
+    let mut share: Vec<Vec<f64>> =
+        groups.iter().map(|g| g.buttons.iter().map(|&j| 1.0 / places[j].len() as f64).collect()).collect();
+    let (mut layers, mut seen) = (Vec::new(), Vec::new());
+    let mut best = 0u128;
+    let mut best_value = 0f64;
+    let (mut theta, mut stall) = (2.0f64, 0usize);
+    for _ in 0..rounds {
+        crate::bounded::checkpoint();
+        let costs = integer_shares(&share, &places);
+        let mut total = 0u128;
+        let mut plans = Vec::with_capacity(groups.len());
+        for (group, cost) in groups.iter().zip(&costs) {
+            match group.least(cost, &mut layers, &mut seen) {
+                None => return Lagrange::NoPlan,
+                Some((v, x)) => {
+                    total += u128::from(v);
+                    plans.push(x);
+                }
+            }
+        }
+        let bound = total.div_ceil(u128::from(UNIT));
+        let value = total as f64 / UNIT as f64;
+        best = best.max(bound);
+        if value > best_value + 1e-9 {
+            best_value = value;
+            stall = 0;
+        } else {
+            stall += 1;
+            if stall >= 20 {
+                theta /= 2.0;
+                stall = 0;
+            }
+        }
+        let norm: f64 = plans.iter().flatten().map(|&x| (x * x) as f64).sum();
+        if norm == 0.0 {
+            break;
+        }
+        let target = best_value * 1.1 + 2.0;
+        let t = theta * (target - value) / norm;
+        for (s, x) in share.iter_mut().zip(&plans) {
+            for (v, &p) in s.iter_mut().zip(x) {
+                *v += t * p as f64;
+            }
+        }
+        for list in &places {
+            project(&mut share, list);
+        }
+    }
+    Lagrange::AtLeast(best)
+}
+
+/// The shares in integer units, rounded down, each button's sum at most [`UNIT`].
+fn integer_shares(share: &[Vec<f64>], places: &[Vec<(usize, usize)>]) -> Vec<Vec<u64>> {
+    let mut costs: Vec<Vec<u64>> = share
+        .iter()
+        .map(|s| {
+            s.iter()
+                .map(|&v| if v.is_finite() && v > 0.0 { ((v * UNIT as f64) as u64).min(UNIT) } else { 0 })
+                .collect()
+        })
+        .collect();
+    for list in places {
+        let mut sum: u64 = list.iter().map(|&(g, k)| costs[g][k]).sum();
+        for &(g, k) in list {
+            if sum <= UNIT {
+                break;
+            }
+            let cut = costs[g][k].min(sum - UNIT);
+            costs[g][k] -= cut;
+            sum -= cut;
+        }
+    }
+    costs
+}
+
+/// One button's shares projected onto `{λ >= 0, Σ λ <= 1}` (Euclidean).
+fn project(share: &mut [Vec<f64>], list: &[(usize, usize)]) {
+    let mut values: Vec<f64> = list.iter().map(|&(g, k)| share[g][k].max(0.0)).collect();
+    if values.iter().sum::<f64>() > 1.0 {
+        let mut sorted = values.clone();
+        sorted.sort_by(|a, b| b.total_cmp(a));
+        let (mut acc, mut tau) = (0.0, 0.0);
+        for (r, &v) in sorted.iter().enumerate() {
+            acc += v;
+            let t = (acc - 1.0) / (r + 1) as f64;
+            if v - t > 0.0 {
+                tau = t;
+            }
+        }
+        values.iter_mut().for_each(|v| *v = (*v - tau).max(0.0));
+    }
+    for (&(g, k), &v) in list.iter().zip(&values) {
+        share[g][k] = v;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solve::search::Objective;
+    use crate::solve::search::testing::{OBJECTIVES, best_scores, random_effects};
+
+    /// The bound for groups of every size, against the fewest presses by brute force, on random
+    /// small systems and on small grids of mixed moduli (self weight 1 or 2, neighbours 1).
+    #[test]
+    fn lagrangian_bound_never_exceeds_the_fewest_presses() {
+        use rand::{RngExt, SeedableRng, rngs::StdRng};
+        let mut rng = StdRng::seed_from_u64(42);
+        let k = OBJECTIVES.iter().position(|&o| o == Objective::Total).expect("total");
+        let (mut positive, mut no_plan, mut tight) = (0, 0, 0);
+        for round in 0..600 {
+            let problem = if round % 2 == 0 {
+                let cells = rng.random_range(1..6);
+                let moduli: Vec<u64> = (0..cells).map(|_| rng.random_range(2..=12)).collect();
+                let n = rng.random_range(1..6);
+                let effects = random_effects(&mut rng, &moduli, n, 0.5);
+                let highest: Vec<u64> = (0..n).map(|_| rng.random_range(0..8)).collect();
+                let rhs: Vec<u64> = moduli.iter().map(|&m| rng.random_range(0..m)).collect();
+                SearchProblem { moduli, effects, rhs, highest }
+            } else {
+                let (rows, cols) = [(2, 3), (3, 3), (2, 4), (3, 2)][rng.random_range(0..4)];
+                let moduli: Vec<u64> = (0..rows * cols).map(|_| rng.random_range(2..=7)).collect();
+                let own = rng.random_range(1..=2u64);
+                let effects: Vec<Vec<(usize, u64)>> = (0..rows * cols)
+                    .map(|j| {
+                        let (r, c) = (j / cols, j % cols);
+                        let mut e = vec![(j, own % moduli[j])];
+                        let near = [(r.wrapping_sub(1), c), (r + 1, c), (r, c.wrapping_sub(1)), (r, c + 1)];
+                        e.extend(
+                            near.iter()
+                                .filter(|&&(a, b)| a < rows && b < cols)
+                                .map(|&(a, b)| (a * cols + b, 1)),
+                        );
+                        e.retain(|&(_, a)| a != 0);
+                        e.sort_unstable();
+                        e
+                    })
+                    .collect();
+                let highest: Vec<u64> = effects
+                    .iter()
+                    .map(|e| {
+                        let period =
+                            e.iter().fold(1u64, |l, &(i, a)| l.lcm(&(moduli[i] / a.gcd(&moduli[i]))));
+                        if rng.random_range(0..2) == 0 {
+                            period - 1
+                        } else {
+                            rng.random_range(0..period).min(3)
+                        }
+                    })
+                    .collect();
+                if highest.iter().map(|&h| h + 1).product::<u64>() > 300_000 {
+                    continue;
+                }
+                let rhs: Vec<u64> = moduli.iter().map(|&m| rng.random_range(0..m)).collect();
+                SearchProblem { moduli, effects, rhs, highest }
+            };
+            let truth = best_scores(&problem)[k].map(|score| score.0);
+            let mut by_cell = problem.buttons_by_cell();
+            by_cell.iter_mut().for_each(|l| l.retain(|&(_, a)| a != 0));
+            for size in 1..=GROUP_CELLS {
+                let groups = groups(&problem, &by_cell, size);
+                if groups.is_empty() {
+                    continue;
+                }
+                match (ascend(problem.effects.len(), &groups, 60), truth) {
+                    (Lagrange::NoPlan, None) => no_plan += 1,
+                    (Lagrange::NoPlan, Some(t)) => {
+                        panic!("round {round} size {size}: no plan, but {t} {problem:?}")
+                    }
+                    (Lagrange::AtLeast(b), Some(t)) => {
+                        assert!(b <= t, "round {round} size {size}: bound {b} > fewest {t} {problem:?}");
+                        positive += usize::from(b > 0);
+                        tight += usize::from(b == t && b > 0);
+                    }
+                    (Lagrange::AtLeast(_), None) => {}
+                }
+            }
+        }
+        assert!(
+            positive > 250 && no_plan > 100 && tight > 100,
+            "{positive} positive, {no_plan} no plan, {tight} tight"
+        );
+    }
+}
