@@ -6,10 +6,9 @@
 //! - [`MapFields`], behind their `serde::Serialize` impls: the ordinary serde way, for every
 //!   serializer (`serde_json::to_string`, the Python binding, the server).
 //! - [`Stream`], behind [`write_json`]: the same bytes as `serde_json::to_writer`, with the
-//!   lists of numbers (a plan and the periods: millions of numbers on a big board, each written
-//!   two or three times in one document) formatted straight into a buffer instead of through a
-//!   serde call per number, which took three times as long as the whole solve of a 1000 × 1000
-//!   Lights Out board. Every other value goes through `serde_json`.
+//!   lists of numbers (the plan, written twice in one document, and the periods: millions of
+//!   numbers on a big board) formatted straight into a buffer instead of through a serde call
+//!   per number, which took longer than the whole solve of a 1000 × 1000 Lights Out board. Every other value goes through `serde_json`.
 //!
 //! A test writes reports of every kind of list both ways and compares the bytes, so a field added
 //! to the list reaches both writers or the test fails.
