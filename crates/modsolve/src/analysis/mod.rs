@@ -466,17 +466,13 @@ impl<'a> Searches<'a> {
     }
 
     /// The search of the algebra's solution set for the best plan for `objective`.
-    fn explore_for(
-        &self,
-        objective: Objective,
-        budget: Budget,
-    ) -> Result<Exploration, crate::solve::NotSearched> {
+    fn explore_for(&self, objective: Objective) -> Result<Exploration, crate::solve::NotSearched> {
         let found = explore(
             self.answer,
             |highest| search_problem(self.puzzle, highest),
             self.puzzle.max_presses.as_deref(),
             objective,
-            budget,
+            search_budget(self.options, objective, self.started, self.spent.get()),
             &self.symmetries,
         );
         if let Ok(found) = &found {
@@ -504,11 +500,7 @@ impl<'a> Searches<'a> {
         let objective = self.options.objective;
         let mut counted = false;
         // With a second objective to come, the first search keeps only its share of the default.
-        let first = match objective {
-            Objective::Total => self.budget(),
-            _ => self.options.budget.before_second(self.started),
-        };
-        match self.explore_for(Objective::Total, first) {
+        match self.explore_for(Objective::Total) {
             Ok(found) => {
                 analysis.fewest = with_bound(found.best, found.lower_bound);
                 if let Some(count) = found.count_within_limits {
@@ -523,7 +515,7 @@ impl<'a> Searches<'a> {
             analysis.optimal = match self.budget().is_zero() {
                 // The search for the fewest presses spent the budget.
                 true => self.standing(objective, Proof::BudgetRanOut),
-                false => match self.explore_for(objective, self.budget()) {
+                false => match self.explore_for(objective) {
                     Ok(found) => {
                         analysis.search_nodes = Some(self.spent.get());
                         with_bound(found.best, found.lower_bound)
@@ -692,12 +684,7 @@ fn by_search(puzzle: &Puzzle, options: &Options, started: Instant) -> Result<Ana
     let problem = search_problem(puzzle, &highest);
     let best = |objective, analysis: &mut Analysis| {
         let ahead = crate::solve::bound::lookahead(&problem, objective, None);
-        // With a second objective to come, the first search keeps only its share of the default.
-        let budget = if objective == Objective::Total && options.objective != Objective::Total {
-            options.budget.before_second(started)
-        } else {
-            options.budget.after(started, analysis.search_nodes.unwrap_or(0))
-        };
+        let budget = search_budget(options, objective, started, analysis.search_nodes.unwrap_or(0));
         let outcome = search_ahead(&problem, Goal::Best(objective), budget, None, None, ahead.as_ref(), None);
         *analysis.search_nodes.get_or_insert(0) += outcome.nodes;
         let proof = if outcome.complete { Proof::Proven } else { Proof::BudgetRanOut };
@@ -741,6 +728,17 @@ fn by_search(puzzle: &Puzzle, options: &Options, started: Instant) -> Result<Ana
         }
     }
     Ok(analysis)
+}
+
+/// The budget of a command's search for `objective`, after searches that counted `spent` nodes:
+/// the fewest presses searched before a second objective keeps only its share of the default
+/// ([`Budget::before_second`]); every other search gets what is left ([`Budget::after`]).
+fn search_budget(options: &Options, objective: Objective, started: Instant, spent: u64) -> Budget {
+    if objective == Objective::Total && options.objective != Objective::Total {
+        options.budget.before_second(started)
+    } else {
+        options.budget.after(started, spent)
+    }
 }
 
 /// The plan with the lower bound its search proved.
