@@ -144,16 +144,18 @@ const PIECES: u64 = 256;
 /// Blocks a piece walks between two looks at the shared state (the stop, the budget).
 const CHECK: u64 = 1 << 12;
 
-/// A walk counts one node for every this many cells it reads or writes: a block skipped for the
-/// symmetries costs its Gray-code step and images, one ruled out by its bound reads the plan's
-/// words, and a block walked transforms `2^b` entries `b + 1` times, thousands of times more.
-/// Which blocks are walked depends on how soon a light plan is found, which depends on the
-/// order the cores take the pieces in; counted by the cells, the budget stands for the same work
-/// in every order (a block apiece, it stood for 40 times more in one order than in another).
-const CELLS_PER_NODE: u64 = 32;
+/// A block counts one node, and one more for every this many cells its bound and transform read
+/// or write: a block skipped for the symmetries costs its Gray-code step, one ruled out by its
+/// bound reads the plan's words, and a block walked transforms `2^b` entries `b + 1` times,
+/// thousands of times more. Which blocks are walked depends on how soon a light plan is found,
+/// which depends on the order the cores take the pieces in; counted by the cells, the budget
+/// stands for the same work in every order (a block apiece, the nodes of a tall board stood for
+/// 37 times more cells in one order than in another). One node a block keeps the default's
+/// time where most blocks are skipped (square boards, 7 of 8).
+const CELLS_PER_NODE: u64 = 128;
 
-/// Nodes ([`CELLS_PER_NODE`]) a piece gathers before it counts them against the shared budget,
-/// at the latest: what a budget can be overrun by, per piece running.
+/// Nodes of cells ([`CELLS_PER_NODE`]) a piece gathers before it counts them against the shared
+/// budget, at the latest: what a budget can be overrun by, per piece running.
 const CHARGE: u64 = 1 << 10;
 /// The walk's data in the reordered positions.
 pub(super) struct Layout {
@@ -238,17 +240,21 @@ fn walk_piece<L: Lane>(layout: &Layout, shared: &Shared, from: u64, to: u64) -> 
         .iter()
         .map(|a| (0..a.columns.len()).filter(|&i| o >> i & 1 == 1).fold(a.shift, |acc, i| acc ^ a.columns[i]))
         .collect();
-    // The nodes of the cells touched ([`CELLS_PER_NODE`]) counted so far.
-    let mut charged = 0u64;
+    // The cells weighed by blocks' bounds and transforms, and their nodes counted so far.
+    let (mut weighed, mut charged) = (0u64, 0u64);
     for position in from..to {
-        let owed = scratch.touched.0 / CELLS_PER_NODE - charged;
-        if (position - from).is_multiple_of(CHECK) || owed >= CHARGE {
+        let owed = weighed / CELLS_PER_NODE - charged;
+        let look = (position - from).is_multiple_of(CHECK);
+        if look || owed >= CHARGE {
             crate::bounded::checkpoint();
-            charged += owed;
-            let done = charge(shared, owed);
             if shared.stop.load(Ordering::Relaxed) {
                 return found;
             }
+            // The blocks up to the next look are counted ahead: a piece walked to its end
+            // counts each of its blocks once.
+            let ahead = if look { CHECK.min(to - position) } else { 0 };
+            charged += owed;
+            let done = charge(shared, ahead + owed);
             if done >= shared.budget.nodes || shared.budget.expired(shared.started) {
                 shared.stop.store(true, Ordering::Relaxed);
                 return found;
@@ -262,8 +268,8 @@ fn walk_piece<L: Lane>(layout: &Layout, shared: &Shared, from: u64, to: u64) -> 
                 *image ^= action.columns[i];
             }
         }
-        // The step, and the images compared.
-        scratch.touched.0 += 1 + images.len() as u64;
+        // The step: the combination, and each image read, updated and compared.
+        scratch.touched.0 += 1 + 3 * images.len() as u64;
         // The block's orbit has the same least weight: only its smallest member is walked.
         if images.iter().any(|&image| image < o) {
             continue;
@@ -279,15 +285,17 @@ fn walk_piece<L: Lane>(layout: &Layout, shared: &Shared, from: u64, to: u64) -> 
             rest &= rest - 1;
         }
         let best = shared.best.load(Ordering::Relaxed);
-        if let Some((w, t)) = scratch.lightest(layout, &x, best)
+        let before = scratch.touched.0;
+        let lightest = scratch.lightest(layout, &x, best);
+        weighed += scratch.touched.0 - before;
+        if let Some((w, t)) = lightest
             && found.is_none_or(|f| w < f.weight)
         {
             found = Some(Candidate { weight: w, position, t });
             shared.best.fetch_min(w, Ordering::Relaxed);
         }
     }
-    // A piece that touched anything counts at least a node.
-    charge(shared, scratch.touched.0.div_ceil(CELLS_PER_NODE) - charged);
+    charge(shared, weighed / CELLS_PER_NODE - charged);
     found
 }
 

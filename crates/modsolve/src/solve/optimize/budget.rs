@@ -49,8 +49,9 @@ pub(super) const SMALL_MIXED_SHARE: u64 = 16;
 /// machine the default was measured on (6.5 million nodes in 10 s of 41×41 mod 3 on 2 cores).
 pub(super) const BASIS_WALK_NODES: u64 = 6_000_000;
 
-/// The default budget's nodes (blocks of plans) for the mod-2 minimum-weight walk: about 7 s on
-/// that machine (278 million blocks in 10 s of 65×65 Lights Out on 2 cores).
+/// The default budget's nodes for the mod-2 minimum-weight walk (a node a block of plans, and one
+/// more per 128 cells its bound and transform touch): 2.8 s of CPU on 65×65 Lights Out, 1.4 s on
+/// a 1169×41 board (Sapphire Rapids, 2 cores, loaded).
 pub(super) const MIN_WEIGHT_NODES: u64 = crate::solve::search::DEFAULT_NODES;
 
 /// The iterated local search gets this fraction of the budget (time and nodes) before branch
