@@ -347,6 +347,14 @@ impl Lookahead {
             + self.shared.get(depth).map_or(0, |groups| groups.iter().map(|g| g.len as usize).sum())
     }
 
+    /// The lowest cell whose residual [`Lookahead::rest`] reads at `depth`, if any.
+    pub(crate) fn lowest_cell(&self, depth: usize) -> Option<usize> {
+        let single = self.at.get(depth).into_iter().flatten().map(|&(i, _)| i);
+        let grouped =
+            self.shared.get(depth).into_iter().flatten().flat_map(|g| g.cells[..g.len as usize].iter());
+        single.chain(grouped.map(|&i| i as usize)).min()
+    }
+
     pub(crate) fn rest(&self, depth: usize, residual: &[u64]) -> Option<u64> {
         let mut rest = 0u64;
         for &(i, t) in &self.at[depth] {

@@ -97,7 +97,9 @@ pub(crate) fn beam(
         return Beamed::default();
     }
     let tail = if objective == Objective::Total { Tail::new(problem, &order, &closing) } else { None };
-    let walk = Beam { problem, objective, order, closing, ahead, tail };
+    let bands = bands(problem, &order, &ahead, tail.as_ref());
+    let start = Layer::start(problem).residual;
+    let walk = Beam { problem, objective, order, closing, ahead, tail, bands, start };
     let mut meter = Meter::new(budget);
     let mut best: Option<(Score, Vec<u64>)> = None;
     let mut width = FIRST_WIDTH;
@@ -119,6 +121,51 @@ pub(crate) fn beam(
     Beamed { plan: best.map(|(_, x)| x), nodes: meter.nodes.min(budget.nodes) }
 }
 
+/// For each depth `d` (0 to the order's length), the cells `lo..hi` in which the residuals of
+/// two partial plans of depth `d` can differ and are still read: every cell below `lo` is read
+/// at no depth from `d` on (its buttons are fixed and it was checked), every cell from `hi` on
+/// is changed by no button before `d` (it holds the right-hand side in every partial plan).
+/// A layer copies only these cells of a parent's residuals into a child's: on a grid in row
+/// order two rows of the board instead of all of it.
+fn bands(
+    problem: &SearchProblem,
+    order: &[usize],
+    ahead: &Lookahead,
+    tail: Option<&Tail>,
+) -> Vec<(usize, usize)> {
+    let n = order.len();
+    let cells = problem.moduli.len();
+    // The lowest cell read at each depth: by its button, the lookahead, the tail's checks and
+    // the tail's search.
+    let mut read = vec![cells; n + 1];
+    for (d, &j) in order.iter().enumerate() {
+        let button = problem.effects[j].iter().map(|&(i, _)| i);
+        read[d] = button.chain(ahead.lowest_cell(d)).chain(ahead.lowest_cell(d + 1)).min().unwrap_or(cells);
+    }
+    if let Some(tail) = tail {
+        let lowest = tail.cells.iter().copied().min().unwrap_or(cells);
+        read[tail.from] = read[tail.from].min(lowest);
+        for check in &tail.checks {
+            let lowest = check.weights.iter().map(|&(i, _)| i).min().unwrap_or(cells);
+            read[check.depth] = read[check.depth].min(lowest);
+        }
+    }
+    let mut lo = vec![cells; n + 1];
+    for d in (0..n).rev() {
+        lo[d] = lo[d + 1].min(read[d]);
+    }
+    let mut hi = 0;
+    let mut bands = Vec::with_capacity(n + 1);
+    for d in 0..=n {
+        bands.push((lo[d].min(hi), hi));
+        if d < n {
+            let top = problem.effects[order[d]].iter().map(|&(i, _)| i + 1).max().unwrap_or(0);
+            hi = hi.max(top);
+        }
+    }
+    bands
+}
+
 /// The fixed parts of every pass.
 struct Beam<'a> {
     problem: &'a SearchProblem,
@@ -127,6 +174,10 @@ struct Beam<'a> {
     closing: Vec<Vec<usize>>,
     ahead: Lookahead,
     tail: Option<Tail>,
+    /// [`bands`].
+    bands: Vec<(usize, usize)>,
+    /// The first layer's residuals (the right-hand side, reduced).
+    start: Vec<u64>,
 }
 
 /// One depth's partial plans: residuals (cells per plan, flat) and the score parts.
@@ -191,12 +242,15 @@ impl Beam<'_> {
         let cells = problem.moduli.len();
         let n = self.order.len();
         let mut layer = Layer::start(problem);
+        // The layer before, its buffers reused for the next.
+        let mut spare = Layer::default();
         // Per depth, each kept child's parent and value.
         let mut trail: Vec<Vec<(u32, u64)>> = Vec::with_capacity(n);
-        let mut scratch = vec![0u64; cells];
         let below = |key: Score| bar.is_none_or(|b| key < b);
-        // Copying a parent's residuals counts one node per `terms_per_node` cells, and a
-        // child's lookahead its look-ups, as in the search.
+        // A parent's children are tried on its own residuals, each press undone; copying a
+        // parent's residuals into the next layer (about one kept child a parent) counts one
+        // node per `terms_per_node` cells, and a child's lookahead its look-ups, as in the
+        // search.
         // Copies at the board's rate; look-ups at the small boards' rate on every board (the
         // beam's narrow passes keep their tables in cache, and a 20×20 grid's widest pass
         // fits the beam's share only so).
@@ -226,10 +280,10 @@ impl Beam<'_> {
                     if copy > 0 && !meter.tick_by(copy) {
                         return None;
                     }
-                    scratch.copy_from_slice(&layer.residual[s * cells..(s + 1) * cells]);
+                    let scratch = &mut layer.residual[s * cells..(s + 1) * cells];
                     meter.touch(cells);
                     let (sum, max, nonzero) = (layer.sum[s], layer.max[s], layer.nonzero[s]);
-                    let Some((first, step)) = self.forced(depth, j, &scratch) else {
+                    let Some((first, step)) = self.forced(depth, j, scratch) else {
                         if !meter.tick() {
                             return None;
                         }
@@ -246,9 +300,9 @@ impl Beam<'_> {
                         if !below(self.key(sum2, max2, nz2, 0)) {
                             break;
                         }
-                        self.press(&mut scratch, j, value, false);
+                        self.press(scratch, j, value, false);
                         let closed = self.closing[depth].iter().all(|&i| scratch[i] == 0)
-                            && check.is_none_or(|t| t.feasible(depth, strong, &scratch));
+                            && check.is_none_or(|t| t.feasible(depth, strong, scratch));
                         if closed {
                             lookups += terms;
                             meter.touch(terms as usize);
@@ -259,14 +313,14 @@ impl Beam<'_> {
                                 lookups %= per_node;
                             }
                         }
-                        if closed && let Some(rest) = self.ahead.rest(depth + 1, &scratch) {
+                        if closed && let Some(rest) = self.ahead.rest(depth + 1, scratch) {
                             let key = self.key(sum2, max2, nz2, rest);
                             if below(key) {
                                 children.push((key, s as u32, value));
                                 taken += 1;
                             }
                         }
-                        self.press(&mut scratch, j, value, true);
+                        self.press(scratch, j, value, true);
                         match value.checked_add(step) {
                             Some(v) => value = v,
                             None => break,
@@ -277,7 +331,8 @@ impl Beam<'_> {
             if children.is_empty() {
                 return None;
             }
-            layer = self.keep(&layer, &mut children, width, j);
+            self.keep(&layer, &mut children, width, depth, &mut spare);
+            std::mem::swap(&mut layer, &mut spare);
             trail.push(children.iter().map(|&(_, s, v)| (s, v)).collect());
         }
         // Every partial plan at the last depth is a plan: the first (least bound, which is its
@@ -301,28 +356,44 @@ impl Beam<'_> {
         Some((mul_mod((r / g) % step, inv_mod((a / g) % step, step).unwrap_or(0), step), step))
     }
 
-    /// The next layer: the `width` children (`(bound, parent, value)` of button `j`) of least
-    /// bound, sorted (`children` is cut to them), each its parent in `layer` with `j` pressed.
-    fn keep(&self, layer: &Layer, children: &mut Vec<(Score, u32, u64)>, width: usize, j: usize) -> Layer {
+    /// The next layer, written into `next` (whose buffers are reused): the `width` children
+    /// (`(bound, parent, value)` of button `j`) of least bound, sorted (`children` is cut to
+    /// them), each its parent in `layer` with `j` pressed.
+    fn keep(
+        &self,
+        layer: &Layer,
+        children: &mut Vec<(Score, u32, u64)>,
+        width: usize,
+        depth: usize,
+        next: &mut Layer,
+    ) {
+        let j = self.order[depth];
+        let start = &self.start;
         let cells = self.problem.moduli.len();
         if children.len() > width {
             children.select_nth_unstable(width - 1);
             children.truncate(width);
         }
         children.sort_unstable();
-        let mut next = Layer::default();
-        next.residual.reserve(children.len() * cells);
-        for &(key, s, value) in children.iter() {
-            let s = s as usize;
+        next.bound.clear();
+        next.sum.clear();
+        next.max.clear();
+        next.nonzero.clear();
+        // A slot new to `next` starts as the first layer's residuals; every slot then holds the
+        // right-hand side past the band, and only the band is copied ([`bands`]).
+        while next.residual.len() < children.len() * cells {
+            next.residual.extend_from_slice(start);
+        }
+        let (lo, hi) = self.bands[depth + 1];
+        for (k, &(key, s, value)) in children.iter().enumerate() {
+            let (s, to) = (s as usize, k * cells);
             next.bound.push(key);
-            let from = next.residual.len();
-            next.residual.extend_from_slice(&layer.residual[s * cells..(s + 1) * cells]);
-            self.press(&mut next.residual[from..], j, value, false);
+            next.residual[to + lo..to + hi].copy_from_slice(&layer.residual[s * cells + lo..s * cells + hi]);
+            self.press(&mut next.residual[to..to + cells], j, value, false);
             next.sum.push(layer.sum[s] + value as u128);
             next.max.push(layer.max[s].max(value));
             next.nonzero.push(layer.nonzero[s] + u64::from(value != 0));
         }
-        next
     }
 
     /// The plan of partial plan `s` at `depth` (its values up to `depth`, zero after).
