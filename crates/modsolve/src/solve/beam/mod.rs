@@ -226,6 +226,22 @@ impl Beam<'_> {
         }
     }
 
+    /// What `step` presses of button `j` take off each of its cells ([`Beam::step`]).
+    fn deltas(&self, j: usize, step: u64) -> Vec<u64> {
+        let moduli = &self.problem.moduli;
+        self.problem.effects[j]
+            .iter()
+            .map(|&(i, a)| mul_mod(a % moduli[i], step % moduli[i], moduli[i]))
+            .collect()
+    }
+
+    /// `residual -= step · effect_j`, with `deltas` its [`Beam::deltas`]: no division.
+    fn step(&self, residual: &mut [u64], j: usize, deltas: &[u64]) {
+        for (&(i, _), &d) in self.problem.effects[j].iter().zip(deltas) {
+            residual[i] = sub_mod(residual[i], d, self.problem.moduli[i]);
+        }
+    }
+
     /// The bound of a partial plan of parts `(sum, max, nonzero)` with `rest` still to add.
     fn key(&self, sum: u128, max: u64, nonzero: u64, rest: u64) -> Score {
         match self.objective {
@@ -253,9 +269,9 @@ impl Beam<'_> {
         // search.
         // Copies at the board's rate; look-ups at the small boards' rate on every board (the
         // beam's narrow passes keep their tables in cache, and a 20×20 grid's widest pass
-        // fits the beam's share only so).
+        // fits the beam's share only so; at the board's rate past 1000 cells, a 100×100 grid's
+        // beam no longer reached the pass that finds its best plan).
         let per_node = terms_per_node(0);
-        let copy = (cells as u64) / terms_per_node(cells);
         let mut lookups = 0u64;
         for depth in 0..n {
             if self.tail.as_ref().is_some_and(|t| t.from == depth) {
@@ -265,10 +281,14 @@ impl Beam<'_> {
             let hi = problem.highest[j];
             let cost = problem.step_nodes(j);
             let terms = self.ahead.terms(depth + 1) as u64;
+            let band = self.bands[depth + 1].1 - self.bands[depth + 1].0;
+            let copy = band as u64 / terms_per_node(cells);
             // Children that leave the tail unsolvable are not kept: by the checks modulo prime
             // powers, or when they leave none, by those modulo primes alone.
             let here = |strong: bool| self.tail.as_ref().is_some_and(|t| t.checks_at(depth, strong));
             let any = here(true) || here(false);
+            // The step between the values tried and what it adds to each cell of the button.
+            let mut deltas: Option<(u64, Vec<u64>)> = None;
             // (bound, parent, value)
             let mut children: Vec<(Score, u32, u64)> = Vec::new();
             for strong in [true, false] {
@@ -281,7 +301,7 @@ impl Beam<'_> {
                         return None;
                     }
                     let scratch = &mut layer.residual[s * cells..(s + 1) * cells];
-                    meter.touch(cells);
+                    meter.touch(band);
                     let (sum, max, nonzero) = (layer.sum[s], layer.max[s], layer.nonzero[s]);
                     let Some((first, step)) = self.forced(depth, j, scratch) else {
                         if !meter.tick() {
@@ -289,7 +309,13 @@ impl Beam<'_> {
                         }
                         continue;
                     };
-                    let (mut value, mut taken) = (first, 0);
+                    // The value pressed on `scratch` (undone after the last), each next one
+                    // reached by adding `step` times the button.
+                    let (mut value, mut taken, mut pressed) = (first, 0, 0);
+                    if deltas.as_ref().is_none_or(|(at, _)| *at != step) {
+                        deltas = Some((step, self.deltas(j, step)));
+                    }
+                    let by_step = &deltas.as_ref().expect("just set").1;
                     while value <= hi && taken < CHILDREN {
                         if !meter.tick_by(cost) {
                             return None;
@@ -300,7 +326,11 @@ impl Beam<'_> {
                         if !below(self.key(sum2, max2, nz2, 0)) {
                             break;
                         }
-                        self.press(scratch, j, value, false);
+                        match pressed {
+                            0 => self.press(scratch, j, value, false),
+                            _ => self.step(scratch, j, by_step),
+                        }
+                        pressed = value;
                         let closed = self.closing[depth].iter().all(|&i| scratch[i] == 0)
                             && check.is_none_or(|t| t.feasible(depth, strong, scratch));
                         if closed {
@@ -320,12 +350,12 @@ impl Beam<'_> {
                                 taken += 1;
                             }
                         }
-                        self.press(scratch, j, value, true);
                         match value.checked_add(step) {
                             Some(v) => value = v,
                             None => break,
                         }
                     }
+                    self.press(scratch, j, pressed, true);
                 }
             }
             if children.is_empty() {
