@@ -1,27 +1,49 @@
 //! The window search (a large-neighbourhood search) for fewer presses: a plan is improved by
 //! re-solving windows of the board exactly while the rest of the plan stays fixed.
 //!
-//! Defining identity: a window is a set of buttons, the ball of [`WINDOW_BUTTONS`] buttons
+//! Defining identity: a window is a set of buttons, the ball of a [`Level`]'s buttons
 //! around a centre in the button graph (two buttons are neighbours when they change a common
 //! cell; breadth first, neighbours in the order of the cells' buttons), so it is a diamond on a
 //! grid and a ball on any graph. Its sub-puzzle has the window's buttons and the cells they
 //! change; each cell's target is what the window's presses of the current plan add to it, so a
 //! plan of the sub-puzzle swapped in for the window's presses leaves every cell as the current
 //! plan does (cells outside the window's reach see no change). Branch and bound
-//! ([`crate::solve::search`], at most [`WINDOW_NODES`] nodes a window) looks for a sub-plan
-//! of fewer presses than the window's; one found is swapped in. Sweeps of every centre in
-//! button order run until a sweep improves nothing or the budget is spent, so a node budget
-//! gives the same plan on every run. Every plan it returns solves the puzzle when the plan it
-//! was given does, and keeps the press limits (`highest`); it proves nothing.
+//! ([`crate::solve::search`], at most the level's nodes a window) looks for a sub-plan of
+//! fewer presses than the window's; one found is swapped in. Sweeps of every centre in button
+//! order run at the smallest size ([`LEVELS`]; the only one below [`LARGER_FROM`] buttons); a
+//! sweep that improves nothing moves to the next size (larger windows, more nodes each), one
+//! that improves something at a larger size goes back to the smallest; the search ends when a
+//! sweep of the largest improves nothing or the budget is spent, so a node budget gives the
+//! same plan on every run. Every plan it returns solves the puzzle when the plan it was given
+//! does, and keeps the press limits (`highest`); it proves nothing.
 
 use crate::algebra::arith::{add_mod, mul_mod};
 use crate::solve::search::{Budget, Goal, Meter, Objective, SearchProblem, search};
 
-/// The buttons of a window.
-pub(super) const WINDOW_BUTTONS: usize = 16;
+/// The windows' sizes, smallest first, each with the most nodes the branch and bound of one
+/// window of that size may take: a sweep that improves nothing moves to the next size, a sweep
+/// of a larger size that improves something goes back to the first (its changes open new
+/// moves for the cheap windows).
+pub(super) const LEVELS: [Level; 4] = [
+    Level { buttons: 16, nodes: 1 << 13 },
+    Level { buttons: 25, nodes: 1 << 15 },
+    Level { buttons: 36, nodes: 1 << 17 },
+    Level { buttons: 49, nodes: 1 << 19 },
+];
 
-/// The most nodes the branch and bound of one window may take.
-pub(super) const WINDOW_NODES: u64 = 1 << 13;
+/// Sets of fewer buttons than this sweep the first size only: on the mixed 10×10 grids the
+/// larger sizes improved no plan and took branch and bound's nodes (its bounds fell by one);
+/// from 14×14 on they improve plans (20 presses on a 20×20 grid at the default budget).
+pub(super) const LARGER_FROM: usize = 150;
+
+/// One size of window.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Level {
+    /// The buttons of a window.
+    pub buttons: usize,
+    /// The most nodes the branch and bound of one window may take.
+    pub nodes: u64,
+}
 
 /// A window's setup (its sub-puzzle and lookahead) counts one node per this many entries of
 /// its buttons' effects (at least one).
@@ -39,22 +61,31 @@ pub(crate) struct Windowed {
 /// Sweeps of windows over `problem` from the plan `x` (which solves it within `highest`), for
 /// the fewest presses, within `budget`.
 pub(crate) fn window_search(problem: &SearchProblem, x: &[u64], budget: Budget) -> Windowed {
+    let levels = if problem.effects.len() >= LARGER_FROM { &LEVELS[..] } else { &LEVELS[..1] };
+    sweeps(problem, x, budget, levels)
+}
+
+/// [`window_search`] over the sizes `levels`.
+fn sweeps(problem: &SearchProblem, x: &[u64], budget: Budget, levels: &[Level]) -> Windowed {
     let n = problem.effects.len();
     let mut meter = Meter::new(budget);
     let mut plan = x.to_vec();
     let mut windows = Windows::new(problem);
+    let mut level = 0;
     'sweeps: loop {
         let mut improved = false;
         for centre in 0..n {
-            let window = windows.ball(centre);
-            improved |= windows.improve(&window, &mut plan, &mut meter);
+            let window = windows.ball(centre, levels[level].buttons);
+            improved |= windows.improve(&window, &mut plan, &mut meter, levels[level].nodes);
             if meter.exhausted {
                 break 'sweeps;
             }
         }
-        if !improved {
-            break;
-        }
+        level = match (improved, level) {
+            (true, _) => 0,
+            (false, l) if l + 1 < levels.len() => l + 1,
+            (false, _) => break,
+        };
     }
     Windowed { plan, nodes: meter.nodes.min(budget.nodes) }
 }
@@ -83,19 +114,19 @@ impl<'a> Windows<'a> {
         }
     }
 
-    /// The ball of at most [`WINDOW_BUTTONS`] buttons around `centre`, breadth first.
-    fn ball(&mut self, centre: usize) -> Vec<usize> {
+    /// The ball of at most `size` buttons around `centre`, breadth first.
+    fn ball(&mut self, centre: usize, size: usize) -> Vec<usize> {
         let mark = self.built;
         self.built += 1;
         let mut ball = vec![centre];
         self.seen[centre] = mark;
         let mut at = 0;
-        while at < ball.len() && ball.len() < WINDOW_BUTTONS {
+        while at < ball.len() && ball.len() < size {
             let j = ball[at];
             at += 1;
             for &(i, _) in &self.problem.effects[j] {
                 for &(k, _) in &self.by_cell[i] {
-                    if self.seen[k] != mark && ball.len() < WINDOW_BUTTONS {
+                    if self.seen[k] != mark && ball.len() < size {
                         self.seen[k] = mark;
                         ball.push(k);
                     }
@@ -107,7 +138,7 @@ impl<'a> Windows<'a> {
 
     /// Re-solves `window` in `plan`: swaps in a sub-plan of fewer presses when branch and
     /// bound finds one within its nodes. Whether it did.
-    fn improve(&mut self, window: &[usize], plan: &mut [u64], meter: &mut Meter) -> bool {
+    fn improve(&mut self, window: &[usize], plan: &mut [u64], meter: &mut Meter, nodes: u64) -> bool {
         let current: u128 = window.iter().map(|&j| u128::from(plan[j])).sum();
         let entries: usize = window.iter().map(|&j| self.problem.effects[j].len()).sum();
         if !meter.tick_by((entries / ENTRIES_PER_NODE).max(1) as u64) || current == 0 {
@@ -115,7 +146,7 @@ impl<'a> Windows<'a> {
         }
         let sub = self.sub_puzzle(window, plan);
         let left = meter.left();
-        let budget = Budget { nodes: left.nodes.min(WINDOW_NODES), ..left };
+        let budget = Budget { nodes: left.nodes.min(nodes), ..left };
         let found = search(&sub, Goal::Best(Objective::Total), budget, Some((current, 0)));
         meter.tick_by(found.nodes.max(1));
         let Some(values) = found.plan else { return false };
@@ -202,48 +233,94 @@ mod tests {
         assert_eq!(best, tried);
     }
 
-    /// On mixed grids of 12×12 (windows of a part of the board only), from the plan that
-    /// presses every button up to its cap where it can: every accepted window keeps the plan a
-    /// solution (simulated at the end) and the total falls.
+    /// A mixed grid of `rows`×`cols` (moduli 2..=`top`, self weight `own`, neighbours 1, caps
+    /// `cap`) and a random plan of presses up to `cap` whose sums are its targets.
+    fn grid(
+        rng: &mut rand::rngs::StdRng,
+        (rows, cols): (usize, usize),
+        own: u64,
+        cap: u64,
+        top: u64,
+    ) -> (SearchProblem, Vec<u64>) {
+        use rand::RngExt;
+        let cells = rows * cols;
+        let moduli: Vec<u64> = (0..cells).map(|_| rng.random_range(2..=top)).collect();
+        let effects: Vec<Vec<(usize, u64)>> = (0..cells)
+            .map(|b| {
+                let (r, c) = (b / cols, b % cols);
+                let mut e = vec![(b, own % moduli[b])];
+                [
+                    (r > 0, b.wrapping_sub(cols)),
+                    (r + 1 < rows, b + cols),
+                    (c > 0, b.wrapping_sub(1)),
+                    (c + 1 < cols, b + 1),
+                ]
+                .into_iter()
+                .filter(|&(ok, _)| ok)
+                .for_each(|(_, i)| e.push((i, 1)));
+                e.retain(|&(_, a)| a != 0);
+                e
+            })
+            .collect();
+        let x: Vec<u64> = (0..cells).map(|_| rng.random_range(0..=cap)).collect();
+        let mut rhs = vec![0u64; cells];
+        for (j, e) in effects.iter().enumerate() {
+            for &(i, a) in e {
+                rhs[i] = add_mod(rhs[i], mul_mod(a, x[j] % moduli[i], moduli[i]), moduli[i]);
+            }
+        }
+        (SearchProblem { moduli, effects, rhs, highest: vec![cap; cells] }, x)
+    }
+
+    /// On mixed grids of 12×12 (windows of a part of the board only), from a random plan:
+    /// every accepted window keeps the plan a solution (simulated at the end) and the total
+    /// falls.
     #[test]
     fn windows_keep_grid_plans_solving() {
-        use rand::{RngExt, SeedableRng, rngs::StdRng};
-        let mut rng = StdRng::seed_from_u64(48);
+        use rand::SeedableRng;
+        let mut rng = rand::rngs::StdRng::seed_from_u64(48);
         for round in 0..4 {
-            let (rows, cols) = (12, 12);
-            let cells = rows * cols;
-            let moduli: Vec<u64> = (0..cells).map(|_| rng.random_range(2..13)).collect();
-            let own = 1 + round as u64 % 2;
-            let effects: Vec<Vec<(usize, u64)>> = (0..cells)
-                .map(|b| {
-                    let (r, c) = (b / cols, b % cols);
-                    let mut e = vec![(b, own % moduli[b])];
-                    [
-                        (r > 0, b.wrapping_sub(cols)),
-                        (r + 1 < rows, b + cols),
-                        (c > 0, b.wrapping_sub(1)),
-                        (c + 1 < cols, b + 1),
-                    ]
-                    .into_iter()
-                    .filter(|&(ok, _)| ok)
-                    .for_each(|(_, i)| e.push((i, 1)));
-                    e.retain(|&(_, a)| a != 0);
-                    e
-                })
-                .collect();
-            // The plan: random presses; the targets are what it adds.
-            let x: Vec<u64> = (0..cells).map(|_| rng.random_range(0..40)).collect();
-            let mut rhs = vec![0u64; cells];
-            for (j, e) in effects.iter().enumerate() {
-                for &(i, a) in e {
-                    rhs[i] = add_mod(rhs[i], mul_mod(a, x[j] % moduli[i], moduli[i]), moduli[i]);
-                }
-            }
-            let problem = SearchProblem { moduli, effects, rhs, highest: vec![40; cells] };
+            let (problem, x) = grid(&mut rng, (12, 12), 1 + round as u64 % 2, 40, 12);
             let out = window_search(&problem, &x, Budget::of_nodes(3_000_000));
             assert!(solves(&problem, &out.plan), "round {round}");
             assert!(total(&out.plan) < total(&x), "round {round}: {} from {}", total(&out.plan), total(&x));
             assert!(out.nodes <= 3_000_000);
+        }
+    }
+
+    /// On a mixed 20×20 grid from a random plan, at 20 million nodes: the first size of
+    /// window alone stops on a plan the larger sizes improve (real totals, the same on every
+    /// run), and both plans solve the grid.
+    #[test]
+    fn larger_windows_improve_what_the_smallest_leave() {
+        use rand::SeedableRng;
+        let mut rng = rand::rngs::StdRng::seed_from_u64(49);
+        let (problem, x) = grid(&mut rng, (20, 20), 1, 11, 12);
+        let budget = Budget::of_nodes(20_000_000);
+        let small = sweeps(&problem, &x, budget, &LEVELS[..1]);
+        let all = window_search(&problem, &x, budget);
+        assert!(solves(&problem, &small.plan) && solves(&problem, &all.plan));
+        assert!(all.nodes <= 20_000_000);
+        assert_eq!((total(&x), total(&small.plan), total(&all.plan)), (2185, 2126, 2006));
+    }
+
+    /// Mixed grids of 3×3 and 3×4 (moduli 2..=7, caps 1 to 3) against enumeration, from the
+    /// worst plan: the windows' plan solves the grid within its caps and has the fewest
+    /// presses (windows of 16 buttons cover these grids whole).
+    #[test]
+    fn windows_on_small_grids_agree_with_enumeration() {
+        use rand::SeedableRng;
+        let mut rng = rand::rngs::StdRng::seed_from_u64(50);
+        for round in 0..24 {
+            let (rows, cols, cap) =
+                if round % 2 == 0 { (3, 3, 1 + round as u64 % 3) } else { (3, 4, 1 + round as u64 % 2) };
+            let (problem, _) = grid(&mut rng, (rows, cols), 1 + round as u64 % 3, cap, 7);
+            let worst = worst_plan(&problem).expect("the random plan solves it");
+            let truth = best_scores(&problem)[0].expect("a plan").0;
+            let out = window_search(&problem, &worst, Budget::of_nodes(1_000_000));
+            assert!(solves(&problem, &out.plan), "round {round}");
+            assert!(out.plan.iter().zip(&problem.highest).all(|(v, h)| v <= h), "round {round}");
+            assert_eq!(total(&out.plan), truth, "round {round}");
         }
     }
 
