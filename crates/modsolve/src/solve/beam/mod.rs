@@ -287,8 +287,8 @@ impl Beam<'_> {
             // powers, or when they leave none, by those modulo primes alone.
             let here = |strong: bool| self.tail.as_ref().is_some_and(|t| t.checks_at(depth, strong));
             let any = here(true) || here(false);
-            // The step between the values tried and what it adds to each cell of the button.
-            let mut deltas: Option<(u64, Vec<u64>)> = None;
+            // What the step between the values tried takes off each cell of the button.
+            let by_step = self.deltas(j, self.step_at(depth, j));
             // (bound, parent, value)
             let mut children: Vec<(Score, u32, u64)> = Vec::new();
             for strong in [true, false] {
@@ -311,11 +311,8 @@ impl Beam<'_> {
                     };
                     // The value pressed on `scratch` (undone after the last), each next one
                     // reached by adding `step` times the button.
+                    debug_assert_eq!(step, self.step_at(depth, j));
                     let (mut value, mut taken, mut pressed) = (first, 0, 0);
-                    if deltas.as_ref().is_none_or(|(at, _)| *at != step) {
-                        deltas = Some((step, self.deltas(j, step)));
-                    }
-                    let by_step = &deltas.as_ref().expect("just set").1;
                     while value <= hi && taken < CHILDREN {
                         if !meter.tick_by(cost) {
                             return None;
@@ -328,7 +325,7 @@ impl Beam<'_> {
                         }
                         match pressed {
                             0 => self.press(scratch, j, value, false),
-                            _ => self.step(scratch, j, by_step),
+                            _ => self.step(scratch, j, &by_step),
                         }
                         pressed = value;
                         let closed = self.closing[depth].iter().all(|&i| scratch[i] == 0)
@@ -384,6 +381,15 @@ impl Beam<'_> {
         }
         let step = m / g;
         Some((mul_mod((r / g) % step, inv_mod((a / g) % step, step).unwrap_or(0), step), step))
+    }
+
+    /// The step between the values of button `j` that [`Beam::forced`] gives at `depth`: the
+    /// same for every partial plan.
+    fn step_at(&self, depth: usize, j: usize) -> u64 {
+        self.closing[depth].first().map_or(1, |&i| {
+            let m = self.problem.moduli[i];
+            m / self.amount(j, i).gcd(&m)
+        })
     }
 
     /// The next layer, written into `next` (whose buffers are reused): the `width` children

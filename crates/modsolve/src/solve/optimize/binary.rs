@@ -52,7 +52,7 @@ pub(super) fn explore_binary(
     if coset.dimension() > minweight::MAX_DIMENSION {
         return None;
     }
-    // A node is a block of plans here.
+    // A node is a block of plans here, and one more per 128 cells its bound and transform touch.
     let found = minweight::min_weight(&coset, symmetries, walk_budget(budget, 0, MIN_WEIGHT_NODES));
     let presses: Vec<u64> = (0..n).map(|j| u64::from(minweight::bit(&found.best, j))).collect();
     let proof = if found.complete { Proof::Proven } else { Proof::BudgetRanOut };
