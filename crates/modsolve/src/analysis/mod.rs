@@ -153,6 +153,9 @@ pub struct Analysis {
     pub seeds: Option<usize>,
     /// Whether light chasing on a grid answered (`method` is then propagation).
     pub(crate) chased: bool,
+    /// For `fewest` and `optimal`: whether the plan's lower bound already includes the
+    /// relaxations' bound (the search worked it out), so [`attach_bounds`] need not.
+    pub(crate) relaxed: [bool; 2],
 }
 
 impl Analysis {
@@ -393,6 +396,7 @@ fn of_answer(answer: &Answer, engine: Engine, limited: bool) -> Analysis {
         method: Some(answer.method),
         seeds: answer.seeds,
         chased: answer.chased,
+        relaxed: [false; 2],
     }
 }
 
@@ -503,6 +507,7 @@ impl<'a> Searches<'a> {
         match self.explore_for(Objective::Total) {
             Ok(found) => {
                 analysis.fewest = with_bound(found.best, found.lower_bound);
+                analysis.relaxed[0] = found.relaxed && found.lower_bound.is_some();
                 if let Some(count) = found.count_within_limits {
                     analysis.count = Count { value: count, exact: true };
                     counted = true;
@@ -518,6 +523,7 @@ impl<'a> Searches<'a> {
                 false => match self.explore_for(objective) {
                     Ok(found) => {
                         analysis.search_nodes = Some(self.spent.get());
+                        analysis.relaxed[1] = found.relaxed && found.lower_bound.is_some();
                         with_bound(found.best, found.lower_bound)
                     }
                     Err(why) => self.standing(objective, Proof::NotSearched(why)),
@@ -674,6 +680,7 @@ fn by_search(puzzle: &Puzzle, options: &Options, started: Instant) -> Result<Ana
         method: None,
         seeds: None,
         chased: false,
+        relaxed: [false; 2],
     };
     let Some(highest) = highest_values(puzzle, &periods) else {
         return Err(InternalError::Unsupported(
@@ -760,7 +767,9 @@ fn attach_bounds(puzzle: &Puzzle, analysis: &mut Analysis, cheap: bool) {
         } else {
             None
         };
-    for plan in analysis.fewest.iter_mut().chain(analysis.optimal.iter_mut()) {
+    let [fewest, optimal] = analysis.relaxed;
+    let plans = [(analysis.fewest.as_mut(), fewest), (analysis.optimal.as_mut(), optimal)];
+    for (plan, relaxed) in plans.into_iter().filter_map(|(plan, relaxed)| Some((plan?, relaxed))) {
         if plan.is_proven() {
             plan.lower_bound = Some(plan.measure());
             continue;
@@ -776,7 +785,12 @@ fn attach_bounds(puzzle: &Puzzle, analysis: &mut Analysis, cheap: bool) {
             continue;
         };
         let found = plan.lower_bound.take();
-        if let Bound::AtLeast(b) = lower_bound(&search_problem(puzzle, highest), plan.objective) {
+        // The search's bound, when it includes the relaxations', or the relaxations' own.
+        let bound = match &found {
+            Some(b) if relaxed => b.to_u128().map_or(Bound::AtLeast(0), Bound::AtLeast),
+            _ => lower_bound(&search_problem(puzzle, highest), plan.objective),
+        };
+        if let Bound::AtLeast(b) = bound {
             let b = BigUint::from(b).max(found.unwrap_or_default());
             if plan.objective == Objective::Total && b == plan.measure() {
                 plan.proof = Proof::Proven;

@@ -59,6 +59,7 @@ pub(super) fn by_stages(
         method: Some(base.method),
         seeds: base.seeds,
         chased: base.chased,
+        relaxed: [false; 2],
     };
     let best_for = |objective: Objective| -> Option<Plan> {
         let mut best: Option<(crate::solve::search::Score, Plan)> = None;

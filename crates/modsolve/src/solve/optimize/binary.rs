@@ -47,6 +47,7 @@ pub(super) fn explore_binary(
             count_within_limits: Some(BigUint::ZERO),
             nodes: 0,
             lower_bound: None,
+            relaxed: false,
         });
     };
     if coset.dimension() > minweight::MAX_DIMENSION {
@@ -62,6 +63,7 @@ pub(super) fn explore_binary(
         count_within_limits: Some(count),
         nodes: found.nodes,
         lower_bound: None,
+        relaxed: false,
     })
 }
 

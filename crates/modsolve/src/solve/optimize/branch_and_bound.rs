@@ -204,6 +204,8 @@ impl Set<'_> {
             // The local search's multiples and kicks, then the search's nodes (the tick that
             // finds a budget spent is not one).
             nodes: (meter.nodes + outcome.nodes).min(budget.nodes),
+            // The floor starts at the relaxations' bound (and is raised from it).
+            relaxed: floor.is_some(),
             lower_bound: floor,
         }
     }

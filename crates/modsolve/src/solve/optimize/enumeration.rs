@@ -150,6 +150,7 @@ impl Set<'_> {
             }),
             nodes,
             lower_bound: None,
+            relaxed: false,
         })
     }
 }

@@ -193,6 +193,9 @@ pub(crate) struct Exploration {
     pub nodes: u64,
     /// A proven lower bound on the objective's first measure, when one was found.
     pub lower_bound: Option<u128>,
+    /// Whether `lower_bound` is at least the relaxations' bound ([`super::bound::lower_bound`])
+    /// of the set's search problem, which then need not be worked out again.
+    pub relaxed: bool,
 }
 
 /// A solution set `x0 + Σ t_i·g_i (mod periods)` and what is asked of it.

@@ -9,6 +9,7 @@ use super::budget::beam_and_windows;
 use super::{Exploration, NotSearched, Proof, SEARCH_BUTTON_LIMIT, plan, within_limits};
 use crate::solve::Answer;
 use crate::solve::beam;
+use crate::solve::bound::{self, Bound};
 use crate::solve::search::{Budget, Objective, SearchProblem};
 
 /// A board whose quiet basis was left out (too many quiet patterns to keep): the beam search
@@ -16,7 +17,9 @@ use crate::solve::search::{Budget, Objective, SearchProblem};
 /// algebra's plan as the incumbent. The plan it finds is not proven (`no-basis`); without one
 /// (or past [`SEARCH_BUTTON_LIMIT`] buttons) the algebra's plan stands, as before. Sets of
 /// [`super::budget::WINDOW_FROM`] buttons or more give a share to the window search
-/// ([`super::windows`]) after the beam, from the beam's plan or the algebra's.
+/// ([`super::windows`]) after the beam, from the beam's plan or the algebra's. The
+/// relaxations' lower bound is worked out on the other core meanwhile and returned with the
+/// plan.
 pub(super) fn beam_without_basis(
     answer: &Answer,
     search_problem: impl FnOnce(&[u64]) -> SearchProblem,
@@ -38,7 +41,13 @@ pub(super) fn beam_without_basis(
     let start = within_limits(&x0, limits).then(|| objective.score(&x0));
     let problem = search_problem(&highest);
     let (beam_share, window_share) = beam_and_windows(budget.nodes, problem.effects.len());
-    let beamed = beam::beam(&problem, objective, Budget { nodes: beam_share, ..budget }, start);
+    // The relaxations' bound ([`bound::lower_bound`], seconds on a 100×100 grid) on the other
+    // core while the beam runs on this one.
+    let stop = crate::bounded::Stop::here();
+    let (beamed, relaxed) = rayon::join(
+        || beam::beam(&problem, objective, Budget { nodes: beam_share, ..budget }, start),
+        || stop.carry(|| bound::lower_bound(&problem, objective)),
+    );
     // The window search from the beam's plan, or from the algebra's when the beam found none,
     // on what the beam left.
     let found = beamed.plan.is_some();
@@ -56,6 +65,11 @@ pub(super) fn beam_without_basis(
         best: Some(plan(&best, objective, Proof::NotSearched(no_basis))),
         count_within_limits: None,
         nodes,
-        lower_bound: None,
+        // No plan meets the relaxations (`NoPlan`) cannot be, with a plan in hand: no bound.
+        lower_bound: match relaxed {
+            Bound::AtLeast(b) => Some(b),
+            Bound::NoPlan => None,
+        },
+        relaxed: matches!(relaxed, Bound::AtLeast(_)),
     })
 }

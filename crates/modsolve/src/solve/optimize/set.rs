@@ -97,6 +97,7 @@ impl<'a> Set<'a> {
             count_within_limits: self.count(),
             nodes: 0,
             lower_bound: None,
+            relaxed: false,
         }
     }
 }

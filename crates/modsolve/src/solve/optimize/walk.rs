@@ -43,6 +43,7 @@ impl Set<'_> {
             count_within_limits: self.count(),
             nodes: (meter.nodes + walked.nodes).min(self.budget.nodes),
             lower_bound: None,
+            relaxed: false,
         }
     }
 }
