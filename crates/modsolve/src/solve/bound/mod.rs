@@ -396,6 +396,9 @@ fn linear_bound(
     if rows.is_empty() || too_large(&rows) || upper.iter().any(|&u| u > 1 << 32) {
         return None;
     }
+    if objective == Objective::Total {
+        rows = cuts::with_pair_cuts(problem, by_cell, rows, &upper);
+    }
     let solved = solve_dual(&rows, &upper)?;
     // The exact bound of the rounded dual.
     let p: Vec<i128> = solved
@@ -784,6 +787,7 @@ fn group_table(
     table.iter().any(|&c| c != 0).then_some(table)
 }
 
+mod cuts;
 mod lagrange;
 #[cfg(test)]
 mod tests;

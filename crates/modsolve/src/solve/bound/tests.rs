@@ -106,3 +106,44 @@ fn shared_lookahead_never_exceeds_the_least_completion() {
         "{checked} {positive} {beyond_disjoint}"
     );
 }
+
+/// Every separated pair cut holds for every plan of small random puzzles (found by enumerating
+/// every press vector), and some cuts are found.
+#[test]
+fn pair_cuts_hold_for_every_plan() {
+    use rand::{RngExt, SeedableRng, rngs::StdRng};
+    let mut rng = StdRng::seed_from_u64(42);
+    let (mut cuts_seen, mut plans_seen) = (0, 0);
+    for round in 0..300 {
+        let cells = rng.random_range(2..7);
+        let moduli: Vec<u64> = (0..cells).map(|_| rng.random_range(2..8)).collect();
+        let n = rng.random_range(2..6);
+        let effects = random_effects(&mut rng, &moduli, n, 0.6);
+        let highest: Vec<u64> = (0..n).map(|_| rng.random_range(1..7)).collect();
+        let rhs: Vec<u64> = moduli.iter().map(|&m| rng.random_range(0..m)).collect();
+        let problem = SearchProblem { moduli, effects, rhs, highest };
+        let mut by_cell = problem.buttons_by_cell();
+        by_cell.iter_mut().for_each(|list| list.retain(|&(_, a)| a != 0));
+        let rows: Vec<Row> = Vec::new();
+        let rows = cuts::with_pair_cuts(&problem, &by_cell, rows, &problem.highest);
+        cuts_seen += rows.len();
+        let mut x = vec![0u64; n];
+        loop {
+            let meets = (0..cells).all(|i| {
+                let m = problem.moduli[i];
+                by_cell[i].iter().map(|&(j, a)| a * x[j]).sum::<u64>() % m == problem.rhs[i] % m
+            });
+            if meets {
+                plans_seen += 1;
+                for (coeffs, r) in &rows {
+                    let lhs: u64 = coeffs.iter().map(|&(j, a)| a * x[j]).sum();
+                    assert!(lhs >= *r, "round {round}: cut {coeffs:?} >= {r} fails at {x:?} {problem:?}");
+                }
+            }
+            let Some(j) = (0..n).find(|&j| x[j] < problem.highest[j]) else { break };
+            x[j] += 1;
+            x[..j].iter_mut().for_each(|v| *v = 0);
+        }
+    }
+    assert!(cuts_seen > 100 && plans_seen > 1000, "{cuts_seen} cuts, {plans_seen} plans");
+}
