@@ -396,7 +396,7 @@ fn linear_bound(
     if rows.is_empty() || too_large(&rows) || upper.iter().any(|&u| u > 1 << 32) {
         return None;
     }
-    if objective == Objective::Total {
+    if objective == Objective::Total && problem.moduli.len() <= cuts::CELLS {
         rows = cuts::with_pair_cuts(problem, by_cell, rows, &upper);
     }
     let solved = solve_dual(&rows, &upper)?;

@@ -13,7 +13,7 @@ use crate::solve::search::{
 };
 
 /// Branch and bound on both cores: first a search down from the incumbent `start` with an
-/// eighth of the nodes (it ends as soon as it meets the modular bound of
+/// eighth of the nodes (it ends as soon as it meets `relaxed`, the modular bound of
 /// [`bound::lower_bound`]), then [`deepen`], which raises that bound, with the rest; each search
 /// is [`search_split`] in two halves. Every half counts its own nodes on one thread, so a node
 /// budget gives the same answer however the threads run. Returns the outcome (its plan only
@@ -25,9 +25,10 @@ pub(super) fn branch_and_bound(
     budget: Budget,
     start: Option<Score>,
     guide: Option<&[u64]>,
+    relaxed: Bound,
 ) -> (SearchOutcome, u128) {
     let started = std::time::Instant::now();
-    let floor = match bound::lower_bound(problem, objective) {
+    let floor = match relaxed {
         Bound::AtLeast(b) => b,
         // The relaxation has no plan at all: the searches find none either.
         Bound::NoPlan => 0,
@@ -174,22 +175,33 @@ impl Set<'_> {
                 time: budget.since(self.started).time.map(|t| t / BEAM_SHARE as u32),
             };
             let (beam_share, window_share) = beam_and_windows(share.nodes, problem.effects.len());
-            let beamed = beam::beam(&problem, objective, Budget { nodes: beam_share, ..share }, start);
-            let (found, x0) = match &beamed.plan {
-                Some(x) => (true, x.clone()),
-                None => (false, x0.to_vec()),
-            };
-            // The window search from the best plan so far, on what the beam left of its share.
-            let unused = if window_share > 0 { beam_share - beamed.nodes.min(beam_share) } else { 0 };
-            let windows = Budget { nodes: window_share + unused, ..share };
-            let improved = windows_after_beam(&problem, objective, &x0, start.is_some() || found, windows);
-            let spent = beamed.nodes + improved.as_ref().map_or(0, |w| w.nodes);
-            let found = found || improved.as_ref().is_some_and(|w| w.plan != x0);
-            let x0 = improved.map_or(x0, |w| w.plan);
+            // The beam and the window search on this core; the relaxations' bound (its linear
+            // programme and cuts: seconds on a 30×30 grid) on the other meanwhile.
+            let stop = crate::bounded::Stop::here();
+            let ((found, x0, spent), relaxed) = rayon::join(
+                || {
+                    let beamed =
+                        beam::beam(&problem, objective, Budget { nodes: beam_share, ..share }, start);
+                    let (found, x0) = match &beamed.plan {
+                        Some(x) => (true, x.clone()),
+                        None => (false, x0.to_vec()),
+                    };
+                    // The window search from the best plan so far, on what the beam left of its
+                    // share.
+                    let unused = if window_share > 0 { beam_share - beamed.nodes.min(beam_share) } else { 0 };
+                    let windows = Budget { nodes: window_share + unused, ..share };
+                    let valid = start.is_some() || found;
+                    let improved = windows_after_beam(&problem, objective, &x0, valid, windows);
+                    let spent = beamed.nodes + improved.as_ref().map_or(0, |w| w.nodes);
+                    let found = found || improved.as_ref().is_some_and(|w| w.plan != x0);
+                    (found, improved.map_or(x0, |w| w.plan), spent)
+                },
+                || stop.carry(|| bound::lower_bound(&problem, objective)),
+            );
             let start = if found { Some(objective.score(&x0)) } else { start };
             let left = Budget { nodes: left - spent.min(left), ..budget.since(self.started) };
             let guide = Some(x0.as_slice());
-            let (mut outcome, floor) = branch_and_bound(&problem, objective, left, start, guide);
+            let (mut outcome, floor) = branch_and_bound(&problem, objective, left, start, guide, relaxed);
             if outcome.plan.is_none() && found {
                 outcome.plan = Some(x0);
             }
