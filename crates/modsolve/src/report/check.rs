@@ -79,7 +79,8 @@ pub fn check_text(
     solvable_line(&mut out, puzzle, report);
     starts_line(&mut out, report);
     let quiet = report.analysis.quiet_patterns.clone().unwrap_or_default();
-    let _ = writeln!(out, "  quiet patterns: {quiet} (nonzero plans that change nothing)");
+    let _ =
+        writeln!(out, "  quiet patterns: {} (nonzero plans that change nothing)", super::number_text(&quiet));
     for (g, order) in report.quiet_basis.iter().take(if verbose { 8 } else { 0 }) {
         let _ = writeln!(out, "    basis plan of order {order}:");
         out.push_str(&indent(&plan_text(puzzle, g)));
@@ -123,7 +124,7 @@ fn solvable_line(out: &mut String, puzzle: &Puzzle, report: &CheckReport) {
             let _ = writeln!(
                 out,
                 "  solvable: yes, {} {}{}; par {} ({proof})",
-                analysis.count.value,
+                super::number_text(&analysis.count.value),
                 if analysis.count.value == BigUint::from(1u32) { "plan" } else { "plans" },
                 origin.unwrap_or_default(),
                 plan.total()

@@ -239,6 +239,25 @@ fn powers(n: &BigUint) -> Option<String> {
     Some(parts.join(" · "))
 }
 
+/// Numbers of more digits than this are written rounded in the text, `~4.38 × 10^16056` (a
+/// 100×100 grid's count has 16,057 digits); the JSON document keeps them whole.
+pub(crate) const NUMBER_DIGITS: usize = 40;
+
+/// `n` for people: whole up to [`NUMBER_DIGITS`] digits, else rounded to three figures.
+pub(crate) fn number_text(n: &BigUint) -> String {
+    let digits = n.to_string();
+    if digits.len() <= NUMBER_DIGITS {
+        return digits;
+    }
+    // The first four digits rounded to three; 9995… rounds up to the next power of ten.
+    let lead: u32 = digits[..4].parse().unwrap_or(0);
+    let (mut three, mut exponent) = ((lead + 5) / 10, digits.len() - 1);
+    if three == 1000 {
+        (three, exponent) = (100, exponent + 1);
+    }
+    format!("~{}.{:02} × 10^{exponent}", three / 100, three % 100)
+}
+
 /// Boards larger than this get a picture of the plan only when asked for.
 pub const PICTURE_CELL_LIMIT: usize = 4096;
 
@@ -355,16 +374,28 @@ pub fn solve_text(puzzle: &Puzzle, report: &SolveReport, picture: bool, knobs: &
         }
         _ => None,
     };
+    let shown = number_text(&count);
     let _ = match (report.count_exact, count.is_zero()) {
-        (true, _) => writeln!(out, "\nSolutions{within}: {count} {plans}{}", origin.unwrap_or_default()),
+        (true, _) => writeln!(out, "\nSolutions{within}: {shown} {plans}{}", origin.unwrap_or_default()),
         (false, true) => writeln!(out, "\nSolutions{within}: unknown (the budget ran out before the count)"),
         (false, false) => writeln!(
             out,
-            "\nSolutions{within}: at least {count} {plans} (the budget ran out before the count finished)"
+            "\nSolutions{within}: at least {shown} {plans} (the budget ran out before the count finished)"
         ),
     };
     if let Some(quiet) = &report.quiet_patterns {
-        let _ = writeln!(out, "Quiet patterns: {quiet} (nonzero plans that change nothing)");
+        let _ = writeln!(out, "Quiet patterns: {} (nonzero plans that change nothing)", number_text(quiet));
+    }
+    if [Some(&count), report.quiet_patterns.as_ref()]
+        .into_iter()
+        .flatten()
+        .any(|n| number_text(n).starts_with('~'))
+    {
+        let _ = writeln!(
+            out,
+            "(numbers past {NUMBER_DIGITS} digits are rounded here; {} has them whole)",
+            knobs.json
+        );
     }
     if let (Engine::Search, Some(nodes)) = (report.engine, report.search_nodes) {
         let _ = writeln!(out, "Search nodes visited: {nodes}");
@@ -474,6 +505,21 @@ fn line_window(line: &str, at: usize, width: usize) -> (String, usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Numbers up to 40 digits are written whole, longer ones rounded to three figures with
+    /// their power of ten (rounding up past 9.99 to the next power).
+    #[test]
+    fn long_numbers_are_rounded() {
+        let big = |text: &str| text.parse::<BigUint>().expect("a number");
+        assert_eq!(number_text(&big("12345")), "12345");
+        let forty = "9".repeat(40);
+        assert_eq!(number_text(&big(&forty)), forty);
+        assert_eq!(number_text(&big(&format!("4379{}", "1".repeat(37)))), "~4.38 × 10^40");
+        assert_eq!(number_text(&big(&format!("4374{}", "9".repeat(37)))), "~4.37 × 10^40");
+        assert_eq!(number_text(&big(&format!("9996{}", "0".repeat(50)))), "~1.00 × 10^54");
+        let board = BigUint::from(2u32).pow(12426) * BigUint::from(3u32).pow(8104);
+        assert_eq!(number_text(&board), "~1.55 × 10^7607");
+    }
 
     /// A count as powers of its prime factors: by exponent and base, including the counts of
     /// large boards (2^12426 · 3^8104 · …, a 100×100 mixed grid's, worked out in well under a
