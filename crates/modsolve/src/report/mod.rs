@@ -54,7 +54,8 @@ pub fn json_integer(x: &BigUint) -> Value {
 }
 
 /// A character for a press count in a picture: `.` for 0, `#` for 1 when every count is 0 or 1,
-/// digits, then letters up to 35. `None` when some count is too large for one character.
+/// digits, then letters up to 35 (the picture then ends with a line saying what they stand
+/// for). `None` when some count is too large for one character.
 fn picture_chars(presses: &[BigUint]) -> Option<Vec<char>> {
     let binary = presses.iter().all(|x| x <= &BigUint::from(1u32));
     presses
@@ -113,6 +114,15 @@ pub fn plan_text(puzzle: &Puzzle, presses: &[BigUint]) -> String {
             }
             let indent = if topology.is_hex() && r % 2 == 1 { shift.as_str() } else { "" };
             let _ = writeln!(out, "    {indent}{}", line.trim_end());
+        }
+        // Letters stand for counts past 9: say so, with the largest drawn.
+        if let Some(top) = chars.iter().flatten().filter(|c| c.is_ascii_lowercase()).max() {
+            let count = top.to_digit(36).expect("a letter of base 36");
+            let _ = match *top {
+                'a' => writeln!(out, "    (a = 10 presses)"),
+                'b' => writeln!(out, "    (a = 10, b = 11 presses)"),
+                top => writeln!(out, "    (letters are presses past 9: a = 10, b = 11, …, {top} = {count})"),
+            };
         }
         return out;
     }
@@ -505,6 +515,24 @@ fn line_window(line: &str, at: usize, width: usize) -> (String, usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A picture with counts past 9 ends with a line saying what its letters stand for, up to
+    /// the largest drawn; one without letters has no such line.
+    #[test]
+    fn picture_letters_are_explained() {
+        let puzzle =
+            crate::parse_puzzle("Puzzle(graph: Grid(rows: 1, cols: 4), modulus: 36)").expect("a puzzle");
+        let picture = |counts: [u32; 4]| plan_text(&puzzle, &counts.map(BigUint::from));
+        assert_eq!(picture([0, 3, 9, 2]), "    . 3 9 2\n");
+        assert_eq!(picture([0, 1, 1, 0]), "    . # # .\n");
+        assert_eq!(picture([10, 1, 0, 2]), "    a 1 . 2\n    (a = 10 presses)\n");
+        assert_eq!(picture([10, 11, 0, 2]), "    a b . 2\n    (a = 10, b = 11 presses)\n");
+        assert_eq!(
+            picture([10, 14, 35, 2]),
+            "    a e z 2\n    (letters are presses past 9: a = 10, b = 11, …, z = 35)\n"
+        );
+        assert_eq!(picture([36, 14, 0, 2]), "    36 14  0  2\n");
+    }
 
     /// Numbers up to 40 digits are written whole, longer ones rounded to three figures with
     /// their power of ten (rounding up past 9.99 to the next power).
