@@ -507,7 +507,7 @@ impl<'a> Searches<'a> {
         match self.explore_for(Objective::Total) {
             Ok(found) => {
                 analysis.fewest = with_bound(found.best, found.lower_bound);
-                analysis.relaxed[0] = found.relaxed && found.lower_bound.is_some();
+                analysis.relaxed[0] = found.relaxed;
                 if let Some(count) = found.count_within_limits {
                     analysis.count = Count { value: count, exact: true };
                     counted = true;
@@ -523,7 +523,7 @@ impl<'a> Searches<'a> {
                 false => match self.explore_for(objective) {
                     Ok(found) => {
                         analysis.search_nodes = Some(self.spent.get());
-                        analysis.relaxed[1] = found.relaxed && found.lower_bound.is_some();
+                        analysis.relaxed[1] = found.relaxed;
                         with_bound(found.best, found.lower_bound)
                     }
                     Err(why) => self.standing(objective, Proof::NotSearched(why)),
@@ -784,14 +784,15 @@ fn attach_bounds(puzzle: &Puzzle, analysis: &mut Analysis, cheap: bool) {
             }
             continue;
         };
-        let found = plan.lower_bound.take();
-        // The search's bound, when it includes the relaxations', or the relaxations' own.
-        let bound = match &found {
-            Some(b) if relaxed => b.to_u128().map_or(Bound::AtLeast(0), Bound::AtLeast),
-            _ => lower_bound(&search_problem(puzzle, highest), plan.objective),
+        // The search's bound when it includes the relaxations', else the larger of the two.
+        let bound = match (plan.lower_bound.take(), relaxed) {
+            (Some(found), true) => Some(found),
+            (found, _) => match lower_bound(&search_problem(puzzle, highest), plan.objective) {
+                Bound::AtLeast(b) => Some(BigUint::from(b).max(found.unwrap_or_default())),
+                Bound::NoPlan => None,
+            },
         };
-        if let Bound::AtLeast(b) = bound {
-            let b = BigUint::from(b).max(found.unwrap_or_default());
+        if let Some(b) = bound {
             if plan.objective == Objective::Total && b == plan.measure() {
                 plan.proof = Proof::Proven;
             }

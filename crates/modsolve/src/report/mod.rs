@@ -393,14 +393,11 @@ pub fn solve_text(puzzle: &Puzzle, report: &SolveReport, picture: bool, knobs: &
             "\nSolutions{within}: at least {shown} {plans} (the budget ran out before the count finished)"
         ),
     };
-    if let Some(quiet) = &report.quiet_patterns {
-        let _ = writeln!(out, "Quiet patterns: {} (nonzero plans that change nothing)", number_text(quiet));
+    let quiet = report.quiet_patterns.as_ref().map(number_text);
+    if let Some(quiet) = &quiet {
+        let _ = writeln!(out, "Quiet patterns: {quiet} (nonzero plans that change nothing)");
     }
-    if [Some(&count), report.quiet_patterns.as_ref()]
-        .into_iter()
-        .flatten()
-        .any(|n| number_text(n).starts_with('~'))
-    {
+    if [Some(&shown), quiet.as_ref()].into_iter().flatten().any(|text| text.starts_with('~')) {
         let _ = writeln!(
             out,
             "(numbers past {NUMBER_DIGITS} digits are rounded here; {} has them whole)",

@@ -194,8 +194,9 @@ pub(crate) struct Exploration {
     pub nodes: u64,
     /// A proven lower bound on the objective's first measure, when one was found.
     pub lower_bound: Option<u128>,
-    /// Whether `lower_bound` is at least the relaxations' bound ([`super::bound::lower_bound`])
-    /// of the set's search problem, which then need not be worked out again.
+    /// Whether `lower_bound` is `Some` and at least the relaxations' bound
+    /// ([`super::bound::lower_bound`]) of the set's search problem, which then need not be
+    /// worked out again.
     pub relaxed: bool,
 }
 
