@@ -125,6 +125,9 @@ pub(crate) fn terms_per_node(cells: usize) -> u64 {
 /// See [`terms_per_node`].
 const CACHED_CELLS: usize = 256;
 
+/// A lookahead's building ([`Lookahead::work`]) counts one node per this many steps.
+const LOOKAHEAD_WORK_PER_NODE: u64 = 8;
+
 /// What a search found.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct SearchOutcome {
@@ -192,7 +195,11 @@ struct Forced {
 /// up (`total`, `buttons`) or their largest bounds the largest press (`max`).
 pub(crate) struct Lookahead {
     objective: Objective,
-    at: Vec<Vec<(usize, usize)>>,
+    packing: Packing,
+    /// Per depth, the lowest cell the packing reads (`u32::MAX`: none).
+    lowest: Vec<u32>,
+    /// Its building's work: table entries relaxed, and cells weighed by the packing.
+    pub(crate) work: u64,
     tables: Vec<Vec<u64>>,
     /// For `total`, the Lagrangian bound of [`bound::lookahead`]: for each depth, disjoint groups
     /// of open cells, each with a table (by residuals) of the least shared cost, in units of
@@ -200,6 +207,94 @@ pub(crate) struct Lookahead {
     /// bounds the presses still to come.
     pub(crate) shared: Vec<Vec<SharedGroup>>,
     shared_tables: Vec<Vec<u64>>,
+}
+
+/// The packed cells of each depth, as `(cell, table)`: what changes from one depth to the next
+/// (depth 0 from nothing), and every depth's list as well while they fit. A 300×300 grid packs
+/// about 300 cells at each of its 90,000 depths, 27 million entries, but changes a handful a
+/// depth. Read depth after depth with a [`Packed`].
+struct Packing {
+    /// Entries leaving, and entries arriving (a cell whose table moves on does both), each
+    /// depth's from `gone_at[d]` and `came_at[d]` to the next depth's.
+    gone: Vec<Entry>,
+    came: Vec<Entry>,
+    gone_at: Vec<usize>,
+    came_at: Vec<usize>,
+    /// The list's length at each depth.
+    sizes: Vec<u32>,
+    /// Every depth's list, when they fit.
+    lists: Option<Vec<Vec<(usize, usize)>>>,
+    /// The highest cell packed, plus one.
+    cells: usize,
+}
+
+/// A packed cell and its table, as [`Packing`] keeps them.
+pub(crate) type Entry = (u32, u32);
+
+/// A reader of a [`Lookahead`]'s packed cells, cheapest depth after depth (the beam's order):
+/// it keeps the current depth's list and applies each depth's changes, going back to depth 0
+/// only when asked for an earlier depth.
+pub(crate) struct Packed<'a> {
+    ahead: &'a Lookahead,
+    /// Depths applied: `list` is depth `applied - 1`'s (nothing yet when 0).
+    applied: usize,
+    list: Vec<(usize, usize)>,
+    /// Each cell's place in `list` (`u32::MAX`: not in it).
+    place: Vec<u32>,
+}
+
+impl Packed<'_> {
+    /// The packed `(cell, table)` of `depth` (in no particular order).
+    pub(crate) fn at(&mut self, depth: usize) -> &[(usize, usize)] {
+        let Packing { gone, came, gone_at, came_at, .. } = &self.ahead.packing;
+        if depth + 1 >= gone_at.len() {
+            return &[];
+        }
+        if self.applied > depth + 1 {
+            for &(i, _) in &self.list {
+                self.place[i] = u32::MAX;
+            }
+            self.list.clear();
+            self.applied = 0;
+        }
+        while self.applied <= depth {
+            let d = self.applied;
+            for &(i, _) in &gone[gone_at[d]..gone_at[d + 1]] {
+                let k = std::mem::replace(&mut self.place[i as usize], u32::MAX) as usize;
+                self.list.swap_remove(k);
+                if let Some(&(moved, _)) = self.list.get(k) {
+                    self.place[moved] = k as u32;
+                }
+            }
+            for &(i, t) in &came[came_at[d]..came_at[d + 1]] {
+                self.place[i as usize] = self.list.len() as u32;
+                self.list.push((i as usize, t as usize));
+            }
+            self.applied += 1;
+        }
+        &self.list
+    }
+
+    /// The list of the depth last read by [`Packed::at`].
+    pub(crate) fn current(&self) -> &[(usize, usize)] {
+        &self.list
+    }
+
+    /// The table of `cell` at the depth last read by [`Packed::at`], if it is packed there.
+    pub(crate) fn table_of(&self, cell: usize) -> Option<usize> {
+        let k = *self.place.get(cell)?;
+        (k != u32::MAX).then(|| self.list[k as usize].1)
+    }
+
+    /// The entries `(cell, table)` leaving and arriving between `depth - 1` and `depth` (all of
+    /// depth 0's arriving at 0).
+    pub(crate) fn changes(&self, depth: usize) -> (&[Entry], &[Entry]) {
+        let p = &self.ahead.packing;
+        if depth + 1 >= p.gone_at.len() {
+            return (&[], &[]);
+        }
+        (&p.gone[p.gone_at[depth]..p.gone_at[depth + 1]], &p.came[p.came_at[depth]..p.came_at[depth + 1]])
+    }
 }
 
 /// The most cells in a group of the shared bound.
@@ -224,6 +319,8 @@ pub(crate) const SHARE_UNIT: u64 = 1 << 16;
 const LOOKAHEAD_BUTTONS: usize = 4000;
 const LOOKAHEAD_FRONTIER_BUTTONS: usize = 1 << 20;
 const LOOKAHEAD_ENTRIES: usize = 1 << 24;
+/// Past this many packed entries over the depths only their changes are kept ([`Packing`]).
+const LOOKAHEAD_LISTS: usize = 1 << 22;
 
 impl Lookahead {
     /// The lookahead of disjoint cells; [`Lookahead::with_shared`] adds a shared bound.
@@ -240,6 +337,7 @@ impl Lookahead {
         // Each cell's buttons (weights summed and reduced), by depth.
         let mut by_cell = problem.buttons_by_cell();
         let mut entries = 0usize;
+        let mut work = 0u64;
         // tables[first[i] + k]: cell i's buttons from its k-th (by depth) on.
         let mut tables: Vec<Vec<u64>> = Vec::new();
         let mut first = vec![usize::MAX; cells];
@@ -261,6 +359,7 @@ impl Lookahead {
                 let (j, a) = list[k];
                 let period = m / a.gcd(&m);
                 let top = problem.highest[j].min(period - 1);
+                work += m * (top + 1);
                 let mut next = vec![u64::MAX; m_us];
                 for (r, &here) in table.iter().enumerate() {
                     if here == u64::MAX {
@@ -296,9 +395,15 @@ impl Lookahead {
             enters[at.min(n)].push(i);
         }
         let mut live: Vec<usize> = Vec::new();
-        let mut at = Vec::with_capacity(n + 1);
         let mut used = vec![usize::MAX; n];
         let mut packed = 0usize;
+        let mut lowest = Vec::with_capacity(n + 1);
+        // Each depth's changes from the one before (both lists sorted by cell), and the lists
+        // themselves while they fit.
+        let mut lists: Option<Vec<Vec<(usize, usize)>>> = Some(Vec::with_capacity(n + 1));
+        let (mut gone, mut came) = (Vec::new(), Vec::new());
+        let (mut gone_at, mut came_at, mut sizes) = (vec![0], vec![0], Vec::with_capacity(n + 1));
+        let mut before: Vec<(usize, usize)> = Vec::new();
         for (d, entering) in enters.iter().enumerate() {
             crate::bounded::checkpoint();
             live.extend_from_slice(entering);
@@ -311,6 +416,7 @@ impl Lookahead {
                 })
                 .collect();
             open.sort_unstable();
+            work += open.len() as u64 + 1;
             let mut chosen = Vec::new();
             for (_, i, k) in open {
                 if by_cell[i][k..].iter().all(|&(j, _)| used[j] != d) {
@@ -319,12 +425,74 @@ impl Lookahead {
                 }
             }
             packed += chosen.len();
-            if packed > LOOKAHEAD_ENTRIES {
+            lowest.push(chosen.iter().map(|&(i, _)| i as u32).min().unwrap_or(u32::MAX));
+            chosen.sort_unstable();
+            let (mut a, mut b) = (0, 0);
+            while a < before.len() || b < chosen.len() {
+                match (before.get(a), chosen.get(b)) {
+                    (Some(&x), Some(&y)) if x == y => (a, b) = (a + 1, b + 1),
+                    (Some(&(i, t)), Some(&(k, _))) if i < k => {
+                        gone.push((i as u32, t as u32));
+                        a += 1;
+                    }
+                    (Some(&(i, t)), None) => {
+                        gone.push((i as u32, t as u32));
+                        a += 1;
+                    }
+                    (Some(&(i, t0)), Some(&(k, t))) if i == k => {
+                        gone.push((i as u32, t0 as u32));
+                        came.push((k as u32, t as u32));
+                        (a, b) = (a + 1, b + 1);
+                    }
+                    (_, Some(&(k, t))) => {
+                        came.push((k as u32, t as u32));
+                        b += 1;
+                    }
+                    (None, None) => break,
+                }
+            }
+            gone_at.push(gone.len());
+            came_at.push(came.len());
+            sizes.push(chosen.len() as u32);
+            if gone.len() + came.len() > LOOKAHEAD_ENTRIES {
                 return None;
             }
-            at.push(chosen);
+            if packed > LOOKAHEAD_LISTS {
+                lists = None;
+            }
+            if let Some(lists) = lists.as_mut() {
+                lists.push(chosen.clone());
+            }
+            before = chosen;
         }
-        Some(Lookahead { objective, at, tables, shared: Vec::new(), shared_tables: Vec::new() })
+        let packed_cells = came.iter().map(|&(i, _)| i as usize + 1).max().unwrap_or(0);
+        let packing = Packing { gone, came, gone_at, came_at, sizes, lists, cells: packed_cells };
+        Some(Lookahead {
+            objective,
+            packing,
+            lowest,
+            work,
+            tables,
+            shared: Vec::new(),
+            shared_tables: Vec::new(),
+        })
+    }
+
+    /// A reader of the packed cells, depth after depth.
+    pub(crate) fn packed(&self) -> Packed<'_> {
+        Packed { ahead: self, applied: 0, list: Vec::new(), place: vec![u32::MAX; self.packing.cells] }
+    }
+
+    /// Whether [`Lookahead::rest`] is a plain sum of the packed cells' table entries (`total`
+    /// or `buttons`, no shared bound), so that it can be kept up to date cell by cell
+    /// ([`Lookahead::entry`]).
+    pub(crate) fn additive(&self) -> bool {
+        self.objective != Objective::Max && self.shared.is_empty()
+    }
+
+    /// Table `t`'s entry for `residual` (`u64::MAX`: its buttons cannot meet it).
+    pub(crate) fn entry(&self, t: usize, residual: u64) -> u64 {
+        self.tables[t][residual as usize]
     }
 
     /// Adds a shared bound for `total` (built by [`bound::lookahead`]): for each depth, its groups
@@ -343,21 +511,34 @@ impl Lookahead {
     /// the cells of the shared bound's groups): what a value tried there costs besides its
     /// button's cells.
     pub(crate) fn terms(&self, depth: usize) -> usize {
-        self.at.get(depth).map_or(0, Vec::len)
-            + self.shared.get(depth).map_or(0, |groups| groups.iter().map(|g| g.len as usize).sum())
+        let packed = self.packing.sizes.get(depth).map_or(0, |&k| k as usize);
+        packed + self.shared.get(depth).map_or(0, |groups| groups.iter().map(|g| g.len as usize).sum())
     }
 
     /// The lowest cell whose residual [`Lookahead::rest`] reads at `depth`, if any.
     pub(crate) fn lowest_cell(&self, depth: usize) -> Option<usize> {
-        let single = self.at.get(depth).into_iter().flatten().map(|&(i, _)| i);
+        let single = self.lowest.get(depth).filter(|&&i| i != u32::MAX).map(|&i| i as usize);
         let grouped =
             self.shared.get(depth).into_iter().flatten().flat_map(|g| g.cells[..g.len as usize].iter());
-        single.chain(grouped.map(|&i| i as usize)).min()
+        single.into_iter().chain(grouped.map(|&i| i as usize)).min()
     }
 
     pub(crate) fn rest(&self, depth: usize, residual: &[u64]) -> Option<u64> {
+        match &self.packing.lists {
+            Some(at) => self.rest_of(at.get(depth).map_or(&[], Vec::as_slice), depth, residual),
+            // Not the way to read it (see [`Packed`]), but right.
+            None => {
+                let mut packed = self.packed();
+                let list = packed.at(depth);
+                self.rest_of(list, depth, residual)
+            }
+        }
+    }
+
+    /// [`Lookahead::rest`] with the packed cells of `depth` given (by a [`Packed`]).
+    pub(crate) fn rest_of(&self, packed: &[(usize, usize)], depth: usize, residual: &[u64]) -> Option<u64> {
         let mut rest = 0u64;
-        for &(i, t) in &self.at[depth] {
+        for &(i, t) in packed {
             let c = self.tables[t][residual[i] as usize];
             if c == u64::MAX {
                 return None;
@@ -414,7 +595,17 @@ pub(crate) fn search_to(
         Goal::Best(objective) => Lookahead::new(problem, &button_order(problem).0, objective),
         Goal::All { .. } => None,
     };
-    search_ahead(problem, goal, budget, initial_best, floor, ahead.as_ref(), None)
+    // Building the lookahead counts as the search's nodes: on a small search (a window of the
+    // window search, 16 buttons) it is most of the work (a 100×100 grid's windows took 52 µs
+    // each for 370 nodes of search).
+    let setup = ahead.as_ref().map_or(0, |a| a.work / LOOKAHEAD_WORK_PER_NODE);
+    if setup > 0 && setup >= budget.nodes {
+        return SearchOutcome { nodes: budget.nodes, score: initial_best, ..SearchOutcome::default() };
+    }
+    let left = Budget { nodes: budget.nodes - setup, ..budget };
+    let mut outcome = search_ahead(problem, goal, left, initial_best, floor, ahead.as_ref(), None);
+    outcome.nodes += setup;
+    outcome
 }
 
 /// [`search_to`] with a lookahead built by the caller (for the order of [`button_order`]), so
@@ -800,5 +991,85 @@ pub(crate) mod testing {
                 effect
             })
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::testing::{OBJECTIVES, random_effects};
+    use super::*;
+
+    /// The packed cells read depth after depth, and in any order, by a [`Packed`] (from the
+    /// changes between depths) are every depth's list, and [`Lookahead::rest`] is the same
+    /// whether it reads the lists or replays the changes: on random systems and on mixed grids
+    /// up to 12×12 (the beam and the search read the same lookahead both ways).
+    #[test]
+    fn packed_changes_replay_the_lists() {
+        use rand::{RngExt, SeedableRng, rngs::StdRng};
+        let mut rng = StdRng::seed_from_u64(62);
+        let mut compared = 0;
+        for round in 0..120 {
+            let problem = if round % 2 == 0 {
+                let cells = rng.random_range(1..9);
+                let moduli: Vec<u64> = (0..cells).map(|_| rng.random_range(2..=12)).collect();
+                let n = rng.random_range(1..9);
+                let effects = random_effects(&mut rng, &moduli, n, 0.4);
+                let highest = (0..n).map(|_| rng.random_range(0..12)).collect();
+                SearchProblem { rhs: vec![0; cells], moduli, effects, highest }
+            } else {
+                let side: usize = rng.random_range(2..=12);
+                let cells = side * side;
+                let moduli: Vec<u64> = (0..cells).map(|_| rng.random_range(2..=12)).collect();
+                let effects = (0..cells)
+                    .map(|b: usize| {
+                        let (r, c) = (b / side, b % side);
+                        let mut e = vec![(b, 1)];
+                        [
+                            (r > 0, b.wrapping_sub(side)),
+                            (r + 1 < side, b + side),
+                            (c > 0, b.wrapping_sub(1)),
+                            (c + 1 < side, b + 1),
+                        ]
+                        .into_iter()
+                        .filter(|&(ok, _)| ok)
+                        .for_each(|(_, i)| e.push((i, 1)));
+                        e
+                    })
+                    .collect();
+                SearchProblem { rhs: vec![0; cells], moduli, effects, highest: vec![11; cells] }
+            };
+            let objective = OBJECTIVES[round % 3];
+            let order = button_order(&problem).0;
+            let Some(mut ahead) = Lookahead::new(&problem, &order, objective) else { continue };
+            let lists = ahead.packing.lists.clone().expect("small boards keep their lists");
+            let n = order.len();
+            let sorted = |list: &[(usize, usize)]| {
+                let mut list = list.to_vec();
+                list.sort_unstable();
+                list
+            };
+            let mut packed = ahead.packed();
+            let mut depths: Vec<usize> = (0..=n).collect();
+            depths.extend((0..=n).map(|_| rng.random_range(0..=n)));
+            for &d in &depths {
+                assert_eq!(sorted(packed.at(d)), sorted(&lists[d]), "round {round} depth {d}");
+                assert_eq!(ahead.terms(d), lists[d].len(), "round {round} depth {d}");
+                let lowest = lists[d].iter().map(|&(i, _)| i).min();
+                assert_eq!(ahead.lowest_cell(d), lowest, "round {round} depth {d}");
+            }
+            drop(packed);
+            let residuals: Vec<Vec<u64>> =
+                (0..8).map(|_| problem.moduli.iter().map(|&m| rng.random_range(0..m)).collect()).collect();
+            let with_lists: Vec<Vec<Option<u64>>> =
+                residuals.iter().map(|r| (0..=n).map(|d| ahead.rest(d, r)).collect()).collect();
+            ahead.packing.lists = None;
+            for (r, expected) in residuals.iter().zip(&with_lists) {
+                for (d, &e) in expected.iter().enumerate() {
+                    assert_eq!(ahead.rest(d, r), e, "round {round} depth {d}");
+                    compared += 1;
+                }
+            }
+        }
+        assert!(compared > 10_000, "{compared}");
     }
 }

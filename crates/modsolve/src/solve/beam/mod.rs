@@ -28,6 +28,7 @@
 //! [`TAIL_NODES`] nodes each), so every pass that reaches the tail closes the last row when any
 //! of its partial plans can be closed.
 
+mod frontier;
 mod tail;
 
 use num_integer::Integer;
@@ -56,6 +57,11 @@ const MAX_WORDS: usize = 1 << 25;
 /// Children kept per partial plan and depth (its smallest feasible values).
 const CHILDREN: usize = 24;
 
+/// Children kept per partial plan past [`SEARCH_BUTTON_LIMIT`] cells: a 300×300 mixed grid's
+/// pass of width 64 (the narrowest whose tail closes) then fits the default budget (with 24,
+/// a parent's 24 values and its copy cost 33 nodes a depth, and the pass 169 million nodes).
+const CHILDREN_HUGE: usize = 8;
+
 /// The longest tail searched depth first.
 const MAX_TAIL: usize = 4096;
 
@@ -68,7 +74,7 @@ const TAIL_NODES_PER_BUTTON: u64 = 256;
 const TAIL_CELLS_PER_BUTTON: usize = 3;
 
 /// The tail's checks are staggered only within this much work (checks × (depths + cells)).
-const STAGGER_WORK: usize = 1 << 24;
+const STAGGER_WORK: usize = 1 << 26;
 
 /// What the beam found.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -99,7 +105,9 @@ pub(crate) fn beam(
     let tail = if objective == Objective::Total { Tail::new(problem, &order, &closing) } else { None };
     let bands = bands(problem, &order, &ahead, tail.as_ref());
     let start = Layer::start(problem).residual;
-    let walk = Beam { problem, objective, order, closing, ahead, tail, bands, start };
+    let additive = ahead.additive();
+    let children = if problem.moduli.len() > SEARCH_BUTTON_LIMIT { CHILDREN_HUGE } else { CHILDREN };
+    let walk = Beam { problem, objective, order, closing, ahead, additive, children, tail, bands, start };
     let mut meter = Meter::new(budget);
     let mut best: Option<(Score, Vec<u64>)> = None;
     let mut width = FIRST_WIDTH;
@@ -108,16 +116,13 @@ pub(crate) fn beam(
     // to it.
     let widest = (MAX_WORDS / problem.moduli.len().max(1)).clamp(FIRST_WIDTH, MAX_WIDTH);
     let cap = if problem.moduli.len() > SEARCH_BUTTON_LIMIT { widest } else { usize::MAX };
-    // The nodes of the last two passes: a pass costs about its width times a node per depth
-    // and value, so the next one's cost is predicted from how the last grew.
-    let mut spent: (u64, u64) = (0, 0);
     loop {
         let bar = best.as_ref().map(|(s, _)| *s).or(incumbent);
-        let before = meter.nodes;
-        if let Some(x) = walk.pass(width, bar, &mut meter) {
+        let (mut spent, before) = (Spent::default(), meter.nodes);
+        if let Some(x) = walk.pass(width, bar, &mut meter, &mut spent) {
             best = Some((objective.score(&x), x));
         }
-        spent = (spent.1, meter.nodes - before);
+        spent.other = (meter.nodes - before).saturating_sub(spent.full);
         if meter.exhausted || width >= widest {
             break;
         }
@@ -130,19 +135,25 @@ pub(crate) fn beam(
     Beamed { plan: best.map(|(_, x)| x), nodes: meter.nodes.min(budget.nodes) }
 }
 
-/// Whether a pass is worth starting with `left` nodes after passes that took `spent` (the one
-/// before the last, the last), its width `wider` times the last's: not when its predicted cost
-/// is above what is left, for a pass cut by the budget before its tail finds no plan (on a
-/// 100×100 mixed grid the last pass of the default budget was cut after 1.5 s, a sixth of the
-/// beam's time, and found nothing). The cost grows with the width, a little less on small
-/// boards (a pass's first depths have fewer partial plans than its width): the prediction is
-/// the last pass's nodes times the growth of the last two, at most `wider`, which a pass that
-/// reaches its tail before the budget is spent also meets (a 20×20 grid's widest pass found
-/// its best plan so).
-fn worth_starting(spent: (u64, u64), wider: f64, left: u64) -> bool {
-    let (before, last) = spent;
-    let growth = if before > 0 { (last as f64 / before as f64).min(wider) } else { wider };
-    last as f64 * growth <= left as f64
+/// The nodes a pass spent at depths whose layer was full (as many partial plans as the width:
+/// a wider pass has more of them there) and on its tail (which tries more partial plans in a
+/// wider pass), and at the others (the first depths, whose layers the width does not limit).
+#[derive(Clone, Copy, Debug, Default)]
+struct Spent {
+    full: u64,
+    other: u64,
+}
+
+/// Whether a pass is worth starting with `left` nodes after a pass that took `spent`, its
+/// width `wider` times the last's: not when its predicted cost is above what is left, for a
+/// pass cut by the budget before its tail finds no plan (on a 100×100 mixed grid the last pass
+/// of the default budget was cut after 1.5 s, a sixth of the beam's time, and found nothing).
+/// The prediction is the nodes of the full layers times `wider`, and the others' as they were.
+/// (It was the last pass's nodes times the growth of the last two, which a 20×20 grid's pass of
+/// 4096 ran past: its first depths had fewer partial plans than the width at 256 and 1024,
+/// so the growth from one to the other was 2.7, and from 1024 to 4096 it was 4.)
+fn worth_starting(spent: Spent, wider: f64, left: u64) -> bool {
+    spent.full as f64 * wider + spent.other as f64 <= left as f64
 }
 
 /// For each depth `d` (0 to the order's length), the cells `lo..hi` in which the residuals of
@@ -190,6 +201,28 @@ fn bands(
     bands
 }
 
+/// A child kept at a depth: its bound, its parent, its button's value, and its lookahead (for
+/// [`Layer::rest`]).
+type Child = (Score, u32, u64, (u128, u32));
+
+/// An entry taken off, and added to, a lookahead kept as a sum and a count of entries that
+/// cannot be met ([`Layer::rest`]).
+fn take(rest: &mut (u128, u32), entry: u64) {
+    if entry == u64::MAX {
+        rest.1 -= 1;
+    } else {
+        rest.0 -= u128::from(entry);
+    }
+}
+
+fn put(rest: &mut (u128, u32), entry: u64) {
+    if entry == u64::MAX {
+        rest.1 += 1;
+    } else {
+        rest.0 += u128::from(entry);
+    }
+}
+
 /// The fixed parts of every pass.
 struct Beam<'a> {
     problem: &'a SearchProblem,
@@ -197,6 +230,10 @@ struct Beam<'a> {
     order: Vec<usize>,
     closing: Vec<Vec<usize>>,
     ahead: Lookahead,
+    /// [`Lookahead::additive`].
+    additive: bool,
+    /// [`CHILDREN`], or [`CHILDREN_HUGE`].
+    children: usize,
     tail: Option<Tail>,
     /// [`bands`].
     bands: Vec<(usize, usize)>,
@@ -209,6 +246,10 @@ struct Beam<'a> {
 struct Layer {
     /// Each partial plan's bound (the key it was kept by).
     bound: Vec<Score>,
+    /// Each partial plan's lookahead at its depth, as the sum of its finite table entries and
+    /// the number of entries that cannot be met (none but at depth 0: a partial plan is kept
+    /// only when its lookahead can be met), for [`Lookahead::additive`] lookaheads.
+    rest: Vec<(u128, u32)>,
     residual: Vec<u64>,
     sum: Vec<u128>,
     max: Vec<u64>,
@@ -220,6 +261,7 @@ impl Layer {
     fn start(problem: &SearchProblem) -> Layer {
         Layer {
             bound: vec![(0, 0)],
+            rest: vec![(0, 0)],
             residual: problem.rhs.iter().zip(&problem.moduli).map(|(&r, &m)| r % m).collect(),
             sum: vec![0],
             max: vec![0],
@@ -276,8 +318,14 @@ impl Beam<'_> {
     }
 
     /// One pass of `width`: the best plan scoring below `bar`, `None` when none was found or
-    /// the meter ran out.
-    fn pass(&self, width: usize, bar: Option<Score>, meter: &mut Meter) -> Option<Vec<u64>> {
+    /// the meter ran out. The nodes of its full layers and its tail are added to `spent.full`.
+    fn pass(
+        &self,
+        width: usize,
+        bar: Option<Score>,
+        meter: &mut Meter,
+        spent: &mut Spent,
+    ) -> Option<Vec<u64>> {
         let problem = self.problem;
         let cells = problem.moduli.len();
         let n = self.order.len();
@@ -297,14 +345,44 @@ impl Beam<'_> {
         // beam no longer reached the pass that finds its best plan).
         let per_node = terms_per_node(0);
         let mut lookups = 0u64;
+        let mut packed = self.ahead.packed();
+        if self.additive {
+            let mut rest = (0, 0);
+            for &(i, t) in packed.at(0) {
+                put(&mut rest, self.ahead.entry(t, layer.residual[i]));
+            }
+            layer.rest[0] = rest;
+        }
         for depth in 0..n {
             if self.tail.as_ref().is_some_and(|t| t.from == depth) {
-                return self.close(&layer, &trail, bar, meter);
+                // The tail tries more partial plans in a wider pass: its nodes count as a full
+                // layer's.
+                let at_tail = meter.nodes;
+                let found = self.close(&layer, &trail, bar, meter);
+                spent.full += meter.nodes - at_tail;
+                return found;
             }
             let j = self.order[depth];
             let hi = problem.highest[j];
             let cost = problem.step_nodes(j);
+            let (full, at_start) = (layer.sum.len() >= width, meter.nodes);
             let terms = self.ahead.terms(depth + 1) as u64;
+            packed.at(depth + 1);
+            // An additive lookahead is kept up to date instead of summed over again: a parent's
+            // from its own at the depth before and this depth's changes, a child's from its
+            // parent's and the packed cells of the button. What each look-up of the sum would
+            // read is the same (tested against [`Lookahead::rest`]).
+            let (gone, came) = packed.changes(depth + 1);
+            let own: Vec<(usize, usize)> = if self.additive {
+                problem.effects[j].iter().filter_map(|&(i, _)| Some((i, packed.table_of(i)?))).collect()
+            } else {
+                Vec::new()
+            };
+            let ahead = packed.current();
+            // What a child's look-ups cost: the button's packed cells, and once per parent the
+            // changes; or every packed cell.
+            let child_terms = if self.additive { own.len() as u64 } else { terms };
+            let parent_terms = if self.additive { (gone.len() + came.len() + own.len()) as u64 } else { 0 };
             let band = self.bands[depth + 1].1 - self.bands[depth + 1].0;
             let copy = band as u64 / terms_per_node(cells);
             // Children that leave the tail unsolvable are not kept: by the checks modulo prime
@@ -314,7 +392,7 @@ impl Beam<'_> {
             // What the step between the values tried takes off each cell of the button.
             let by_step = self.deltas(j, self.step_at(depth, j));
             // (bound, parent, value)
-            let mut children: Vec<(Score, u32, u64)> = Vec::new();
+            let mut children: Vec<Child> = Vec::new();
             for strong in [true, false] {
                 if !strong && (!children.is_empty() || !here(true)) {
                     break;
@@ -333,11 +411,26 @@ impl Beam<'_> {
                         }
                         continue;
                     };
+                    // The parent's lookahead at the next depth without its button's cells.
+                    let mut base = layer.rest[s];
+                    if self.additive {
+                        lookups += parent_terms;
+                        meter.touch(parent_terms as usize);
+                        for &(i, t) in gone {
+                            take(&mut base, self.ahead.entry(t as usize, scratch[i as usize]));
+                        }
+                        for &(i, t) in came {
+                            put(&mut base, self.ahead.entry(t as usize, scratch[i as usize]));
+                        }
+                        for &(i, t) in &own {
+                            take(&mut base, self.ahead.entry(t, scratch[i]));
+                        }
+                    }
                     // The value pressed on `scratch` (undone after the last), each next one
                     // reached by adding `step` times the button.
                     debug_assert_eq!(step, self.step_at(depth, j));
                     let (mut value, mut taken, mut pressed) = (first, 0, 0);
-                    while value <= hi && taken < CHILDREN {
+                    while value <= hi && taken < self.children {
                         if !meter.tick_by(cost) {
                             return None;
                         }
@@ -355,8 +448,8 @@ impl Beam<'_> {
                         let closed = self.closing[depth].iter().all(|&i| scratch[i] == 0)
                             && check.is_none_or(|t| t.feasible(depth, strong, scratch));
                         if closed {
-                            lookups += terms;
-                            meter.touch(terms as usize);
+                            lookups += child_terms;
+                            meter.touch(child_terms as usize);
                             if lookups >= per_node {
                                 if !meter.tick_by(lookups / per_node) {
                                     return None;
@@ -364,10 +457,26 @@ impl Beam<'_> {
                                 lookups %= per_node;
                             }
                         }
-                        if closed && let Some(rest) = self.ahead.rest(depth + 1, scratch) {
+                        let rest = if !closed {
+                            None
+                        } else if self.additive {
+                            let mut r = base;
+                            for &(i, t) in &own {
+                                put(&mut r, self.ahead.entry(t, scratch[i]));
+                            }
+                            (r.1 == 0).then(|| (r.0.min(u128::from(u64::MAX)) as u64, r))
+                        } else {
+                            self.ahead.rest_of(ahead, depth + 1, scratch).map(|r| (r, (0, 0)))
+                        };
+                        debug_assert_eq!(
+                            rest.map(|(r, _)| r),
+                            if closed { self.ahead.rest_of(ahead, depth + 1, scratch) } else { None },
+                            "the lookahead kept up to date at depth {depth}"
+                        );
+                        if let Some((rest, sum)) = rest {
                             let key = self.key(sum2, max2, nz2, rest);
                             if below(key) {
-                                children.push((key, s as u32, value));
+                                children.push((key, s as u32, value, sum));
                                 taken += 1;
                             }
                         }
@@ -382,9 +491,12 @@ impl Beam<'_> {
             if children.is_empty() {
                 return None;
             }
+            if full {
+                spent.full += meter.nodes - at_start;
+            }
             self.keep(&layer, &mut children, width, depth, &mut spare);
             std::mem::swap(&mut layer, &mut spare);
-            trail.push(children.iter().map(|&(_, s, v)| (s, v)).collect());
+            trail.push(children.iter().map(|&(_, s, v, _)| (s, v)).collect());
         }
         // Every partial plan at the last depth is a plan: the first (least bound, which is its
         // exact score once nothing is open) is the best.
@@ -419,14 +531,7 @@ impl Beam<'_> {
     /// The next layer, written into `next` (whose buffers are reused): the `width` children
     /// (`(bound, parent, value)` of button `j`) of least bound, sorted (`children` is cut to
     /// them), each its parent in `layer` with `j` pressed.
-    fn keep(
-        &self,
-        layer: &Layer,
-        children: &mut Vec<(Score, u32, u64)>,
-        width: usize,
-        depth: usize,
-        next: &mut Layer,
-    ) {
+    fn keep(&self, layer: &Layer, children: &mut Vec<Child>, width: usize, depth: usize, next: &mut Layer) {
         let j = self.order[depth];
         let start = &self.start;
         let cells = self.problem.moduli.len();
@@ -436,6 +541,7 @@ impl Beam<'_> {
         }
         children.sort_unstable();
         next.bound.clear();
+        next.rest.clear();
         next.sum.clear();
         next.max.clear();
         next.nonzero.clear();
@@ -445,9 +551,10 @@ impl Beam<'_> {
             next.residual.extend_from_slice(start);
         }
         let (lo, hi) = self.bands[depth + 1];
-        for (k, &(key, s, value)) in children.iter().enumerate() {
+        for (k, &(key, s, value, rest)) in children.iter().enumerate() {
             let (s, to) = (s as usize, k * cells);
             next.bound.push(key);
+            next.rest.push(rest);
             next.residual[to + lo..to + hi].copy_from_slice(&layer.residual[s * cells + lo..s * cells + hi]);
             self.press(&mut next.residual[to..to + cells], j, value, false);
             next.sum.push(layer.sum[s] + value as u128);
@@ -643,16 +750,16 @@ mod tests {
     }
 
     /// A pass predicted to need more nodes than are left is not started (a pass cut before its
-    /// tail finds nothing): its cost is the last pass's times the growth of the last two, at
-    /// most the growth of the width. On a 10×10 mixed grid the beam then ends with a plan and
+    /// tail finds nothing): its cost is the nodes of the last pass's full layers times the
+    /// growth of the width, and its other nodes as they were. On a 10×10 mixed grid the beam then ends with a plan and
     /// the rest of the budget unspent, the same on a second run.
     #[test]
     fn a_pass_that_cannot_finish_is_not_started() {
-        assert!(worth_starting((0, 100), 4.0, 400));
-        assert!(!worth_starting((0, 100), 4.0, 399));
-        assert!(worth_starting((100, 280), 4.0, 784));
-        assert!(!worth_starting((100, 280), 4.0, 783));
-        assert!(!worth_starting((100, 500), 4.0, 1599));
+        assert!(worth_starting(Spent { full: 100, other: 0 }, 4.0, 400));
+        assert!(!worth_starting(Spent { full: 100, other: 0 }, 4.0, 399));
+        assert!(worth_starting(Spent { full: 100, other: 180 }, 4.0, 580));
+        assert!(!worth_starting(Spent { full: 100, other: 180 }, 4.0, 579));
+        assert!(!worth_starting(Spent { full: 400, other: 100 }, 4.0, 1699));
         use rand::{SeedableRng, rngs::StdRng};
         let mut rng = StdRng::seed_from_u64(10);
         let (problem, _) = grid(&mut rng, 10, 10, 1);

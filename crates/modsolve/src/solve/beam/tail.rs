@@ -7,9 +7,17 @@
 
 use num_integer::Integer;
 
+use super::frontier::Frontier;
 use super::{MAX_TAIL, STAGGER_WORK, TAIL_CELLS_PER_BUTTON};
 use crate::algebra::arith::{add_mod, inv_mod, mul_mod, sub_mod, valuation};
 use crate::solve::search::{Budget, Goal, Lookahead, Objective, SearchProblem, button_order, search_ahead};
+
+/// A tail is completed by [`Frontier`] when its open cells' states stay within this many.
+const FRONTIER_STATES: usize = 1 << 16;
+
+/// The frontier's table entries count one node per this many (a node of the search does about
+/// as much).
+const FRONTIER_WORK_PER_NODE: u64 = 16;
 
 /// The tail of the order, searched depth first from each partial plan that reaches it.
 pub(super) struct Tail {
@@ -21,6 +29,9 @@ pub(super) struct Tail {
     /// Each tail cell's index in the whole problem.
     pub(super) cells: Vec<usize>,
     pub(super) ahead: Option<Lookahead>,
+    /// The tail's fewest presses by dynamic programming over its open cells, when their states
+    /// stay within [`FRONTIER_STATES`] (else the depth-first search with `ahead`).
+    frontier: Option<Frontier>,
     /// What the residuals at the tail must meet for the tail to be solvable at all
     /// ([`tail_checks`]).
     pub(super) checks: Vec<Check>,
@@ -87,7 +98,8 @@ impl Tail {
         };
         let mut checks = checks;
         checks.sort_by_key(|c| c.depth);
-        Some(Tail { from, problem, cells, ahead, checks })
+        let frontier = Frontier::new(&problem, FRONTIER_STATES);
+        Some(Tail { from, problem, cells, ahead, frontier, checks })
     }
 
     /// Whether residuals `residual` (of the whole problem) pass every check of `depth`: all of
@@ -124,6 +136,12 @@ impl Tail {
     ) -> (Option<Vec<u64>>, u64) {
         for (k, &i) in self.cells.iter().enumerate() {
             problem.rhs[k] = residual[i];
+        }
+        if let Some(frontier) = &self.frontier {
+            let nodes = frontier.work / FRONTIER_WORK_PER_NODE + 1;
+            if nodes <= budget.nodes {
+                return (frontier.fewest(&problem.rhs, &problem.moduli, below), nodes);
+            }
         }
         let goal = Goal::Best(Objective::Total);
         let initial = below.map(|b| (b, 0));

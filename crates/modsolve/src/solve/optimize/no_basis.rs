@@ -6,7 +6,7 @@ use num_traits::ToPrimitive;
 
 use super::branch_and_bound::windows_after_beam;
 use super::budget::beam_and_windows;
-use super::{Exploration, NotSearched, Proof, SEARCH_BUTTON_LIMIT, plan, within_limits};
+use super::{Exploration, NotSearched, Proof, plan, within_limits};
 use crate::solve::Answer;
 use crate::solve::beam;
 use crate::solve::bound::{self, Bound};
@@ -14,8 +14,10 @@ use crate::solve::search::{Budget, Objective, SearchProblem};
 
 /// A board whose quiet basis was left out (too many quiet patterns to keep): the beam search
 /// over the buttons themselves ([`beam`]), which needs no basis, with the whole budget, from the
-/// algebra's plan as the incumbent. The plan it finds is not proven (`no-basis`); without one
-/// (or past [`SEARCH_BUTTON_LIMIT`] buttons) the algebra's plan stands, as before. Sets of
+/// algebra's plan as the incumbent, on boards of any size (past 20,000 buttons too: a 300×300
+/// mixed grid's plan falls from 21.5 million presses to 233,833). The plan it finds is not
+/// proven (`no-basis`); without one the algebra's plan stands, as before, and an algebra's plan
+/// already at the single cells' bound ([`bound::quick_bound`]) is not searched. Sets of
 /// [`super::budget::WINDOW_FROM`] buttons or more give a share to the window search
 /// ([`super::windows`]) after the beam, from the beam's plan or the algebra's. The
 /// relaxations' lower bound is worked out on the other core meanwhile and returned with the
@@ -31,7 +33,7 @@ pub(super) fn beam_without_basis(
     let words = |list: &[BigUint]| list.iter().map(|x| x.to_u64()).collect::<Option<Vec<u64>>>();
     let x0 = words(answer.presses.as_deref().ok_or(no_basis)?).ok_or(no_basis)?;
     let periods = words(&answer.periods).ok_or(no_basis)?;
-    if budget.nodes == 0 || periods.len() > SEARCH_BUTTON_LIMIT {
+    if budget.nodes == 0 {
         return Err(no_basis);
     }
     let highest: Vec<u64> = match limits {
@@ -40,6 +42,12 @@ pub(super) fn beam_without_basis(
     };
     let start = within_limits(&x0, limits).then(|| objective.score(&x0));
     let problem = search_problem(&highest);
+    // A plan already at the single cells' bound needs no search (the caller proves it).
+    if let (Some(score), Bound::AtLeast(b)) = (start, bound::quick_bound(&problem, objective))
+        && score.0 <= b
+    {
+        return Err(no_basis);
+    }
     let (beam_share, window_share) = beam_and_windows(budget.nodes, problem.effects.len());
     // The relaxations' bound ([`bound::lower_bound`], seconds on a 100×100 grid) on the other
     // core while the beam runs on this one.
