@@ -17,7 +17,7 @@ const FRONTIER_STATES: usize = 1 << 16;
 
 /// The frontier's table entries count one node per this many (a node of the search does about
 /// as much).
-const FRONTIER_WORK_PER_NODE: u64 = 16;
+const FRONTIER_WORK_PER_NODE: u64 = 4;
 
 /// The tail of the order, searched depth first from each partial plan that reaches it.
 pub(super) struct Tail {
@@ -30,7 +30,8 @@ pub(super) struct Tail {
     pub(super) cells: Vec<usize>,
     pub(super) ahead: Option<Lookahead>,
     /// The tail's fewest presses by dynamic programming over its open cells, when their states
-    /// stay within [`FRONTIER_STATES`] (else the depth-first search with `ahead`).
+    /// stay within [`FRONTIER_STATES`]: asked when the depth-first search with `ahead` is cut
+    /// by its nodes with nothing found.
     frontier: Option<Frontier>,
     /// What the residuals at the tail must meet for the tail to be solvable at all
     /// ([`tail_checks`]).
@@ -137,15 +138,22 @@ impl Tail {
         for (k, &i) in self.cells.iter().enumerate() {
             problem.rhs[k] = residual[i];
         }
-        if let Some(frontier) = &self.frontier {
-            let nodes = frontier.work / FRONTIER_WORK_PER_NODE + 1;
-            if nodes <= budget.nodes {
-                return (frontier.fewest(&problem.rhs, &problem.moduli, below), nodes);
-            }
-        }
         let goal = Goal::Best(Objective::Total);
         let initial = below.map(|b| (b, 0));
         let found = search_ahead(problem, goal, budget, initial, None, self.ahead.as_ref(), None);
+        // A search cut by its nodes with nothing found may have wandered among the values of
+        // the first buttons: the frontier answers exactly, when its tables fit what is left.
+        // (Taken first, its tables' work on every partial plan left an 8×8 grid's beam fewer
+        // nodes than the search's quick failures did: 176 presses against 142.)
+        if found.plan.is_none()
+            && !found.complete
+            && let Some(frontier) = &self.frontier
+        {
+            let nodes = frontier.work / FRONTIER_WORK_PER_NODE + 1;
+            if found.nodes + nodes <= budget.nodes {
+                return (frontier.fewest(&problem.rhs, &problem.moduli, below), found.nodes + nodes);
+            }
+        }
         (found.plan, found.nodes)
     }
 }
