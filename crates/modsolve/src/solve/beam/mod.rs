@@ -373,11 +373,14 @@ impl Beam<'_> {
             // parent's and the packed cells of the button. What each look-up of the sum would
             // read is the same (tested against [`Lookahead::rest`]).
             let (gone, came) = packed.changes(depth + 1);
-            let own: Vec<(usize, usize)> = if self.additive {
+            let mut own: Vec<(usize, usize)> = if self.additive {
                 problem.effects[j].iter().filter_map(|&(i, _)| Some((i, packed.table_of(i)?))).collect()
             } else {
                 Vec::new()
             };
+            // Each cell once, should a button list one twice.
+            own.sort_unstable();
+            own.dedup();
             let ahead = packed.current();
             // What a child's look-ups cost: the button's packed cells, and once per parent the
             // changes; or every packed cell.
