@@ -460,10 +460,16 @@ impl Lookahead {
             if packed > LOOKAHEAD_LISTS {
                 lists = None;
             }
-            if let Some(lists) = lists.as_mut() {
-                lists.push(chosen.clone());
+            // Each depth's list goes into `lists` once the next depth has been compared with it.
+            let previous = std::mem::replace(&mut before, chosen);
+            if d > 0
+                && let Some(lists) = lists.as_mut()
+            {
+                lists.push(previous);
             }
-            before = chosen;
+        }
+        if let Some(lists) = lists.as_mut() {
+            lists.push(before);
         }
         let packed_cells = came.iter().map(|&(i, _)| i as usize + 1).max().unwrap_or(0);
         let packing = Packing { gone, came, gone_at, came_at, sizes, lists, cells: packed_cells };
