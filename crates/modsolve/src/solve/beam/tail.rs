@@ -31,7 +31,7 @@ pub(super) struct Tail {
     pub(super) ahead: Option<Lookahead>,
     /// The tail's fewest presses by dynamic programming over its open cells, when their states
     /// stay within [`FRONTIER_STATES`]: asked when the depth-first search with `ahead` is cut
-    /// by its nodes with nothing found.
+    /// by its nodes after it found a plan ([`Tail::complete`]).
     frontier: Option<Frontier>,
     /// What the residuals at the tail must meet for the tail to be solvable at all
     /// ([`tail_checks`]).
@@ -126,7 +126,9 @@ impl Tail {
     }
 
     /// The fewest presses of the tail's buttons (in the order's tail order) that meet
-    /// `residual`, fewer than `below` when given, within `budget`; with the nodes spent.
+    /// `residual`, fewer than `below` when given: a depth-first search within `budget`, then,
+    /// when the search was cut after it found a plan, the frontier's exact answer if its work
+    /// fits within `spare` nodes (all that is left, `budget` included); with the nodes spent.
     /// `problem` is a copy of the tail's, whose right-hand side is overwritten.
     pub(super) fn complete(
         &self,
@@ -134,6 +136,7 @@ impl Tail {
         residual: &[u64],
         below: Option<u128>,
         budget: Budget,
+        spare: u64,
     ) -> (Option<Vec<u64>>, u64) {
         for (k, &i) in self.cells.iter().enumerate() {
             problem.rhs[k] = residual[i];
@@ -141,17 +144,21 @@ impl Tail {
         let goal = Goal::Best(Objective::Total);
         let initial = below.map(|b| (b, 0));
         let found = search_ahead(problem, goal, budget, initial, None, self.ahead.as_ref(), None);
-        // A search cut by its nodes with nothing found may have wandered among the values of
-        // the first buttons: the frontier answers exactly, when its tables fit what is left.
-        // (Taken first, its tables' work on every partial plan left an 8×8 grid's beam fewer
-        // nodes than the search's quick failures did: 176 presses against 142.)
-        if found.plan.is_none()
-            && !found.complete
-            && let Some(frontier) = &self.frontier
-        {
-            let nodes = frontier.work / FRONTIER_WORK_PER_NODE + 1;
-            if found.nodes + nodes <= budget.nodes {
-                return (frontier.fewest(&problem.rhs, &problem.moduli, below), found.nodes + nodes);
+        // A long tail's search cut by its nodes keeps the first plan it stumbled on: a
+        // 100×100 mixed grid's last row took 2,236 to 2,347 presses that way, where the
+        // frontier finds 1,443 to 1,468 from the same partial plans. A search cut with nothing
+        // found is not asked again: such partial plans are mostly ones the tail cannot
+        // complete at all, and the frontier's tables on every one of them took a 30×30 grid's
+        // beam its widest pass (taken first, they left an 8×8 grid's beam fewer nodes than the
+        // search's quick failures did: 176 presses against 142).
+        if let (Some(plan), false, Some(frontier)) = (&found.plan, found.complete, &self.frontier) {
+            let nodes = found.nodes + frontier.work / FRONTIER_WORK_PER_NODE + 1;
+            if nodes <= spare {
+                let exact = frontier.fewest(&problem.rhs, &problem.moduli, below);
+                let total = |x: &[u64]| x.iter().map(|&v| u128::from(v)).sum::<u128>();
+                // The frontier's is the fewest, so never above the search's.
+                debug_assert!(exact.as_ref().is_some_and(|x| total(x) <= total(plan)));
+                return (exact.or(found.plan), nodes);
             }
         }
         (found.plan, found.nodes)
@@ -340,19 +347,11 @@ fn stagger(
                 continue;
             }
             // A check its own button cannot always meet (a coefficient or a forced step that p
-            // divides) is kept modulo p alone: met by luck, one partial plan in p, where a check
-            // modulo a higher power would cut almost every partial plan. Weakened so far that
-            // this button no longer changes it, it moves on to earlier buttons.
-            let step = closing_cell.map_or(1, |(_, m, a)| m / a.gcd(&m));
-            let lowest = rows[k].1.iter().map(|&v| ring.valuation(v)).min().unwrap_or(u32::MAX);
-            let top = ring.q.ilog(ring.p) - 1;
-            if (least > lowest || step.is_multiple_of(ring.p)) && lowest < top {
-                let weaken = ring.p.pow(top - lowest);
-                rows[k].1.iter_mut().for_each(|v| *v = mul_mod(*v, weaken, ring.q));
-                if rows[k].1[d] == 0 {
-                    continue;
-                }
-            }
+            // divides) stays whole: it was weakened to modulo p here, met by luck by one partial
+            // plan in p, and on a 100×100 mixed grid every partial plan of the passes of 64
+            // and 256 then reached the tail unable to complete it (their plan, 26,559 presses
+            // after the windows, became 25,417 kept whole). Where it cuts every child, the beam
+            // falls back to the checks modulo primes at that depth.
             open[k] = false;
             out.push((k, d));
         }
