@@ -857,6 +857,41 @@ mod tests {
         assert!(exact > 20 && rescued > 5, "{exact} finished, {rescued} better than the search's own");
     }
 
+    /// A tail of 1000 buttons or more (a 3×1100 mixed grid's last row) is answered by the
+    /// frontier whatever the search's own nodes: from the residuals of a solving plan's prefix,
+    /// with one node for the search, the answer completes the plan (simulated), has no more
+    /// presses than the plan's own tail, and its work is counted.
+    #[test]
+    fn a_long_tail_is_answered_by_the_frontier() {
+        use rand::SeedableRng;
+        let mut rng = rand::rngs::StdRng::seed_from_u64(46);
+        let mut answered = 0;
+        for round in 0..3 {
+            let (problem, x) = grid(&mut rng, 3, 1100, 1 + round % 2);
+            let (order, closing) = button_order(&problem);
+            let tail = Tail::new(&problem, &order, &closing).expect("a tail");
+            assert!(order.len() - tail.from >= 1000, "round {round}: a tail of {}", order.len() - tail.from);
+            let mut residual = problem.rhs.clone();
+            for &j in &order[..tail.from] {
+                for &(i, a) in &problem.effects[j] {
+                    let m = problem.moduli[i];
+                    residual[i] = sub_mod(residual[i], mul_mod(a, x[j] % m, m), m);
+                }
+            }
+            let own: u128 = order[tail.from..].iter().map(|&j| u128::from(x[j])).sum();
+            let mut sub = tail.problem.clone();
+            let (found, nodes) = tail.complete(&mut sub, &residual, None, Budget::of_nodes(1), 1 << 40);
+            let plan = found.expect("the plan's own tail completes it");
+            let mut whole = x.clone();
+            order[tail.from..].iter().zip(&plan).for_each(|(&j, &v)| whole[j] = v);
+            assert!(solves(&problem, &whole), "round {round}");
+            assert!(plan.iter().map(|&v| u128::from(v)).sum::<u128>() <= own, "round {round}");
+            assert!(nodes > 1000, "round {round}: {nodes} nodes counted");
+            answered += 1;
+        }
+        assert_eq!(answered, 3);
+    }
+
     /// A pass predicted to need more nodes than are left is not started (a pass cut before its
     /// tail finds nothing): its cost is the nodes of the last pass's full layers times the
     /// growth of the width, and its other nodes as they were. On a 10×10 mixed grid the beam then ends with a plan and
