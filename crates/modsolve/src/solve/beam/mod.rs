@@ -278,9 +278,7 @@ impl Layer {
             nonzero: vec![0],
         }
     }
-}
 
-impl Layer {
     /// Partial plan `s`'s residuals in `whole`: its band copied in, whose cells past the band
     /// hold the right-hand side.
     fn unpack<'w>(&self, s: usize, whole: &'w mut [u64]) -> &'w mut [u64] {
@@ -796,6 +794,18 @@ mod tests {
         assert!(cut * 4 > tried, "{cut} of {tried} random prefixes cut");
     }
 
+    /// What is left of `problem`'s right-hand side once the buttons `head` are pressed as in `x`.
+    fn residual_after(problem: &SearchProblem, head: &[usize], x: &[u64]) -> Vec<u64> {
+        let mut residual = problem.rhs.clone();
+        for &j in head {
+            for &(i, a) in &problem.effects[j] {
+                let m = problem.moduli[i];
+                residual[i] = sub_mod(residual[i], mul_mod(a, x[j] % m, m), m);
+            }
+        }
+        residual
+    }
+
     /// A tail search cut by its nodes after it found a plan is finished by the frontier when
     /// its work fits what is left: from the residuals a cheap plan (the beam's) leaves at the
     /// tail of mixed grids of 10 to 22 rows and columns without press limits (tails of 10 to
@@ -824,13 +834,7 @@ mod tests {
             let x = beam(&problem, Objective::Total, Budget::of_nodes(100_000), None).plan.unwrap_or(x);
             let (order, closing) = button_order(&problem);
             let Some(tail) = Tail::new(&problem, &order, &closing) else { continue };
-            let mut residual = problem.rhs.clone();
-            for &j in &order[..tail.from] {
-                for &(i, a) in &problem.effects[j] {
-                    let m = problem.moduli[i];
-                    residual[i] = sub_mod(residual[i], mul_mod(a, x[j] % m, m), m);
-                }
-            }
+            let residual = residual_after(&problem, &order[..tail.from], &x);
             let mut sub = tail.problem.clone();
             let total = |x: &[u64]| x.iter().map(|&v| u128::from(v)).sum::<u128>();
             let (truth, _) = tail.complete(&mut sub, &residual, None, Budget::of_nodes(1 << 30), 0);
@@ -871,13 +875,7 @@ mod tests {
             let (order, closing) = button_order(&problem);
             let tail = Tail::new(&problem, &order, &closing).expect("a tail");
             assert!(order.len() - tail.from >= 1000, "round {round}: a tail of {}", order.len() - tail.from);
-            let mut residual = problem.rhs.clone();
-            for &j in &order[..tail.from] {
-                for &(i, a) in &problem.effects[j] {
-                    let m = problem.moduli[i];
-                    residual[i] = sub_mod(residual[i], mul_mod(a, x[j] % m, m), m);
-                }
-            }
+            let residual = residual_after(&problem, &order[..tail.from], &x);
             let own: u128 = order[tail.from..].iter().map(|&j| u128::from(x[j])).sum();
             let mut sub = tail.problem.clone();
             let (found, nodes) = tail.complete(&mut sub, &residual, None, Budget::of_nodes(1), 1 << 40);

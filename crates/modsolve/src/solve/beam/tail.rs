@@ -38,8 +38,9 @@ pub(super) struct Tail {
     pub(super) cells: Vec<usize>,
     pub(super) ahead: Option<Lookahead>,
     /// The tail's fewest presses by dynamic programming over its open cells, when their states
-    /// stay within [`FRONTIER_STATES`]: asked when the depth-first search with `ahead` is cut
-    /// by its nodes after it found a plan ([`Tail::complete`]).
+    /// stay within [`FRONTIER_STATES`]: asked first on tails of [`LONG_TAIL`] buttons, else
+    /// when the depth-first search with `ahead` is cut by its nodes after it found a plan
+    /// ([`Tail::complete`]).
     frontier: Option<Frontier>,
     /// What the residuals at the tail must meet for the tail to be solvable at all
     /// ([`tail_checks`]).
@@ -150,13 +151,13 @@ impl Tail {
         for (k, &i) in self.cells.iter().enumerate() {
             problem.rhs[k] = residual[i];
         }
+        // The frontier and the nodes one answer of it counts.
+        let frontier = self.frontier.as_ref().map(|f| (f, f.work / FRONTIER_WORK_PER_NODE + 1));
         if problem.effects.len() >= LONG_TAIL
-            && let Some(frontier) = &self.frontier
+            && let Some((frontier, nodes)) = frontier
+            && nodes <= spare
         {
-            let nodes = frontier.work / FRONTIER_WORK_PER_NODE + 1;
-            if nodes <= spare {
-                return (frontier.fewest(&problem.rhs, &problem.moduli, below), nodes);
-            }
+            return (frontier.fewest(&problem.rhs, &problem.moduli, below), nodes);
         }
         let goal = Goal::Best(Objective::Total);
         let initial = below.map(|b| (b, 0));
@@ -168,8 +169,8 @@ impl Tail {
         // complete at all, and the frontier's tables on every one of them took a 30×30 grid's
         // beam its widest pass (taken first, they left an 8×8 grid's beam fewer nodes than the
         // search's quick failures did: 176 presses against 142).
-        if let (Some(plan), false, Some(frontier)) = (&found.plan, found.complete, &self.frontier) {
-            let nodes = found.nodes + frontier.work / FRONTIER_WORK_PER_NODE + 1;
+        if let (Some(plan), false, Some((frontier, own))) = (&found.plan, found.complete, frontier) {
+            let nodes = found.nodes + own;
             if nodes <= spare {
                 let exact = frontier.fewest(&problem.rhs, &problem.moduli, below);
                 let total = |x: &[u64]| x.iter().map(|&v| u128::from(v)).sum::<u128>();
