@@ -126,7 +126,7 @@ pub(crate) fn terms_per_node(cells: usize) -> u64 {
 const CACHED_CELLS: usize = 256;
 
 /// A lookahead's building ([`Lookahead::work`]) counts one node per this many steps.
-const LOOKAHEAD_WORK_PER_NODE: u64 = 8;
+pub(crate) const LOOKAHEAD_WORK_PER_NODE: u64 = 8;
 
 /// What a search found.
 #[derive(Clone, Debug, Default)]
@@ -325,6 +325,18 @@ const LOOKAHEAD_LISTS: usize = 1 << 22;
 impl Lookahead {
     /// The lookahead of disjoint cells; [`Lookahead::with_shared`] adds a shared bound.
     pub(crate) fn new(problem: &SearchProblem, order: &[usize], objective: Objective) -> Option<Lookahead> {
+        Lookahead::within(problem, order, objective, u64::MAX)
+    }
+
+    /// [`Lookahead::new`], or `None` as soon as its building's [`Lookahead::work`] is known to
+    /// pass `limit` (the packing's is worked out before it is done: on a 1000×1000 grid it is
+    /// two billion steps, 12 s).
+    pub(crate) fn within(
+        problem: &SearchProblem,
+        order: &[usize],
+        objective: Objective,
+        limit: u64,
+    ) -> Option<Lookahead> {
         let n = order.len();
         if n > LOOKAHEAD_FRONTIER_BUTTONS {
             return None;
@@ -360,6 +372,8 @@ impl Lookahead {
                 let period = m / a.gcd(&m);
                 let top = problem.highest[j].min(period - 1);
                 work += m * (top + 1);
+                // `a` is reduced below `m` (by `buttons_by_cell`), so a step needs no division.
+                let a = a as usize;
                 let mut next = vec![u64::MAX; m_us];
                 for (r, &here) in table.iter().enumerate() {
                     if here == u64::MAX {
@@ -375,14 +389,20 @@ impl Lookahead {
                         if c < next[t] {
                             next[t] = c;
                         }
-                        t = ((t as u64 + a) % m) as usize;
+                        t += a;
+                        if t >= m_us {
+                            t -= m_us;
+                        }
                     }
                 }
+                suffix[k] = next.clone();
                 table = next;
-                suffix[k] = table.clone();
             }
             first[i] = tables.len();
             tables.extend(suffix);
+            if work > limit {
+                return None;
+            }
         }
         // The packing at each depth: open cells, fewest buttons left first, disjoint. Past
         // `LOOKAHEAD_BUTTONS` buttons only the frontier's cells (changed by a button already
@@ -394,7 +414,44 @@ impl Lookahead {
             let at = if frontier { depth_of[by_cell[i][0].0] + 1 } else { 0 };
             enters[at.min(n)].push(i);
         }
-        let mut live: Vec<usize> = Vec::new();
+        // The packing's work: each depth's open cells and one (below). A cell is open from the
+        // depth it enters at to its last button's.
+        let packing_work = (0..cells)
+            .filter(|&i| first[i] != usize::MAX)
+            .map(|i| {
+                let at = if frontier { depth_of[by_cell[i][0].0] + 1 } else { 0 };
+                let last = by_cell[i].last().map_or(0, |&(j, _)| depth_of[j]);
+                (last + 1).saturating_sub(at) as u64
+            })
+            .sum::<u64>()
+            + n as u64
+            + 1;
+        if work.saturating_add(packing_work) > limit {
+            return None;
+        }
+        let tables_work = work;
+        // Each button's packable cells (one per entry of the cell's list), for keeping the open
+        // cells sorted from depth to depth: only the cells of the button just fixed move.
+        let mut cells_at = vec![0usize; n + 1];
+        for i in (0..cells).filter(|&i| first[i] != usize::MAX) {
+            by_cell[i].iter().for_each(|&(j, _)| cells_at[j + 1] += 1);
+        }
+        for j in 0..n {
+            cells_at[j + 1] += cells_at[j];
+        }
+        let mut cells_of = vec![0u32; cells_at[n]];
+        let mut filled = cells_at.clone();
+        for i in (0..cells).filter(|&i| first[i] != usize::MAX) {
+            for &(j, _) in &by_cell[i] {
+                cells_of[filled[j]] = i as u32;
+                filled[j] += 1;
+            }
+        }
+        // Per cell, its entries at depths before the current one; the open cells (entered, with
+        // entries left) as (entries left, cell), sorted.
+        let mut taken = vec![0usize; cells];
+        let mut inside = vec![false; cells];
+        let mut open: Vec<(usize, usize)> = Vec::new();
         let mut used = vec![usize::MAX; n];
         let mut packed = 0usize;
         let mut lowest = Vec::with_capacity(n + 1);
@@ -406,19 +463,37 @@ impl Lookahead {
         let mut before: Vec<(usize, usize)> = Vec::new();
         for (d, entering) in enters.iter().enumerate() {
             crate::bounded::checkpoint();
-            live.extend_from_slice(entering);
-            live.retain(|&i| by_cell[i].last().is_some_and(|&(j, _)| depth_of[j] >= d));
-            let mut open: Vec<(usize, usize, usize)> = live
-                .iter()
-                .filter_map(|&i| {
-                    let k = by_cell[i].iter().position(|&(j, _)| depth_of[j] >= d)?;
-                    Some((by_cell[i].len() - k, i, k))
-                })
-                .collect();
-            open.sort_unstable();
+            if d > 0 {
+                for &i in &cells_of[cells_at[order[d - 1]]..cells_at[order[d - 1] + 1]] {
+                    let i = i as usize;
+                    let left = by_cell[i].len() - taken[i];
+                    taken[i] += 1;
+                    if !inside[i] {
+                        continue;
+                    }
+                    if let Ok(at) = open.binary_search(&(left, i)) {
+                        open.remove(at);
+                    }
+                    if left > 1 {
+                        let at = open.binary_search(&(left - 1, i)).unwrap_or_else(|at| at);
+                        open.insert(at, (left - 1, i));
+                    } else {
+                        inside[i] = false;
+                    }
+                }
+            }
+            for &i in entering {
+                let left = by_cell[i].len() - taken[i];
+                if left > 0 {
+                    inside[i] = true;
+                    let at = open.binary_search(&(left, i)).unwrap_or_else(|at| at);
+                    open.insert(at, (left, i));
+                }
+            }
             work += open.len() as u64 + 1;
             let mut chosen = Vec::new();
-            for (_, i, k) in open {
+            for &(_, i) in &open {
+                let k = taken[i];
                 if by_cell[i][k..].iter().all(|&(j, _)| used[j] != d) {
                     by_cell[i][k..].iter().for_each(|&(j, _)| used[j] = d);
                     chosen.push((i, first[i] + k));
@@ -471,6 +546,7 @@ impl Lookahead {
         if let Some(lists) = lists.as_mut() {
             lists.push(before);
         }
+        debug_assert_eq!(work, tables_work + packing_work);
         let packed_cells = came.iter().map(|&(i, _)| i as usize + 1).max().unwrap_or(0);
         let packing = Packing { gone, came, gone_at, came_at, sizes, lists, cells: packed_cells };
         Some(Lookahead {
@@ -597,8 +673,9 @@ pub(crate) fn search_to(
     {
         return SearchOutcome { score: initial_best, complete: true, ..SearchOutcome::default() };
     }
+    let ordered = button_order(problem);
     let ahead = match goal {
-        Goal::Best(objective) => Lookahead::new(problem, &button_order(problem).0, objective),
+        Goal::Best(objective) => Lookahead::new(problem, &ordered.0, objective),
         Goal::All { .. } => None,
     };
     // Building the lookahead counts as the search's nodes: on a small search (a window of the
@@ -609,7 +686,7 @@ pub(crate) fn search_to(
         return SearchOutcome { nodes: budget.nodes, score: initial_best, ..SearchOutcome::default() };
     }
     let left = Budget { nodes: budget.nodes - setup, ..budget };
-    let mut outcome = search_ahead(problem, goal, left, initial_best, floor, ahead.as_ref(), None);
+    let mut outcome = search_ordered(problem, goal, left, initial_best, floor, ahead.as_ref(), None, ordered);
     outcome.nodes += setup;
     outcome
 }
@@ -626,12 +703,26 @@ pub(crate) fn search_ahead(
     ahead: Option<&Lookahead>,
     part: Option<(u64, u64)>,
 ) -> SearchOutcome {
+    search_ordered(problem, goal, budget, initial_best, floor, ahead, part, button_order(problem))
+}
+
+/// [`search_ahead`] with the buttons' order ([`button_order`]) worked out by the caller.
+#[allow(clippy::too_many_arguments)]
+fn search_ordered(
+    problem: &SearchProblem,
+    goal: Goal,
+    budget: Budget,
+    initial_best: Option<Score>,
+    floor: Option<Score>,
+    ahead: Option<&Lookahead>,
+    part: Option<(u64, u64)>,
+    (order, closing): (Vec<usize>, Vec<Vec<usize>>),
+) -> SearchOutcome {
     if let (Some(best), Some(floor)) = (initial_best, floor)
         && best <= floor
     {
         return SearchOutcome { score: initial_best, complete: true, ..SearchOutcome::default() };
     }
-    let (order, closing) = button_order(problem);
     let amount = |j: usize, cell: usize| {
         let m = problem.moduli[cell];
         problem.effects[j].iter().filter(|&&(i, _)| i == cell).fold(0, |acc, &(_, a)| add_mod(acc, a % m, m))
@@ -1004,6 +1095,42 @@ pub(crate) mod testing {
 mod tests {
     use super::testing::{OBJECTIVES, random_effects};
     use super::*;
+    use rand::{RngExt, rngs::StdRng};
+
+    /// A random system of fewer than `below` cells and buttons (moduli 2..=12, caps below 12),
+    /// every target 0.
+    fn random_system(rng: &mut StdRng, below: usize) -> SearchProblem {
+        let cells = rng.random_range(1..below);
+        let moduli: Vec<u64> = (0..cells).map(|_| rng.random_range(2..=12)).collect();
+        let n = rng.random_range(1..below);
+        let effects = random_effects(rng, &moduli, n, 0.4);
+        let highest = (0..n).map(|_| rng.random_range(0..12)).collect();
+        SearchProblem { rhs: vec![0; cells], moduli, effects, highest }
+    }
+
+    /// A `side`×`side` grid of random moduli 2..=12, a press adding `own(button)` to its own
+    /// cell and 1 to its neighbours, caps 11, every target 0.
+    fn mixed_grid(rng: &mut StdRng, side: usize, own: impl Fn(usize) -> u64) -> SearchProblem {
+        let cells = side * side;
+        let moduli: Vec<u64> = (0..cells).map(|_| rng.random_range(2..=12)).collect();
+        let effects = (0..cells)
+            .map(|b: usize| {
+                let (r, c) = (b / side, b % side);
+                let mut e = vec![(b, own(b))];
+                [
+                    (r > 0, b.wrapping_sub(side)),
+                    (r + 1 < side, b + side),
+                    (c > 0, b.wrapping_sub(1)),
+                    (c + 1 < side, b + 1),
+                ]
+                .into_iter()
+                .filter(|&(ok, _)| ok)
+                .for_each(|(_, i)| e.push((i, 1)));
+                e
+            })
+            .collect();
+        SearchProblem { rhs: vec![0; cells], moduli, effects, highest: vec![11; cells] }
+    }
 
     /// The packed cells read depth after depth, and in any order, by a [`Packed`] (from the
     /// changes between depths) are every depth's list, and [`Lookahead::rest`] is the same
@@ -1011,38 +1138,15 @@ mod tests {
     /// up to 12×12 (the beam and the search read the same lookahead both ways).
     #[test]
     fn packed_changes_replay_the_lists() {
-        use rand::{RngExt, SeedableRng, rngs::StdRng};
+        use rand::SeedableRng;
         let mut rng = StdRng::seed_from_u64(62);
         let mut compared = 0;
         for round in 0..120 {
             let problem = if round % 2 == 0 {
-                let cells = rng.random_range(1..9);
-                let moduli: Vec<u64> = (0..cells).map(|_| rng.random_range(2..=12)).collect();
-                let n = rng.random_range(1..9);
-                let effects = random_effects(&mut rng, &moduli, n, 0.4);
-                let highest = (0..n).map(|_| rng.random_range(0..12)).collect();
-                SearchProblem { rhs: vec![0; cells], moduli, effects, highest }
+                random_system(&mut rng, 9)
             } else {
-                let side: usize = rng.random_range(2..=12);
-                let cells = side * side;
-                let moduli: Vec<u64> = (0..cells).map(|_| rng.random_range(2..=12)).collect();
-                let effects = (0..cells)
-                    .map(|b: usize| {
-                        let (r, c) = (b / side, b % side);
-                        let mut e = vec![(b, 1)];
-                        [
-                            (r > 0, b.wrapping_sub(side)),
-                            (r + 1 < side, b + side),
-                            (c > 0, b.wrapping_sub(1)),
-                            (c + 1 < side, b + 1),
-                        ]
-                        .into_iter()
-                        .filter(|&(ok, _)| ok)
-                        .for_each(|(_, i)| e.push((i, 1)));
-                        e
-                    })
-                    .collect();
-                SearchProblem { rhs: vec![0; cells], moduli, effects, highest: vec![11; cells] }
+                let side = rng.random_range(2..=12);
+                mixed_grid(&mut rng, side, |_| 1)
             };
             let objective = OBJECTIVES[round % 3];
             let order = button_order(&problem).0;
@@ -1077,5 +1181,68 @@ mod tests {
             }
         }
         assert!(compared > 10_000, "{compared}");
+    }
+
+    /// The packing kept from depth to depth (only the cells of the button just fixed move) is,
+    /// at every depth, the greedy packing worked out afresh: the open cells by (buttons left,
+    /// cell), each taken when its buttons left are disjoint from those taken; and the building's
+    /// work, known before the packing is done, is exactly its limit: one less builds nothing.
+    /// On random systems, mixed grids up to 12×12 and, packing only the frontier, 64×64.
+    #[test]
+    fn the_kept_packing_is_the_greedy_of_every_depth() {
+        use rand::SeedableRng;
+        let mut rng = StdRng::seed_from_u64(63);
+        let (mut compared, mut frontiers) = (0, 0);
+        for round in 0..60 {
+            let problem = if round % 3 == 0 {
+                random_system(&mut rng, 12)
+            } else {
+                let side = if round % 12 == 2 { 64 } else { rng.random_range(2..=12) };
+                mixed_grid(&mut rng, side, |b| 1 + b as u64 % 2)
+            };
+            let objective = OBJECTIVES[round % 3];
+            let order = button_order(&problem).0;
+            let Some(ahead) = Lookahead::new(&problem, &order, objective) else { continue };
+            assert!(Lookahead::within(&problem, &order, objective, ahead.work).is_some(), "round {round}");
+            assert!(
+                Lookahead::within(&problem, &order, objective, ahead.work - 1).is_none(),
+                "round {round}"
+            );
+            let lists = ahead.packing.lists.as_ref().expect("these boards keep their lists");
+            let n = order.len();
+            assert_eq!(lists.len(), n + 1, "round {round}");
+            let mut depth_of = vec![0; n];
+            order.iter().enumerate().for_each(|(d, &j)| depth_of[j] = d);
+            let mut by_cell = problem.buttons_by_cell();
+            for list in &mut by_cell {
+                list.retain(|&(_, a)| a != 0);
+                list.sort_by_key(|&(j, _)| depth_of[j]);
+            }
+            let frontier = n > LOOKAHEAD_BUTTONS;
+            frontiers += usize::from(frontier);
+            for (d, list) in lists.iter().enumerate() {
+                let mut open: Vec<(usize, usize)> = (0..problem.moduli.len())
+                    .filter(|&i| !by_cell[i].is_empty())
+                    .filter(|&i| !frontier || d > depth_of[by_cell[i][0].0])
+                    .map(|i| (by_cell[i].iter().filter(|&&(j, _)| depth_of[j] >= d).count(), i))
+                    .filter(|&(left, _)| left > 0)
+                    .collect();
+                open.sort_unstable();
+                let mut used = vec![false; n];
+                let mut chosen = Vec::new();
+                for (left, i) in open {
+                    let rest = &by_cell[i][by_cell[i].len() - left..];
+                    if rest.iter().all(|&(j, _)| !used[j]) {
+                        rest.iter().for_each(|&(j, _)| used[j] = true);
+                        chosen.push(i);
+                    }
+                }
+                chosen.sort_unstable();
+                let kept: Vec<usize> = list.iter().map(|&(i, _)| i).collect();
+                assert_eq!(kept, chosen, "round {round} depth {d}");
+                compared += 1;
+            }
+        }
+        assert!(compared > 20_000 && frontiers >= 4, "{compared} depths, {frontiers} frontier packings");
     }
 }

@@ -34,7 +34,8 @@ mod tail;
 use num_integer::Integer;
 
 use super::search::{
-    Budget, Lookahead, Meter, Objective, Score, SearchProblem, button_order, terms_per_node,
+    Budget, LOOKAHEAD_WORK_PER_NODE, Lookahead, Meter, Objective, Score, SearchProblem, button_order,
+    terms_per_node,
 };
 use crate::algebra::arith::{add_mod, inv_mod, mul_mod, sub_mod};
 use tail::Tail;
@@ -95,7 +96,10 @@ pub(crate) fn beam(
     incumbent: Option<Score>,
 ) -> Beamed {
     let (order, closing) = button_order(problem);
-    let Some(ahead) = Lookahead::new(problem, &order, objective) else {
+    // The lookahead's building counts as the beam's nodes (on a 300×300 grid it took a second),
+    // and is not begun when it would take them all (a 1000×1000 grid's would take 250 million).
+    let limit = budget.nodes.saturating_mul(LOOKAHEAD_WORK_PER_NODE);
+    let Some(ahead) = Lookahead::within(problem, &order, objective, limit) else {
         return Beamed::default();
     };
     let mut touched = vec![false; problem.moduli.len()];
@@ -110,6 +114,7 @@ pub(crate) fn beam(
     let children = if problem.moduli.len() > SEARCH_BUTTON_LIMIT { CHILDREN_HUGE } else { CHILDREN };
     let walk = Beam { problem, objective, order, closing, ahead, additive, children, tail, bands, start };
     let mut meter = Meter::new(budget);
+    meter.tick_by(walk.ahead.work / LOOKAHEAD_WORK_PER_NODE);
     let mut best: Option<(Score, Vec<u64>)> = None;
     let mut width = FIRST_WIDTH;
     // `width · cells` at most `MAX_WORDS`, and at most four times that for the last pass,

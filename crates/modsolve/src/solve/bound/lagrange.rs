@@ -198,13 +198,18 @@ pub(super) fn lagrangian_bound(problem: &SearchProblem, by_cell: &[Vec<(usize, u
         return None;
     }
     for size in (1..=GROUP_CELLS).rev() {
-        let groups = groups(problem, by_cell, size);
+        let least = if size > 1 { MIN_ROUNDS } else { 1 };
+        // The groups are given up as soon as a round of theirs passes what `least` rounds may
+        // take (a 500×500 grid's triples passed it 25 times over, after 8.7 s of building).
+        let Some(groups) = groups(problem, by_cell, size, WORK / least as u64) else {
+            continue;
+        };
         if groups.is_empty() {
             return None;
         }
         let per: u64 = groups.iter().map(Group::work).sum::<u64>().max(1);
         let rounds = (WORK / per).min(ROUNDS as u64) as usize;
-        if rounds < if size > 1 { MIN_ROUNDS } else { 1 } {
+        if rounds < least {
             continue;
         }
         return Some(ascend(problem.effects.len(), &groups, rounds));
@@ -214,20 +219,33 @@ pub(super) fn lagrangian_bound(problem: &SearchProblem, by_cell: &[Vec<(usize, u
 
 /// The groups of up to `size` cells (at most [`GROUP_STATES`] states): each cell with each of
 /// the cells sharing the most of its buttons, and with the first two of them; each cell alone
-/// for `size` 1 or when it shares no button.
-fn groups(problem: &SearchProblem, by_cell: &[Vec<(usize, u64)>], size: usize) -> Vec<Group> {
+/// for `size` 1 or when it shares no button. `None` as soon as the groups' work a round
+/// ([`Group::work`]) passes `limit`.
+fn groups(
+    problem: &SearchProblem,
+    by_cell: &[Vec<(usize, u64)>],
+    size: usize,
+    limit: u64,
+) -> Option<Vec<Group>> {
     let larger = size > 1;
     let cells = problem.moduli.len();
     let n = problem.effects.len();
-    let mut cells_of: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for (i, list) in by_cell.iter().enumerate() {
+    // Each button's cells (only larger groups look for the cells sharing buttons).
+    let mut cells_of: Vec<Vec<usize>> = vec![Vec::new(); if larger { n } else { 0 }];
+    for (i, list) in by_cell.iter().enumerate().filter(|_| larger) {
         for &(j, _) in list {
             cells_of[j].push(i);
         }
     }
     let mut seen = Keys::new();
-    let mut groups = Vec::new();
+    let mut groups: Vec<Group> = Vec::new();
+    let (mut work, mut counted) = (0u64, 0);
     for i in 0..cells {
+        work = work.saturating_add(groups[counted..].iter().map(Group::work).sum());
+        counted = groups.len();
+        if work > limit {
+            return None;
+        }
         if by_cell[i].is_empty() {
             continue;
         }
@@ -276,14 +294,18 @@ fn groups(problem: &SearchProblem, by_cell: &[Vec<(usize, u64)>], size: usize) -
                 continue;
             }
         }
-        if !seen.contains_key(&members)
+        // A cell alone is its own key: only larger groups can meet one twice.
+        if !larger {
+            groups.extend(Group::new(problem, by_cell, &members));
+        } else if !seen.contains_key(&members)
             && let Some(g) = Group::new(problem, by_cell, &members)
         {
             seen.insert(members, groups.len());
             groups.push(g);
         }
     }
-    groups
+    work = work.saturating_add(groups[counted..].iter().map(Group::work).sum());
+    (work <= limit).then_some(groups)
 }
 
 /// Each group's index by its sorted cells.
@@ -400,6 +422,57 @@ mod tests {
     use crate::solve::search::Objective;
     use crate::solve::search::testing::{OBJECTIVES, best_scores, random_effects};
 
+    /// The groups built within a limit on their work a round are the groups built without one
+    /// when their work is within it, and none otherwise (the building stops early), on mixed
+    /// grids of 3×3 to 12×12 and limits around their work.
+    #[test]
+    fn groups_within_a_limit_are_all_or_none() {
+        use rand::{RngExt, SeedableRng, rngs::StdRng};
+        let mut rng = StdRng::seed_from_u64(43);
+        let mut cut = 0;
+        for round in 0..60 {
+            let side: usize = rng.random_range(3..=12);
+            let cells = side * side;
+            let moduli: Vec<u64> = (0..cells).map(|_| rng.random_range(2..=12)).collect();
+            let effects: Vec<Vec<(usize, u64)>> = (0..cells)
+                .map(|b| {
+                    let (r, c) = (b / side, b % side);
+                    let mut e = vec![(b, 1 + (round as u64 % 2))];
+                    for (ok, i) in
+                        [(r > 0, b.wrapping_sub(side)), (r + 1 < side, b + side), (c > 0, b.wrapping_sub(1))]
+                    {
+                        if ok {
+                            e.push((i, 1));
+                        }
+                    }
+                    if c + 1 < side {
+                        e.push((b + 1, 1));
+                    }
+                    e
+                })
+                .collect();
+            let rhs = moduli.iter().map(|&m| rng.random_range(0..m)).collect();
+            let problem = SearchProblem { highest: vec![11; cells], moduli, effects, rhs };
+            let mut by_cell = problem.buttons_by_cell();
+            by_cell.iter_mut().for_each(|l| l.retain(|&(_, a)| a != 0));
+            for size in 1..=GROUP_CELLS {
+                let all = groups(&problem, &by_cell, size, u64::MAX).expect("no limit");
+                let work: u64 = all.iter().map(Group::work).sum();
+                for limit in [work / 2, work - 1, work, work + 1] {
+                    let within = groups(&problem, &by_cell, size, limit);
+                    assert_eq!(within.is_some(), work <= limit, "round {round} size {size} limit {limit}");
+                    if let Some(within) = within {
+                        let key = |g: &Group| (g.buttons.clone(), g.target, g.work());
+                        assert!(within.iter().map(key).eq(all.iter().map(key)), "round {round} size {size}");
+                    } else {
+                        cut += 1;
+                    }
+                }
+            }
+        }
+        assert!(cut > 300, "{cut}");
+    }
+
     /// The bound for groups of every size, against the fewest presses by brute force, on random
     /// small systems and on small grids of mixed moduli (self weight 1 or 2, neighbours 1).
     #[test]
@@ -458,7 +531,7 @@ mod tests {
             let mut by_cell = problem.buttons_by_cell();
             by_cell.iter_mut().for_each(|l| l.retain(|&(_, a)| a != 0));
             for size in 1..=GROUP_CELLS {
-                let groups = groups(&problem, &by_cell, size);
+                let groups = groups(&problem, &by_cell, size, u64::MAX).expect("no limit");
                 if groups.is_empty() {
                     continue;
                 }
