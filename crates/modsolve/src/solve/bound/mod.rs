@@ -73,21 +73,43 @@ pub(crate) enum Bound {
 }
 
 /// A group's buttons and its least cost.
+#[derive(Clone)]
 struct Cut {
     buttons: Vec<usize>,
     cost: u128,
+}
+
+/// Each cell's own cut for `objective` (`None`: a cell no plan meets), worked out once for
+/// [`quick_bound`] and [`lower_bound_with`] (3.6 s on a 1000×1000 grid), with each cell's
+/// buttons and weights, summed per button and reduced.
+pub(crate) struct Singles {
+    objective: Objective,
+    by_cell: Vec<Vec<(usize, u64)>>,
+    cuts: Option<Vec<Cut>>,
+}
+
+/// The single cells' cuts of `problem` for `objective`.
+pub(crate) fn singles(problem: &SearchProblem, objective: Objective) -> Singles {
+    let by_cell = reduced_by_cell(problem);
+    let cuts = single_cuts(problem, &by_cell, objective);
+    Singles { objective, by_cell, cuts }
 }
 
 /// The lower bound on the primary score of `objective` over the plans of `problem` (its
 /// `highest` are the largest values allowed per button). Cheap for small puzzles; the work is
 /// capped by fixed counts on large ones.
 pub(crate) fn lower_bound(problem: &SearchProblem, objective: Objective) -> Bound {
+    lower_bound_with(problem, &singles(problem, objective))
+}
+
+/// [`lower_bound`] from the single cells' cuts already worked out (for `singles.objective`).
+pub(crate) fn lower_bound_with(problem: &SearchProblem, singles: &Singles) -> Bound {
+    let objective = singles.objective;
     let cells = problem.moduli.len();
     let n = problem.effects.len();
-    // Each cell's buttons with their weights, summed per button and reduced.
-    let by_cell = reduced_by_cell(problem);
-    let mut cuts = match single_cuts(problem, &by_cell, objective) {
-        Some(cuts) => cuts,
+    let by_cell = &singles.by_cell;
+    let mut cuts = match &singles.cuts {
+        Some(cuts) => cuts.clone(),
         None => return Bound::NoPlan,
     };
     // Pairs of cells sharing a button, those sharing most first, within a fixed amount of work.
@@ -119,7 +141,7 @@ pub(crate) fn lower_bound(problem: &SearchProblem, objective: Objective) -> Boun
         if work == 0 {
             break;
         }
-        match group_cost(problem, &by_cell, &[a, b], objective, &mut work) {
+        match group_cost(problem, by_cell, &[a, b], objective, &mut work) {
             None => {}
             Some(None) => return Bound::NoPlan,
             Some(Some(0)) => {}
@@ -138,14 +160,14 @@ pub(crate) fn lower_bound(problem: &SearchProblem, objective: Objective) -> Boun
     let mut best = largest.max(packing(&cuts, n));
     let lp_buttons = if problem.moduli.iter().all(|&m| m == 2) { LP_BUTTONS_MOD_2 } else { LP_BUTTONS };
     if n <= lp_buttons {
-        if let Some(lp) = linear_bound(problem, &by_cell, &cuts, objective) {
+        if let Some(lp) = linear_bound(problem, by_cell, &cuts, objective) {
             best = best.max(lp);
         }
     } else if objective == Objective::Total && lp_buttons == LP_BUTTONS {
         // Past the programme's size (not all mod 2: the mod-2 walk has bounds of its own), the
         // Lagrangian bound of single cells (or larger groups),
         // whose work grows only linearly with the puzzle.
-        match lagrange::lagrangian_bound(problem, &by_cell) {
+        match lagrange::lagrangian_bound(problem, by_cell) {
             Some(lagrange::Lagrange::NoPlan) => return Bound::NoPlan,
             Some(lagrange::Lagrange::AtLeast(b)) => best = best.max(b),
             None => {}
@@ -190,9 +212,10 @@ fn single_cuts(
 /// disjoint, taken greedily (by cost, and in cell order) add up. Linear in the puzzle, so a
 /// plan already at it needs no search (a 200×200 King board mod 3 to all ones: the algebra's
 /// plan of 4489 presses meets it).
-pub(crate) fn quick_bound(problem: &SearchProblem, objective: Objective) -> Bound {
-    let by_cell = reduced_by_cell(problem);
-    let Some(cuts) = single_cuts(problem, &by_cell, objective) else { return Bound::NoPlan };
+/// The cuts are those of [`singles`].
+pub(crate) fn quick_bound(problem: &SearchProblem, singles: &Singles) -> Bound {
+    let objective = singles.objective;
+    let Some(cuts) = &singles.cuts else { return Bound::NoPlan };
     let n = problem.effects.len();
     let largest = cuts.iter().map(|c| c.cost).max().unwrap_or(0);
     if objective == Objective::Max {
@@ -200,13 +223,13 @@ pub(crate) fn quick_bound(problem: &SearchProblem, objective: Objective) -> Boun
     }
     let mut used = vec![false; n];
     let mut in_order = 0u128;
-    for cut in &cuts {
+    for cut in cuts {
         if cut.buttons.iter().all(|&j| !used[j]) {
             cut.buttons.iter().for_each(|&j| used[j] = true);
             in_order += cut.cost;
         }
     }
-    Bound::AtLeast(largest.max(packing(&cuts, n)).max(in_order))
+    Bound::AtLeast(largest.max(packing(cuts, n)).max(in_order))
 }
 
 /// The bound of one pass over the cells, for puzzles of any size (no search problem is built):

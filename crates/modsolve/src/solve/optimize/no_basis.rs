@@ -42,8 +42,10 @@ pub(super) fn beam_without_basis(
     };
     let start = within_limits(&x0, limits).then(|| objective.score(&x0));
     let problem = search_problem(&highest);
-    // A plan already at the single cells' bound needs no search (the caller proves it).
-    if let (Some(score), Bound::AtLeast(b)) = (start, bound::quick_bound(&problem, objective))
+    // A plan already at the single cells' bound needs no search (the caller proves it). The
+    // single cells' cuts are worked out once, for this and for the relaxations' bound.
+    let singles = bound::singles(&problem, objective);
+    if let (Some(score), Bound::AtLeast(b)) = (start, bound::quick_bound(&problem, &singles))
         && score.0 <= b
     {
         return Err(no_basis);
@@ -54,7 +56,7 @@ pub(super) fn beam_without_basis(
     let stop = crate::bounded::Stop::here();
     let (beamed, relaxed) = rayon::join(
         || beam::beam(&problem, objective, Budget { nodes: beam_share, ..budget }, start),
-        || stop.carry(|| bound::lower_bound(&problem, objective)),
+        || stop.carry(|| bound::lower_bound_with(&problem, &singles)),
     );
     // The window search from the beam's plan, or from the algebra's when the beam found none,
     // on what the beam left.
