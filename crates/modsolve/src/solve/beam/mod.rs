@@ -48,6 +48,10 @@ const SEARCH_BUTTON_LIMIT: usize = 20_000;
 /// The first pass's width.
 const FIRST_WIDTH: usize = 16;
 
+/// Nodes a pass spends per partial plan and depth, at least: on 300×300 and 500×500 mixed
+/// grids the pass of 16 took 18 to 23.
+const PASS_NODES_PER_PLAN: usize = 16;
+
 /// The widest pass.
 const MAX_WIDTH: usize = 1 << 14;
 
@@ -95,6 +99,13 @@ pub(crate) fn beam(
     budget: Budget,
     incumbent: Option<Score>,
 ) -> Beamed {
+    // A first pass that cannot end within the budget finds nothing, and is not begun (a
+    // 1000×1000 grid's pass of 16 would take over 250 million nodes and its lookahead 115
+    // million more).
+    let depths = problem.effects.len() as u64;
+    if depths.saturating_mul((FIRST_WIDTH * PASS_NODES_PER_PLAN) as u64) > budget.nodes {
+        return Beamed::default();
+    }
     let (order, closing) = button_order(problem);
     // The lookahead's building counts as the beam's nodes (on a 300×300 grid it took a second),
     // and is not begun when it would take them all (a 1000×1000 grid's would take 250 million).
@@ -917,6 +928,23 @@ mod tests {
             unspent += usize::from(beamed.nodes < nodes);
         }
         assert!(unspent >= 2, "{unspent}");
+    }
+
+    /// A beam whose first pass cannot end within the budget (its depths × the first width ×
+    /// [`PASS_NODES_PER_PLAN`] nodes) is not begun, and spends nothing: its nodes go to the
+    /// stage after it. From that many nodes on it runs, and on a 10×10 mixed grid the pass of
+    /// 16 then ends with a plan.
+    #[test]
+    fn a_first_pass_that_cannot_end_is_not_begun() {
+        use rand::{SeedableRng, rngs::StdRng};
+        let mut rng = StdRng::seed_from_u64(11);
+        let (problem, _) = grid(&mut rng, 10, 10, 1);
+        let least = (problem.effects.len() * FIRST_WIDTH * PASS_NODES_PER_PLAN) as u64;
+        assert_eq!(beam(&problem, Objective::Total, Budget::of_nodes(least - 1), None), Beamed::default());
+        let beamed = beam(&problem, Objective::Total, Budget::of_nodes(least), None);
+        assert!(beamed.nodes > 0 && beamed.nodes <= least, "{beamed:?}");
+        let x = beamed.plan.expect("the pass of 16 ends with a plan");
+        assert!(solves(&problem, &x));
     }
 
     /// On mixed grids up to 6×6 (where branch and bound finds the best plan) the beam closes

@@ -48,7 +48,8 @@ struct Group {
     target: usize,
     states: usize,
     buttons: Vec<usize>,
-    weights: Vec<Vec<u64>>,
+    /// Button `k`'s weight on the group's `c`-th cell at `k · cells + c`.
+    weights: Vec<u64>,
     tops: Vec<u64>,
     /// The button's press counts cover its whole period in the group.
     full: Vec<bool>,
@@ -63,15 +64,16 @@ impl Group {
             cells.iter().flat_map(|&i| by_cell[i].iter().map(|&(j, _)| j)).collect();
         buttons.sort_unstable();
         buttons.dedup();
-        let (mut weights, mut tops, mut full) = (Vec::new(), Vec::new(), Vec::new());
+        let mut weights = Vec::with_capacity(buttons.len() * cells.len());
+        let (mut tops, mut full) = (Vec::with_capacity(buttons.len()), Vec::with_capacity(buttons.len()));
         for &j in &buttons {
-            let w: Vec<u64> = cells
-                .iter()
-                .map(|&i| by_cell[i].iter().find(|&&(b, _)| b == j).map_or(0, |&(_, a)| a))
-                .collect();
-            let period = w.iter().zip(&moduli).fold(1u64, |l, (&a, &m)| l.lcm(&(m / a.gcd(&m))));
+            let from = weights.len();
+            weights.extend(
+                cells.iter().map(|&i| by_cell[i].iter().find(|&&(b, _)| b == j).map_or(0, |&(_, a)| a)),
+            );
+            let period =
+                weights[from..].iter().zip(&moduli).fold(1u64, |l, (&a, &m)| l.lcm(&(m / a.gcd(&m))));
             let top = problem.highest[j].min(period - 1);
-            weights.push(w);
             tops.push(top);
             full.push(top + 1 == period);
         }
@@ -89,7 +91,8 @@ impl Group {
     /// The state after one press of the `k`-th button (`forward` false: one press undone).
     fn step(&self, s: usize, k: usize, forward: bool) -> usize {
         let (mut rest, mut t, mut radix) = (s as u64, 0u64, 1u64);
-        for (&m, &a) in self.moduli.iter().zip(&self.weights[k]) {
+        let cells = self.moduli.len();
+        for (&m, &a) in self.moduli.iter().zip(&self.weights[k * cells..(k + 1) * cells]) {
             let v = rest % m;
             let v = if forward { (v + a) % m } else { (v + m - a) % m };
             t += v * radix;
@@ -105,21 +108,22 @@ impl Group {
         per * self.states as u64
     }
 
-    /// The least of `Σ_k cost_k·x_k` meeting the group's target, with a plan reaching it;
-    /// `None` when no presses of the group's buttons meet it.
-    fn least(
-        &self,
-        cost: &[u64],
-        layers: &mut Vec<Vec<u64>>,
-        seen: &mut Vec<bool>,
-    ) -> Option<(u64, Vec<u64>)> {
+    /// The least of `Σ_k cost_k·x_k` meeting the group's target, its plan written to `x` (one
+    /// count per button); `None` when no presses of the group's buttons meet it. Works in
+    /// `scratch`, so that a round over a million groups allocates nothing.
+    fn least(&self, cost: &[u64], scratch: &mut Scratch, x: &mut [u64]) -> Option<u64> {
         const NONE: u64 = u64::MAX;
         let states = self.states;
+        let Scratch { layers, seen, cycle } = scratch;
+        // layers[k·states + s]: the least cost of state `s` with the first `k` buttons.
         layers.clear();
-        let mut table = vec![NONE; states];
-        table[0] = 0;
+        layers.resize((cost.len() + 1) * states, NONE);
+        layers[0] = 0;
         for (k, &c) in cost.iter().enumerate() {
-            let mut next = table.clone();
+            let (done, rest) = layers.split_at_mut((k + 1) * states);
+            let table = &done[k * states..];
+            let next = &mut rest[..states];
+            next.copy_from_slice(table);
             if self.full[k] {
                 // Along each cycle of the press (all of the button's period), two rounds of
                 // relaxation give the least cost of every count.
@@ -129,7 +133,7 @@ impl Group {
                     if seen[s0] {
                         continue;
                     }
-                    let mut cycle = Vec::new();
+                    cycle.clear();
                     let mut s = s0;
                     loop {
                         seen[s] = true;
@@ -159,18 +163,17 @@ impl Group {
                     }
                 }
             }
-            layers.push(std::mem::replace(&mut table, next));
         }
-        let value = table[self.target];
+        let value = layers[cost.len() * states + self.target];
         if value == NONE {
             return None;
         }
         // Back from the target, the press count of each button in turn.
-        let mut x = vec![0u64; cost.len()];
         let (mut s, mut v) = (self.target, value);
         for k in (0..cost.len()).rev() {
-            let before = &layers[k];
+            let before = &layers[k * states..(k + 1) * states];
             let mut p = s;
+            x[k] = 0;
             for count in 0..=self.tops[k] {
                 if before[p] != NONE && before[p] + count * cost[k] == v {
                     x[k] = count;
@@ -181,7 +184,7 @@ impl Group {
                 p = self.step(p, k, false);
             }
         }
-        Some((value, x))
+        Some(value)
     }
 }
 
@@ -230,13 +233,25 @@ fn groups(
     let larger = size > 1;
     let cells = problem.moduli.len();
     let n = problem.effects.len();
-    // Each button's cells (only larger groups look for the cells sharing buttons).
-    let mut cells_of: Vec<Vec<usize>> = vec![Vec::new(); if larger { n } else { 0 }];
-    for (i, list) in by_cell.iter().enumerate().filter(|_| larger) {
-        for &(j, _) in list {
-            cells_of[j].push(i);
+    // Each button's cells, `cells_of[at[j]..at[j + 1]]` (only larger groups look for the
+    // cells sharing buttons).
+    let mut at = vec![0usize; if larger { n + 1 } else { 0 }];
+    let mut cells_of = Vec::new();
+    if larger {
+        by_cell.iter().flatten().for_each(|&(j, _)| at[j + 1] += 1);
+        for j in 0..n {
+            at[j + 1] += at[j];
+        }
+        cells_of = vec![0usize; at[n]];
+        let mut fill = at.clone();
+        for (i, list) in by_cell.iter().enumerate() {
+            for &(j, _) in list {
+                cells_of[fill[j]] = i;
+                fill[j] += 1;
+            }
         }
     }
+    let cells_of = |j: usize| &cells_of[at[j]..at[j + 1]];
     let mut seen = Keys::new();
     let mut groups: Vec<Group> = Vec::new();
     let (mut work, mut counted) = (0u64, 0);
@@ -254,10 +269,10 @@ fn groups(
             // The other cells by the buttons they share with cell `i`, most first.
             let mut shared = std::collections::BTreeMap::<usize, usize>::new();
             for &(j, _) in &by_cell[i] {
-                if cells_of[j].len() > 64 {
+                if cells_of(j).len() > 64 {
                     continue;
                 }
-                for &k in &cells_of[j] {
+                for &k in cells_of(j) {
                     if k != i {
                         *shared.entry(k).or_default() += 1;
                     }
@@ -311,33 +326,59 @@ fn groups(
 /// Each group's index by its sorted cells.
 type Keys = std::collections::BTreeMap<Vec<usize>, usize>;
 
+/// The buffers of [`Group::least`], reused from group to group.
+#[derive(Default)]
+struct Scratch {
+    layers: Vec<u64>,
+    seen: Vec<bool>,
+    cycle: Vec<usize>,
+}
+
 /// Projected subgradient ascent on the shares for `rounds` rounds; the best bound evaluated.
+/// The shares, costs and plans of all groups are kept flat: group `g`'s button `k` at
+/// `at[g] + k`.
 fn ascend(n: usize, groups: &[Group], rounds: usize) -> Lagrange {
-    // Each button's places: (group, index in the group).
-    let mut places: Vec<Vec<(usize, usize)>> = vec![Vec::new(); n];
+    let mut at = Vec::with_capacity(groups.len() + 1);
+    at.push(0usize);
+    for group in groups {
+        at.push(at[at.len() - 1] + group.buttons.len());
+    }
+    let size = at[groups.len()];
+    // Each button's places (flat positions, by group), `places[places_at[j]..places_at[j + 1]]`.
+    let mut places_at = vec![0usize; n + 1];
+    for group in groups {
+        group.buttons.iter().for_each(|&j| places_at[j + 1] += 1);
+    }
+    for j in 0..n {
+        places_at[j + 1] += places_at[j];
+    }
+    let mut places = vec![0usize; size];
+    let mut fill = places_at.clone();
     for (g, group) in groups.iter().enumerate() {
         for (k, &j) in group.buttons.iter().enumerate() {
-            places[j].push((g, k));
+            places[fill[j]] = at[g] + k;
+            fill[j] += 1;
         }
     }
-    let mut share: Vec<Vec<f64>> =
-        groups.iter().map(|g| g.buttons.iter().map(|&j| 1.0 / places[j].len() as f64).collect()).collect();
-    let (mut layers, mut seen) = (Vec::new(), Vec::new());
+    let lists = || (0..n).map(|j| &places[places_at[j]..places_at[j + 1]]);
+    let mut share = vec![0f64; size];
+    for list in lists() {
+        list.iter().for_each(|&p| share[p] = 1.0 / list.len() as f64);
+    }
+    let (mut costs, mut plans) = (vec![0u64; size], vec![0u64; size]);
+    let mut scratch = Scratch::default();
     let mut best = 0u128;
     let mut best_value = 0f64;
     let (mut theta, mut stall) = (THETA, 0usize);
-    for _ in 0..rounds {
+    for round in 0..rounds {
         crate::bounded::checkpoint();
-        let costs = integer_shares(&share, &places);
+        integer_shares(&share, lists(), &mut costs);
         let mut total = 0u128;
-        let mut plans = Vec::with_capacity(groups.len());
-        for (group, cost) in groups.iter().zip(&costs) {
-            match group.least(cost, &mut layers, &mut seen) {
+        for (g, group) in groups.iter().enumerate() {
+            let span = at[g]..at[g + 1];
+            match group.least(&costs[span.clone()], &mut scratch, &mut plans[span]) {
                 None => return Lagrange::NoPlan,
-                Some((v, x)) => {
-                    total += u128::from(v);
-                    plans.push(x);
-                }
+                Some(v) => total += u128::from(v),
             }
         }
         let bound = total.div_ceil(u128::from(UNIT));
@@ -353,51 +394,51 @@ fn ascend(n: usize, groups: &[Group], rounds: usize) -> Lagrange {
                 stall = 0;
             }
         }
-        let norm: f64 = plans.iter().flatten().map(|&x| (x * x) as f64).sum();
+        // The last round's step would be evaluated by no round.
+        if round + 1 == rounds {
+            break;
+        }
+        let norm: f64 = plans.iter().map(|&x| (x * x) as f64).sum();
         if norm == 0.0 {
             break;
         }
         let target = best_value * 1.1 + 2.0;
         let t = theta * (target - value) / norm;
-        for (s, x) in share.iter_mut().zip(&plans) {
-            for (v, &p) in s.iter_mut().zip(x) {
-                *v += t * p as f64;
-            }
+        for (v, &p) in share.iter_mut().zip(&plans) {
+            *v += t * p as f64;
         }
-        for list in &places {
-            project(&mut share, list);
+        let mut values = Vec::new();
+        for list in lists() {
+            project(&mut share, list, &mut values);
         }
     }
     Lagrange::AtLeast(best)
 }
 
-/// The shares in integer units, rounded down, each button's sum at most [`UNIT`].
-fn integer_shares(share: &[Vec<f64>], places: &[Vec<(usize, usize)>]) -> Vec<Vec<u64>> {
-    let mut costs: Vec<Vec<u64>> = share
-        .iter()
-        .map(|s| {
-            s.iter()
-                .map(|&v| if v.is_finite() && v > 0.0 { ((v * UNIT as f64) as u64).min(UNIT) } else { 0 })
-                .collect()
-        })
-        .collect();
-    for list in places {
-        let mut sum: u64 = list.iter().map(|&(g, k)| costs[g][k]).sum();
-        for &(g, k) in list {
+/// The shares in integer units, rounded down, each button's sum (over its places, `lists`) at
+/// most [`UNIT`], written to `costs`.
+fn integer_shares<'a>(share: &[f64], lists: impl Iterator<Item = &'a [usize]>, costs: &mut [u64]) {
+    for (c, &v) in costs.iter_mut().zip(share) {
+        *c = if v.is_finite() && v > 0.0 { ((v * UNIT as f64) as u64).min(UNIT) } else { 0 };
+    }
+    for list in lists {
+        let mut sum: u64 = list.iter().map(|&p| costs[p]).sum();
+        for &p in list {
             if sum <= UNIT {
                 break;
             }
-            let cut = costs[g][k].min(sum - UNIT);
-            costs[g][k] -= cut;
+            let cut = costs[p].min(sum - UNIT);
+            costs[p] -= cut;
             sum -= cut;
         }
     }
-    costs
 }
 
-/// One button's shares projected onto `{λ >= 0, Σ λ <= 1}` (Euclidean).
-fn project(share: &mut [Vec<f64>], list: &[(usize, usize)]) {
-    let mut values: Vec<f64> = list.iter().map(|&(g, k)| share[g][k].max(0.0)).collect();
+/// One button's shares (at the flat positions `list`) projected onto `{λ >= 0, Σ λ <= 1}`
+/// (Euclidean); `values` is a buffer.
+fn project(share: &mut [f64], list: &[usize], values: &mut Vec<f64>) {
+    values.clear();
+    values.extend(list.iter().map(|&p| share[p].max(0.0)));
     if values.iter().sum::<f64>() > 1.0 {
         let mut sorted = values.clone();
         sorted.sort_by(|a, b| b.total_cmp(a));
@@ -411,8 +452,8 @@ fn project(share: &mut [Vec<f64>], list: &[(usize, usize)]) {
         }
         values.iter_mut().for_each(|v| *v = (*v - tau).max(0.0));
     }
-    for (&(g, k), &v) in list.iter().zip(&values) {
-        share[g][k] = v;
+    for (&p, &v) in list.iter().zip(values.iter()) {
+        share[p] = v;
     }
 }
 

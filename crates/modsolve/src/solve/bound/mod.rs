@@ -108,10 +108,10 @@ pub(crate) fn lower_bound_with(problem: &SearchProblem, singles: &Singles) -> Bo
     let cells = problem.moduli.len();
     let n = problem.effects.len();
     let by_cell = &singles.by_cell;
-    let mut cuts = match &singles.cuts {
-        Some(cuts) => cuts.clone(),
-        None => return Bound::NoPlan,
-    };
+    let Some(single) = &singles.cuts else { return Bound::NoPlan };
+    // The single cells' cuts, and the pairs' after them (copied only when there are pairs: a
+    // 1000×1000 grid's million cuts are not).
+    let mut cuts = std::borrow::Cow::Borrowed(single.as_slice());
     // Pairs of cells sharing a button, those sharing most first, within a fixed amount of work.
     let mut pairs: Vec<(usize, usize, usize)> = Vec::new();
     if cells <= 20_000 {
@@ -149,7 +149,7 @@ pub(crate) fn lower_bound_with(problem: &SearchProblem, singles: &Singles) -> Bo
                 let mut buttons: Vec<usize> = by_cell[a].iter().chain(&by_cell[b]).map(|&(j, _)| j).collect();
                 buttons.sort_unstable();
                 buttons.dedup();
-                cuts.push(Cut { buttons, cost: c });
+                cuts.to_mut().push(Cut { buttons, cost: c });
             }
         }
     }
@@ -372,14 +372,14 @@ fn group_cost(
         // The state after one more press, from each state.
         let shift: Vec<usize> = (0..states)
             .map(|s| {
-                let mut rest = s;
-                let mut r = Vec::with_capacity(group.len());
-                for (k, &m) in moduli.iter().enumerate() {
+                let (mut rest, mut t, mut radix) = (s, 0usize, 1usize);
+                for (&a, &m) in w.iter().zip(&moduli) {
                     let v = rest as u64 % m;
                     rest /= m as usize;
-                    r.push(((v as u128 + w[k] as u128) % m as u128) as u64);
+                    t += ((v as u128 + a as u128) % m as u128) as usize * radix;
+                    radix *= m as usize;
                 }
-                encode(&r)
+                t
             })
             .collect();
         steps_needed = steps_needed.saturating_add((states as u64).saturating_mul(top.saturating_add(1)));

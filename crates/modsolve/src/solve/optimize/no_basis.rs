@@ -5,7 +5,7 @@ use num_bigint::BigUint;
 use num_traits::ToPrimitive;
 
 use super::branch_and_bound::windows_after_beam;
-use super::budget::beam_and_windows;
+use super::budget::{after_fixed_work, beam_and_windows};
 use super::{Exploration, NotSearched, Proof, plan, within_limits};
 use crate::solve::Answer;
 use crate::solve::beam;
@@ -21,7 +21,8 @@ use crate::solve::search::{Budget, Objective, SearchProblem};
 /// [`super::budget::WINDOW_FROM`] buttons or more give a share to the window search
 /// ([`super::windows`]) after the beam, from the beam's plan or the algebra's. The
 /// relaxations' lower bound is worked out on the other core meanwhile and returned with the
-/// plan.
+/// plan. The default budget is counted from the start of the answer: its
+/// [`super::budget::FIXED_NODES_PER_BUTTON`] a button are taken off it first.
 pub(super) fn beam_without_basis(
     answer: &Answer,
     search_problem: impl FnOnce(&[u64]) -> SearchProblem,
@@ -33,6 +34,8 @@ pub(super) fn beam_without_basis(
     let words = |list: &[BigUint]| list.iter().map(|x| x.to_u64()).collect::<Option<Vec<u64>>>();
     let x0 = words(answer.presses.as_deref().ok_or(no_basis)?).ok_or(no_basis)?;
     let periods = words(&answer.periods).ok_or(no_basis)?;
+    // The default budget counts the work of the board's size done before the search.
+    let budget = after_fixed_work(budget, answer.periods.len());
     if budget.nodes == 0 {
         return Err(no_basis);
     }
@@ -51,26 +54,28 @@ pub(super) fn beam_without_basis(
         return Err(no_basis);
     }
     let (beam_share, window_share) = beam_and_windows(budget.nodes, problem.effects.len());
-    // The relaxations' bound ([`bound::lower_bound`], seconds on a 100×100 grid) on the other
-    // core while the beam runs on this one.
+    // The beam, then the window search from the beam's plan (or from the algebra's when the
+    // beam found none) on what the beam left, on this core; the relaxations' bound
+    // ([`bound::lower_bound`], seconds on a 100×100 grid) on the other meanwhile.
     let stop = crate::bounded::Stop::here();
-    let (beamed, relaxed) = rayon::join(
-        || beam::beam(&problem, objective, Budget { nodes: beam_share, ..budget }, start),
-        || stop.carry(|| bound::lower_bound_with(&problem, &singles)),
-    );
-    // The window search from the beam's plan, or from the algebra's when the beam found none,
-    // on what the beam left.
-    let found = beamed.plan.is_some();
-    let from = beamed.plan.unwrap_or(x0);
-    let unused = if window_share > 0 { beam_share - beamed.nodes.min(beam_share) } else { 0 };
-    let windows = Budget { nodes: window_share + unused, ..budget };
-    let improved = windows_after_beam(&problem, objective, &from, found || start.is_some(), windows);
-    let nodes = beamed.nodes + improved.as_ref().map_or(0, |w| w.nodes);
-    let best = match improved {
-        Some(w) if found || w.plan != from => w.plan,
-        _ if found => from,
-        _ => return Err(no_basis),
+    let search = || {
+        let beamed = beam::beam(&problem, objective, Budget { nodes: beam_share, ..budget }, start);
+        let found = beamed.plan.is_some();
+        let from = beamed.plan.unwrap_or_else(|| x0.clone());
+        let unused = if window_share > 0 { beam_share - beamed.nodes.min(beam_share) } else { 0 };
+        let windows = Budget { nodes: window_share + unused, ..budget };
+        let improved = windows_after_beam(&problem, objective, &from, found || start.is_some(), windows);
+        let nodes = beamed.nodes + improved.as_ref().map_or(0, |w| w.nodes);
+        let best = match improved {
+            Some(w) if found || w.plan != from => Some(w.plan),
+            _ if found => Some(from),
+            _ => None,
+        };
+        (best, nodes)
     };
+    let ((best, nodes), relaxed) =
+        rayon::join(|| stop.carry(search), || stop.carry(|| bound::lower_bound_with(&problem, &singles)));
+    let best = best.ok_or(no_basis)?;
     Ok(Exploration {
         best: Some(plan(&best, objective, Proof::NotSearched(no_basis))),
         count_within_limits: None,
