@@ -37,7 +37,14 @@ impl From<HintArgs> for Request {
 /// Reads the puzzle and the presses made, hints, renders.
 pub(crate) fn run(request: &Request) -> Result<Output, Failure> {
     let json = request.json;
-    let mut puzzle = super::load(&request.file, request.max_input).map_err(|f| f.in_json(json))?.puzzle;
+    // The timeout bounds the file's reading too: the hint gets what is left of it.
+    let started = std::time::Instant::now();
+    let timeout = request.options.analysis.timeout;
+    let mut puzzle =
+        super::load_within(&request.file, request.max_input, timeout).map_err(|f| f.in_json(json))?.puzzle;
+    let mut options = request.options;
+    options.analysis.timeout =
+        super::left_after(timeout, started.elapsed()).map_err(|e| Failure::from(e).in_json(json))?;
     if let Some(text) = &request.state {
         let usage = |why: String| Failure::plain(Kind::Usage, format!("error: --state: {why}\n"), json);
         let values = parse_state(&puzzle, text).map_err(usage)?;
@@ -48,7 +55,7 @@ pub(crate) fn run(request: &Request) -> Result<Output, Failure> {
             .map_err(|why| Failure::plain(Kind::Usage, format!("error: --pressed: {why}\n"), json))?,
         None => Vec::new(),
     };
-    let hint = modsolve::hint::hint(&puzzle, &pressed, &request.options).map_err(|e| match e {
+    let hint = modsolve::hint::hint(&puzzle, &pressed, &options).map_err(|e| match e {
         // The file is valid, so an input error is about the presses made (a press limit).
         modsolve::Error::Input(e) => Failure::plain(Kind::Usage, format!("error: --pressed: {e}\n"), json),
         e => Failure::from(e).in_json(json),

@@ -214,6 +214,38 @@ pub(crate) fn load(path: &Path, max_input: u64) -> Result<Loaded, Failure> {
     load_with_source(path, max_input).map(|(loaded, _)| loaded)
 }
 
+/// The puzzle file read and parsed, within the timeout when there is one (a large file takes a
+/// while: 6 MB, a 1000×1000 grid, about 0.1 s).
+pub(crate) fn load_within(
+    path: &Path,
+    max_input: u64,
+    timeout: Option<std::time::Duration>,
+) -> Result<Loaded, Failure> {
+    let Some(timeout) = timeout else { return load(path, max_input) };
+    let owned = path.to_path_buf();
+    modsolve::bounded::within_timeout(Some(timeout), move || load(&owned, max_input))
+        .unwrap_or_else(|e| Err(Failure::from(e)))
+}
+
+/// The timeout left for the analysis after `spent` of it went on reading the file: the one
+/// whose bound (1.1 × it + 0.09 s, [`modsolve::bounded::bound`]) ends where the whole
+/// timeout's does, so that reading and analysing together keep the promise of `--timeout`.
+/// When reading took so long that not even the least bound (0.09 s) is left, the timeout has
+/// come (`Err`).
+pub(crate) fn left_after(
+    timeout: Option<std::time::Duration>,
+    spent: std::time::Duration,
+) -> Result<Option<std::time::Duration>, modsolve::Error> {
+    use modsolve::bounded::bound;
+    match timeout {
+        None => Ok(None),
+        Some(t) if bound(t).saturating_sub(spent) < bound(std::time::Duration::ZERO) => {
+            Err(modsolve::Error::TimedOut)
+        }
+        Some(t) => Ok(Some(t.saturating_sub(spent.div_f64(1.1)))),
+    }
+}
+
 /// [`load`], keeping the source text too (to point at a field's line).
 pub(crate) fn load_with_source(path: &Path, max_input: u64) -> Result<(Loaded, String), Failure> {
     let shown = modsolve::input::source_name(path);
@@ -325,4 +357,32 @@ pub(crate) fn new(spec: &modsolve::scaffold::Spec) -> Result<Output, Failure> {
             };
             Failure::plain(Kind::Usage, format!("error: {message}\n"), false)
         })
+}
+
+#[cfg(test)]
+mod load_tests {
+    use super::left_after;
+    use modsolve::bounded::bound;
+    use std::time::Duration;
+
+    /// What reading the file took comes off the analysis's timeout so that both together end at
+    /// the whole timeout's bound; with less than the least bound left the timeout has come; no
+    /// timeout stays none.
+    #[test]
+    fn reading_the_file_comes_off_the_timeout() {
+        let ms = Duration::from_millis;
+        assert_eq!(left_after(None, ms(5000)).ok(), Some(None));
+        assert_eq!(left_after(Some(ms(3000)), ms(0)).ok(), Some(Some(ms(3000))));
+        for (t, spent) in [(3000, 110), (300, 80), (300, 330), (1000, 999)] {
+            let left = left_after(Some(ms(t)), ms(spent)).expect("time left").expect("a timeout");
+            let end = ms(spent) + bound(left);
+            let whole = bound(ms(t));
+            assert!(
+                end <= whole && whole - end < ms(1),
+                "{t} ms after {spent} ms: {end:?} against {whole:?}"
+            );
+        }
+        assert!(left_after(Some(ms(1)), ms(80)).is_err());
+        assert!(left_after(Some(ms(300)), ms(420)).is_err());
+    }
 }

@@ -40,34 +40,6 @@ impl Timer {
 }
 
 /// Reads, solves and renders one puzzle; the exit code is 0 solved, 1 no solution, 3 undecided.
-/// The puzzle file read and parsed, within the timeout when there is one (a large file takes a
-/// while: 6 MB, a 1000×1000 grid, about 0.1 s).
-fn load_within(path: &std::path::Path, request: &Request) -> Result<super::Loaded, Failure> {
-    let Some(timeout) = request.options.timeout else { return super::load(path, request.max_input) };
-    let (owned, max_input) = (path.to_path_buf(), request.max_input);
-    modsolve::bounded::within_timeout(Some(timeout), move || super::load(&owned, max_input))
-        .unwrap_or_else(|e| Err(Failure::from(e)))
-}
-
-/// The timeout left for the analysis after `spent` of it went on reading the file: the one
-/// whose bound (1.1 × it + 0.09 s, [`modsolve::bounded::bound`]) ends where the whole
-/// timeout's does, so that reading and analysing together keep the promise of `--timeout`.
-/// When reading took so long that not even the least bound (0.09 s) is left, the timeout has
-/// come (`Err`).
-fn left_after(
-    timeout: Option<std::time::Duration>,
-    spent: std::time::Duration,
-) -> Result<Option<std::time::Duration>, modsolve::Error> {
-    use modsolve::bounded::bound;
-    match timeout {
-        None => Ok(None),
-        Some(t) if bound(t).saturating_sub(spent) < bound(std::time::Duration::ZERO) => {
-            Err(modsolve::Error::TimedOut)
-        }
-        Some(t) => Ok(Some(t.saturating_sub(spent.div_f64(1.1)))),
-    }
-}
-
 pub(crate) fn run(request: &Request) -> Result<Output, Failure> {
     let json = request.json;
     let Some(path) = &request.file else {
@@ -82,7 +54,11 @@ pub(crate) fn run(request: &Request) -> Result<Output, Failure> {
     }
     let mut timer = Timer { enabled: request.verbose, since: Instant::now() };
     let started = Instant::now();
-    let puzzle = std::sync::Arc::new(load_within(path, request).map_err(|f| f.in_json(json))?.puzzle);
+    let puzzle = std::sync::Arc::new(
+        super::load_within(path, request.max_input, request.options.timeout)
+            .map_err(|f| f.in_json(json))?
+            .puzzle,
+    );
     timer.done(&format!(
         "read and checked the file: {} cells, {} buttons",
         puzzle.cell_count(),
@@ -92,7 +68,7 @@ pub(crate) fn run(request: &Request) -> Result<Output, Failure> {
     let spinner = (puzzle.cell_count() > 1_000_000).then(|| spinner(puzzle.cell_count())).flatten();
     let mut options = request.options;
     options.timeout =
-        left_after(options.timeout, started.elapsed()).map_err(|e| Failure::from(e).in_json(json))?;
+        super::left_after(options.timeout, started.elapsed()).map_err(|e| Failure::from(e).in_json(json))?;
     let report = analyse_shared(std::sync::Arc::clone(&puzzle), &options);
     if let Some(bar) = &spinner {
         bar.finish_and_clear();
@@ -181,32 +157,4 @@ fn spinner(cells: usize) -> Option<indicatif::ProgressBar> {
         bar.enable_steady_tick(std::time::Duration::from_millis(120));
         bar
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::left_after;
-    use modsolve::bounded::bound;
-    use std::time::Duration;
-
-    /// What reading the file took comes off the analysis's timeout so that both together end at
-    /// the whole timeout's bound; with less than the least bound left the timeout has come; no
-    /// timeout stays none.
-    #[test]
-    fn reading_the_file_comes_off_the_timeout() {
-        let ms = Duration::from_millis;
-        assert_eq!(left_after(None, ms(5000)).ok(), Some(None));
-        assert_eq!(left_after(Some(ms(3000)), ms(0)).ok(), Some(Some(ms(3000))));
-        for (t, spent) in [(3000, 110), (300, 80), (300, 330), (1000, 999)] {
-            let left = left_after(Some(ms(t)), ms(spent)).expect("time left").expect("a timeout");
-            let end = ms(spent) + bound(left);
-            let whole = bound(ms(t));
-            assert!(
-                end <= whole && whole - end < ms(1),
-                "{t} ms after {spent} ms: {end:?} against {whole:?}"
-            );
-        }
-        assert!(left_after(Some(ms(1)), ms(80)).is_err());
-        assert!(left_after(Some(ms(300)), ms(420)).is_err());
-    }
 }
