@@ -69,14 +69,12 @@ pub(crate) fn run(request: &Request) -> Result<Output, Failure> {
 
 fn single(request: &Request) -> Result<Document, Failure> {
     // The timeout bounds the file's reading too: the level's analysis gets what is left of it.
-    let started = std::time::Instant::now();
-    let timeout = request.options.analysis.timeout;
-    let loaded = super::load_within(&request.path, request.max_input, timeout)?;
+    let (loaded, left) =
+        super::load_within(&request.path, request.max_input, request.options.analysis.timeout)?;
     let mut options = request.options;
     // With no time left the level is still refused at once when it is too large to export (a
     // definite answer); otherwise its analysis stops at the least bound.
-    options.analysis.timeout =
-        super::left_after(timeout, started.elapsed()).unwrap_or(Some(std::time::Duration::ZERO));
+    options.analysis.timeout = left.unwrap_or(Some(std::time::Duration::ZERO));
     let file = file_name(&request.path, &loaded.shown);
     let level =
         modsolve::export::level(&loaded.puzzle, &file, &options).map_err(|e| failure(&loaded.shown, e))?;

@@ -38,13 +38,12 @@ impl From<HintArgs> for Request {
 pub(crate) fn run(request: &Request) -> Result<Output, Failure> {
     let json = request.json;
     // The timeout bounds the file's reading too: the hint gets what is left of it.
-    let started = std::time::Instant::now();
-    let timeout = request.options.analysis.timeout;
-    let mut puzzle =
-        super::load_within(&request.file, request.max_input, timeout).map_err(|f| f.in_json(json))?.puzzle;
+    let (loaded, left) =
+        super::load_within(&request.file, request.max_input, request.options.analysis.timeout)
+            .map_err(|f| f.in_json(json))?;
+    let mut puzzle = loaded.puzzle;
     let mut options = request.options;
-    options.analysis.timeout =
-        super::left_after(timeout, started.elapsed()).map_err(|e| Failure::from(e).in_json(json))?;
+    options.analysis.timeout = left.map_err(|e| Failure::from(e).in_json(json))?;
     if let Some(text) = &request.state {
         let usage = |why: String| Failure::plain(Kind::Usage, format!("error: --state: {why}\n"), json);
         let values = parse_state(&puzzle, text).map_err(usage)?;

@@ -214,28 +214,30 @@ pub(crate) fn load(path: &Path, max_input: u64) -> Result<Loaded, Failure> {
     load_with_source(path, max_input).map(|(loaded, _)| loaded)
 }
 
-/// The puzzle file read and parsed, within the timeout when there is one (a large file takes a
-/// while: 6 MB, a 1000×1000 grid, about 0.1 s).
+/// The puzzle file read and parsed within the timeout when there is one (a large file takes a
+/// while: 6 MB, a 1000×1000 grid, about 0.1 s), and the timeout left for the work on it
+/// ([`left_after`]).
 pub(crate) fn load_within(
     path: &Path,
     max_input: u64,
     timeout: Option<std::time::Duration>,
-) -> Result<Loaded, Failure> {
-    let Some(timeout) = timeout else { return load(path, max_input) };
-    let owned = path.to_path_buf();
-    modsolve::bounded::within_timeout(Some(timeout), move || load(&owned, max_input))
-        .unwrap_or_else(|e| Err(Failure::from(e)))
+) -> Result<(Loaded, Left), Failure> {
+    let Some(t) = timeout else { return load(path, max_input).map(|loaded| (loaded, Ok(None))) };
+    let (started, owned) = (std::time::Instant::now(), path.to_path_buf());
+    let loaded = modsolve::bounded::within_timeout(Some(t), move || load(&owned, max_input))
+        .unwrap_or_else(|e| Err(Failure::from(e)))?;
+    Ok((loaded, left_after(timeout, started.elapsed())))
 }
+
+/// The timeout left after reading a file: `Err` when it has come.
+pub(crate) type Left = Result<Option<std::time::Duration>, modsolve::Error>;
 
 /// The timeout left for the analysis after `spent` of it went on reading the file: the one
 /// whose bound (1.1 × it + 0.09 s, [`modsolve::bounded::bound`]) ends where the whole
 /// timeout's does, so that reading and analysing together keep the promise of `--timeout`.
 /// When reading took so long that not even the least bound (0.09 s) is left, the timeout has
 /// come (`Err`).
-pub(crate) fn left_after(
-    timeout: Option<std::time::Duration>,
-    spent: std::time::Duration,
-) -> Result<Option<std::time::Duration>, modsolve::Error> {
+fn left_after(timeout: Option<std::time::Duration>, spent: std::time::Duration) -> Left {
     use modsolve::bounded::bound;
     match timeout {
         None => Ok(None),

@@ -53,12 +53,9 @@ pub(crate) fn run(request: &Request) -> Result<Output, Failure> {
         return super::shard::part(path, part, request);
     }
     let mut timer = Timer { enabled: request.verbose, since: Instant::now() };
-    let started = Instant::now();
-    let puzzle = std::sync::Arc::new(
-        super::load_within(path, request.max_input, request.options.timeout)
-            .map_err(|f| f.in_json(json))?
-            .puzzle,
-    );
+    let (loaded, left) =
+        super::load_within(path, request.max_input, request.options.timeout).map_err(|f| f.in_json(json))?;
+    let puzzle = std::sync::Arc::new(loaded.puzzle);
     timer.done(&format!(
         "read and checked the file: {} cells, {} buttons",
         puzzle.cell_count(),
@@ -67,8 +64,7 @@ pub(crate) fn run(request: &Request) -> Result<Output, Failure> {
     // Past a million cells the work takes seconds: a spinner on a terminal says so.
     let spinner = (puzzle.cell_count() > 1_000_000).then(|| spinner(puzzle.cell_count())).flatten();
     let mut options = request.options;
-    options.timeout =
-        super::left_after(options.timeout, started.elapsed()).map_err(|e| Failure::from(e).in_json(json))?;
+    options.timeout = left.map_err(|e| Failure::from(e).in_json(json))?;
     let report = analyse_shared(std::sync::Arc::clone(&puzzle), &options);
     if let Some(bar) = &spinner {
         bar.finish_and_clear();

@@ -366,7 +366,7 @@ fn ascend(n: usize, groups: &[Group], rounds: usize) -> Lagrange {
         list.iter().for_each(|&p| share[p] = 1.0 / list.len() as f64);
     }
     let (mut costs, mut plans) = (vec![0u64; size], vec![0u64; size]);
-    let mut scratch = Scratch::default();
+    let (mut scratch, mut values) = (Scratch::default(), Vec::new());
     let mut best = 0u128;
     let mut best_value = 0f64;
     let (mut theta, mut stall) = (THETA, 0usize);
@@ -407,7 +407,6 @@ fn ascend(n: usize, groups: &[Group], rounds: usize) -> Lagrange {
         for (v, &p) in share.iter_mut().zip(&plans) {
             *v += t * p as f64;
         }
-        let mut values = Vec::new();
         for list in lists() {
             project(&mut share, list, &mut values);
         }

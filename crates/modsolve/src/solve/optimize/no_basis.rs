@@ -61,7 +61,7 @@ pub(super) fn beam_without_basis(
     let search = || {
         let beamed = beam::beam(&problem, objective, Budget { nodes: beam_share, ..budget }, start);
         let found = beamed.plan.is_some();
-        let from = beamed.plan.unwrap_or_else(|| x0.clone());
+        let from = beamed.plan.unwrap_or(x0);
         let unused = if window_share > 0 { beam_share - beamed.nodes.min(beam_share) } else { 0 };
         let windows = Budget { nodes: window_share + unused, ..budget };
         let improved = windows_after_beam(&problem, objective, &from, found || start.is_some(), windows);
