@@ -14,6 +14,7 @@ use modsolve::report::check::{CheckFile, check_line, check_text};
 use modsolve::report::github::{Level, annotation, check_annotations};
 use modsolve::request::{
     DistributionSpec, HistogramSpec, SamplingRefused, UNDECIDED_CHECK, UNTIMED_SAMPLES, Verdict, check_entry,
+    check_verdict,
 };
 
 use super::args::{CheckArgs, CheckFormat};
@@ -61,10 +62,11 @@ impl From<CheckArgs> for Request {
 }
 
 /// One file's check, ready to print: its block of text (or its annotations, with `--format
-/// github`), its JSON object and its verdict ([`check_entry`]).
+/// github`), its JSON object (with `--json` only: a big board's numbers take a while to write)
+/// and its verdict ([`check_entry`]).
 struct Checked {
     text: String,
-    json: CheckFile,
+    json: Option<CheckFile>,
     verdict: Verdict,
 }
 
@@ -74,13 +76,24 @@ pub(crate) fn run(request: &Request) -> Result<Output, Failure> {
     let files = super::puzzle_files(&request.files, request.json)?;
     let deny = request.deny_warnings;
     let results = modsolve::bounded::in_parallel(&files, |path| {
-        let (loaded, source) = match super::load_with_source(path, request.max_input) {
-            Ok(loaded) => loaded,
-            Err(failure) => return unreadable(failure, request.github, request.brief),
-        };
+        // A file's timeout bounds its reading too: its check gets what is left.
+        let ((loaded, source), left) =
+            match super::load_with_source_within(path, request.max_input, request.options.timeout) {
+                Ok(loaded) => loaded,
+                Err(failure) => return unreadable(failure, request.github, request.brief),
+            };
         let (shown, puzzle) = (&loaded.shown, &loaded.puzzle);
-        let result = check_within(puzzle, &request.options);
-        let (json, verdict) = check_entry(shown, puzzle, &result, deny);
+        let result = left.and_then(|timeout| {
+            let mut options = request.options;
+            options.timeout = timeout;
+            check_within(puzzle, &options)
+        });
+        let (json, verdict) = if request.json {
+            let (json, verdict) = check_entry(shown, puzzle, &result, deny);
+            (Some(json), verdict)
+        } else {
+            (None, check_verdict(&result, deny))
+        };
         let text = match &result {
             Ok(report) if request.github => check_annotations(shown, &source, report, deny),
             Ok(report) if request.brief => check_line(shown, report, deny),
@@ -110,7 +123,7 @@ pub(crate) fn run(request: &Request) -> Result<Output, Failure> {
         }
         summary.add(verdict);
         blocks.push(text);
-        objects.push(json);
+        objects.extend(json);
     }
     let body = if request.json {
         Body::Json(batch_json(objects, Some(&summary)))
@@ -144,7 +157,7 @@ fn unreadable(failure: Failure, github: bool, brief: bool) -> Checked {
     } else {
         failure.message().to_string()
     };
-    Checked { text, json: CheckFile::Unreadable(object), verdict: Verdict::Unreadable }
+    Checked { text, json: Some(CheckFile::Unreadable(object)), verdict: Verdict::Unreadable }
 }
 
 /// `--format github` prints a check's findings only: a usage error with `flag`.
@@ -176,7 +189,11 @@ pub(crate) fn histogram(request: &Request) -> Result<Output, Failure> {
     let end = asked.bound.end(Instant::now());
     let (mut text, mut objects) = (String::new(), Vec::new());
     for path in &super::puzzle_files(&request.files, json)? {
-        let loaded = super::load(path, request.max_input).map_err(|f| f.in_json(json))?;
+        // A file's timeout bounds its reading too: its histogram gets what is left.
+        let (loaded, left) =
+            super::load_within(path, request.max_input, spec.timeout).map_err(|f| f.in_json(json))?;
+        let mut spec = spec;
+        spec.timeout = left.map_err(|e| Failure::from(e).in_json(json))?;
         let histogram =
             spec.histogram(&loaded.puzzle, &asked, end).map_err(|e| Failure::from(e).in_json(json))?;
         text.push_str(&histogram_text(&loaded.shown, &histogram, &asked, &super::FLAGS));
@@ -224,7 +241,11 @@ pub(crate) fn distribution(request: &Request) -> Result<Output, Failure> {
     };
     let (mut text, mut objects) = (String::new(), Vec::new());
     for path in &super::puzzle_files(&request.files, json)? {
-        let loaded = super::load(path, request.max_input).map_err(|f| f.in_json(json))?;
+        // A file's timeout bounds its reading too: its distribution gets what is left.
+        let (loaded, left) =
+            super::load_within(path, request.max_input, spec.timeout).map_err(|f| f.in_json(json))?;
+        let mut options = options;
+        options.timeout = left.map_err(|e| Failure::from(e).in_json(json))?;
         let distribution = modsolve::difficulty::par_distribution(&loaded.puzzle, &options)
             .map_err(|e| Failure::from(e).in_json(json))?;
         text.push_str(&distribution_text(&loaded.shown, &distribution, &asked, &super::FLAGS));

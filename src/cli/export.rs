@@ -86,17 +86,21 @@ fn pack(request: &Request) -> Result<Document, Failure> {
     let dir = &request.path;
     let files = super::puzzle_files(std::slice::from_ref(dir), request.json)?;
     // Every file is read first: one that does not read stops the export before any analysis.
-    let mut loaded: Vec<(String, String, Puzzle)> = Vec::new();
+    // Each level's timeout bounds its file's reading too: its analysis gets what is left (as
+    // a single level's, no time left still refuses a level too large to export).
+    let mut loaded: Vec<(String, String, Puzzle, Option<std::time::Duration>)> = Vec::new();
     for path in &files {
-        let level = super::load(path, request.max_input)?;
-        loaded.push((file_name(path, &level.shown), level.shown, level.puzzle));
+        let (level, left) = super::load_within(path, request.max_input, request.options.analysis.timeout)?;
+        let left = left.unwrap_or(Some(std::time::Duration::ZERO));
+        loaded.push((file_name(path, &level.shown), level.shown, level.puzzle, left));
     }
-    let options = request.options.mean_par(true);
-    let results = modsolve::bounded::in_parallel(&loaded, |(file, _, puzzle)| {
+    let results = modsolve::bounded::in_parallel(&loaded, |(file, _, puzzle, left)| {
+        let mut options = request.options.mean_par(true);
+        options.analysis.timeout = *left;
         modsolve::export::level(puzzle, file, &options)
     });
     let mut levels = Vec::new();
-    for ((_, shown, _), result) in loaded.iter().zip(results) {
+    for ((_, shown, _, _), result) in loaded.iter().zip(results) {
         match result {
             Ok(level) => levels.push(level),
             Err(ExportError::Unsolvable) => {

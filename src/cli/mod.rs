@@ -222,11 +222,29 @@ pub(crate) fn load_within(
     max_input: u64,
     timeout: Option<std::time::Duration>,
 ) -> Result<(Loaded, Left), Failure> {
-    let Some(t) = timeout else { return load(path, max_input).map(|loaded| (loaded, Ok(None))) };
-    let (started, owned) = (std::time::Instant::now(), path.to_path_buf());
-    let loaded = modsolve::bounded::within_timeout(Some(t), move || load(&owned, max_input))
-        .unwrap_or_else(|e| Err(Failure::from(e)))?;
-    Ok((loaded, left_after(timeout, started.elapsed())))
+    let owned = path.to_path_buf();
+    read_within(timeout, move || load(&owned, max_input))
+}
+
+/// [`load_with_source`] within the timeout, as [`load_within`].
+pub(crate) fn load_with_source_within(
+    path: &Path,
+    max_input: u64,
+    timeout: Option<std::time::Duration>,
+) -> Result<((Loaded, String), Left), Failure> {
+    let owned = path.to_path_buf();
+    read_within(timeout, move || load_with_source(&owned, max_input))
+}
+
+/// `read` run within the timeout when there is one, and the timeout left after it.
+fn read_within<T: Send + 'static>(
+    timeout: Option<std::time::Duration>,
+    read: impl FnOnce() -> Result<T, Failure> + Send + 'static,
+) -> Result<(T, Left), Failure> {
+    let Some(t) = timeout else { return read().map(|read| (read, Ok(None))) };
+    let started = std::time::Instant::now();
+    let read = modsolve::bounded::within_timeout(Some(t), read).unwrap_or_else(|e| Err(Failure::from(e)))?;
+    Ok((read, left_after(timeout, started.elapsed())))
 }
 
 /// The timeout left after reading a file: `Err` when it has come.

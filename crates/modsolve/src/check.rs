@@ -12,7 +12,7 @@ use num_bigint::BigUint;
 use num_integer::Integer;
 use num_traits::One;
 
-use crate::analysis::{Analysis, Options, analysis_of};
+use crate::analysis::{Analysis, Options, analysis_with_answer};
 use crate::error::{Error, InternalError};
 use crate::model::Puzzle;
 use crate::solve::optimize::explore;
@@ -189,12 +189,17 @@ impl CheckReport {
 /// ```
 pub fn check(puzzle: &Puzzle, budget: Budget) -> Result<CheckReport, InternalError> {
     let started = std::time::Instant::now();
-    let analysis = analysis_of(puzzle, &Options { budget, ..Options::default() })?;
+    let (analysis, analysed) = analysis_with_answer(puzzle, &Options { budget, ..Options::default() })?;
     let cells = puzzle.cell_count();
     // One elimination for every "+1 on cell i" at once, when that dense system fits; past it
-    // the macros are left out and the counts come from the puzzle's own elimination.
+    // the macros are left out and the counts come from the puzzle's own elimination: the
+    // analysis's, unless it left out the quiet basis (a budget of no nodes).
     let (answer, macros) = if let Err(why) = macros_fit(puzzle, budget.since(started).time) {
-        (solve(puzzle)?, Err(why))
+        let answer = match analysed {
+            Some(answer) if budget.nodes > 0 => answer,
+            _ => solve(puzzle)?,
+        };
+        (answer, Err(why))
     } else {
         let unit_differences: Vec<Vec<u64>> = (0..cells)
             .map(|i| {
@@ -230,7 +235,7 @@ pub fn check(puzzle: &Puzzle, budget: Budget) -> Result<CheckReport, InternalErr
         quiet_basis,
         macros,
         intended: None,
-        strategies: crate::strategy::all_within(puzzle, play_limit(budget, started)),
+        strategies: crate::strategy::all_within(puzzle, play_limit(puzzle, budget, started)),
         findings: Vec::new(),
     };
     report.intended = puzzle.intended.as_ref().map(|x| judge_intended(puzzle, &report, x));
@@ -238,18 +243,27 @@ pub fn check(puzzle: &Puzzle, budget: Budget) -> Result<CheckReport, InternalErr
     Ok(report)
 }
 
-/// When greedy play must stop. A node budget (the default) lets it look at as many buttons as
-/// the budget has nodes, the same on every machine: 200,000,000 looks are about 200 presses of
-/// a 1000×1000 board. A time budget stops it at three fifths of the time, leaving the rest for
-/// the findings and the report, but never less than a moment from now (a strategy that wins
-/// in a few presses is always played).
-fn play_limit(budget: Budget, started: std::time::Instant) -> crate::strategy::PlayLimit {
+/// When greedy play must stop. A node budget (the default) is the same on every machine: a look
+/// at a button (pressing it on the board and taking it back) counts one node and one more for
+/// each cell it changes, and greedy play gets one node in [`PLAY_SHARE`] of the budget, on top
+/// of the analysis's (which keeps the whole budget, so that `check` and `modsolve FILE` print
+/// the same par). The default's 25,000,000 nodes are about 4 presses of a 1000×1000 grid
+/// (a million looks a press, 6 nodes each), about 0.2 s each on AMD EPYC; a 31×31 grid plays
+/// its whole game. A time budget stops it at three fifths of the time, leaving the rest for the
+/// findings and the report, but never less than a moment from now (a strategy that wins in a
+/// few presses is always played).
+fn play_limit(puzzle: &Puzzle, budget: Budget, started: std::time::Instant) -> crate::strategy::PlayLimit {
     let moment = std::time::Instant::now() + std::time::Duration::from_millis(50);
+    let buttons = puzzle.button_count().max(1) as u64;
+    let per_look = 1 + crate::solve::estimate::entries(puzzle).div_ceil(buttons);
     crate::strategy::PlayLimit {
         deadline: budget.time.map(|time| (started + time.mul_f64(0.6)).max(moment)),
-        looks: Some(budget.nodes),
+        looks: Some(budget.nodes / PLAY_SHARE / per_look),
     }
 }
+
+/// Greedy play's share of a node budget: one node in this many (see [`play_limit`]).
+const PLAY_SHARE: u64 = 8;
 
 /// `Π values`, as powers of the distinct values: a board of a million cells has a handful of
 /// distinct moduli and periods, and multiplying a million factors one by one is quadratic.

@@ -484,20 +484,23 @@ pub fn check_entry(
     deny_warnings: bool,
 ) -> (CheckFile, Verdict) {
     let stopped = |error: String, undecided| CheckFile::Stopped { file: file.to_owned(), error, undecided };
+    let verdict = check_verdict(result, deny_warnings);
+    let entry = match result {
+        Ok(report) => CheckFile::Checked(Box::new(CheckEntry::new(file, puzzle, report, deny_warnings))),
+        Err(Error::TimedOut) => stopped(UNDECIDED_CHECK.into(), Some(true)),
+        Err(e) => stopped(e.to_string(), None),
+    };
+    (entry, verdict)
+}
+
+/// The verdict of [`check_entry`] alone, without its object (whose numbers a big board's check
+/// takes a while to write in decimal).
+pub fn check_verdict(result: &Result<CheckReport, Error>, deny_warnings: bool) -> Verdict {
     match result {
-        Ok(report) => {
-            let entry = CheckEntry::new(file, puzzle, report, deny_warnings);
-            let warnings = report.warning_count();
-            let verdict = if report.passed(deny_warnings) {
-                Verdict::Passed(warnings)
-            } else {
-                Verdict::Failed(warnings)
-            };
-            (CheckFile::Checked(Box::new(entry)), verdict)
-        }
-        Err(Error::TimedOut) => (stopped(UNDECIDED_CHECK.into(), Some(true)), Verdict::Failed(0)),
-        Err(e @ Error::OverMemory(_)) => (stopped(e.to_string(), None), Verdict::Unreadable),
-        Err(e) => (stopped(e.to_string(), None), Verdict::Failed(0)),
+        Ok(report) if report.passed(deny_warnings) => Verdict::Passed(report.warning_count()),
+        Ok(report) => Verdict::Failed(report.warning_count()),
+        Err(Error::OverMemory(_)) => Verdict::Unreadable,
+        Err(_) => Verdict::Failed(0),
     }
 }
 

@@ -41,21 +41,30 @@ enum Task {
     Emit(Vec<u32>),
 }
 
-/// Breadth-first search inside one part (vertices whose `part` equals `id`).
+/// Breadth-first search inside one part: the vertices whose label is the part's.
 struct Search<'g> {
     graph: &'g Graph,
+    /// Each vertex's label: its part's, until a search reaches it and relabels it.
     part: Vec<u32>,
-    seen: Vec<u32>,
-    epoch: u32,
+    /// The last label given.
+    label: u32,
 }
 
 impl Search<'_> {
-    /// Levels from `start` within part `id`, as one list with level boundaries.
-    fn levels(&mut self, start: u32, id: u32) -> (Vec<u32>, Vec<usize>) {
-        self.epoch += 1;
+    /// A label not given before.
+    fn fresh(&mut self) -> u32 {
+        self.label += 1;
+        self.label
+    }
+
+    /// Levels from `start` within the part labelled `id`, as one list with level boundaries;
+    /// every vertex reached is relabelled with a fresh label, which is returned (one array
+    /// read per neighbour tells both that it is in the part and that it is not yet reached).
+    fn levels(&mut self, start: u32, id: u32) -> (Vec<u32>, Vec<usize>, u32) {
+        let reached = self.fresh();
         let mut order = vec![start];
         let mut bounds = vec![0];
-        self.seen[start as usize] = self.epoch;
+        self.part[start as usize] = reached;
         let mut head = 0;
         while head < order.len() {
             bounds.push(order.len());
@@ -64,8 +73,8 @@ impl Search<'_> {
                 let v = order[head];
                 head += 1;
                 for &w in self.graph.neighbors(v) {
-                    if self.part[w as usize] == id && self.seen[w as usize] != self.epoch {
-                        self.seen[w as usize] = self.epoch;
+                    if self.part[w as usize] == id {
+                        self.part[w as usize] = reached;
                         order.push(w);
                     }
                 }
@@ -73,7 +82,7 @@ impl Search<'_> {
         }
         // bounds[k]..bounds[k + 1] is level k.
         bounds.dedup();
-        (order, bounds)
+        (order, bounds, reached)
     }
 }
 
@@ -81,8 +90,7 @@ impl Search<'_> {
 pub fn nested_dissection(graph: &Graph) -> Vec<u32> {
     let n = graph.vertices();
     let mut out = Vec::with_capacity(n);
-    let mut search = Search { graph, part: vec![0; n], seen: vec![0; n], epoch: 0 };
-    let mut next_id = 0u32;
+    let mut search = Search { graph, part: vec![0; n], label: 0 };
     let mut tasks = vec![Task::Split((0..n as u32).collect())];
     while let Some(task) = tasks.pop() {
         crate::bounded::checkpoint();
@@ -97,24 +105,22 @@ pub fn nested_dissection(graph: &Graph) -> Vec<u32> {
             out.extend(vertices);
             continue;
         }
-        next_id += 1;
-        let id = next_id;
+        let id = search.fresh();
         for &v in &vertices {
             search.part[v as usize] = id;
         }
-        let (reached, bounds) = search.levels(vertices[0], id);
+        let (reached, bounds, label) = search.levels(vertices[0], id);
         if reached.len() < vertices.len() {
             // Several components: each is a part of its own (this one first, in order).
-            let epoch = search.epoch;
             let rest: Vec<u32> =
-                vertices.iter().copied().filter(|&v| search.seen[v as usize] != epoch).collect();
+                vertices.iter().copied().filter(|&v| search.part[v as usize] == id).collect();
             tasks.push(Task::Split(rest));
             tasks.push(Task::Split(reached));
             continue;
         }
         // A pseudo-peripheral start: the last vertex reached, searched again.
         let far = reached[reached.len() - 1];
-        let (order, bounds2) = search.levels(far, id);
+        let (order, bounds2, _) = search.levels(far, label);
         let (order, bounds) =
             if bounds2.len() >= bounds.len() { (order, bounds2) } else { (reached, bounds) };
         let levels = bounds.len() - 1;

@@ -156,6 +156,9 @@ pub struct Analysis {
     /// For `fewest` and `optimal`: whether the plan's lower bound already includes the
     /// relaxations' bound (the search worked it out), so [`attach_bounds`] need not.
     pub(crate) relaxed: [bool; 2],
+    /// The quiet patterns and one (the algebra's kernel) as `(prime, exponent)` pairs, when
+    /// the elimination gave them.
+    pub(crate) kernel_factors: Option<Vec<(u64, u64)>>,
 }
 
 impl Analysis {
@@ -280,18 +283,30 @@ fn bounded_report(puzzle: Arc<Puzzle>, options: &Options, path: Path) -> Result<
 /// not the elimination; nothing here keeps a timeout or a memory limit (see [`analyse`], the
 /// entry point, which does).
 pub fn analysis_of(puzzle: &Puzzle, options: &Options) -> Result<Analysis, InternalError> {
+    analysis_with_answer(puzzle, options).map(|(analysis, _)| analysis)
+}
+
+/// [`analysis_of`], and the algebra's answer when the algebra answered (its quiet basis left
+/// out when the budget has no nodes and no listing is asked for): `check` needs it too, and a
+/// board of a million cells takes seconds to eliminate.
+pub(crate) fn analysis_with_answer(
+    puzzle: &Puzzle,
+    options: &Options,
+) -> Result<(Analysis, Option<Answer>), InternalError> {
     let started = Instant::now();
-    let analysis = match options.engine {
-        Engine::Search => by_search(puzzle, options, started)?,
+    let (mut analysis, answer) = match options.engine {
+        Engine::Search => (by_search(puzzle, options, started)?, None),
         Engine::Auto | Engine::Algebra if puzzle.phases.is_some() => {
-            stages::by_stages(puzzle, options, started)?
+            (stages::by_stages(puzzle, options, started)?, None)
         }
-        Engine::Auto | Engine::Algebra => by_algebra(puzzle, options, started)?,
+        Engine::Auto | Engine::Algebra => {
+            let (analysis, answer) = by_algebra(puzzle, options, started)?;
+            (analysis, Some(answer))
+        }
     };
-    let mut analysis = analysis;
     attach_bounds(puzzle, &mut analysis, options.budget.is_zero());
     verify(puzzle, &analysis)?;
-    Ok(analysis)
+    Ok((analysis, answer))
 }
 
 fn limits_bind(puzzle: &Puzzle, periods: &[BigUint]) -> bool {
@@ -310,7 +325,11 @@ fn within_limits(puzzle: &Puzzle, x: &[BigUint]) -> bool {
 
 /// The algebra's analysis: its answer (solvable, the count, a plan), then the best plans
 /// (walked whole, the algebra's own, or searched), the count within the limits and a listing.
-fn by_algebra(puzzle: &Puzzle, options: &Options, started: Instant) -> Result<Analysis, InternalError> {
+fn by_algebra(
+    puzzle: &Puzzle,
+    options: &Options,
+    started: Instant,
+) -> Result<(Analysis, Answer), InternalError> {
     // With no search nodes and no listing the quiet basis has no use: leave it out.
     let answer: Answer = if options.budget.nodes == 0 && !options.list_all {
         crate::solve::solve_without_basis(puzzle)?
@@ -319,7 +338,7 @@ fn by_algebra(puzzle: &Puzzle, options: &Options, started: Instant) -> Result<An
     };
     let limited = limits_bind(puzzle, &answer.periods);
     let mut analysis = of_answer(&answer, options.engine, limited);
-    let Some(x0) = &answer.presses else { return Ok(analysis) };
+    let Some(x0) = &answer.presses else { return Ok((analysis, answer)) };
     // Answers that need no search: the start already meets the target (no presses, proven for
     // every objective), or press limits that leave a box small enough to walk whole.
     let objectives: Vec<Objective> = std::iter::once(Objective::Total)
@@ -376,7 +395,7 @@ fn by_algebra(puzzle: &Puzzle, options: &Options, started: Instant) -> Result<An
     } else {
         None
     };
-    Ok(analysis)
+    Ok((analysis, answer))
 }
 
 /// The analysis the algebra's answer gives before any search: not solvable until a plan is
@@ -397,6 +416,7 @@ fn of_answer(answer: &Answer, engine: Engine, limited: bool) -> Analysis {
         seeds: answer.seeds,
         chased: answer.chased,
         relaxed: [false; 2],
+        kernel_factors: answer.kernel_factors.clone(),
     }
 }
 
@@ -681,6 +701,7 @@ fn by_search(puzzle: &Puzzle, options: &Options, started: Instant) -> Result<Ana
         seeds: None,
         chased: false,
         relaxed: [false; 2],
+        kernel_factors: None,
     };
     let Some(highest) = highest_values(puzzle, &periods) else {
         return Err(InternalError::Unsupported(

@@ -150,7 +150,7 @@ impl Serialize for Decimal<'_> {
 }
 
 /// The decimal digits of `n − 1` from those of `n >= 1`.
-fn predecessor(n: &str) -> String {
+pub(crate) fn predecessor(n: &str) -> String {
     let mut digits = n.as_bytes().to_vec();
     for d in digits.iter_mut().rev() {
         if *d == b'0' {
@@ -344,6 +344,9 @@ pub struct SolveReport {
     /// listing, or the timeout left it undecided. Such a report may differ on another machine;
     /// one under a node budget (the default) never does.
     pub machine_dependent: bool,
+    /// The quiet patterns and one as `(prime, exponent)` pairs, when the algebra gave them (for
+    /// the text's powers; not in the JSON document).
+    pub(crate) kernel_factors: Option<Vec<(u64, u64)>>,
 }
 
 impl SolveReport {
@@ -393,6 +396,7 @@ impl SolveReport {
             listing,
             undecided: None,
             machine_dependent: false,
+            kernel_factors: analysis.kernel_factors.clone(),
         }
     }
 
@@ -450,6 +454,7 @@ impl SolveReport {
             listing: None,
             undecided: None,
             machine_dependent: false,
+            kernel_factors: None,
         }
     }
 
@@ -475,6 +480,7 @@ impl SolveReport {
             listing: None,
             undecided: Some(why.to_string()),
             machine_dependent: true,
+            kernel_factors: None,
         }
     }
 }

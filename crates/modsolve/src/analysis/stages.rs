@@ -60,6 +60,7 @@ pub(super) fn by_stages(
         seeds: base.seeds,
         chased: base.chased,
         relaxed: [false; 2],
+        kernel_factors: base.kernel_factors.clone(),
     };
     let best_for = |objective: Objective| -> Option<Plan> {
         let mut best: Option<(crate::solve::search::Score, Plan)> = None;

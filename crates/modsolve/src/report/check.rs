@@ -116,9 +116,13 @@ fn solvable_line(out: &mut String, puzzle: &Puzzle, report: &CheckReport) {
                 _ => plan.proof.describe(),
             };
             let origin = match &analysis.quiet_patterns {
-                Some(quiet) if analysis.count.exact && !analysis.limited => {
-                    super::count_origin(puzzle, &analysis.count.value, quiet, "the par plan")
-                }
+                Some(quiet) if analysis.count.exact && !analysis.limited => super::count_origin(
+                    puzzle,
+                    &analysis.count.value,
+                    analysis.kernel_factors.as_deref(),
+                    quiet,
+                    "the par plan",
+                ),
                 _ => None,
             };
             let _ = writeln!(
@@ -338,12 +342,13 @@ impl CheckEntry {
     pub fn new(file: &str, puzzle: &Puzzle, report: &CheckReport, deny_warnings: bool) -> CheckEntry {
         let analysis = &report.analysis;
         let plan = |x: &[BigUint]| x.iter().cloned().map(Integer).collect::<Vec<_>>();
+        let count = analysis.count.value.to_string();
         CheckEntry {
             file: file.to_owned(),
             name: puzzle.name.clone(),
             passed: report.passed(deny_warnings),
             solvable: analysis.is_solvable(),
-            count: analysis.count.value.to_string(),
+            count: count.clone(),
             par: report.par().map(Integer),
             par_proven: analysis.fewest.as_ref().is_some_and(|p| p.is_proven()),
             par_lower_bound: analysis.fewest.as_ref().and_then(|p| p.lower_bound.clone()).map(Integer),
@@ -351,7 +356,19 @@ impl CheckEntry {
             all_starts_solvable: report.all_starts_solvable,
             solvable_starts: fraction_text(&report.solvable_starts),
             unsolvable_start: report.unsolvable_start.clone(),
-            quiet_patterns: analysis.quiet_patterns.as_ref().map(|q| q.to_string()),
+            // The quiet patterns are the count less one when every plan is one plan plus a
+            // quiet pattern: their digits from the count's (a big board's count has millions).
+            quiet_patterns: analysis.quiet_patterns.as_ref().map(|q| {
+                if analysis.count.exact
+                    && !count.is_empty()
+                    && count != "0"
+                    && q + 1u32 == analysis.count.value
+                {
+                    crate::analysis::report::predecessor(&count)
+                } else {
+                    q.to_string()
+                }
+            }),
             quiet_basis: report
                 .quiet_basis
                 .iter()

@@ -188,23 +188,41 @@ fn plan_heading(plan: &PlanReport) -> String {
 /// above, alone or plus one of the quiet patterns)`. Every plan is `plan` plus a plan that
 /// changes nothing, so the count is the quiet patterns and one; it is written as powers when its
 /// prime factors are small (primes of one exponent multiplied together: 2^18 · 3^18 is 6^18).
-/// `None` for one modulus (the quiet patterns' line says it) or a count that is not so made.
-pub(crate) fn count_origin(puzzle: &Puzzle, count: &BigUint, quiet: &BigUint, plan: &str) -> Option<String> {
+/// `factors` are the count's `(prime, exponent)` pairs when the algebra gave them; without them
+/// a count of at most [`FACTORED_BITS`] bits is factored here, and a larger one is not written
+/// as powers. `None` for one modulus (the quiet patterns' line says it) or a count that is not
+/// so made.
+pub(crate) fn count_origin(
+    puzzle: &Puzzle,
+    count: &BigUint,
+    factors: Option<&[(u64, u64)]>,
+    quiet: &BigUint,
+    plan: &str,
+) -> Option<String> {
     if puzzle.moduli().uniform().is_some() || count <= &BigUint::from(1u32) || *count != quiet + 1u32 {
         return None;
     }
     let how = format!("{plan}, alone or plus one of the quiet patterns");
-    Some(match powers(count) {
+    let factors = match factors {
+        Some(factors) => Some(factors.to_vec()),
+        None if count.bits() <= FACTORED_BITS => small_factors(count),
+        None => None,
+    };
+    Some(match factors.and_then(|f| powers(&f)) {
         Some(powers) => format!(" ({powers}: {how})"),
         None => format!(" ({how})"),
     })
 }
 
-/// `n` as powers of its prime factors, those of one exponent multiplied together, by base
-/// (`6^18`, `2^4 · 3 · 7^2`), when every factor is below 10,000 and the powers say more than `n` itself.
-fn powers(n: &BigUint) -> Option<String> {
+/// Counts of at most this many bits are factored by trial division when the algebra did not
+/// give their factors: a 100×100 grid's count (about 53,000 bits) in milliseconds. The work
+/// grows with the square of the size: a 1000×1000 grid's (5.4 million bits) would take minutes.
+pub(crate) const FACTORED_BITS: u64 = 1 << 17;
+
+/// `n` as `(prime, exponent)` pairs, by prime, when every prime factor is below 10,000.
+fn small_factors(n: &BigUint) -> Option<Vec<(u64, u64)>> {
     let mut rest = n.clone();
-    let mut by_exponent: std::collections::BTreeMap<u64, BigUint> = std::collections::BTreeMap::new();
+    let mut factors = Vec::new();
     // The primes below 10,000 (a sieve), each tried by its remainder in machine words; one that
     // divides is divided out by its largest power below 2^32 first (a count of 2^12426 · 3^8104
     // takes a few hundred divisions, not twenty thousand).
@@ -234,10 +252,21 @@ fn powers(n: &BigUint) -> Option<String> {
             }
         }
         if e > 0 {
-            *by_exponent.entry(e).or_insert_with(BigUint::one) *= p;
+            factors.push((p, e));
         }
     }
-    if !rest.is_one() || by_exponent.keys().all(|&e| e == 1) {
+    rest.is_one().then_some(factors)
+}
+
+/// `(prime, exponent)` pairs written as powers, those of one exponent multiplied together, by
+/// base (`6^18`, `2^4 · 3 · 7^2`), when the powers say more than the number itself (some
+/// exponent above 1).
+fn powers(factors: &[(u64, u64)]) -> Option<String> {
+    let mut by_exponent: std::collections::BTreeMap<u64, BigUint> = std::collections::BTreeMap::new();
+    for &(p, e) in factors.iter().filter(|&&(_, e)| e > 0) {
+        *by_exponent.entry(e).or_insert_with(BigUint::one) *= p;
+    }
+    if by_exponent.keys().all(|&e| e == 1) {
         return None;
     }
     let mut powers: Vec<(&BigUint, u64)> = by_exponent.iter().map(|(e, base)| (base, *e)).collect();
@@ -255,17 +284,53 @@ pub(crate) const NUMBER_DIGITS: usize = 40;
 
 /// `n` for people: whole up to [`NUMBER_DIGITS`] digits, else rounded to three figures.
 pub(crate) fn number_text(n: &BigUint) -> String {
-    let digits = n.to_string();
-    if digits.len() <= NUMBER_DIGITS {
-        return digits;
-    }
+    // Past a few hundred digits the decimal conversion is the costly part (a 1000×1000 grid's
+    // count has 1.6 million digits: seconds), and the first four digits come from the top bits.
+    let (lead, exponent) = match leading_digits(n) {
+        Some(leading) => leading,
+        None => {
+            let digits = n.to_string();
+            if digits.len() <= NUMBER_DIGITS {
+                return digits;
+            }
+            (digits[..4].parse().unwrap_or(0), digits.len() as u64 - 1)
+        }
+    };
     // The first four digits rounded to three; 9995… rounds up to the next power of ten.
-    let lead: u32 = digits[..4].parse().unwrap_or(0);
-    let (mut three, mut exponent) = ((lead + 5) / 10, digits.len() - 1);
+    let (mut three, mut exponent) = ((lead + 5) / 10, exponent);
     if three == 1000 {
         (three, exponent) = (100, exponent + 1);
     }
     format!("~{}.{:02} × 10^{exponent}", three / 100, three % 100)
+}
+
+/// `log10(2)` in 128-bit fixed point: `floor(log10(2) · 2^128)`.
+const LOG10_2_FIXED: u128 = 0x4d104d427de7fbcc47c4acd605be48bc;
+
+/// The first four digits of `n` and the power of ten of its first digit, from its top 64 bits
+/// and logarithms, for numbers past 1,000 bits; `None` for smaller numbers and when the
+/// logarithm falls within `10^-9` of a digit's change (then only the whole decimal is sure).
+fn leading_digits(n: &BigUint) -> Option<(u32, u64)> {
+    let bits = n.bits();
+    if bits <= 1000 {
+        return None;
+    }
+    let shift = bits - 64;
+    let top = (n >> shift).to_u64()?;
+    // shift · log10(2) = whole + fraction, exactly to 2^-64 (a 192-bit product).
+    let (low, high) =
+        (u128::from(shift) * (LOG10_2_FIXED as u64 as u128), u128::from(shift) * (LOG10_2_FIXED >> 64));
+    let upper = high + (low >> 64);
+    let (whole, fraction) = ((upper >> 64) as u64, (upper as u64) as f64 / 2f64.powi(64));
+    // log10(n) = whole + fraction + log10(top), within about 10^-14.
+    let rest = fraction + (top as f64).log10();
+    let (more, f) = (rest.floor(), rest - rest.floor());
+    let scaled = 10f64.powf(f) * 1000.0;
+    let near = |x: f64| (x - x.round()).abs() < 1e-9 * x.max(1.0);
+    if near(scaled) || near(f) {
+        return None;
+    }
+    Some((scaled.floor() as u32, whole + more as u64))
 }
 
 /// Boards larger than this get a picture of the plan only when asked for.
@@ -380,7 +445,7 @@ pub fn solve_text(puzzle: &Puzzle, report: &SolveReport, picture: bool, knobs: &
     let plans = if count.is_one() { "plan" } else { "plans" };
     let origin = match &report.quiet_patterns {
         Some(quiet) if report.count_exact && !report.limited && report.shown().is_some() => {
-            count_origin(puzzle, &count, quiet, "the plan above")
+            count_origin(puzzle, &count, report.kernel_factors.as_deref(), quiet, "the plan above")
         }
         _ => None,
     };
@@ -531,6 +596,30 @@ mod tests {
         assert_eq!(picture([36, 14, 0, 2]), "    36 14  0  2\n");
     }
 
+    /// A count's powers come from the algebra's factors when it gives them; without them a
+    /// count of at most [`FACTORED_BITS`] bits is factored here, and a larger one (minutes of
+    /// trial division: a 1000×1000 grid's) is written without powers.
+    #[test]
+    fn large_counts_take_their_powers_from_the_algebra() {
+        let puzzle =
+            crate::parse_puzzle("Puzzle(graph: Grid(rows: 1, cols: 2), modulus: [2, 3])").expect("a puzzle");
+        let origin = |count: &BigUint, factors: Option<&[(u64, u64)]>| {
+            count_origin(&puzzle, count, factors, &(count - 1u32), "the plan above")
+        };
+        let how = "the plan above, alone or plus one of the quiet patterns";
+        let huge = BigUint::from(2u32).pow(200_000) * BigUint::from(3u32).pow(5);
+        assert!(huge.bits() > FACTORED_BITS);
+        assert_eq!(origin(&huge, Some(&[(2, 200_000), (3, 5)])), Some(format!(" (2^200000 · 3^5: {how})")));
+        assert_eq!(origin(&huge, None), Some(format!(" ({how})")));
+        let small = BigUint::from(6u32).pow(18);
+        assert_eq!(origin(&small, None), Some(format!(" (6^18: {how})")));
+        assert_eq!(origin(&small, Some(&[(2, 18), (3, 18)])), Some(format!(" (6^18: {how})")));
+        // One modulus: the quiet patterns' line says it.
+        let uniform =
+            crate::parse_puzzle("Puzzle(graph: Grid(rows: 1, cols: 2), modulus: 6)").expect("a puzzle");
+        assert_eq!(count_origin(&uniform, &small, None, &(&small - 1u32), "the plan above"), None);
+    }
+
     /// Numbers up to 40 digits are written whole, longer ones rounded to three figures with
     /// their power of ten (rounding up past 9.99 to the next power).
     #[test]
@@ -546,6 +635,59 @@ mod tests {
         assert_eq!(number_text(&board), "~1.55 × 10^7607");
     }
 
+    /// The rounded form from the top bits and logarithms agrees with the whole decimal's on
+    /// numbers of 1,000 to 60,000 bits: products of powers (the counts), powers of ten and
+    /// their neighbours (where a digit changes: the whole decimal decides), numbers that round
+    /// up to the next power (9995…), and pseudo-random ones.
+    #[test]
+    fn leading_digits_agree_with_the_decimal() {
+        let from_decimal = |n: &BigUint| {
+            let digits = n.to_string();
+            let (lead, exponent) = (digits[..4].parse::<u32>().expect("digits"), digits.len() as u64 - 1);
+            (lead, exponent)
+        };
+        let mut numbers: Vec<BigUint> = Vec::new();
+        for k in [302u32, 303, 1000, 4567, 18_000] {
+            let ten = BigUint::from(10u32).pow(k);
+            numbers.extend([&ten - 1u32, ten.clone(), &ten + 1u32, &ten * 9995u32 - 1u32, &ten * 9995u32]);
+            numbers.extend([&ten * 1234u32 + 5u32, &ten * 9999u32 + &ten - 1u32]);
+        }
+        for (a, b, c) in [(1245u32, 819u32, 451u32), (12426, 8104, 4540), (60_000, 0, 0), (0, 37_000, 2)] {
+            numbers
+                .push(BigUint::from(2u32).pow(a) * BigUint::from(3u32).pow(b) * BigUint::from(5u32).pow(c));
+        }
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        for words in [40usize, 300, 900, 2000] {
+            let digits: Vec<u32> = (0..words)
+                .map(|_| {
+                    state =
+                        state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+                    (state >> 32) as u32
+                })
+                .collect();
+            numbers.push(BigUint::new(digits));
+        }
+        // Every number is written as from its whole decimal; the products and the random
+        // ones (the last eight) without it.
+        let rounded = |n: &BigUint| {
+            let (lead, exponent) = from_decimal(n);
+            let (three, exponent) = match (lead + 5) / 10 {
+                1000 => (100, exponent + 1),
+                three => (three, exponent),
+            };
+            format!("~{}.{:02} × 10^{exponent}", three / 100, three % 100)
+        };
+        for (k, n) in numbers.iter().enumerate() {
+            assert_eq!(number_text(n), rounded(n), "{} bits", n.bits());
+            match leading_digits(n) {
+                Some(leading) => assert_eq!(leading, from_decimal(n), "{} bits", n.bits()),
+                None => assert!(k < numbers.len() - 8, "{} bits: not decided", n.bits()),
+            }
+        }
+        assert_eq!(leading_digits(&(BigUint::from(10u32).pow(5000) * 4379u32 + 7u32)), None);
+        assert_eq!(leading_digits(&(BigUint::from(10u32).pow(5000) * 43_791u32)), Some((4379, 5004)));
+    }
+
     /// A count as powers of its prime factors: by exponent and base, including the counts of
     /// large boards (2^12426 · 3^8104 · …, a 100×100 mixed grid's, worked out in well under a
     /// second), a prime's power past 2^32 and the largest prime tried; nothing when a factor
@@ -555,7 +697,7 @@ mod tests {
         let of = |factors: &[(u32, u32)]| {
             factors.iter().map(|&(p, e)| BigUint::from(p).pow(e)).product::<BigUint>()
         };
-        let power = |factors: &[(u32, u32)]| powers(&of(factors));
+        let power = |factors: &[(u32, u32)]| small_factors(&of(factors)).and_then(|f| powers(&f));
         assert_eq!(power(&[(2, 4), (3, 1), (7, 2)]).as_deref(), Some("2^4 · 3 · 7^2"));
         assert_eq!(power(&[(2, 18), (3, 18)]).as_deref(), Some("6^18"));
         let board = [(2, 12426), (3, 8104), (5, 4540), (7, 2730), (11, 2851)];

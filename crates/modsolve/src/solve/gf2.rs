@@ -60,5 +60,6 @@ pub(crate) fn solve(puzzle: &Puzzle) -> Answer {
         method: Method::Gf2,
         seeds: None,
         chased: false,
+        kernel_factors: None,
     }
 }

@@ -117,6 +117,7 @@ pub(crate) fn solve(puzzle: &Puzzle) -> Option<Answer> {
         method: Method::Propagation,
         seeds: Some(f.width),
         chased: true,
+        kernel_factors: None,
     })
 }
 

@@ -90,6 +90,10 @@ pub struct Answer {
     pub seeds: Option<usize>,
     /// Whether light chasing on a grid answered (a kind of propagation: [`Method::Propagation`]).
     pub(crate) chased: bool,
+    /// `kernel_size` as `(prime, exponent)` pairs, when the elimination worked it out prime by
+    /// prime (sparse and dense modular elimination): the report writes a count as powers from
+    /// these instead of factoring a number of millions of digits.
+    pub(crate) kernel_factors: Option<Vec<(u64, u64)>>,
 }
 
 /// One quiet pattern of a basis, with its additive order in `Π Z/L_j`.

@@ -81,6 +81,7 @@ fn solve_many_basis(
 
     let mut solvable = vec![true; differences.len()];
     let mut kernel_size = BigUint::one();
+    let mut kernel_factors: Vec<(u64, u64)> = Vec::new();
     // For each right side and button, `(x_j mod p^l, p^l)` for every prime with `l > 0`.
     let mut parts: Vec<Vec<Vec<(u64, u64)>>> = vec![vec![Vec::new(); buttons]; differences.len()];
     // `p^l` for every button and every prime with `l > 0`.
@@ -109,6 +110,9 @@ fn solve_many_basis(
     };
     for PrimeSolution { p, exponent, generators, period_exponents, particulars } in solved {
         kernel_size *= num_traits::Pow::pow(BigUint::from(p), exponent);
+        if exponent > 0 {
+            kernel_factors.push((p, exponent));
+        }
         prime_generators.extend(generators.into_iter().map(|(v, order)| (p, v, order)));
         for (j, &l) in period_exponents.iter().enumerate() {
             if l > 0 {
@@ -146,6 +150,7 @@ fn solve_many_basis(
         method: Method::Modular,
         seeds: None,
         chased: false,
+        kernel_factors: Some(kernel_factors),
     };
     (answer, solutions)
 }

@@ -260,6 +260,7 @@ pub(crate) fn solve(puzzle: &Puzzle, force: bool) -> Option<Answer> {
         method: Method::Propagation,
         seeds: Some(s),
         chased: false,
+        kernel_factors: None,
     })
 }
 

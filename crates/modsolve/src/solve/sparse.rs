@@ -23,7 +23,8 @@
 //! and dense elimination.
 
 use num_bigint::BigUint;
-use num_traits::{One, Zero};
+use num_traits::Zero;
+use rayon::prelude::*;
 
 use super::modular::{PrimeSplit, lift_basis, period_basis_of};
 use super::prime_chase::{self, Chased};
@@ -160,6 +161,16 @@ pub(crate) fn solve(puzzle: &Puzzle, basis: bool) -> Result<Answer, InternalErro
 /// [`solve`], chasing the primes' rows as `chase` says; the quiet-pattern basis is left out
 /// (empty) unless `basis`.
 pub(crate) fn solve_chasing(puzzle: &Puzzle, chase: Chase, basis: bool) -> Result<Answer, InternalError> {
+    solve_primes(puzzle, chase, basis, puzzle.button_count() >= PRIMES_IN_PARALLEL_FROM)
+}
+
+/// [`solve_chasing`], with two primes' systems eliminated at once when `side_by_side`.
+fn solve_primes(
+    puzzle: &Puzzle,
+    chase: Chase,
+    basis: bool,
+    side_by_side: bool,
+) -> Result<Answer, InternalError> {
     let fail = |what: &str| InternalError::VerificationFailed(format!("sparse elimination: {what}"));
     let n = puzzle.button_count();
     let order = nested_dissection(&graph(puzzle));
@@ -169,85 +180,86 @@ pub(crate) fn solve_chasing(puzzle: &Puzzle, chase: Chase, basis: bool) -> Resul
     }
     let by_cell = rows(puzzle);
     let split = PrimeSplit::new(puzzle.moduli());
-    let d = difference(puzzle);
+    let system = System { by_cell: &by_cell, split: &split, d: difference(puzzle), order: &order, position };
+    let primes: Vec<(u64, u32)> = split.primes.iter().map(|(&p, &e)| (p, e)).collect();
+    let solve_prime = |&(p, e_max): &(u64, u32)| system.solve_prime(p, e_max, chase, basis);
+    // Each prime's system is its own: on large boards two are eliminated at once (both held
+    // in memory), and the answer is put together in the primes' order.
+    let solved: Vec<Result<PrimeSolved, InternalError>> = if primes.len() > 1 && side_by_side {
+        let stop = crate::bounded::Stop::here();
+        primes.par_iter().with_max_len(1).map(|prime| stop.carry(|| solve_prime(prime))).collect()
+    } else {
+        primes.iter().map(solve_prime).collect()
+    };
+    drop(system);
 
     let mut solvable = true;
-    let mut kernel_size = BigUint::one();
-    let mut parts: Vec<Vec<(u64, u64)>> = vec![Vec::new(); n];
-    let mut period_parts: Vec<Vec<u64>> = vec![Vec::new(); n];
+    let mut kernel_factors: Vec<(u64, u64)> = Vec::new();
+    // Every prime's `(x_j mod p^l, p^l)` for each button `j` with `l > 0`, in prime order, and
+    // the button of each: gathered by button at the end (a million buttons' lists would be a
+    // million small vectors).
+    let mut parts: Vec<(u64, u64)> = Vec::new();
+    let mut part_button: Vec<u32> = Vec::new();
     let mut prime_generators: Vec<(u64, Vec<u64>, u32)> = Vec::new();
     let mut basis_wanted = basis;
     let mut basis_entries = 0u128;
     let mut seeds: Option<usize> = None;
-    for (&p, &e_max) in &split.primes {
-        let q = p.pow(e_max);
-        // Period exponents and the rows, columns still as order positions.
-        let mut period_exponents = vec![0u32; n];
-        let mut system_rows: Vec<SparseRow> = Vec::new();
-        for (i, &di) in d.iter().enumerate() {
-            let e = split.exponent(i, p);
-            if e == 0 {
-                continue;
-            }
-            let (pe, scale) = (p.pow(e), p.pow(e_max - e));
-            let mut entries: Vec<(u32, u64)> = Vec::new();
-            for &(j, a) in &by_cell.entries[by_cell.starts[i]..by_cell.starts[i + 1]] {
-                let local = a % pe;
-                if local != 0 {
-                    let v = crate::algebra::arith::valuation(local, p);
-                    let l = &mut period_exponents[j as usize];
-                    *l = (*l).max(e - v);
-                    entries.push((position[j as usize], local * scale));
+    for (solved, &(p, e_max)) in solved.into_iter().zip(&primes) {
+        let solved = solved?;
+        if let Some(s) = solved.seeds {
+            *seeds.get_or_insert(0) += s;
+        }
+        if solved.exponent > 0 {
+            kernel_factors.push((p, solved.exponent));
+        }
+        solvable &= solved.particular.is_some();
+        for (k, (&j, &l)) in solved.button_of_column.iter().zip(&solved.column_exponents).enumerate() {
+            let pl = p.pow(l);
+            parts.push((solved.particular.as_ref().map_or(0, |x| x[k] % pl), pl));
+            part_button.push(j as u32);
+        }
+        // The quiet basis, while it stays within its limits (all primes' generators together).
+        basis_entries += solved.generators * n as u128;
+        basis_wanted &= basis_entries <= super::BASIS_ENTRY_LIMIT && solved.work <= BASIS_WORK_LIMIT;
+        match (basis_wanted, solved.kernel) {
+            (true, Some(kernel)) => {
+                for (residues, order) in period_basis_of(p, e_max, &kernel, &solved.column_exponents) {
+                    let mut full = vec![0u64; n];
+                    for (&j, &r) in solved.button_of_column.iter().zip(&residues) {
+                        full[j] = r;
+                    }
+                    prime_generators.push((p, full, order));
                 }
             }
-            system_rows.push(merged_row(entries, (di % pe) * scale, q));
-        }
-        let button_of_column = number_columns(&order, &period_exponents, &mut system_rows);
-        let columns = button_of_column.len();
-        let column_exponents: Vec<u32> = button_of_column.iter().map(|&j| period_exponents[j]).collect();
-        let echelon = eliminate_prime(p, e_max, system_rows, &column_exponents, chase, &mut seeds)?;
-        let projected: u64 = column_exponents.iter().map(|&l| (e_max - l) as u64).sum();
-        let exponent = echelon
-            .solution_count_exponent()
-            .checked_sub(projected)
-            .ok_or_else(|| fail("a negative count"))?;
-        kernel_size *= num_traits::Pow::pow(BigUint::from(p), exponent);
-        for (&j, &l) in button_of_column.iter().zip(&column_exponents) {
-            period_parts[j].push(p.pow(l));
-        }
-        match echelon.particular().map_err(|_| fail("back substitution"))? {
-            Some(x) => {
-                for ((&j, &l), &value) in button_of_column.iter().zip(&column_exponents).zip(&x) {
-                    let pl = p.pow(l);
-                    parts[j].push((value % pl, pl));
-                }
-            }
-            None => solvable = false,
-        }
-        // The quiet basis, while it stays within its limits.
-        let generators = echelon.kernel_generator_count() as u128;
-        let work =
-            generators * echelon.substitution_work(columns) + generators * generators * columns as u128;
-        basis_entries += generators * n as u128;
-        basis_wanted &= basis_entries <= super::BASIS_ENTRY_LIMIT && work <= BASIS_WORK_LIMIT;
-        if basis_wanted {
-            let kernel = echelon.kernel_generators().map_err(|_| fail("the kernel"))?;
-            drop(echelon);
-            for (residues, order) in period_basis_of(p, e_max, &kernel, &column_exponents) {
-                let mut full = vec![0u64; n];
-                for (&j, &r) in button_of_column.iter().zip(&residues) {
-                    full[j] = r;
-                }
-                prime_generators.push((p, full, order));
-            }
-        } else {
-            prime_generators.clear();
+            (true, None) => return Err(fail("the kernel")),
+            (false, _) => prime_generators.clear(),
         }
     }
-    let periods: Vec<BigUint> =
-        period_parts.iter().map(|list| list.iter().map(|&q| BigUint::from(q)).product()).collect();
-    let presses = solvable.then(|| parts.iter().map(|list| crt::combine(list)).collect::<Vec<_>>());
-    let quiet_basis = if basis_wanted { lift_basis(prime_generators, &period_parts) } else { Vec::new() };
+    let (starts, parts) = by_button(n, &part_button, parts);
+    drop(part_button);
+    let button_parts = |j: usize| &parts[starts[j]..starts[j + 1]];
+    // The kernel's size (products of numbers of millions of digits on the largest boards) on
+    // one core, the buttons' periods and plan on the other.
+    let ((periods, presses), kernel_size) = rayon::join(
+        || {
+            let periods: Vec<BigUint> = (0..n).map(|j| period(button_parts(j))).collect();
+            let presses = solvable.then(|| (0..n).map(|j| crt::combine(button_parts(j))).collect::<Vec<_>>());
+            (periods, presses)
+        },
+        || {
+            kernel_factors
+                .iter()
+                .map(|&(p, e)| num_traits::Pow::pow(BigUint::from(p), e))
+                .product::<BigUint>()
+        },
+    );
+    let quiet_basis = if basis_wanted {
+        let period_parts: Vec<Vec<u64>> =
+            (0..n).map(|j| button_parts(j).iter().map(|&(_, q)| q).collect()).collect();
+        lift_basis(prime_generators, &period_parts)
+    } else {
+        Vec::new()
+    };
     let count = if presses.is_some() { kernel_size.clone() } else { BigUint::zero() };
     Ok(Answer {
         periods,
@@ -258,29 +270,165 @@ pub(crate) fn solve_chasing(puzzle: &Puzzle, chase: Chase, basis: bool) -> Resul
         method: Method::Sparse,
         seeds,
         chased: false,
+        kernel_factors: Some(kernel_factors),
     })
 }
 
+/// Boards of at least this many buttons eliminate two primes at once.
+const PRIMES_IN_PARALLEL_FROM: usize = 1 << 14;
+
+/// What the primes' systems share: the press matrix by cell, the moduli's primes, the
+/// difference to make, and the order of the columns (and each button's place in it).
+struct System<'a> {
+    by_cell: &'a Rows,
+    split: &'a PrimeSplit,
+    d: Vec<u64>,
+    order: &'a [u32],
+    position: Vec<u32>,
+}
+
+/// One prime's share of the answer.
+struct PrimeSolved {
+    /// `log_p` of the prime's share of the quiet patterns and one.
+    exponent: u64,
+    /// Each column's button, and its period's exponent of `p`.
+    button_of_column: Vec<usize>,
+    column_exponents: Vec<u32>,
+    /// A plan modulo the columns' `p^l`, when there is one.
+    particular: Option<Vec<u64>>,
+    /// The chase's symbolic seeds, when the prime's rows were chased.
+    seeds: Option<usize>,
+    /// The kernel's generators, and the work to lift them into the quiet basis.
+    generators: u128,
+    work: u128,
+    /// The generators over the columns (`(residues, log_p of the order)`), when a basis is
+    /// wanted and this prime's own share stays within the basis limits.
+    kernel: Option<Vec<(Vec<u64>, u32)>>,
+}
+
+impl System<'_> {
+    /// The rows at `p` (exponent `e_max`), eliminated or chased, and what the answer needs of them.
+    fn solve_prime(
+        &self,
+        p: u64,
+        e_max: u32,
+        chase: Chase,
+        basis: bool,
+    ) -> Result<PrimeSolved, InternalError> {
+        let fail = |what: &str| InternalError::VerificationFailed(format!("sparse elimination: {what}"));
+        let n = self.position.len();
+        let q = p.pow(e_max);
+        // Period exponents and the rows, columns still as order positions.
+        let mut period_exponents = vec![0u32; n];
+        let mut system_rows: Vec<SparseRow> = Vec::new();
+        let mut entries: Vec<(u32, u64)> = Vec::new();
+        for (i, &di) in self.d.iter().enumerate() {
+            let e = self.split.exponent(i, p);
+            if e == 0 {
+                continue;
+            }
+            let (pe, scale) = (p.pow(e), p.pow(e_max - e));
+            entries.clear();
+            for &(j, a) in &self.by_cell.entries[self.by_cell.starts[i]..self.by_cell.starts[i + 1]] {
+                let local = a % pe;
+                if local != 0 {
+                    let v = crate::algebra::arith::valuation(local, p);
+                    let l = &mut period_exponents[j as usize];
+                    *l = (*l).max(e - v);
+                    entries.push((self.position[j as usize], local * scale));
+                }
+            }
+            system_rows.push(merged_row(&mut entries, (di % pe) * scale, q));
+        }
+        let button_of_column = number_columns(self.order, &period_exponents, &mut system_rows);
+        let columns = button_of_column.len();
+        let column_exponents: Vec<u32> = button_of_column.iter().map(|&j| period_exponents[j]).collect();
+        drop(period_exponents);
+        let mut seeds = None;
+        let echelon = eliminate_prime(p, e_max, system_rows, &column_exponents, chase, &mut seeds)?;
+        let projected: u64 = column_exponents.iter().map(|&l| (e_max - l) as u64).sum();
+        let exponent = echelon
+            .solution_count_exponent()
+            .checked_sub(projected)
+            .ok_or_else(|| fail("a negative count"))?;
+        let particular = echelon.particular().map_err(|_| fail("back substitution"))?;
+        let generators = echelon.kernel_generator_count() as u128;
+        let work =
+            generators * echelon.substitution_work(columns) + generators * generators * columns as u128;
+        let kernel =
+            if basis && generators * n as u128 <= super::BASIS_ENTRY_LIMIT && work <= BASIS_WORK_LIMIT {
+                Some(echelon.kernel_generators().map_err(|_| fail("the kernel"))?)
+            } else {
+                None
+            };
+        Ok(PrimeSolved {
+            exponent,
+            button_of_column,
+            column_exponents,
+            particular,
+            seeds,
+            generators,
+            work,
+            kernel,
+        })
+    }
+}
+
+/// `parts` (each tagged with its button in `buttons`) gathered by button, keeping their order:
+/// each button's start in the returned list, and the list.
+fn by_button(n: usize, buttons: &[u32], parts: Vec<(u64, u64)>) -> (Vec<usize>, Vec<(u64, u64)>) {
+    let mut starts = vec![0usize; n + 1];
+    for &j in buttons {
+        starts[j as usize + 1] += 1;
+    }
+    for j in 0..n {
+        starts[j + 1] += starts[j];
+    }
+    let mut next = starts.clone();
+    let mut gathered = vec![(0u64, 1u64); parts.len()];
+    for (&j, part) in buttons.iter().zip(parts) {
+        gathered[next[j as usize]] = part;
+        next[j as usize] += 1;
+    }
+    (starts, gathered)
+}
+
+/// A button's period: the product of its prime powers, in machine words while it fits.
+fn period(parts: &[(u64, u64)]) -> BigUint {
+    match parts.iter().try_fold(1u64, |m, &(_, q)| m.checked_mul(q)) {
+        Some(m) => BigUint::from(m),
+        None => parts.iter().map(|&(_, q)| BigUint::from(q)).product(),
+    }
+}
+
 /// The row of one cell from its `(column, amount)` entries (amounts reduced mod `q`, columns
-/// possibly repeated): sorted by column, repeated columns added mod `q`, zero entries dropped.
-fn merged_row(mut entries: Vec<(u32, u64)>, rhs: u64, q: u64) -> SparseRow {
+/// possibly repeated; a scratch list, left merged): sorted by column, repeated columns added
+/// mod `q`, zero entries dropped.
+fn merged_row(entries: &mut Vec<(u32, u64)>, rhs: u64, q: u64) -> SparseRow {
     entries.sort_unstable_by_key(|&(c, _)| c);
-    let mut row = SparseRow { cols: Vec::new(), vals: Vec::new(), rhs };
-    for (c, a) in entries {
-        if row.cols.last() == Some(&c) {
-            let last = row.vals.len() - 1;
-            row.vals[last] = crate::algebra::arith::add_mod(row.vals[last], a, q);
+    // Merged in place: `kept` entries so far, the last of them still open to additions.
+    let mut kept = 0;
+    for k in 0..entries.len() {
+        let (c, a) = entries[k];
+        if kept > 0 && entries[kept - 1].0 == c {
+            entries[kept - 1].1 = crate::algebra::arith::add_mod(entries[kept - 1].1, a, q);
         } else {
-            row.cols.push(c);
-            row.vals.push(a);
+            if kept > 0 && entries[kept - 1].1 == 0 {
+                kept -= 1;
+            }
+            entries[kept] = (c, a);
+            kept += 1;
         }
     }
-    let keep: Vec<usize> = (0..row.cols.len()).filter(|&k| row.vals[k] != 0).collect();
-    if keep.len() < row.cols.len() {
-        row.cols = keep.iter().map(|&k| row.cols[k]).collect();
-        row.vals = keep.iter().map(|&k| row.vals[k]).collect();
+    if kept > 0 && entries[kept - 1].1 == 0 {
+        kept -= 1;
     }
-    row
+    entries.truncate(kept);
+    SparseRow {
+        cols: entries.iter().map(|&(c, _)| c).collect(),
+        vals: entries.iter().map(|&(_, a)| a).collect(),
+        rhs,
+    }
 }
 
 /// Columns: the buttons with `l_j > 0` (`period_exponents`), numbered compactly in `order`.
@@ -344,6 +492,7 @@ mod tests {
     use super::*;
     use crate::model::{Neighborhood, Topology};
     use num_integer::Integer;
+    use num_traits::One;
     use rand::{RngExt, SeedableRng, rngs::StdRng};
 
     /// Per-cell moduli where some prime keeps most rows' units (mostly one modulus with a few
@@ -388,7 +537,8 @@ mod tests {
     /// Per-prime chasing (forced at every prime) against Howell elimination and dense
     /// elimination on random puzzles with mixed moduli: periods, counts and kernel sizes equal;
     /// plans simulate; every quiet generator is quiet with its stated additive order, and the
-    /// orders multiply to the kernel size.
+    /// orders multiply to the kernel size, as do the kernel's factors. Two primes at once
+    /// answer as one after the other.
     #[test]
     fn chasing_each_prime_agrees_with_elimination() {
         let mut rng = StdRng::seed_from_u64(3);
@@ -418,7 +568,19 @@ mod tests {
             let what = format!("round {round}: {cells} cells, weights {own}/{neighbor}");
             let chased = solve_chasing(&puzzle, Chase::Always, true).expect("chased");
             let howell = solve_chasing(&puzzle, Chase::Never, true).expect("eliminated");
+            // Two primes at once give the same answer as one after the other.
+            for chase in [Chase::Always, Chase::Never] {
+                let sides =
+                    [false, true].map(|side| solve_primes(&puzzle, chase, true, side).expect("solved"));
+                assert_eq!(sides[0], sides[1], "{what}: {chase:?} side by side");
+            }
             let dense = super::super::modular::solve(&puzzle);
+            // The kernel's factors, for the report's powers, multiply to its size.
+            for answer in [&chased, &howell, &dense] {
+                let factors = answer.kernel_factors.as_ref().expect("sparse elimination gives them");
+                let product: BigUint = factors.iter().map(|&(p, e)| BigUint::from(p).pow(e as u32)).product();
+                assert_eq!(product, answer.kernel_size, "{what}: kernel factors");
+            }
             assert!(howell.seeds.is_none(), "{what}");
             chased_seeds += chased.seeds.expect("every prime chased");
             for other in [&howell, &dense] {
