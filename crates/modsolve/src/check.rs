@@ -213,12 +213,8 @@ pub fn check(puzzle: &Puzzle, budget: Budget) -> Result<CheckReport, InternalErr
         (answer, Ok(macros))
     };
 
-    let domain = product(answer.periods.iter().cloned());
-    let image = &domain / &answer.kernel_size;
-    let space = product(puzzle.moduli.iter().map(|&m| BigUint::from(m)));
-    let g = image.gcd(&space);
-    let solvable_starts = (&image / &g, &space / &g);
-    let all_starts_solvable = image == space;
+    let (solvable_starts, all_starts_solvable) =
+        starts_by_primes(puzzle, &answer).unwrap_or_else(|| starts_by_products(puzzle, &answer));
     let unsolvable_start = macros.iter().flatten().position(Option::is_none).map(|i| {
         let mut start = puzzle.target.to_vec();
         let m = puzzle.moduli[i];
@@ -264,6 +260,56 @@ fn play_limit(puzzle: &Puzzle, budget: Budget, started: std::time::Instant) -> c
 
 /// Greedy play's share of a node budget: one node in this many (see [`play_limit`]).
 const PLAY_SHARE: u64 = 8;
+
+/// The solvable starts as a reduced fraction of all starts, and whether they are all of them:
+/// the press map's image (`Π L_j / kernel`) against the starts (`Π m_i`), as products.
+fn starts_by_products(puzzle: &Puzzle, answer: &Answer) -> ((BigUint, BigUint), bool) {
+    let domain = product(answer.periods.iter().cloned());
+    let image = &domain / &answer.kernel_size;
+    let space = product(puzzle.moduli.iter().map(|&m| BigUint::from(m)));
+    let g = image.gcd(&space);
+    ((&image / &g, &space / &g), image == space)
+}
+
+/// [`starts_by_products`] on the exponents of primes, when the algebra gave the kernel's
+/// factors and every period fits 64 bits: a million-cell board's products have millions of
+/// digits (their product, quotient and greatest common divisor took seconds), its exponents
+/// are a handful of numbers.
+fn starts_by_primes(puzzle: &Puzzle, answer: &Answer) -> Option<((BigUint, BigUint), bool)> {
+    use std::collections::{BTreeMap, HashMap};
+    let kernel = answer.kernel_factors.as_ref()?;
+    let mut periods: HashMap<u64, i128> = HashMap::new();
+    for l in &answer.periods {
+        *periods.entry(num_traits::ToPrimitive::to_u64(l)?).or_insert(0) += 1;
+    }
+    let mut moduli: HashMap<u64, i128> = HashMap::new();
+    for &m in puzzle.moduli.iter() {
+        *moduli.entry(m).or_insert(0) += 1;
+    }
+    // Each prime's exponent in the image and in the starts.
+    let mut exponents: BTreeMap<u64, (i128, i128)> = BTreeMap::new();
+    for (values, side) in [(periods, 0), (moduli, 1)] {
+        for (v, times) in values {
+            for (p, e) in crate::algebra::factor::factorize(v) {
+                let entry = exponents.entry(p).or_insert((0, 0));
+                *(if side == 0 { &mut entry.0 } else { &mut entry.1 }) += times * i128::from(e);
+            }
+        }
+    }
+    for &(p, e) in kernel {
+        exponents.entry(p).or_insert((0, 0)).0 -= i128::from(e);
+    }
+    let (mut image, mut space) = (BigUint::one(), BigUint::one());
+    for (&p, &(i, s)) in &exponents {
+        let least = i.min(s);
+        if least < 0 {
+            return None;
+        }
+        image *= num_traits::Pow::pow(BigUint::from(p), u64::try_from(i - least).ok()?);
+        space *= num_traits::Pow::pow(BigUint::from(p), u64::try_from(s - least).ok()?);
+    }
+    Some(((image, space), exponents.values().all(|&(i, s)| i == s)))
+}
 
 /// `Π values`, as powers of the distinct values: a board of a million cells has a handful of
 /// distinct moduli and periods, and multiplying a million factors one by one is quadratic.
@@ -463,6 +509,51 @@ pub fn fraction_text((a, b): &(BigUint, BigUint)) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The solvable starts worked out on the exponents of primes equal those worked out on the
+    /// products, on random grids and explicit-button puzzles of mixed moduli (sparse and dense
+    /// elimination give the kernel's factors), solvable or not, with weights that leave some
+    /// starts out.
+    #[test]
+    fn solvable_starts_by_primes_equal_the_products() {
+        use rand::{RngExt, SeedableRng, rngs::StdRng};
+        let mut rng = StdRng::seed_from_u64(11);
+        let mut partial = 0;
+        for round in 0..300 {
+            let (rows, cols) = (rng.random_range(1..=6usize), rng.random_range(1..=6usize));
+            let cells = rows * cols;
+            let moduli: Vec<u64> =
+                (0..cells).map(|_| [2u64, 3, 4, 6, 8, 9, 12, 25, 27, 30][rng.random_range(0..10)]).collect();
+            let start: Vec<u64> = moduli.iter().map(|&m| rng.random_range(0..m)).collect();
+            let source = if round % 3 == 0 {
+                let buttons: Vec<String> = (0..rng.random_range(1..=cells + 2))
+                    .map(|_| {
+                        let effects: Vec<String> = (0..rng.random_range(1..=3))
+                            .map(|_| format!("({}, {})", rng.random_range(0..cells), rng.random_range(1..6)))
+                            .collect();
+                        format!("[{}]", effects.join(", "))
+                    })
+                    .collect();
+                format!(
+                    "Puzzle(graph: Cells({cells}), modulus: {moduli:?}, buttons: [{}], start: {start:?})",
+                    buttons.join(", ")
+                )
+            } else {
+                let (own, other) = (rng.random_range(0..6), rng.random_range(0..6));
+                format!(
+                    "Puzzle(graph: Grid(rows: {rows}, cols: {cols}), modulus: {moduli:?}, press: (self: {own}, neighbors: {other}), start: {start:?})"
+                )
+            };
+            let puzzle = crate::parse_puzzle(&source).expect("valid");
+            let answer = solve(&puzzle).expect("solved");
+            let by_products = starts_by_products(&puzzle, &answer);
+            if puzzle.moduli.uniform().is_none() {
+                assert_eq!(starts_by_primes(&puzzle, &answer).as_ref(), Some(&by_products), "{source}");
+            }
+            partial += usize::from(!by_products.1);
+        }
+        assert!(partial > 30, "only {partial} puzzles leave starts out");
+    }
 
     /// The octopus estimates little; a dense 2000-cell puzzle is dominated by its +1 macros.
     #[test]
