@@ -45,7 +45,7 @@ use num_integer::Integer;
 use num_traits::ToPrimitive;
 
 use crate::model::Puzzle;
-use board::{Board, PhaseList, amount_on, full_press, phases_of};
+use board::{Board, amount_on, full_press, phases_of};
 
 mod board;
 
@@ -240,6 +240,8 @@ fn greedy_until(puzzle: &Puzzle, cap: u64, limit: PlayLimit) -> StrategyOutcome 
     let cells = puzzle.cell_count();
     let buttons = puzzle.button_count() as u64;
     let mut looked = 0u64;
+    // Without staged presses a look reads the button's effects in place (no phase lists).
+    let (whole, mut saved) = (puzzle.phases.is_none(), Vec::new());
     while !board.won() && tally.presses < cap {
         // Each press looks at every button: on big boards the limit ends the game.
         looked = looked.saturating_add(buttons);
@@ -249,18 +251,18 @@ fn greedy_until(puzzle: &Puzzle, cap: u64, limit: PlayLimit) -> StrategyOutcome 
             return tally.unfinished();
         }
         let now = cells - board.wrong;
-        let mut best: Option<(usize, usize, PhaseList)> = None;
+        let mut best: Option<(usize, usize)> = None;
         for j in 0..puzzle.button_count() {
-            let phases = phases_of(puzzle, j);
-            let (won, wrong) = board.preview(&phases);
+            let (won, wrong) =
+                if whole { board.preview_whole(j, &mut saved) } else { board.preview(&phases_of(puzzle, j)) };
             let score = if won { usize::MAX } else { cells - wrong };
-            if best.as_ref().is_none_or(|(s, ..)| score > *s) {
-                best = Some((score, j, phases));
+            if best.is_none_or(|(s, _)| score > s) {
+                best = Some((score, j));
             }
         }
         match best {
-            Some((score, j, phases)) if score > now => {
-                let won = board.press(&phases);
+            Some((score, j)) if score > now => {
+                let won = board.press(&phases_of(puzzle, j));
                 tally.record(j, 1);
                 if won {
                     return tally.outcome(true);

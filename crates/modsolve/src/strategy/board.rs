@@ -89,6 +89,24 @@ impl<'p, 's> Board<'p, 's> {
         false
     }
 
+    /// [`Board::preview`] of button `j` on a puzzle without staged presses (one phase, the whole
+    /// press), its effects read one by one with `saved` as scratch: no allocation a look, where
+    /// greedy play makes a million looks a press on a board of a million cells.
+    pub(super) fn preview_whole(&mut self, j: usize, saved: &mut Vec<(usize, u64)>) -> (bool, usize) {
+        let (puzzle, wrong) = (self.puzzle, self.wrong);
+        saved.clear();
+        puzzle.for_each_effect(j, |i, a| {
+            saved.push((i, self.state[i]));
+            self.add(i, a);
+        });
+        let after = self.wrong;
+        for &(i, v) in saved.iter().rev() {
+            self.state[i] = v;
+        }
+        self.wrong = wrong;
+        (after == 0, after)
+    }
+
     /// What [`Board::press`] would give, `(won, cells off target)`, leaving the board unchanged.
     pub(super) fn preview(&mut self, phases: &[Vec<(usize, u64)>]) -> (bool, usize) {
         let saved: Vec<(usize, u64)> = phases.iter().flatten().map(|&(i, _)| (i, self.state[i])).collect();
