@@ -193,11 +193,11 @@ pub fn check(puzzle: &Puzzle, budget: Budget) -> Result<CheckReport, InternalErr
     let cells = puzzle.cell_count();
     // One elimination for every "+1 on cell i" at once, when that dense system fits; past it
     // the macros are left out and the counts come from the puzzle's own elimination: the
-    // analysis's, unless it left out the quiet basis (a budget of no nodes).
+    // analysis's when it has one with its quiet basis.
     let (answer, macros) = if let Err(why) = macros_fit(puzzle, budget.since(started).time) {
         let answer = match analysed {
-            Some(answer) if budget.nodes > 0 => answer,
-            _ => solve(puzzle)?,
+            Some(answer) => answer,
+            None => solve(puzzle)?,
         };
         (answer, Err(why))
     } else {
@@ -286,21 +286,20 @@ fn starts_by_primes(puzzle: &Puzzle, answer: &Answer) -> Option<((BigUint, BigUi
     for &m in puzzle.moduli.iter() {
         *moduli.entry(m).or_insert(0) += 1;
     }
-    // Each prime's exponent in the image and in the starts.
-    let mut exponents: BTreeMap<u64, (i128, i128)> = BTreeMap::new();
-    for (values, side) in [(periods, 0), (moduli, 1)] {
+    // Each prime's exponent in the image ([0]) and in the starts ([1]).
+    let mut exponents: BTreeMap<u64, [i128; 2]> = BTreeMap::new();
+    for (side, values) in [periods, moduli].into_iter().enumerate() {
         for (v, times) in values {
             for (p, e) in crate::algebra::factor::factorize(v) {
-                let entry = exponents.entry(p).or_insert((0, 0));
-                *(if side == 0 { &mut entry.0 } else { &mut entry.1 }) += times * i128::from(e);
+                exponents.entry(p).or_insert([0, 0])[side] += times * i128::from(e);
             }
         }
     }
     for &(p, e) in kernel {
-        exponents.entry(p).or_insert((0, 0)).0 -= i128::from(e);
+        exponents.entry(p).or_insert([0, 0])[0] -= i128::from(e);
     }
     let (mut image, mut space) = (BigUint::one(), BigUint::one());
-    for (&p, &(i, s)) in &exponents {
+    for (&p, &[i, s]) in &exponents {
         let least = i.min(s);
         if least < 0 {
             return None;
@@ -308,7 +307,7 @@ fn starts_by_primes(puzzle: &Puzzle, answer: &Answer) -> Option<((BigUint, BigUi
         image *= num_traits::Pow::pow(BigUint::from(p), u64::try_from(i - least).ok()?);
         space *= num_traits::Pow::pow(BigUint::from(p), u64::try_from(s - least).ok()?);
     }
-    Some(((image, space), exponents.values().all(|&(i, s)| i == s)))
+    Some(((image, space), exponents.values().all(|&[i, s]| i == s)))
 }
 
 /// `Π values`, as powers of the distinct values: a board of a million cells has a handful of

@@ -286,9 +286,9 @@ pub fn analysis_of(puzzle: &Puzzle, options: &Options) -> Result<Analysis, Inter
     analysis_with_answer(puzzle, options).map(|(analysis, _)| analysis)
 }
 
-/// [`analysis_of`], and the algebra's answer when the algebra answered (its quiet basis left
-/// out when the budget has no nodes and no listing is asked for): `check` needs it too, and a
-/// board of a million cells takes seconds to eliminate.
+/// [`analysis_of`], and the algebra's answer when the algebra answered with its quiet basis
+/// (`None` too when the budget has no nodes and no listing is asked for, which leave the basis
+/// out): `check` needs it, and a board of a million cells takes seconds to eliminate.
 pub(crate) fn analysis_with_answer(
     puzzle: &Puzzle,
     options: &Options,
@@ -299,10 +299,7 @@ pub(crate) fn analysis_with_answer(
         Engine::Auto | Engine::Algebra if puzzle.phases.is_some() => {
             (stages::by_stages(puzzle, options, started)?, None)
         }
-        Engine::Auto | Engine::Algebra => {
-            let (analysis, answer) = by_algebra(puzzle, options, started)?;
-            (analysis, Some(answer))
-        }
+        Engine::Auto | Engine::Algebra => by_algebra(puzzle, options, started)?,
     };
     attach_bounds(puzzle, &mut analysis, options.budget.is_zero());
     verify(puzzle, &analysis)?;
@@ -329,16 +326,14 @@ fn by_algebra(
     puzzle: &Puzzle,
     options: &Options,
     started: Instant,
-) -> Result<(Analysis, Answer), InternalError> {
-    // With no search nodes and no listing the quiet basis has no use: leave it out.
-    let answer: Answer = if options.budget.nodes == 0 && !options.list_all {
-        crate::solve::solve_without_basis(puzzle)?
-    } else {
-        solve(puzzle)?
-    };
+) -> Result<(Analysis, Option<Answer>), InternalError> {
+    // With no search nodes and no listing the quiet basis has no use: leave it out (and the
+    // answer is not handed on: it is not the whole answer).
+    let basis = options.budget.nodes > 0 || options.list_all;
+    let answer: Answer = if !basis { crate::solve::solve_without_basis(puzzle)? } else { solve(puzzle)? };
     let limited = limits_bind(puzzle, &answer.periods);
     let mut analysis = of_answer(&answer, options.engine, limited);
-    let Some(x0) = &answer.presses else { return Ok((analysis, answer)) };
+    let Some(x0) = &answer.presses else { return Ok((analysis, basis.then_some(answer))) };
     // Answers that need no search: the start already meets the target (no presses, proven for
     // every objective), or press limits that leave a box small enough to walk whole.
     let objectives: Vec<Objective> = std::iter::once(Objective::Total)
@@ -395,7 +390,7 @@ fn by_algebra(
     } else {
         None
     };
-    Ok((analysis, answer))
+    Ok((analysis, basis.then_some(answer)))
 }
 
 /// The analysis the algebra's answer gives before any search: not solvable until a plan is
