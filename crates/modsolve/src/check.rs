@@ -189,7 +189,7 @@ impl CheckReport {
 /// ```
 pub fn check(puzzle: &Puzzle, budget: Budget) -> Result<CheckReport, InternalError> {
     let started = std::time::Instant::now();
-    let (analysis, analysed) = analysis_with_answer(puzzle, &Options { budget, ..Options::default() })?;
+    let (analysis, analysed) = analysis_with_answer(puzzle, &Options { budget, ..Options::default() }, true)?;
     let cells = puzzle.cell_count();
     // One elimination for every "+1 on cell i" at once, when that dense system fits; past it
     // the macros are left out and the counts come from the puzzle's own elimination: the
@@ -240,14 +240,14 @@ pub fn check(puzzle: &Puzzle, budget: Budget) -> Result<CheckReport, InternalErr
 }
 
 /// When greedy play must stop. A node budget (the default) is the same on every machine: a look
-/// at a button (pressing it on the board and taking it back) counts one node and one more for
-/// each cell it changes, and greedy play gets one node in [`PLAY_SHARE`] of the budget, on top
-/// of the analysis's (which keeps the whole budget, so that `check` and `modsolve FILE` print
-/// the same par). The default's 25,000,000 nodes are about 4 presses of a 1000×1000 grid
-/// (a million looks a press, 6 nodes each), about 0.2 s each on AMD EPYC; a 31×31 grid plays
-/// its whole game. A time budget stops it at three fifths of the time, leaving the rest for the
-/// findings and the report, but never less than a moment from now (a strategy that wins in a
-/// few presses is always played).
+/// (a button scored, or rescored after a press changed one of its cells) counts one node and
+/// one more for each cell a button changes, and greedy play gets one node in [`PLAY_SHARE`] of
+/// the budget, on top of the analysis's (which keeps the whole budget, so that `check` and
+/// `modsolve FILE` print the same par). The default's 25,000,000 nodes score a 1000×1000 grid's
+/// million buttons and play about 127,000 presses (about 1.5 s on AMD EPYC); a 100×100 grid
+/// plays its whole game. A time budget stops it at three fifths of the time, leaving the rest
+/// for the findings and the report, but never less than a moment from now (a strategy that wins
+/// in a few presses is always played).
 fn play_limit(puzzle: &Puzzle, budget: Budget, started: std::time::Instant) -> crate::strategy::PlayLimit {
     let moment = std::time::Instant::now() + std::time::Duration::from_millis(50);
     let buttons = puzzle.button_count().max(1) as u64;

@@ -283,15 +283,17 @@ fn bounded_report(puzzle: Arc<Puzzle>, options: &Options, path: Path) -> Result<
 /// not the elimination; nothing here keeps a timeout or a memory limit (see [`analyse`], the
 /// entry point, which does).
 pub fn analysis_of(puzzle: &Puzzle, options: &Options) -> Result<Analysis, InternalError> {
-    analysis_with_answer(puzzle, options).map(|(analysis, _)| analysis)
+    analysis_with_answer(puzzle, options, false).map(|(analysis, _)| analysis)
 }
 
 /// [`analysis_of`], and the algebra's answer when the algebra answered with its quiet basis
-/// (`None` too when the budget has no nodes and no listing is asked for, which leave the basis
-/// out): `check` needs it, and a board of a million cells takes seconds to eliminate.
+/// (`None` too when the budget has no nodes, no listing is asked for and `keep_basis` is
+/// false, which leave the basis out): `check` needs it, and a board of a million cells takes
+/// seconds to eliminate.
 pub(crate) fn analysis_with_answer(
     puzzle: &Puzzle,
     options: &Options,
+    keep_basis: bool,
 ) -> Result<(Analysis, Option<Answer>), InternalError> {
     let started = Instant::now();
     let (mut analysis, answer) = match options.engine {
@@ -299,7 +301,7 @@ pub(crate) fn analysis_with_answer(
         Engine::Auto | Engine::Algebra if puzzle.phases.is_some() => {
             (stages::by_stages(puzzle, options, started)?, None)
         }
-        Engine::Auto | Engine::Algebra => by_algebra(puzzle, options, started)?,
+        Engine::Auto | Engine::Algebra => by_algebra(puzzle, options, started, keep_basis)?,
     };
     attach_bounds(puzzle, &mut analysis, options.budget.is_zero());
     verify(puzzle, &analysis)?;
@@ -326,10 +328,11 @@ fn by_algebra(
     puzzle: &Puzzle,
     options: &Options,
     started: Instant,
+    keep_basis: bool,
 ) -> Result<(Analysis, Option<Answer>), InternalError> {
-    // With no search nodes and no listing the quiet basis has no use: leave it out (and the
-    // answer is not handed on: it is not the whole answer).
-    let basis = options.budget.nodes > 0 || options.list_all;
+    // With no search nodes, no listing and no caller that keeps it, the quiet basis has no use:
+    // leave it out (and the answer is not handed on: it is not the whole answer).
+    let basis = keep_basis || options.budget.nodes > 0 || options.list_all;
     let answer: Answer = if !basis { crate::solve::solve_without_basis(puzzle)? } else { solve(puzzle)? };
     let limited = limits_bind(puzzle, &answer.periods);
     let mut analysis = of_answer(&answer, options.engine, limited);

@@ -63,7 +63,8 @@ impl<'p, 's> Board<'p, 's> {
         sub_mod(self.puzzle.target[cell], self.state[cell], self.puzzle.moduli[cell])
     }
 
-    fn add(&mut self, cell: usize, amount: u64) {
+    /// Adds `amount` to `cell`, keeping the count of cells off target.
+    pub(super) fn add(&mut self, cell: usize, amount: u64) {
         let (t, m) = (self.puzzle.target[cell], self.puzzle.moduli[cell]);
         let before = self.state[cell] == t;
         self.state[cell] = add_mod(self.state[cell], amount, m);
@@ -89,22 +90,9 @@ impl<'p, 's> Board<'p, 's> {
         false
     }
 
-    /// [`Board::preview`] of button `j` on a puzzle without staged presses (one phase, the whole
-    /// press), its effects read one by one with `saved` as scratch: no allocation a look, where
-    /// greedy play makes a million looks a press on a board of a million cells.
-    pub(super) fn preview_whole(&mut self, j: usize, saved: &mut Vec<(usize, u64)>) -> (bool, usize) {
-        let (puzzle, wrong) = (self.puzzle, self.wrong);
-        saved.clear();
-        puzzle.for_each_effect(j, |i, a| {
-            saved.push((i, self.state[i]));
-            self.add(i, a);
-        });
-        let after = self.wrong;
-        for &(i, v) in saved.iter().rev() {
-            self.state[i] = v;
-        }
-        self.wrong = wrong;
-        (after == 0, after)
+    /// The value of `cell` now.
+    pub(super) fn value(&self, cell: usize) -> u64 {
+        self.state[cell]
     }
 
     /// What [`Board::press`] would give, `(won, cells off target)`, leaving the board unchanged.

@@ -450,3 +450,78 @@ fn closed_form_runs_match_press_by_press_runs() {
     }
     assert!(wins > 100, "{wins}");
 }
+
+/// A random mixed-moduli board of up to 12×12 cells: a grid (plain, King, torus, negative
+/// weights) or explicit buttons of up to six entries over its cells.
+fn random_board(rng: &mut Rng) -> Puzzle {
+    let (rows, cols) = (2 + rng.below(11) as usize, 2 + rng.below(11) as usize);
+    let moduli: Vec<u64> = (0..rows * cols).map(|_| 2 + rng.below(11)).collect();
+    let values =
+        |rng: &mut Rng| -> Vec<String> { moduli.iter().map(|&m| rng.below(m).to_string()).collect() };
+    let (start, target) = (values(rng), values(rng));
+    let graph = if rng.below(4) == 0 {
+        let n = (rows * cols) as u64;
+        let buttons: Vec<String> = (0..1 + rng.below(2 * n))
+            .map(|_| {
+                let effect: Vec<String> = (0..1 + rng.below(6))
+                    .map(|_| format!("({}, {})", rng.below(n), rng.below(13) as i64 - 6))
+                    .collect();
+                format!("[{}]", effect.join(", "))
+            })
+            .collect();
+        format!("Cells({}), buttons: [{}]", rows * cols, buttons.join(", "))
+    } else {
+        let wrap = if rng.below(3) == 0 { ", wrap: true" } else { "" };
+        let king = if rng.below(3) == 0 { ", neighborhood: King" } else { "" };
+        format!(
+            "Grid(rows: {rows}, cols: {cols}{wrap}{king}), press: (self: {}, neighbors: {})",
+            1 + rng.below(3),
+            rng.below(5) as i64 - 2
+        )
+    };
+    let moduli: Vec<String> = moduli.iter().map(u64::to_string).collect();
+    load(&format!(
+        "Puzzle(graph: {graph}, modulus: [{}], start: [{}], target: [{}])",
+        moduli.join(", "),
+        start.join(", "),
+        target.join(", ")
+    ))
+}
+
+/// Greedy play that scores again only the buttons a press touched makes the same presses as
+/// looking at every button every time (the reference plays each look on a copy of the board).
+#[test]
+fn greedy_scored_again_agrees_with_looking_at_every_button() {
+    let mut rng = Rng(77);
+    let mut long_games = 0;
+    for round in 0..120 {
+        let puzzle = random_board(&mut rng);
+        let cap = 4 * puzzle.button_count() as u64 + 16;
+        let greedy = super::greedy(&puzzle, cap);
+        assert_consistent(&puzzle, &greedy);
+        let context = format!("round {round}: {puzzle:?}");
+        assert_eq!((greedy.solves, greedy.sequence.clone()), reference_greedy(&puzzle, cap), "{context}");
+        long_games += usize::from(greedy.presses >= 15);
+    }
+    assert!(long_games >= 10, "{long_games}");
+}
+
+/// A limit on looks stops greedy play unfinished, its presses so far the start of the whole
+/// game's; fewer looks than buttons stop it before its first press.
+#[test]
+fn greedy_stops_at_its_looks() {
+    let mut rng = Rng(78);
+    let (puzzle, whole) = std::iter::repeat_with(|| random_board(&mut rng))
+        .map(|p| {
+            let g = super::greedy(&p, 1000);
+            (p, g)
+        })
+        .find(|(_, g)| g.presses >= 15)
+        .expect("a long game");
+    let n = puzzle.button_count() as u64;
+    let none = super::greedy_until(&puzzle, 1000, PlayLimit { deadline: None, looks: Some(n - 1) });
+    assert_eq!((none.finished, none.presses), (false, 0));
+    let some = super::greedy_until(&puzzle, 1000, PlayLimit { deadline: None, looks: Some(n + 40) });
+    assert!(!some.finished && some.presses >= 1 && some.presses < whole.presses, "{some:?} {whole:?}");
+    assert_eq!(some.sequence[..], whole.sequence[..some.sequence.len()]);
+}
