@@ -342,7 +342,7 @@ impl CheckEntry {
     pub fn new(file: &str, puzzle: &Puzzle, report: &CheckReport, deny_warnings: bool) -> CheckEntry {
         let analysis = &report.analysis;
         let plan = |x: &[BigUint]| x.iter().cloned().map(Integer).collect::<Vec<_>>();
-        let count = analysis.count.value.to_string();
+        let count = crate::analysis::report::decimal(&analysis.count.value);
         CheckEntry {
             file: file.to_owned(),
             name: puzzle.name.clone(),

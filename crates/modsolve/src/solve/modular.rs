@@ -26,27 +26,51 @@ use crate::model::{Buttons, CellValues, Puzzle};
 pub(crate) struct PrimeSplit {
     /// Each prime with its largest exponent `E` over the cells.
     pub(crate) primes: BTreeMap<u64, u32>,
-    /// Factorisations of the cells' moduli, by cell.
-    cell_factors: Vec<Vec<(u64, u32)>>,
+    /// The factorisations of the distinct moduli, and each cell's (an index into them: a
+    /// board of millions of cells has a handful of moduli).
+    factorisations: Vec<Vec<(u64, u32)>>,
+    cell_factors: Vec<u32>,
 }
 
 impl PrimeSplit {
     pub(crate) fn new(moduli: &CellValues) -> Self {
-        let mut cache: HashMap<u64, Vec<(u64, u32)>> = HashMap::new();
+        let mut seen: HashMap<u64, u32> = HashMap::new();
+        let mut factorisations: Vec<Vec<(u64, u32)>> = Vec::new();
+        let cell_factors: Vec<u32> = moduli
+            .iter()
+            .map(|&m| {
+                *seen.entry(m).or_insert_with(|| {
+                    factorisations.push(factorize(m));
+                    (factorisations.len() - 1) as u32
+                })
+            })
+            .collect();
         let mut primes = BTreeMap::new();
-        let cell_factors: Vec<_> =
-            moduli.iter().map(|&m| cache.entry(m).or_insert_with(|| factorize(m)).clone()).collect();
-        for factors in &cell_factors {
-            for &(p, e) in factors {
-                let entry = primes.entry(p).or_insert(0);
-                *entry = (*entry).max(e);
-            }
+        for &(p, e) in factorisations.iter().flatten() {
+            let entry = primes.entry(p).or_insert(0);
+            *entry = (*entry).max(e);
         }
-        PrimeSplit { primes, cell_factors }
+        PrimeSplit { primes, factorisations, cell_factors }
     }
 
     pub(crate) fn exponent(&self, cell: usize, p: u64) -> u32 {
-        self.cell_factors[cell].iter().find(|&&(q, _)| q == p).map_or(0, |&(_, e)| e)
+        let factors = &self.factorisations[self.cell_factors[cell] as usize];
+        factors.iter().find(|&&(q, _)| q == p).map_or(0, |&(_, e)| e)
+    }
+
+    /// The number of cells whose modulus `p` divides, for each prime in order.
+    pub(crate) fn cells_by_prime(&self) -> Vec<usize> {
+        let mut of_kind = vec![0usize; self.factorisations.len()];
+        for &k in &self.cell_factors {
+            of_kind[k as usize] += 1;
+        }
+        self.primes
+            .keys()
+            .map(|&p| {
+                let has = |f: &Vec<(u64, u32)>| f.iter().any(|&(q, _)| q == p);
+                self.factorisations.iter().zip(&of_kind).filter(|(f, _)| has(f)).map(|(_, &c)| c).sum()
+            })
+            .collect()
     }
 }
 

@@ -23,7 +23,7 @@
 //! and dense elimination.
 
 use num_bigint::BigUint;
-use num_traits::Zero;
+use num_traits::{One, Zero};
 use rayon::prelude::*;
 
 use super::modular::{PrimeSplit, lift_basis, period_basis_of};
@@ -171,7 +171,6 @@ fn solve_primes(
     basis: bool,
     side_by_side: bool,
 ) -> Result<Answer, InternalError> {
-    let fail = |what: &str| InternalError::VerificationFailed(format!("sparse elimination: {what}"));
     let n = puzzle.button_count();
     let order = nested_dissection(&graph(puzzle));
     let mut position = vec![0u32; n];
@@ -184,33 +183,92 @@ fn solve_primes(
     let primes: Vec<(u64, u32)> = split.primes.iter().map(|(&p, &e)| (p, e)).collect();
     let solve_prime = |&(p, e_max): &(u64, u32)| system.solve_prime(p, e_max, chase, basis);
     // Each prime's system is its own: on large boards two are eliminated at once (both held
-    // in memory), and the answer is put together in the primes' order.
+    // in memory), the largest first (by rows) so that the last to finish is a small one, and
+    // the answer is put together in the primes' order.
     let solved: Vec<Result<PrimeSolved, InternalError>> = if primes.len() > 1 && side_by_side {
+        let rows = split.cells_by_prime();
+        let mut largest_first: Vec<usize> = (0..primes.len()).collect();
+        largest_first.sort_by_key(|&k| std::cmp::Reverse(rows[k]));
+        let next = std::sync::atomic::AtomicUsize::new(0);
         let stop = crate::bounded::Stop::here();
-        primes.par_iter().with_max_len(1).map(|prime| stop.carry(|| solve_prime(prime))).collect()
+        let workers = rayon::current_num_threads().clamp(1, primes.len());
+        let mut done: Vec<(usize, Result<PrimeSolved, InternalError>)> = (0..workers)
+            .into_par_iter()
+            .flat_map_iter(|_| {
+                let mut mine = Vec::new();
+                stop.carry(|| {
+                    while let Some(&k) =
+                        largest_first.get(next.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
+                    {
+                        mine.push((k, solve_prime(&primes[k])));
+                    }
+                });
+                mine
+            })
+            .collect();
+        done.sort_by_key(|&(k, _)| k);
+        done.into_iter().map(|(_, solved)| solved).collect()
     } else {
         primes.iter().map(solve_prime).collect()
     };
     drop(system);
 
+    let solved: Vec<PrimeSolved> = solved.into_iter().collect::<Result<_, _>>()?;
+    let kernel_factors: Vec<(u64, u64)> = solved
+        .iter()
+        .zip(&primes)
+        .filter(|(solved, _)| solved.exponent > 0)
+        .map(|(solved, &(p, _))| (p, solved.exponent))
+        .collect();
+    // The kernel's size (products of numbers of millions of digits on the largest boards) on
+    // one core, the buttons' periods, plan and quiet basis on the other.
+    let (kernel_size, rest) =
+        rayon::join(|| kernel_size(&kernel_factors), || gather(solved, &primes, n, basis));
+    let Gathered { periods, presses, quiet_basis, seeds } = rest?;
+    let count = if presses.is_some() { kernel_size.clone() } else { BigUint::zero() };
+    Ok(Answer {
+        periods,
+        presses,
+        count,
+        kernel_size,
+        quiet_basis,
+        method: Method::Sparse,
+        seeds,
+        chased: false,
+        kernel_factors: Some(kernel_factors),
+    })
+}
+
+/// What the primes' answers give by button: periods, the plan, the quiet basis.
+struct Gathered {
+    periods: Vec<BigUint>,
+    presses: Option<Vec<BigUint>>,
+    quiet_basis: Vec<super::Generator>,
+    seeds: Option<usize>,
+}
+
+/// Each prime's `(x_j mod p^l, p^l)` for every button `j` with `l > 0`, combined by button into
+/// its period and its presses (Chinese remaindering), and the primes' kernel generators lifted
+/// into the quiet basis while it stays within its limits.
+fn gather(
+    solved: Vec<PrimeSolved>,
+    primes: &[(u64, u32)],
+    n: usize,
+    basis: bool,
+) -> Result<Gathered, InternalError> {
+    let fail = |what: &str| InternalError::VerificationFailed(format!("sparse elimination: {what}"));
     let mut solvable = true;
-    let mut kernel_factors: Vec<(u64, u64)> = Vec::new();
-    // Every prime's `(x_j mod p^l, p^l)` for each button `j` with `l > 0`, in prime order, and
-    // the button of each: gathered by button at the end (a million buttons' lists would be a
-    // million small vectors).
+    // In prime order, with the button of each: gathered by button at the end (a million
+    // buttons' lists would be a million small vectors).
     let mut parts: Vec<(u64, u64)> = Vec::new();
     let mut part_button: Vec<u32> = Vec::new();
     let mut prime_generators: Vec<(u64, Vec<u64>, u32)> = Vec::new();
     let mut basis_wanted = basis;
     let mut basis_entries = 0u128;
     let mut seeds: Option<usize> = None;
-    for (solved, &(p, e_max)) in solved.into_iter().zip(&primes) {
-        let solved = solved?;
+    for (solved, &(p, e_max)) in solved.into_iter().zip(primes) {
         if let Some(s) = solved.seeds {
             *seeds.get_or_insert(0) += s;
-        }
-        if solved.exponent > 0 {
-            kernel_factors.push((p, solved.exponent));
         }
         solvable &= solved.particular.is_some();
         for (k, (&j, &l)) in solved.button_of_column.iter().zip(&solved.column_exponents).enumerate() {
@@ -238,21 +296,8 @@ fn solve_primes(
     let (starts, parts) = by_button(n, &part_button, parts);
     drop(part_button);
     let button_parts = |j: usize| &parts[starts[j]..starts[j + 1]];
-    // The kernel's size (products of numbers of millions of digits on the largest boards) on
-    // one core, the buttons' periods and plan on the other.
-    let ((periods, presses), kernel_size) = rayon::join(
-        || {
-            let periods: Vec<BigUint> = (0..n).map(|j| period(button_parts(j))).collect();
-            let presses = solvable.then(|| (0..n).map(|j| crt::combine(button_parts(j))).collect::<Vec<_>>());
-            (periods, presses)
-        },
-        || {
-            kernel_factors
-                .iter()
-                .map(|&(p, e)| num_traits::Pow::pow(BigUint::from(p), e))
-                .product::<BigUint>()
-        },
-    );
+    let periods: Vec<BigUint> = (0..n).map(|j| period(button_parts(j))).collect();
+    let presses = solvable.then(|| (0..n).map(|j| crt::combine(button_parts(j))).collect::<Vec<_>>());
     let quiet_basis = if basis_wanted {
         let period_parts: Vec<Vec<u64>> =
             (0..n).map(|j| button_parts(j).iter().map(|&(_, q)| q).collect()).collect();
@@ -260,18 +305,20 @@ fn solve_primes(
     } else {
         Vec::new()
     };
-    let count = if presses.is_some() { kernel_size.clone() } else { BigUint::zero() };
-    Ok(Answer {
-        periods,
-        presses,
-        count,
-        kernel_size,
-        quiet_basis,
-        method: Method::Sparse,
-        seeds,
-        chased: false,
-        kernel_factors: Some(kernel_factors),
-    })
+    Ok(Gathered { periods, presses, quiet_basis, seeds })
+}
+
+/// `Π p^e` over the kernel's factors: the powers of odd primes worked out and multiplied on
+/// all threads (a 2000×2000 mixed grid's are numbers of 3 to 5 million bits each), the power
+/// of 2 a shift.
+fn kernel_size(factors: &[(u64, u64)]) -> BigUint {
+    let twos = factors.iter().filter(|&&(p, _)| p == 2).map(|&(_, e)| e).sum::<u64>();
+    let odd = factors
+        .par_iter()
+        .filter(|&&(p, _)| p != 2)
+        .map(|&(p, e)| num_traits::Pow::pow(BigUint::from(p), e))
+        .reduce(BigUint::one, |a, b| a * b);
+    odd << twos
 }
 
 /// Boards of at least this many buttons eliminate two primes at once.

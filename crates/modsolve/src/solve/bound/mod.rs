@@ -255,27 +255,28 @@ pub(crate) fn counting_bound(puzzle: &crate::model::Puzzle, objective: Objective
     if objective == Objective::Max {
         return Some(1);
     }
-    // Each cell's buttons and amounts, in compressed rows (u32 where they fit).
+    // Each cell's buttons and amounts, in compressed rows (u32 where they fit), read from the
+    // model in place (no list a button: a board of millions of buttons).
     let mut degree = vec![0u32; cells + 1];
-    // Merged effects: a cell a button lists twice (or reaches twice on a small torus) takes the
-    // sum, once.
-    let effects = |j: usize| if usable(j) { puzzle.effects(j) } else { Vec::new() };
-    for j in 0..n {
-        effects(j).iter().for_each(|&(i, _)| degree[i + 1] += 1);
+    for j in (0..n).filter(|&j| usable(j)) {
+        puzzle.for_each_effect(j, |i, _| degree[i + 1] += 1);
     }
     for i in 0..cells {
         degree[i + 1] += degree[i];
     }
     let mut fill = degree.clone();
     let mut entries = vec![(0u32, 0u64); degree[cells] as usize];
-    for j in 0..n {
-        for (i, a) in effects(j) {
+    for j in (0..n).filter(|&j| usable(j)) {
+        puzzle.for_each_effect(j, |i, a| {
             entries[fill[i] as usize] = (j as u32, a);
             fill[i] += 1;
-        }
+        });
     }
+    drop(fill);
     let mut used = vec![false; n];
-    let mut costs = std::collections::HashMap::<(u64, Vec<u64>), Vec<u32>>::new();
+    // Fewest summands reaching each residue, by `[m, amounts...]`.
+    let mut costs = std::collections::HashMap::<Vec<u64>, Vec<u32>>::new();
+    let (mut row, mut key) = (Vec::new(), Vec::new());
     let mut sum = 0u128;
     for i in 0..cells {
         if i % 65_536 == 0 {
@@ -285,34 +286,45 @@ pub(crate) fn counting_bound(puzzle: &crate::model::Puzzle, objective: Objective
         if r == 0 {
             continue;
         }
-        let row = &entries[degree[i] as usize..degree[i + 1] as usize];
+        let m = puzzle.moduli.get(i);
+        // Merged effects: a cell a button lists twice (or reaches twice on a small torus) takes
+        // the sum, once (a button's entries are next to each other: rows fill button by button).
+        row.clear();
+        for &(j, a) in &entries[degree[i] as usize..degree[i + 1] as usize] {
+            match row.last_mut() {
+                Some((last, total)) if *last == j => *total = crate::algebra::arith::add_mod(*total, a, m),
+                _ => row.push((j, a)),
+            }
+        }
+        row.retain(|&(_, a)| a != 0);
         if row.iter().any(|&(j, _)| used[j as usize]) {
             continue;
         }
         row.iter().for_each(|&(j, _)| used[j as usize] = true);
-        let m = puzzle.moduli.get(i);
         let cost = if objective == Objective::Total && m <= 64 {
-            let mut amounts: Vec<u64> = row.iter().map(|&(_, a)| a).collect();
-            amounts.sort_unstable();
-            amounts.dedup();
-            // Fewest summands from `amounts` reaching each residue (breadth first from 0).
-            let distance = costs.entry((m, amounts)).or_insert_with_key(|(m, amounts)| {
-                let m = *m as usize;
-                let mut d = vec![u32::MAX; m];
+            key.clear();
+            key.push(m);
+            key.extend(row.iter().map(|&(_, a)| a));
+            key[1..].sort_unstable();
+            key.dedup();
+            if !costs.contains_key(key.as_slice()) {
+                // Breadth first from 0.
+                let (size, amounts) = (m as usize, &key[1..]);
+                let mut d = vec![u32::MAX; size];
                 d[0] = 0;
                 let mut queue = std::collections::VecDeque::from([0usize]);
                 while let Some(v) = queue.pop_front() {
                     for &a in amounts {
-                        let w = (v + a as usize) % m;
+                        let w = (v + a as usize) % size;
                         if d[w] == u32::MAX {
                             d[w] = d[v] + 1;
                             queue.push_back(w);
                         }
                     }
                 }
-                d
-            });
-            match distance[r as usize] {
+                costs.insert(key.clone(), d);
+            }
+            match costs[key.as_slice()][r as usize] {
                 // No press of its buttons gives it what it lacks: no bound is claimed here
                 // (the algebra decides solvability).
                 u32::MAX => 1,
