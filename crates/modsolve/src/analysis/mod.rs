@@ -313,8 +313,8 @@ pub(crate) fn analysis_with_answer(
     {
         let stop = crate::bounded::Stop::here();
         std::thread::scope(|scope| {
-            let counting = scope
-                .spawn(|| stop.carry(|| crate::solve::bound::counting_bound(puzzle, Objective::Total)));
+            let counting =
+                scope.spawn(|| stop.carry(|| crate::solve::bound::counting_bound(puzzle, Objective::Total)));
             let analysed = analysed();
             match counting.join() {
                 Ok(counted) => (analysed, counted),
