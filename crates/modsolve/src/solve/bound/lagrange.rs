@@ -34,15 +34,15 @@ const MIN_ROUNDS: usize = 40;
 /// was 2, halved after 20: a 100×100 mixed grid's single cells then climbed slowly between
 /// halvings, each of which raised the bound at once, and 144 rounds ended at 6,965 presses
 /// where 4 and 3 reach 7,194; 8,832 against 8,645 and 7,233 against 6,969 on two others,
-/// 16,614 against 16,461 on a 140×140 grid. With [`DEFLECTION`], 8 reaches 9,061, 7,266 and
-/// 17,279 there, where 4 reaches 8,839, 7,240 and 16,959.)
+/// 16,614 against 16,461 on a 140×140 grid. With [`DEFLECTION`], 8 reaches 9,061, 7,259,
+/// 7,266 and 17,279 there, where 4 reaches 8,839, 7,240, 7,240 and 16,959.)
 const THETA: f64 = 8.0;
 const STALL: usize = 3;
 /// A step's direction is the subgradient plus this much of the last step's direction (a
 /// deflected subgradient): plain steps zigzag across the ridges of the bound. On mixed grids
 /// at the same rounds (100×100, four seeds and rules; 140×140; 300×300): 8,832 → 9,061,
-/// 8,944 → 9,234, 7,194 → 7,266, 7,233 → 7,266, 16,614 → 17,279 and 64,046 → 73,425; 0.3 and
-/// 0.7 did no better, and four times the rounds add under 0.5 %.
+/// 8,944 → 9,234, 7,194 → 7,259, 7,233 → 7,266, 16,614 → 17,279 and 64,046 → 73,425; 0.3 did
+/// worse on each, 0.7 better on two and worse on two, and four times the rounds add under 0.5 %.
 const DEFLECTION: f64 = 0.5;
 /// A group's residue states at most.
 const GROUP_STATES: u64 = 1728;
