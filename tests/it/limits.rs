@@ -178,17 +178,23 @@ fn all_with_a_limit_streams_a_huge_solution_set() {
     assert_eq!(listed["search_nodes"], plain["search_nodes"]);
 }
 
-/// A plan not proven for a reason other than the budget says which: 20,001 buttons on two
-/// cells have 2^19999 quiet patterns, whose basis is not even built (it took 12 GB). (Cell 0
-/// needs a press of a button that also changes cell 1, so the counting bound, 1, stays below
-/// the 2 presses of every plan.)
+/// A plan not proven for a reason other than the budget says which: 20,001 buttons on three
+/// cells have 2^19998 quiet patterns, whose basis is not even built (it took 12 GB). Cell 0
+/// needs an odd number of presses of the buttons that also change cell 1, cell 1 then an odd
+/// number of those that also change cell 2, and cell 2 then the last button: 3 presses, while
+/// the relaxations (single cells and pairs) prove 2. The search found no better plan than the
+/// algebra's, so the algebra's plan stands with the relaxations' bound worked out beside the
+/// search (the counting bound, 1, was printed when that bound was dropped) and the nodes the
+/// search spent.
 #[test]
 fn not_proven_says_why() {
     let scratch = Scratch::new();
-    let buttons = [vec!["[(0, 1), (1, 1)]"; 10_000], vec!["[(1, 1)]"; 10_001]].concat().join(", ");
+    let buttons = [vec!["[(0, 1), (1, 1)]"; 10_000], vec!["[(1, 1), (2, 1)]"; 10_000], vec!["[(2, 1)]"]]
+        .concat()
+        .join(", ");
     let file = scratch.file(
         "wide.ron",
-        &format!("Puzzle(graph: Cells(2), modulus: 2, buttons: [{buttons}], target: [1, 0])"),
+        &format!("Puzzle(graph: Cells(3), modulus: 2, buttons: [{buttons}], target: [1, 0, 0])"),
     );
     let (output, _) = run(&[file.to_str().unwrap()]);
     let text = stdout(&output);
@@ -197,7 +203,29 @@ fn not_proven_says_why() {
     let (output, _) = run(&[file.to_str().unwrap(), "--json"]);
     let json: Value = serde_json::from_slice(&output.stdout).expect("JSON");
     assert_eq!(json["fewest"]["proof"], Value::from("no-basis"));
-    assert_eq!(json["fewest"]["lower_bound"], Value::from(1));
+    assert_eq!(json["fewest"]["total_presses"], Value::from(3));
+    assert_eq!(json["fewest"]["lower_bound"], Value::from(2));
+    assert!(json["search_nodes"].as_u64().is_some_and(|n| n > 0), "{json}");
+}
+
+/// The same kind of board on two cells (cell 0 needs a press of a button that also changes cell
+/// 1, which then needs a press of its own): the pair of cells proves the 2 presses of the
+/// algebra's plan, which is printed proven although the set was not searched (it was printed
+/// not proven, with the counting bound 1, when the search found no better plan and its bound
+/// was dropped).
+#[test]
+fn a_plan_at_the_relaxations_bound_is_proven_without_a_basis() {
+    let scratch = Scratch::new();
+    let buttons = [vec!["[(0, 1), (1, 1)]"; 10_000], vec!["[(1, 1)]"; 10_001]].concat().join(", ");
+    let file = scratch.file(
+        "wide.ron",
+        &format!("Puzzle(graph: Cells(2), modulus: 2, buttons: [{buttons}], target: [1, 0])"),
+    );
+    let (output, _) = run(&[file.to_str().unwrap(), "--json"]);
+    let json: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    assert_eq!(json["fewest"]["total_presses"], Value::from(2));
+    assert_eq!(json["fewest"]["proof"], Value::from("proven"));
+    assert_eq!(json["fewest"]["lower_bound"], Value::from(2));
 }
 
 /// `-v` names general propagation and its real seeds on a King board (it said "light chasing"

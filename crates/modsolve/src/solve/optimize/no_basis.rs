@@ -21,7 +21,8 @@ use crate::solve::search::{Budget, Objective, SearchProblem};
 /// [`super::budget::WINDOW_FROM`] buttons or more give a share to the window search
 /// ([`super::windows`]) after the beam, from the beam's plan or the algebra's. The
 /// relaxations' lower bound is worked out on the other core meanwhile and returned with the
-/// plan. The default budget is counted from the start of the answer: its
+/// plan; when neither finds a better plan, the algebra's plan (within the limits) is returned
+/// with that bound and the nodes spent. The default budget is counted from the start of the answer: its
 /// [`super::budget::FIXED_NODES_PER_BUTTON`] a button are taken off it first.
 pub(super) fn beam_without_basis(
     answer: &Answer,
@@ -61,7 +62,7 @@ pub(super) fn beam_without_basis(
     let search = || {
         let beamed = beam::beam(&problem, objective, Budget { nodes: beam_share, ..budget }, start);
         let found = beamed.plan.is_some();
-        let from = beamed.plan.unwrap_or(x0);
+        let from = beamed.plan.unwrap_or_else(|| x0.clone());
         let unused = if window_share > 0 { beam_share - beamed.nodes.min(beam_share) } else { 0 };
         let windows = Budget { nodes: window_share + unused, ..budget };
         let improved = windows_after_beam(&problem, objective, &from, found || start.is_some(), windows);
@@ -75,7 +76,14 @@ pub(super) fn beam_without_basis(
     };
     let ((best, nodes), relaxed) =
         rayon::join(|| stop.carry(search), || stop.carry(|| bound::lower_bound_with(&problem, &singles)));
-    let best = best.ok_or(no_basis)?;
+    // Nothing better than the algebra's plan: it stands, with the bound worked out beside the
+    // search (not worked out again by the caller) and the nodes spent (counted against what
+    // follows, as when a plan is found).
+    let best = match best {
+        Some(x) => x,
+        None if start.is_some() => x0,
+        None => return Err(no_basis),
+    };
     Ok(Exploration {
         best: Some(plan(&best, objective, Proof::NotSearched(no_basis))),
         count_within_limits: None,
