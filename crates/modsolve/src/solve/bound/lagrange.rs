@@ -13,9 +13,9 @@
 //! above the best value so far, their scale halved whenever a few rounds raise nothing): a
 //! group's subgradient is its least plan `x^G`, each step goes along it deflected by half the
 //! last step's direction (which damps the zigzag between rounds), and each button's shares are
-//! then projected back onto `{λ >= 0, Σ_G λ_Gj <= 1}`. Floating point only chooses the shares: every bound is evaluated
-//! with the shares rounded down to integers in units of `1 / UNIT` (their sums checked in
-//! integers), so it is proven whatever the rounding. The work, counted in dynamic-programming
+//! then projected back onto `{λ >= 0, Σ_G λ_Gj <= 1}`. Floating point only chooses the shares:
+//! every bound is evaluated with the shares rounded down to integers in units of `1 / UNIT`
+//! (their sums checked in integers), so it is proven whatever the rounding. The work, counted in dynamic-programming
 //! steps, is bounded by fixed counts (no clock).
 
 use num_integer::Integer;

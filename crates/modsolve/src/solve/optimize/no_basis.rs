@@ -21,9 +21,10 @@ use crate::solve::search::{Budget, Objective, SearchProblem};
 /// [`super::budget::WINDOW_FROM`] buttons or more give a share to the window search
 /// ([`super::windows`]) after the beam, from the beam's plan or the algebra's. The
 /// relaxations' lower bound is worked out on the other core meanwhile and returned with the
-/// plan; when neither finds a better plan, the algebra's plan (within the limits) is returned
-/// with that bound and the nodes spent. The default budget is counted from the start of the answer: its
-/// [`super::budget::FIXED_NODES_PER_BUTTON`] a button are taken off it first.
+/// plan; when neither the beam nor the window search finds a better plan, the algebra's plan
+/// (within the limits) is returned with that bound and the nodes spent. The default budget is
+/// counted from the start of the answer: its [`super::budget::FIXED_NODES_PER_BUTTON`] a
+/// button are taken off it first.
 pub(super) fn beam_without_basis(
     answer: &Answer,
     search_problem: impl FnOnce(&[u64]) -> SearchProblem,
