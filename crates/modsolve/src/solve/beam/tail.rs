@@ -1,14 +1,14 @@
 //! The beam's tail: the last buttons of the order, each closing two cells or more, searched
 //! depth first from each partial plan that reaches them ([`Tail`]), and the checks
 //! ([`Check`]) the beam applies on the way so that the partial plans it keeps can still be
-//! closed there: found by elimination modulo each prime power of the tail's moduli
-//! ([`tail_checks`], arithmetic in a [`Ring`]) and moved to the depth of the last button that
-//! changes them ([`stagger`]). Used by [`super::beam`] for the total presses only.
+//! completed: found by elimination backwards over the whole order, modulo the highest power of
+//! each prime among the moduli ([`order_checks`], arithmetic in a [`Ring`]), each placed at
+//! the depth whose button meets it. Used by [`super::beam`] for the total presses only.
 
 use num_integer::Integer;
 
 use super::frontier::Frontier;
-use super::{MAX_TAIL, STAGGER_WORK, TAIL_CELLS_PER_BUTTON};
+use super::{MAX_TAIL, TAIL_CELLS_PER_BUTTON, TAIL_NODES};
 use crate::algebra::arith::{add_mod, inv_mod, mul_mod, sub_mod, valuation};
 use crate::solve::search::{Budget, Goal, Lookahead, Objective, SearchProblem, button_order, search_ahead};
 
@@ -42,22 +42,25 @@ pub(super) struct Tail {
     /// when the depth-first search with `ahead` is cut by its nodes after it found a plan
     /// ([`Tail::complete`]).
     frontier: Option<Frontier>,
-    /// What the residuals at the tail must meet for the tail to be solvable at all
-    /// ([`tail_checks`]).
+    /// What the residuals must meet, before the tail, for the rest of the order to be solvable
+    /// ([`order_checks`]), by depth.
     pub(super) checks: Vec<Check>,
+    /// The checks inside the tail (over the tail's cells, by tail depth), and each tail
+    /// button's closing cells (the tail's numbering): for [`Tail::descend`].
+    inner: Vec<Check>,
+    inner_closing: Vec<Vec<usize>>,
 }
 
-/// A combination of cells' equations modulo a prime power `p` (`q` of [`Ring`]) in which the
-/// tail's buttons cancel: `Σ w · residual ≡ 0 (mod p)` over `(cell, w)` holds for every partial
-/// plan the tail can complete.
+/// A combination of cells' equations modulo a prime power `p` (`q` of [`Ring`]):
+/// `Σ w · residual ≡ 0 (mod p)` over `(cell, w)` holds, after the button of depth `depth` is
+/// pressed, for every partial plan that the rest of the order can complete.
 pub(super) struct Check {
     pub(super) p: u64,
     pub(super) weights: Vec<(usize, u64)>,
-    /// The depth of the last button before the tail that changes the sum: from there on it
-    /// stays, so the beam checks it there.
+    /// The depth whose button meets it: the sum stays the same from there on.
     pub(super) depth: usize,
     /// Modulo a higher power of a prime, not the prime alone (the beam falls back to the
-    /// latter where the former leave no child).
+    /// latter where the former leave no child, as a press limit can make them).
     pub(super) strong: bool,
 }
 
@@ -97,28 +100,29 @@ impl Tail {
         let highest = order[from..].iter().map(|&j| whole.highest[j]).collect();
         let problem = SearchProblem { moduli, effects, rhs: vec![0; cells.len()], highest };
         let ahead = Lookahead::new(&problem, &button_order(&problem).0, Objective::Total);
-        let mut checks = tail_checks(&problem, true);
-        checks.extend(tail_checks(&problem, false));
-        // The staggering's work: each check over the head's depths and the whole's cells.
-        let work = checks.len().saturating_mul(from + whole.moduli.len());
-        let checks = if work <= STAGGER_WORK {
-            stagger(checks, whole, &order[..from], closing, &cells)
-        } else {
-            Vec::new()
-        };
-        let mut checks = checks;
+        let mut checks = order_checks(whole, order, closing);
         checks.sort_by_key(|c| c.depth);
+        // The checks of the tail's depths, in the tail's numbering (their cells are the tail's:
+        // each is made of the equations of cells that tail buttons close).
+        let inner = checks
+            .iter()
+            .filter(|c| c.depth >= from)
+            .filter_map(|c| {
+                let weights = c.weights.iter().map(|&(i, w)| (index[i] != usize::MAX).then(|| (index[i], w)));
+                let weights = weights.collect::<Option<Vec<_>>>()?;
+                Some(Check { p: c.p, weights, depth: c.depth - from, strong: c.strong })
+            })
+            .collect();
+        checks.retain(|c| c.depth < from);
+        let inner_closing = closing[from..].iter().map(|cs| cs.iter().map(|&i| index[i]).collect()).collect();
         let frontier = Frontier::new(&problem, FRONTIER_STATES);
-        Some(Tail { from, problem, cells, ahead, frontier, checks })
+        Some(Tail { from, problem, cells, ahead, frontier, checks, inner, inner_closing })
     }
 
     /// Whether residuals `residual` (of the whole problem) pass every check of `depth`: all of
     /// them (`strong`), or those modulo primes alone.
     pub(super) fn feasible(&self, depth: usize, strong: bool, residual: &[u64]) -> bool {
-        self.at(depth).iter().filter(|c| strong || !c.strong).all(|c| {
-            c.weights.iter().fold(0, |acc, &(i, w)| add_mod(acc, mul_mod(w, residual[i] % c.p, c.p), c.p))
-                == 0
-        })
+        self.at(depth).iter().filter(|c| strong || !c.strong).all(|c| c.holds(residual))
     }
 
     /// Whether some check of `depth` is modulo a higher power of a prime (`strong`) or modulo
@@ -139,7 +143,8 @@ impl Tail {
     /// when the search was cut after it found a plan, the frontier's exact answer if its work
     /// fits within `spare` nodes (all that is left, `budget` included); on tails of
     /// [`LONG_TAIL`] buttons or more, the frontier's alone when it fits. With the nodes spent.
-    /// `problem` is a copy of the tail's, whose right-hand side is overwritten.
+    /// `problem` is a copy of the tail's, whose right-hand side is overwritten. `descend`: a
+    /// search cut with nothing found is followed by [`Tail::descend`].
     pub(super) fn complete(
         &self,
         problem: &mut SearchProblem,
@@ -147,6 +152,7 @@ impl Tail {
         below: Option<u128>,
         budget: Budget,
         spare: u64,
+        descend: bool,
     ) -> (Option<Vec<u64>>, u64) {
         for (k, &i) in self.cells.iter().enumerate() {
             problem.rhs[k] = residual[i];
@@ -165,26 +171,147 @@ impl Tail {
         // A long tail's search cut by its nodes keeps the first plan it stumbled on: a
         // 100×100 mixed grid's last row took 2,236 to 2,347 presses that way, where the
         // frontier finds 1,443 to 1,468 from the same partial plans. A search cut with nothing
-        // found is not asked again: such partial plans are mostly ones the tail cannot
-        // complete at all, and the frontier's tables on every one of them took a 30×30 grid's
-        // beam its widest pass (taken first, they left an 8×8 grid's beam fewer nodes than the
-        // search's quick failures did: 176 presses against 142).
-        if let (Some(plan), false, Some((frontier, own))) = (&found.plan, found.complete, frontier) {
-            let nodes = found.nodes + own;
+        // found is followed, when `descend` (the beam asks it until its pass has a plan), by
+        // one descent that meets the checks inside the tail as it goes ([`Tail::descend`];
+        // where the checks leave it no dead end, its first descent ends on a plan), and the
+        // frontier finds the fewest presses from its plan as from the search's. On a 100×100
+        // mixed grid half the partial plans of a pass reach a plan only so, and passes of 64
+        // and 1024 found none without it; asked of every partial plan, the frontier's tables
+        // took a 30×30 grid's widest pass (1980 presses became 2090).
+        let (plan, nodes) = match found.plan {
+            Some(plan) => (Some(plan), found.nodes),
+            None if found.complete || !descend => (None, found.nodes),
+            None => {
+                let (plan, own) = self.descend(problem, below, TAIL_NODES.min(budget.nodes));
+                (plan, found.nodes + own)
+            }
+        };
+        if let (Some(plan), false, Some((frontier, own))) = (&plan, found.complete, frontier) {
+            let nodes = nodes + own;
             if nodes <= spare {
                 let exact = frontier.fewest(&problem.rhs, &problem.moduli, below);
                 let total = |x: &[u64]| x.iter().map(|&v| u128::from(v)).sum::<u128>();
                 // The frontier's is the fewest, so never above the search's.
                 debug_assert!(exact.as_ref().is_some_and(|x| total(x) <= total(plan)));
-                return (exact.or(found.plan), nodes);
+                return (exact.or(Some(plan.clone())), nodes);
             }
         }
-        (found.plan, found.nodes)
+        (plan, nodes)
+    }
+
+    /// A plan of the tail's buttons meeting `problem.rhs` with fewer presses than `below`, by
+    /// one depth-first descent in the tail's order that meets each button's closing cells and
+    /// the checks of its depth as it goes, backtracking within `most` values tried; the first
+    /// plan it reaches (it is no search for the fewest). With the nodes spent.
+    pub(super) fn descend(
+        &self,
+        problem: &SearchProblem,
+        below: Option<u128>,
+        most: u64,
+    ) -> (Option<Vec<u64>>, u64) {
+        let mut walk = Descent {
+            tail: self,
+            problem,
+            residual: problem.rhs.clone(),
+            x: vec![0; problem.effects.len()],
+            below,
+            nodes: 0,
+            most,
+        };
+        let found = walk.go(0, 0);
+        (found.then_some(walk.x), walk.nodes)
     }
 }
 
-/// A prime power `q = p^e` and arithmetic on the linear forms of the tail's checks modulo it.
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+/// The state of [`Tail::descend`].
+struct Descent<'a> {
+    tail: &'a Tail,
+    problem: &'a SearchProblem,
+    residual: Vec<u64>,
+    x: Vec<u64>,
+    below: Option<u128>,
+    nodes: u64,
+    most: u64,
+}
+
+impl Descent<'_> {
+    /// `residual -= value · effect_t` (or `+=` to undo).
+    fn press(&mut self, t: usize, value: u64, undo: bool) {
+        for &(i, a) in &self.problem.effects[t] {
+            let m = self.problem.moduli[i];
+            let d = mul_mod(a % m, value % m, m);
+            self.residual[i] =
+                if undo { add_mod(self.residual[i], d, m) } else { sub_mod(self.residual[i], d, m) };
+        }
+    }
+
+    /// Whether the buttons from `t` on complete the plan (in `x`), `sum` presses so far.
+    /// Iterative over the depths would need a stack of the same size; a tail has at most
+    /// [`MAX_TAIL`] buttons and each level's frame is small.
+    fn go(&mut self, t: usize, sum: u128) -> bool {
+        if t == self.problem.effects.len() {
+            return self.below.is_none_or(|b| sum < b);
+        }
+        // The values that close the first closing cell: `first`, `first + step`, ….
+        let closing = &self.tail.inner_closing[t];
+        let (first, step) = match closing.first() {
+            None => (0, 1),
+            Some(&i) => {
+                let m = self.problem.moduli[i];
+                let a = self.problem.effects[t]
+                    .iter()
+                    .filter(|&&(c, _)| c == i)
+                    .fold(0, |s, &(_, a)| add_mod(s, a % m, m));
+                let (g, r) = (a.gcd(&m), self.residual[i]);
+                if !r.is_multiple_of(g) {
+                    return false;
+                }
+                let step = m / g;
+                (mul_mod((r / g) % step, inv_mod((a / g) % step, step).unwrap_or(0), step), step)
+            }
+        };
+        let from = self.tail.inner.partition_point(|c| c.depth < t);
+        let to = self.tail.inner.partition_point(|c| c.depth <= t);
+        let mut value = first;
+        while value <= self.problem.highest[t] {
+            if self.nodes >= self.most || self.below.is_some_and(|b| sum + u128::from(value) >= b) {
+                return false;
+            }
+            self.nodes += 1;
+            self.press(t, value, false);
+            let residual = &self.residual;
+            let met = self.tail.inner_closing[t].iter().all(|&i| residual[i] == 0)
+                && self.tail.inner[from..to].iter().all(|c| c.holds(residual));
+            self.x[t] = value;
+            if met && self.go(t + 1, sum + u128::from(value)) {
+                return true;
+            }
+            self.press(t, value, true);
+            match value.checked_add(step) {
+                Some(v) => value = v,
+                None => return false,
+            }
+        }
+        false
+    }
+}
+
+impl Check {
+    /// Whether `residual` meets it.
+    fn holds(&self, residual: &[u64]) -> bool {
+        self.weights
+            .iter()
+            .fold(0, |acc, &(i, w)| add_mod(acc, mul_mod(w, residual[i] % self.p, self.p), self.p))
+            == 0
+    }
+}
+
+/// The most work (entries of rows written) [`order_checks`] may do: past it the checks found
+/// so far are kept (each holds on its own) and the rest left out.
+const CHECK_WORK: usize = 1 << 26;
+
+/// A prime power `q = p^e` and arithmetic on the linear forms of the checks modulo it.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
 struct Ring {
     p: u64,
     q: u64,
@@ -196,192 +323,198 @@ impl Ring {
         if a.is_multiple_of(self.q) { u32::MAX } else { valuation(a, self.p) }
     }
 
-    /// `target -= f · pivot` at every position, with `f` chosen so that position `at` of
-    /// `target` becomes 0; `pivot[at]` has the least valuation of the two (so `f` exists).
-    fn eliminate(self, target: &mut [u64], pivot: &[u64], at: usize) {
-        let (t, v) = (target[at], self.valuation(pivot[at]));
-        if t.is_multiple_of(self.q) {
-            return;
-        }
-        let unit = pivot[at] / self.p.pow(v);
-        let f = mul_mod(t / self.p.pow(v), inv_mod(unit % self.q, self.q).expect("a unit"), self.q);
-        for (x, &y) in target.iter_mut().zip(pivot) {
-            *x = sub_mod(*x, mul_mod(f, y, self.q), self.q);
-        }
+    /// `e` of `q = p^e`.
+    fn exponent(self) -> u32 {
+        self.q.ilog(self.p)
     }
 }
 
-/// The checks of a tail `problem` (over its own cells): for each prime `p` of its moduli, with
-/// `q` the largest power of `p` among them, each cell's equation modulo its own power `p^e` of
-/// `p`, scaled by `q / p^e` into an equation modulo `q`, and the combinations of them (by
-/// elimination over the integers mod `q`, pivots of least valuation) in which every tail
-/// button cancels. Each check is `(ring, weights over the tail's cells)`; the weights include the
-/// scaling, so the sum is the same for any residual that is the same modulo each cell's
-/// modulus. Necessary conditions, not always sufficient.
-fn tail_checks(problem: &SearchProblem, powers: bool) -> Vec<(Ring, Vec<u64>)> {
-    let cells = problem.moduli.len();
-    let nb = problem.effects.len();
-    let mut primes: Vec<u64> =
-        problem.moduli.iter().flat_map(|&m| crate::algebra::factor::factorize(m)).map(|(p, _)| p).collect();
-    primes.sort_unstable();
-    primes.dedup();
-    let by_cell = problem.buttons_by_cell();
-    let mut checks = Vec::new();
-    for p in primes {
-        let e = if powers { problem.moduli.iter().map(|&m| valuation(m, p)).max().unwrap_or(0) } else { 1 };
-        // With powers, primes of no higher power are left to the checks modulo primes.
-        if powers && e < 2 {
-            continue;
-        }
-        let ring = Ring { p, q: p.pow(e) };
-        // Each row: the tail buttons' amounts, then the (scaled) weight of each cell.
-        let mut rows: Vec<Vec<u64>> = (0..cells)
-            .filter(|&c| problem.moduli[c].is_multiple_of(p))
-            .map(|c| {
-                let scale = p.pow(e - valuation(problem.moduli[c], p).min(e));
-                let mut row = vec![0u64; nb + cells];
-                by_cell[c]
-                    .iter()
-                    .for_each(|&(j, a)| row[j] = add_mod(row[j], mul_mod(a % ring.q, scale, ring.q), ring.q));
-                row[nb + c] = scale % ring.q;
-                row
-            })
-            .collect();
-        let mut rank = 0;
-        for col in 0..nb {
-            let Some(pivot) = (rank..rows.len())
-                .filter(|&r| !rows[r][col].is_multiple_of(ring.q))
-                .min_by_key(|&r| ring.valuation(rows[r][col]))
-            else {
-                continue;
-            };
-            rows.swap(rank, pivot);
-            let (head, rest) = rows.split_at_mut(rank + 1);
-            for row in rest {
-                ring.eliminate(row, &head[rank], col);
-            }
-            rank += 1;
-        }
-        for (r, row) in rows.iter().enumerate() {
-            // Rows past the rank are checks; a pivot row is one once multiplied by the power of
-            // p that clears its buttons.
-            let clear = if r >= rank {
-                1
-            } else {
-                let least = row[..nb].iter().map(|&a| ring.valuation(a)).min().unwrap_or(u32::MAX);
-                if least == u32::MAX { 1 } else { ring.q / p.pow(least.min(e)) }
-            };
-            let weights: Vec<u64> = row[nb..].iter().map(|&w| mul_mod(w, clear % ring.q, ring.q)).collect();
-            let cancels = row[..nb].iter().all(|&a| mul_mod(a, clear % ring.q, ring.q) == 0);
-            if cancels && weights.iter().any(|&w| w != 0) {
-                checks.push((ring, weights));
-            }
-        }
-    }
-    checks
+/// A linear form over the residuals at some depth, modulo the ring's `q`: its weight on each
+/// cell, and (what the weights make of the buttons' presses) its coefficient on the button of
+/// each depth that still changes it. Both sorted, without zeros.
+#[derive(Clone, Debug)]
+struct Row {
+    coefficients: Vec<(usize, u64)>,
+    weights: Vec<(usize, u64)>,
 }
 
-/// The tail's checks (`(ring, weights over the tail's cells)`), recombined per prime power so
-/// that each is checked where a button can still meet it. Elimination runs from the deepest
-/// button before the tail (`head`, the order up to the tail) back; at each depth the checks
-/// whose sum that button changes are combined (pivot of least valuation) so that one keeps it:
-/// - when the button's forced values (steps of its first closing cell's `m / gcd`, see
-///   [`Beam::pass`]) move its value modulo `p`, that check is checked at this depth, where the
-///   beam's children of the right value meet it;
-/// - otherwise, when the closing cell's own equation (scaled as in [`tail_checks`]) can stand as
-///   the pivot, it is added to every check instead, so that none depends on this button (the
-///   closing cell is met from this depth on, so its weight changes no sum the tail sees), and
-///   the checks move to earlier buttons.
-///
-/// A check no button changes is checked at depth 0 (it holds for every plan, or for none).
-/// `cells` maps the tail's cells to the whole problem's.
-fn stagger(
-    checks: Vec<(Ring, Vec<u64>)>,
-    whole: &SearchProblem,
-    head: &[usize],
-    closing: &[Vec<usize>],
-    cells: &[usize],
-) -> Vec<Check> {
-    let all = whole.moduli.len();
-    let nd = head.len();
+impl Row {
+    /// The deepest depth whose button changes the form, if any.
+    fn top(&self) -> Option<usize> {
+        self.coefficients.last().map(|&(d, _)| d)
+    }
+
+    fn at(&self, depth: usize) -> u64 {
+        match self.coefficients.binary_search_by_key(&depth, |&(d, _)| d) {
+            Ok(k) => self.coefficients[k].1,
+            Err(_) => 0,
+        }
+    }
+
+    /// The form times `f`.
+    fn times(&self, f: u64, ring: Ring) -> Row {
+        let scale = |list: &[(usize, u64)]| {
+            list.iter().map(|&(k, v)| (k, mul_mod(v, f, ring.q))).filter(|&(_, v)| v != 0).collect()
+        };
+        Row { coefficients: scale(&self.coefficients), weights: scale(&self.weights) }
+    }
+
+    /// `self -= f · pivot`, with `f` chosen so that the coefficient at `depth` becomes 0;
+    /// `pivot`'s has the least valuation of the two (so `f` exists). The entries written.
+    fn eliminate(&mut self, pivot: &Row, depth: usize, ring: Ring) -> usize {
+        let (t, v) = (self.at(depth), ring.valuation(pivot.at(depth)));
+        if t.is_multiple_of(ring.q) {
+            return 0;
+        }
+        let unit = pivot.at(depth) / ring.p.pow(v);
+        let f = mul_mod(t / ring.p.pow(v), inv_mod(unit % ring.q, ring.q).expect("a unit"), ring.q);
+        let minus = |a: &[(usize, u64)], b: &[(usize, u64)]| {
+            let mut out = Vec::with_capacity(a.len() + b.len());
+            let (mut i, mut k) = (0, 0);
+            while i < a.len() || k < b.len() {
+                let take_a = k == b.len() || (i < a.len() && a[i].0 < b[k].0);
+                let take_b = i == a.len() || (k < b.len() && b[k].0 < a[i].0);
+                let (key, value) = if take_a {
+                    i += 1;
+                    a[i - 1]
+                } else if take_b {
+                    k += 1;
+                    (b[k - 1].0, sub_mod(0, mul_mod(f, b[k - 1].1, ring.q), ring.q))
+                } else {
+                    i += 1;
+                    k += 1;
+                    (a[i - 1].0, sub_mod(a[i - 1].1, mul_mod(f, b[k - 1].1, ring.q), ring.q))
+                };
+                if value != 0 {
+                    out.push((key, value));
+                }
+            }
+            out
+        };
+        self.coefficients = minus(&self.coefficients, &pivot.coefficients);
+        self.weights = minus(&self.weights, &pivot.weights);
+        debug_assert_eq!(self.at(depth), 0);
+        self.coefficients.len() + self.weights.len()
+    }
+}
+
+/// The checks that keep a partial plan completable by the rest of `order` (`closing[d]`: the
+/// cells whose last button is that of depth `d`), for each prime `p` of the moduli modulo the
+/// highest power `q` of `p` among them, where every cell's equation is scaled into
+/// `Z/q` (a cell modulo `p^k`, times `q / p^k`). Elimination runs from the last depth back:
+/// at each depth the rows that involve its button (the equations of the cells it closes,
+/// and the checks found at the depths after it that it changes) take the one of least
+/// valuation as pivot, and the others lose the button. A pivot that is a check is checked at
+/// this depth, where the button's values meet it; a closing cell's equation needs no check
+/// (the beam closes the cell). What the depths before must meet is then the other rows, the
+/// pivot times the power of `p` that clears the button, and the closing equations reduced by
+/// the pivot: the projection of the conditions on the buttons before, so that with every value
+/// of each button allowed the checks are exact (a partial plan that meets them can be
+/// completed), and with press limits necessary. A row no button changes is checked at depth 0
+/// (it holds for every plan, or for none).
+fn order_checks(whole: &SearchProblem, order: &[usize], closing: &[Vec<usize>]) -> Vec<Check> {
+    let n = order.len();
     let mut depth_of = vec![usize::MAX; whole.effects.len()];
-    head.iter().enumerate().for_each(|(d, &j)| depth_of[j] = d);
+    order.iter().enumerate().for_each(|(d, &j)| depth_of[j] = d);
     let by_cell = whole.buttons_by_cell();
-    // A cell's equation scaled into `ring`: its dependence on each head button, then its
-    // weight per cell.
-    let equation = |ring: Ring, weights: &[u64]| {
-        let mut row = vec![0u64; nd + all];
-        for (c, &w) in weights.iter().enumerate().filter(|&(_, &w)| w != 0) {
-            row[nd + c] = w;
-            for &(j, a) in &by_cell[c] {
-                if depth_of[j] != usize::MAX {
-                    row[depth_of[j]] = add_mod(row[depth_of[j]], mul_mod(w, a % ring.q, ring.q), ring.q);
-                }
+    let mut top: std::collections::BTreeMap<u64, u32> = std::collections::BTreeMap::new();
+    let mut factors: std::collections::BTreeMap<u64, Vec<(u64, u32)>> = std::collections::BTreeMap::new();
+    for &m in &whole.moduli {
+        if let std::collections::btree_map::Entry::Vacant(slot) = factors.entry(m) {
+            let f = crate::algebra::factor::factorize(m);
+            for &(p, e) in &f {
+                let t = top.entry(p).or_insert(0);
+                *t = (*t).max(e);
             }
-        }
-        row
-    };
-    let mut rows: Vec<(Ring, Vec<u64>)> = checks
-        .into_iter()
-        .map(|(ring, w)| {
-            let mut weights = vec![0u64; all];
-            cells.iter().zip(&w).for_each(|(&i, &v)| weights[i] = v);
-            (ring, equation(ring, &weights))
-        })
-        .collect();
-    let mut out = Vec::new();
-    let mut open: Vec<bool> = vec![true; rows.len()];
-    let rings: std::collections::BTreeSet<Ring> = rows.iter().map(|r| r.0).collect();
-    for d in (0..nd).rev() {
-        // The first closing cell of depth `d`, its modulus, and what this depth's button adds
-        // to it.
-        let closing_cell = closing[d].first().map(|&c| {
-            let a = by_cell[c].iter().find(|&&(b, _)| b == head[d]).map_or(0, |&(_, a)| a);
-            (c, whole.moduli[c], a)
-        });
-        for &ring in &rings {
-            let mine: Vec<usize> =
-                (0..rows.len()).filter(|&k| open[k] && rows[k].0 == ring && rows[k].1[d] != 0).collect();
-            let Some(&k) = mine.iter().min_by_key(|&&k| ring.valuation(rows[k].1[d])) else { continue };
-            let least = ring.valuation(rows[k].1[d]);
-            // The closing cell's equation, when the forced steps leave this value fixed mod p.
-            let fixed = closing_cell.and_then(|(c, m, a)| {
-                if !(m / a.gcd(&m)).is_multiple_of(ring.p) || !m.is_multiple_of(ring.p) {
-                    return None;
-                }
-                let mut weights = vec![0u64; all];
-                weights[c] = ring.q / ring.p.pow(valuation(m, ring.p).min(ring.q.ilog(ring.p)));
-                let row = equation(ring, &weights);
-                (ring.valuation(row[d]) <= least).then_some(row)
-            });
-            let pivot = fixed.clone().unwrap_or_else(|| rows[k].1.clone());
-            for &r in &mine {
-                if fixed.is_none() && r == k {
-                    continue;
-                }
-                ring.eliminate(&mut rows[r].1, &pivot, d);
-            }
-            if fixed.is_some() {
-                continue;
-            }
-            // A check its own button cannot always meet (a coefficient or a forced step that p
-            // divides) stays whole: it was weakened to modulo p here, met by luck by one partial
-            // plan in p, and on a 100×100 mixed grid every partial plan of the passes of 64
-            // and 256 then reached the tail unable to complete it (their plan, 26,559 presses
-            // after the windows, became 25,417 kept whole). Where it cuts every child, the beam
-            // falls back to the checks modulo primes at that depth.
-            open[k] = false;
-            out.push((k, d));
+            slot.insert(f);
         }
     }
-    out.extend((0..rows.len()).filter(|&k| open[k]).map(|k| (k, 0)));
+    let rings: Vec<Ring> = top.iter().map(|(&p, &e)| Ring { p, q: p.pow(e) }).collect();
+    // Cell `c`'s equation scaled into `ring`, over the depths whose buttons change it.
+    let equation = |ring: Ring, c: usize| {
+        let m = whole.moduli[c];
+        let w = ring.q / ring.p.pow(valuation(m, ring.p).min(ring.exponent()));
+        let mut coefficients: Vec<(usize, u64)> = by_cell[c]
+            .iter()
+            .filter(|&&(j, _)| depth_of[j] != usize::MAX)
+            .map(|&(j, a)| (depth_of[j], mul_mod(w, a % ring.q, ring.q)))
+            .collect();
+        coefficients.sort_unstable();
+        coefficients.dedup_by(|b, a| {
+            // A button listed twice on a cell adds both amounts.
+            a.0 == b.0 && {
+                a.1 = add_mod(a.1, b.1, ring.q);
+                true
+            }
+        });
+        coefficients.retain(|&(_, v)| v != 0);
+        Row { coefficients, weights: vec![(c, w)] }
+    };
+    let mut out: Vec<(Ring, Row, usize)> = Vec::new();
+    let mut work = 0usize;
+    for &ring in &rings {
+        let e = ring.exponent();
+        // The open rows, by the deepest depth that changes them (rows no depth changes are
+        // checked at depth 0).
+        let mut at: Vec<Vec<Row>> = vec![Vec::new(); n];
+        let put = |row: Row, out: &mut Vec<(Ring, Row, usize)>, at: &mut Vec<Vec<Row>>| match row.top() {
+            Some(d) => at[d].push(row),
+            None if !row.weights.is_empty() => out.push((ring, row, 0)),
+            None => {}
+        };
+        for d in (0..n).rev() {
+            if work > CHECK_WORK {
+                break;
+            }
+            let mine = std::mem::take(&mut at[d]);
+            let cells: Vec<usize> =
+                closing[d].iter().copied().filter(|&c| whole.moduli[c].is_multiple_of(ring.p)).collect();
+            if mine.is_empty() && cells.is_empty() {
+                continue;
+            }
+            // The closing cells' equations (those the button changes), and the others, which
+            // are conditions on the depths before.
+            let mut pool = Vec::new();
+            for c in cells {
+                let row = equation(ring, c);
+                work += row.coefficients.len() + 1;
+                if row.at(d) == 0 {
+                    put(row, &mut out, &mut at);
+                } else {
+                    pool.push(row);
+                }
+            }
+            // The pivot: least valuation, a closing equation on ties (it needs no check).
+            let least = |rows: &[Row]| rows.iter().map(|r| ring.valuation(r.at(d))).min().unwrap_or(u32::MAX);
+            if pool.is_empty() && mine.is_empty() {
+                continue;
+            }
+            let mut mine = mine;
+            let (pivot, checked) = if least(&pool) <= least(&mine) {
+                let k = pool.iter().position(|r| ring.valuation(r.at(d)) == least(&pool)).expect("a pivot");
+                (pool.swap_remove(k), false)
+            } else {
+                let k = mine.iter().position(|r| ring.valuation(r.at(d)) == least(&mine)).expect("a pivot");
+                (mine.swap_remove(k), true)
+            };
+            for mut row in mine.into_iter().chain(pool) {
+                work += row.eliminate(&pivot, d, ring);
+                put(row, &mut out, &mut at);
+            }
+            let v = ring.valuation(pivot.at(d));
+            if v > 0 && v < e {
+                let cleared = pivot.times(ring.p.pow(e - v), ring);
+                debug_assert_eq!(cleared.at(d), 0);
+                work += cleared.coefficients.len() + cleared.weights.len();
+                put(cleared, &mut out, &mut at);
+            }
+            if checked {
+                out.push((ring, pivot, d));
+            }
+        }
+    }
     out.into_iter()
-        .map(|(k, depth)| {
-            let (ring, row) = &rows[k];
-            let weights =
-                row[nd..].iter().enumerate().filter(|&(_, &v)| v != 0).map(|(c, &v)| (c, v)).collect();
-            Check { p: ring.q, weights, depth, strong: ring.q > ring.p }
-        })
-        .filter(|c| !c.weights.is_empty())
+        .filter(|(_, row, _)| !row.weights.is_empty())
+        .map(|(ring, row, depth)| Check { p: ring.q, weights: row.weights, depth, strong: ring.q > ring.p })
         .collect()
 }
