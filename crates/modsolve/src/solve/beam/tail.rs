@@ -209,90 +209,81 @@ impl Tail {
         below: Option<u128>,
         most: u64,
     ) -> (Option<Vec<u64>>, u64) {
-        let mut walk = Descent {
-            tail: self,
-            problem,
-            residual: problem.rhs.clone(),
-            x: vec![0; problem.effects.len()],
-            below,
-            nodes: 0,
-            most,
+        let n = problem.effects.len();
+        let mut residual = problem.rhs.clone();
+        let mut x = vec![0u64; n];
+        // Per depth: the next value to try (none left: `None`), the step between values, and
+        // the presses of the depths before.
+        let mut next: Vec<Option<u64>> = vec![None; n];
+        let mut step = vec![1u64; n];
+        let mut sum = vec![0u128; n + 1];
+        let mut nodes = 0u64;
+        let press = |residual: &mut [u64], t: usize, value: u64, undo: bool| {
+            for &(i, a) in &problem.effects[t] {
+                let m = problem.moduli[i];
+                let d = mul_mod(a % m, value % m, m);
+                residual[i] = if undo { add_mod(residual[i], d, m) } else { sub_mod(residual[i], d, m) };
+            }
         };
-        let found = walk.go(0, 0);
-        (found.then_some(walk.x), walk.nodes)
-    }
-}
-
-/// The state of [`Tail::descend`].
-struct Descent<'a> {
-    tail: &'a Tail,
-    problem: &'a SearchProblem,
-    residual: Vec<u64>,
-    x: Vec<u64>,
-    below: Option<u128>,
-    nodes: u64,
-    most: u64,
-}
-
-impl Descent<'_> {
-    /// `residual -= value · effect_t` (or `+=` to undo).
-    fn press(&mut self, t: usize, value: u64, undo: bool) {
-        for &(i, a) in &self.problem.effects[t] {
-            let m = self.problem.moduli[i];
-            let d = mul_mod(a % m, value % m, m);
-            self.residual[i] =
-                if undo { add_mod(self.residual[i], d, m) } else { sub_mod(self.residual[i], d, m) };
-        }
-    }
-
-    /// Whether the buttons from `t` on complete the plan (in `x`), `sum` presses so far.
-    /// Iterative over the depths would need a stack of the same size; a tail has at most
-    /// [`MAX_TAIL`] buttons and each level's frame is small.
-    fn go(&mut self, t: usize, sum: u128) -> bool {
-        if t == self.problem.effects.len() {
-            return self.below.is_none_or(|b| sum < b);
-        }
-        // The values that close the first closing cell: `first`, `first + step`, ….
-        let closing = &self.tail.inner_closing[t];
-        let (first, step) = match closing.first() {
-            None => (0, 1),
-            Some(&i) => {
-                let m = self.problem.moduli[i];
-                let a = self.problem.effects[t]
-                    .iter()
-                    .filter(|&&(c, _)| c == i)
-                    .fold(0, |s, &(_, a)| add_mod(s, a % m, m));
-                let (g, r) = (a.gcd(&m), self.residual[i]);
-                if !r.is_multiple_of(g) {
-                    return false;
+        let Some((first, s)) = self.values(problem, &residual, 0) else { return (None, 0) };
+        (next[0], step[0]) = (Some(first), s);
+        let mut t = 0;
+        loop {
+            let mut deeper = false;
+            while let Some(value) = next[t].filter(|&v| v <= problem.highest[t]) {
+                if nodes >= most || below.is_some_and(|b| sum[t] + u128::from(value) >= b) {
+                    break;
                 }
-                let step = m / g;
-                (mul_mod((r / g) % step, inv_mod((a / g) % step, step).unwrap_or(0), step), step)
+                nodes += 1;
+                next[t] = value.checked_add(step[t]);
+                press(&mut residual, t, value, false);
+                let met = self.inner_closing[t].iter().all(|&i| residual[i] == 0) && {
+                    let from = self.inner.partition_point(|c| c.depth < t);
+                    let to = self.inner.partition_point(|c| c.depth <= t);
+                    self.inner[from..to].iter().all(|c| c.holds(&residual))
+                };
+                if met {
+                    x[t] = value;
+                    sum[t + 1] = sum[t] + u128::from(value);
+                    if t + 1 == n {
+                        // Below `below`, by the test before the press.
+                        return (Some(x), nodes);
+                    }
+                    if let Some((first, s)) = self.values(problem, &residual, t + 1) {
+                        t += 1;
+                        (next[t], step[t]) = (Some(first), s);
+                        deeper = true;
+                        break;
+                    }
+                }
+                press(&mut residual, t, value, true);
             }
-        };
-        let from = self.tail.inner.partition_point(|c| c.depth < t);
-        let to = self.tail.inner.partition_point(|c| c.depth <= t);
-        let mut value = first;
-        while value <= self.problem.highest[t] {
-            if self.nodes >= self.most || self.below.is_some_and(|b| sum + u128::from(value) >= b) {
-                return false;
+            if deeper {
+                continue;
             }
-            self.nodes += 1;
-            self.press(t, value, false);
-            let residual = &self.residual;
-            let met = self.tail.inner_closing[t].iter().all(|&i| residual[i] == 0)
-                && self.tail.inner[from..to].iter().all(|c| c.holds(residual));
-            self.x[t] = value;
-            if met && self.go(t + 1, sum + u128::from(value)) {
-                return true;
+            // Every value of this depth tried: back to the depth before, its press undone.
+            if t == 0 {
+                return (None, nodes);
             }
-            self.press(t, value, true);
-            match value.checked_add(step) {
-                Some(v) => value = v,
-                None => return false,
-            }
+            t -= 1;
+            press(&mut residual, t, x[t], true);
         }
-        false
+    }
+
+    /// The values of tail button `t` that close its first closing cell on `residual`, as
+    /// `(first, step)`: `first`, `first + step`, …; `(0, 1)` when it closes no cell, `None`
+    /// when no value closes it.
+    fn values(&self, problem: &SearchProblem, residual: &[u64], t: usize) -> Option<(u64, u64)> {
+        let Some(&i) = self.inner_closing[t].first() else { return Some((0, 1)) };
+        let m = problem.moduli[i];
+        let a =
+            problem.effects[t].iter().filter(|&&(c, _)| c == i).fold(0, |s, &(_, a)| add_mod(s, a % m, m));
+        let (g, r) = (a.gcd(&m), residual[i]);
+        if !r.is_multiple_of(g) {
+            return None;
+        }
+        let step = m / g;
+        Some((mul_mod((r / g) % step, inv_mod((a / g) % step, step).unwrap_or(0), step), step))
     }
 }
 
