@@ -301,26 +301,47 @@ impl Layer {
     }
 }
 
+/// What `effect` (a button's) adds to `cell`, of modulus `m`, reduced.
+fn amount(effect: &[(usize, u64)], cell: usize, m: u64) -> u64 {
+    effect.iter().filter(|&&(i, _)| i == cell).fold(0, |acc, &(_, a)| add_mod(acc, a % m, m))
+}
+
+/// `residual -= value · effect_j` (or `+=` to undo) in `problem`.
+fn press(problem: &SearchProblem, residual: &mut [u64], j: usize, value: u64, undo: bool) {
+    if value == 0 {
+        return;
+    }
+    for &(i, a) in &problem.effects[j] {
+        let m = problem.moduli[i];
+        let d = mul_mod(a % m, value % m, m);
+        residual[i] = if undo { add_mod(residual[i], d, m) } else { sub_mod(residual[i], d, m) };
+    }
+}
+
+/// The values of button `j` of `problem` that close the first of `closing` (the cells it
+/// closes) on `residual`, as `(first, step)`: `first`, `first + step`, …; `(0, 1)` when it
+/// closes no cell, `None` when no value closes it.
+fn forced(problem: &SearchProblem, closing: &[usize], j: usize, residual: &[u64]) -> Option<(u64, u64)> {
+    let Some(&i) = closing.first() else { return Some((0, 1)) };
+    let m = problem.moduli[i];
+    let (a, r) = (amount(&problem.effects[j], i, m), residual[i]);
+    let g = a.gcd(&m);
+    if !r.is_multiple_of(g) {
+        return None;
+    }
+    let step = m / g;
+    Some((mul_mod((r / g) % step, inv_mod((a / g) % step, step).unwrap_or(0), step), step))
+}
+
 impl Beam<'_> {
     /// What button `j` adds to `cell`, reduced.
     fn amount(&self, j: usize, cell: usize) -> u64 {
-        let m = self.problem.moduli[cell];
-        self.problem.effects[j]
-            .iter()
-            .filter(|&&(i, _)| i == cell)
-            .fold(0, |acc, &(_, a)| add_mod(acc, a % m, m))
+        amount(&self.problem.effects[j], cell, self.problem.moduli[cell])
     }
 
     /// `residual -= value · effect_j` (or `+=` to undo).
     fn press(&self, residual: &mut [u64], j: usize, value: u64, undo: bool) {
-        if value == 0 {
-            return;
-        }
-        for &(i, a) in &self.problem.effects[j] {
-            let m = self.problem.moduli[i];
-            let d = mul_mod(a % m, value % m, m);
-            residual[i] = if undo { add_mod(residual[i], d, m) } else { sub_mod(residual[i], d, m) };
-        }
+        press(self.problem, residual, j, value, undo);
     }
 
     /// [`Beam::press`] (`value` presses of `j`, not undone) on a band that starts at cell
@@ -556,19 +577,10 @@ impl Beam<'_> {
         below(self.objective.score(&x)).then_some(x)
     }
 
-    /// The values of button `j` (at `depth`) that close its first closing cell on `residual`,
-    /// as `(first, step)`: `first`, `first + step`, …; `(0, 1)` when it closes no cell, `None`
-    /// when no value closes it.
+    /// The values of button `j` (at `depth`) that close its first closing cell on `residual`
+    /// ([`forced`]).
     fn forced(&self, depth: usize, j: usize, residual: &[u64]) -> Option<(u64, u64)> {
-        let Some(&i) = self.closing[depth].first() else { return Some((0, 1)) };
-        let m = self.problem.moduli[i];
-        let (a, r) = (self.amount(j, i), residual[i]);
-        let g = a.gcd(&m);
-        if !r.is_multiple_of(g) {
-            return None;
-        }
-        let step = m / g;
-        Some((mul_mod((r / g) % step, inv_mod((a / g) % step, step).unwrap_or(0), step), step))
+        forced(self.problem, &self.closing[depth], j, residual)
     }
 
     /// The step between the values of button `j` that [`Beam::forced`] gives at `depth`: the
@@ -831,14 +843,7 @@ mod tests {
             let cols = rng.random_range(10..21);
             let rows = cols + rng.random_range(0..3);
             let (mut problem, x) = grid(&mut rng, rows, cols, 1 + round % 2);
-            // Every value of a button's period allowed, as on a puzzle without press limits.
-            for (j, effect) in problem.effects.iter().enumerate() {
-                let period = effect.iter().fold(1u64, |l, &(i, a)| {
-                    let m = problem.moduli[i];
-                    l.lcm(&(m / a.gcd(&m)))
-                });
-                problem.highest[j] = period - 1;
-            }
+            every_value(&mut problem);
             // A cheap prefix, as the beam keeps: its tail has to make up for it.
             let x = beam(&problem, Objective::Total, Budget::of_nodes(100_000), None).plan.unwrap_or(x);
             let (order, closing) = button_order(&problem);
@@ -1006,11 +1011,20 @@ mod tests {
             .collect();
         let x: Vec<u64> = (0..cells).map(|_| rng.random_range(0..4)).collect();
         let rhs = pressed(&effects, &moduli, &x);
-        let highest = effects
-            .iter()
-            .map(|e| e.iter().fold(1u64, |l, &(i, a)| l.lcm(&(moduli[i] / a.gcd(&moduli[i])))) - 1)
-            .collect();
-        SearchProblem { moduli, effects, rhs, highest }
+        let mut problem = SearchProblem { moduli, effects, rhs, highest: vec![0; cells] };
+        every_value(&mut problem);
+        problem
+    }
+
+    /// Every value of each button's period allowed, as on a puzzle without press limits.
+    fn every_value(problem: &mut SearchProblem) {
+        for (j, effect) in problem.effects.iter().enumerate() {
+            let period = effect.iter().fold(1u64, |l, &(i, a)| {
+                let m = problem.moduli[i];
+                l.lcm(&(m / a.gcd(&m)))
+            });
+            problem.highest[j] = period - 1;
+        }
     }
 
     /// With every value of each button allowed, the checks are exact: on mixed Cross and King
@@ -1028,13 +1042,7 @@ mod tests {
             let own = 1 + round as u64 % 2;
             let problem = if round % 2 == 0 {
                 let (mut problem, _) = grid(&mut rng, rows, cols, own);
-                for (j, effect) in problem.effects.iter().enumerate() {
-                    let period = effect.iter().fold(1u64, |l, &(i, a)| {
-                        let m = problem.moduli[i];
-                        l.lcm(&(m / a.gcd(&m)))
-                    });
-                    problem.highest[j] = period - 1;
-                }
+                every_value(&mut problem);
                 problem
             } else {
                 king_grid(&mut rng, rows, cols, own)

@@ -5,10 +5,8 @@
 //! each prime among the moduli ([`order_checks`], arithmetic in a [`Ring`]), each placed at
 //! the depth whose button meets it. Used by [`super::beam`] for the total presses only.
 
-use num_integer::Integer;
-
 use super::frontier::Frontier;
-use super::{MAX_TAIL, TAIL_CELLS_PER_BUTTON, TAIL_NODES};
+use super::{MAX_TAIL, TAIL_CELLS_PER_BUTTON, TAIL_NODES, forced, press};
 use crate::algebra::arith::{add_mod, inv_mod, mul_mod, sub_mod, valuation};
 use crate::solve::search::{Budget, Goal, Lookahead, Objective, SearchProblem, button_order, search_ahead};
 
@@ -128,14 +126,12 @@ impl Tail {
     /// Whether some check of `depth` is modulo a higher power of a prime (`strong`) or modulo
     /// a prime alone (not `strong`).
     pub(super) fn checks_at(&self, depth: usize, strong: bool) -> bool {
-        self.checks.iter().any(|c| c.depth == depth && c.strong == strong)
+        self.at(depth).iter().any(|c| c.strong == strong)
     }
 
     /// The checks of `depth` (the checks are sorted by depth).
     fn at(&self, depth: usize) -> &[Check] {
-        let from = self.checks.partition_point(|c| c.depth < depth);
-        let to = self.checks.partition_point(|c| c.depth <= depth);
-        &self.checks[from..to]
+        of_depth(&self.checks, depth)
     }
 
     /// The fewest presses of the tail's buttons (in the order's tail order) that meet
@@ -218,30 +214,22 @@ impl Tail {
         let mut step = vec![1u64; n];
         let mut sum = vec![0u128; n + 1];
         let mut nodes = 0u64;
-        let press = |residual: &mut [u64], t: usize, value: u64, undo: bool| {
-            for &(i, a) in &problem.effects[t] {
-                let m = problem.moduli[i];
-                let d = mul_mod(a % m, value % m, m);
-                residual[i] = if undo { add_mod(residual[i], d, m) } else { sub_mod(residual[i], d, m) };
-            }
-        };
-        let Some((first, s)) = self.values(problem, &residual, 0) else { return (None, 0) };
+        let values = |residual: &[u64], t: usize| forced(problem, &self.inner_closing[t], t, residual);
+        let Some((first, s)) = values(&residual, 0) else { return (None, 0) };
         (next[0], step[0]) = (Some(first), s);
         let mut t = 0;
         loop {
             let mut deeper = false;
+            let checks = of_depth(&self.inner, t);
             while let Some(value) = next[t].filter(|&v| v <= problem.highest[t]) {
                 if nodes >= most || below.is_some_and(|b| sum[t] + u128::from(value) >= b) {
                     break;
                 }
                 nodes += 1;
                 next[t] = value.checked_add(step[t]);
-                press(&mut residual, t, value, false);
-                let met = self.inner_closing[t].iter().all(|&i| residual[i] == 0) && {
-                    let from = self.inner.partition_point(|c| c.depth < t);
-                    let to = self.inner.partition_point(|c| c.depth <= t);
-                    self.inner[from..to].iter().all(|c| c.holds(&residual))
-                };
+                press(problem, &mut residual, t, value, false);
+                let met = self.inner_closing[t].iter().all(|&i| residual[i] == 0)
+                    && checks.iter().all(|c| c.holds(&residual));
                 if met {
                     x[t] = value;
                     sum[t + 1] = sum[t] + u128::from(value);
@@ -249,14 +237,14 @@ impl Tail {
                         // Below `below`, by the test before the press.
                         return (Some(x), nodes);
                     }
-                    if let Some((first, s)) = self.values(problem, &residual, t + 1) {
+                    if let Some((first, s)) = values(&residual, t + 1) {
                         t += 1;
                         (next[t], step[t]) = (Some(first), s);
                         deeper = true;
                         break;
                     }
                 }
-                press(&mut residual, t, value, true);
+                press(problem, &mut residual, t, value, true);
             }
             if deeper {
                 continue;
@@ -266,25 +254,16 @@ impl Tail {
                 return (None, nodes);
             }
             t -= 1;
-            press(&mut residual, t, x[t], true);
+            press(problem, &mut residual, t, x[t], true);
         }
     }
+}
 
-    /// The values of tail button `t` that close its first closing cell on `residual`, as
-    /// `(first, step)`: `first`, `first + step`, …; `(0, 1)` when it closes no cell, `None`
-    /// when no value closes it.
-    fn values(&self, problem: &SearchProblem, residual: &[u64], t: usize) -> Option<(u64, u64)> {
-        let Some(&i) = self.inner_closing[t].first() else { return Some((0, 1)) };
-        let m = problem.moduli[i];
-        let a =
-            problem.effects[t].iter().filter(|&&(c, _)| c == i).fold(0, |s, &(_, a)| add_mod(s, a % m, m));
-        let (g, r) = (a.gcd(&m), residual[i]);
-        if !r.is_multiple_of(g) {
-            return None;
-        }
-        let step = m / g;
-        Some((mul_mod((r / g) % step, inv_mod((a / g) % step, step).unwrap_or(0), step), step))
-    }
+/// The checks of `depth` in `checks` (sorted by depth).
+fn of_depth(checks: &[Check], depth: usize) -> &[Check] {
+    let from = checks.partition_point(|c| c.depth < depth);
+    let to = checks.partition_point(|c| c.depth <= depth);
+    &checks[from..to]
 }
 
 impl Check {
@@ -302,7 +281,7 @@ impl Check {
 const CHECK_WORK: usize = 1 << 26;
 
 /// A prime power `q = p^e` and arithmetic on the linear forms of the checks modulo it.
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
 struct Ring {
     p: u64,
     q: u64,
@@ -408,17 +387,14 @@ fn order_checks(whole: &SearchProblem, order: &[usize], closing: &[Vec<usize>]) 
     let mut depth_of = vec![usize::MAX; whole.effects.len()];
     order.iter().enumerate().for_each(|(d, &j)| depth_of[j] = d);
     let by_cell = whole.buttons_by_cell();
+    // Each prime's highest exponent among the moduli (each distinct modulus factored once).
+    let mut moduli = whole.moduli.clone();
+    moduli.sort_unstable();
+    moduli.dedup();
     let mut top: std::collections::BTreeMap<u64, u32> = std::collections::BTreeMap::new();
-    let mut factors: std::collections::BTreeMap<u64, Vec<(u64, u32)>> = std::collections::BTreeMap::new();
-    for &m in &whole.moduli {
-        if let std::collections::btree_map::Entry::Vacant(slot) = factors.entry(m) {
-            let f = crate::algebra::factor::factorize(m);
-            for &(p, e) in &f {
-                let t = top.entry(p).or_insert(0);
-                *t = (*t).max(e);
-            }
-            slot.insert(f);
-        }
+    for (p, e) in moduli.into_iter().flat_map(crate::algebra::factor::factorize) {
+        let t = top.entry(p).or_insert(0);
+        *t = (*t).max(e);
     }
     let rings: Vec<Ring> = top.iter().map(|(&p, &e)| Ring { p, q: p.pow(e) }).collect();
     // Cell `c`'s equation scaled into `ring`, over the depths whose buttons change it.
@@ -457,16 +433,11 @@ fn order_checks(whole: &SearchProblem, order: &[usize], closing: &[Vec<usize>]) 
             if work > CHECK_WORK {
                 break;
             }
-            let mine = std::mem::take(&mut at[d]);
-            let cells: Vec<usize> =
-                closing[d].iter().copied().filter(|&c| whole.moduli[c].is_multiple_of(ring.p)).collect();
-            if mine.is_empty() && cells.is_empty() {
-                continue;
-            }
+            let mut mine = std::mem::take(&mut at[d]);
             // The closing cells' equations (those the button changes), and the others, which
             // are conditions on the depths before.
             let mut pool = Vec::new();
-            for c in cells {
+            for c in closing[d].iter().copied().filter(|&c| whole.moduli[c].is_multiple_of(ring.p)) {
                 let row = equation(ring, c);
                 work += row.coefficients.len() + 1;
                 if row.at(d) == 0 {
@@ -475,19 +446,20 @@ fn order_checks(whole: &SearchProblem, order: &[usize], closing: &[Vec<usize>]) 
                     pool.push(row);
                 }
             }
-            // The pivot: least valuation, a closing equation on ties (it needs no check).
-            let least = |rows: &[Row]| rows.iter().map(|r| ring.valuation(r.at(d))).min().unwrap_or(u32::MAX);
             if pool.is_empty() && mine.is_empty() {
                 continue;
             }
-            let mut mine = mine;
-            let (pivot, checked) = if least(&pool) <= least(&mine) {
-                let k = pool.iter().position(|r| ring.valuation(r.at(d)) == least(&pool)).expect("a pivot");
-                (pool.swap_remove(k), false)
-            } else {
-                let k = mine.iter().position(|r| ring.valuation(r.at(d)) == least(&mine)).expect("a pivot");
-                (mine.swap_remove(k), true)
+            // The pivot: least valuation, a closing equation on ties (it needs no check).
+            let least = |rows: &[Row]| {
+                rows.iter()
+                    .enumerate()
+                    .map(|(k, r)| (ring.valuation(r.at(d)), k))
+                    .min()
+                    .unwrap_or((u32::MAX, 0))
             };
+            let ((in_pool, k), (in_mine, m)) = (least(&pool), least(&mine));
+            let (pivot, checked) =
+                if in_pool <= in_mine { (pool.swap_remove(k), false) } else { (mine.swap_remove(m), true) };
             for mut row in mine.into_iter().chain(pool) {
                 work += row.eliminate(&pivot, d, ring);
                 put(row, &mut out, &mut at);
@@ -505,7 +477,6 @@ fn order_checks(whole: &SearchProblem, order: &[usize], closing: &[Vec<usize>]) 
         }
     }
     out.into_iter()
-        .filter(|(_, row, _)| !row.weights.is_empty())
         .map(|(ring, row, depth)| Check { p: ring.q, weights: row.weights, depth, strong: ring.q > ring.p })
         .collect()
 }

@@ -15,8 +15,8 @@
 //! last step's direction (which damps the zigzag between rounds), and each button's shares are
 //! then projected back onto `{λ >= 0, Σ_G λ_Gj <= 1}`. Floating point only chooses the shares:
 //! every bound is evaluated with the shares rounded down to integers in units of `1 / UNIT`
-//! (their sums checked in integers), so it is proven whatever the rounding. The work, counted in dynamic-programming
-//! steps, is bounded by fixed counts (no clock).
+//! (their sums checked in integers), so it is proven whatever the rounding. The work, counted
+//! in dynamic-programming steps, is bounded by fixed counts (no clock).
 
 use num_integer::Integer;
 
