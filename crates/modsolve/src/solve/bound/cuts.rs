@@ -8,9 +8,9 @@
 //! rows are valid exactly like the single-cell rows, and tighter where the combination's
 //! coefficients are small against its right side.
 //!
-//! The primal programme (`minimise Σ w_j` over the rows) is solved with `microlp`, the
-//! combinations most violated by its optimum are added (warm re-solves), for a fixed number of
-//! rounds and rows. Nothing here is trusted: the rows are valid by the argument above whatever
+//! The primal programme (`minimise Σ w_j` over the rows) is solved by the interior-point method
+//! of [`super::ipm`], the combinations most violated by its optimum are added and it is solved
+//! again, for a fixed number of rounds and rows. Nothing here is trusted: the rows are valid by the argument above whatever
 //! the floating point did, and the bound is recomputed exactly from the dual of all the rows by
 //! the caller.
 
@@ -20,9 +20,9 @@ use super::Row;
 use crate::solve::search::SearchProblem;
 
 /// Cuts are separated on puzzles of at most this many cells: the separation solves the primal
-/// programme, whose time grows fast with the cells (mixed grids, Sapphire Rapids: 0.4 s of
-/// bound at 20×20 for 3 to 5 presses more, but 6 to 7 s at 30×30 for 7 to 13 more).
-pub(super) const CELLS: usize = 500;
+/// programme once a round (mixed grids, AMD EPYC: 30×30 in about 0.2 s a round, for 7 to 13
+/// presses more; with the simplex, 6 to 7 s).
+pub(super) const CELLS: usize = 1000;
 
 /// Separation rounds at most.
 const ROUNDS: usize = 4;
@@ -92,34 +92,17 @@ fn separate(
     pairs: &[(usize, usize)],
     per_round: usize,
 ) -> Option<Vec<Row>> {
-    use microlp::{ComparisonOp, LinearExpr, OptimizationDirection, Problem};
-    let mut lp = Problem::new(OptimizationDirection::Minimize);
-    let w: Vec<_> = upper.iter().map(|&u| lp.add_var(1.0, (0.0, u as f64))).collect();
-    let expr = |coeffs: &[(usize, u64)]| {
-        let mut e = LinearExpr::empty();
-        coeffs.iter().for_each(|&(j, a)| e.add(w[j], a as f64));
-        e
-    };
-    for (coeffs, rhs) in rows {
-        lp.add_constraint(expr(coeffs), ComparisonOp::Ge, *rhs as f64);
-    }
-    let mut solution = lp.solve().ok()?.into_solution().ok()?;
+    let mut all = rows.to_vec();
     let mut added: Vec<Row> = Vec::new();
     for _ in 0..ROUNDS {
         crate::bounded::checkpoint();
-        let x: Vec<f64> = w.iter().map(|&v| solution.var_value(v)).collect();
+        let (x, _) = super::ipm::solve(&all, upper)?;
         let found = most_violated(problem, by_cell, pairs, &x, per_round);
         if found.is_empty() {
             break;
         }
-        for (coeffs, rhs) in found {
-            solution = solution
-                .add_constraint(expr(&coeffs), ComparisonOp::Ge, rhs as f64)
-                .ok()?
-                .into_solution()
-                .ok()?;
-            added.push((coeffs, rhs));
-        }
+        all.extend(found.iter().cloned());
+        added.extend(found);
     }
     Some(added)
 }

@@ -11,11 +11,15 @@
 //! - *Packing*: groups whose buttons are disjoint add up (`total`, `buttons`).
 //! - *Linear programme*: minimise `Σ w_j` over `0 <= w_j <= U_j` subject to every group's cut
 //!   `Σ_{j∈B(G)} w_j >= c_G` and, for `total`, every cell's rows `Σ_j (c·a_ij mod m_i)·x_j >=
-//!   c·d_i mod m_i` (the left side is a non-negative number congruent to the right). Its dual is
-//!   solved with `microlp`; the bound is then recomputed exactly, in integers, from the dual
-//!   solution rounded down to multiples of 2^-20 (any `y >= 0` gives the valid bound `e·y −
-//!   Σ_j U_j·max(0, (Cᵀy)_j − 1)`), so floating point can weaken it but never make it wrong.
-//! - *Lagrangian* ([`lagrange`]), for `total` past the programme's size: every button's press
+//!   c·d_i mod m_i` (the left side is a non-negative number congruent to the right), with the
+//!   pairs' cuts of [`cuts`] on boards of up to a thousand cells. It is solved by the
+//!   interior-point method of [`ipm`] (`clarabel`; the simplex of `microlp` when that fails, on
+//!   puzzles of up to [`LP_BUTTONS`] buttons); the bound is then recomputed exactly, in
+//!   integers, from the dual solution rounded down to multiples of 2^-20 (any `y >= 0` gives the
+//!   valid bound `e·y − Σ_j U_j·max(0, (Cᵀy)_j − 1)`), so floating point can weaken it but never
+//!   make it wrong.
+//! - *Lagrangian* ([`lagrange`]), for `total` past [`LP_BUTTONS`] buttons (beside the programme
+//!   up to [`IPM_BUTTONS`]; the larger is the bound): every button's press
 //!   is shared among overlapping groups of cells (single cells on large boards), each group's
 //!   least shared cost by dynamic programming, the shares raised by subgradient steps and every
 //!   bound evaluated in integers. Its work grows linearly with the board.
@@ -34,20 +38,27 @@ use crate::algebra::arith::{mul_mod, sub_mod};
 const PAIR_WORK: u64 = 60_000_000;
 /// Group states (the product of the group's moduli) at most.
 const GROUP_STATES: u64 = 4096;
-/// The linear programme is solved only on puzzles of at most this many buttons and rows. Its
-/// simplex grows faster than the search's budget allows past about a thousand buttons (a 40×40
-/// torus mod 6, 1600 buttons: 18 s for the programme alone, with no budget to bound it).
+/// The linear programme is the bound on puzzles of at most this many buttons (with the simplex
+/// as a fallback: it grows faster than the search's budget allows past about a thousand
+/// buttons, a 40×40 torus mod 6, 1600 buttons, taking 18 s).
 const LP_BUTTONS: usize = 1000;
+/// Past [`LP_BUTTONS`], the programme (the cells' rows and the groups' cuts, by the
+/// interior-point method alone) is still worked out up to this many buttons, beside the
+/// Lagrangian bound: a 100×100 grid's 48,163 cell rows and its cuts in about 2.5 s.
+const IPM_BUTTONS: usize = 12_000;
 /// All mod 2, at most this many buttons: there the programme is degenerate and slow (1521
 /// buttons of 39×39 Lights Out took 15 s, against 0.5 s for 900 buttons of mixed moduli), and
 /// the mod-2 walk has bounds of its own.
 const LP_BUTTONS_MOD_2: usize = 400;
-const LP_ROWS: usize = 40_000;
-/// ... and at most this many nonzero entries in its rows: the simplex's pivots grow with them
-/// faster than linearly (a dense 1000 × 1000 system, 12 million entries, spent 150 s in the
-/// programme under a budget of one node, dense 400 about a million entries and 4 s; dense
-/// 200, about 240,000 entries, takes under 0.4 s).
-const LP_ENTRIES: usize = 300_000;
+/// The programme has at most this many rows ...
+const LP_ROWS: usize = 120_000;
+/// ... and at most this many nonzero entries in its rows (a 100×100 grid's are about
+/// 400,000), or [`DENSE_ENTRIES`] when its rows average more than [`DENSE_ROW`] entries: dense
+/// rows fill the interior-point method's factorisation in (dense 300, about 540,000 entries,
+/// took 2 s for a bound of 3 presses; dense 200, about 240,000, takes 0.6 s).
+const LP_ENTRIES: usize = 600_000;
+const DENSE_ENTRIES: usize = 300_000;
+const DENSE_ROW: usize = 32;
 /// Cell rows per cell: the multiples `c = 1..=ROW_MULTIPLES` (and `m − 1`).
 const ROW_MULTIPLES: u64 = 12;
 /// The dual is rounded down to multiples of `1 / DENOMINATOR`.
@@ -164,6 +175,11 @@ pub(crate) fn lower_bound_with(problem: &SearchProblem, singles: &Singles) -> Bo
             best = best.max(lp);
         }
     } else if objective == Objective::Total && lp_buttons == LP_BUTTONS {
+        if n <= IPM_BUTTONS
+            && let Some(lp) = linear_bound(problem, by_cell, &cuts, objective)
+        {
+            best = best.max(lp);
+        }
         // Past the programme's size (not all mod 2: the mod-2 walk has bounds of its own), the
         // Lagrangian bound of single cells (or larger groups),
         // whose work grows only linearly with the puzzle.
@@ -428,13 +444,17 @@ fn group_cost(
     Some((cost[target] != NONE).then_some(cost[target]))
 }
 
-/// The linear programme's bound, recomputed exactly from its dual; `None` when it was not
-/// solved (too large, numbers too large, or the solver failed).
-/// Whether a programme of these rows is past [`LP_ROWS`] or [`LP_ENTRIES`].
+/// Whether a programme of these rows is past [`LP_ROWS`] or [`LP_ENTRIES`] (or [`DENSE_ENTRIES`]
+/// with dense rows).
 fn too_large(rows: &[Row]) -> bool {
-    rows.len() > LP_ROWS || rows.iter().map(|(coeffs, _)| coeffs.len()).sum::<usize>() > LP_ENTRIES
+    let entries = rows.iter().map(|(coeffs, _)| coeffs.len()).sum::<usize>();
+    rows.len() > LP_ROWS
+        || entries > LP_ENTRIES
+        || (entries > DENSE_ENTRIES && entries > DENSE_ROW * rows.len())
 }
 
+/// The linear programme's bound, recomputed exactly from its dual; `None` when it was not
+/// solved (too large, numbers too large, or the solver failed).
 fn linear_bound(
     problem: &SearchProblem,
     by_cell: &[Vec<(usize, u64)>],
@@ -476,14 +496,25 @@ fn linear_bound(
     if objective == Objective::Total && problem.moduli.len() <= cuts::CELLS {
         rows = cuts::with_pair_cuts(problem, by_cell, rows, &upper);
     }
-    let solved = solve_dual(&rows, &upper)?;
-    // The exact bound of the rounded dual.
-    let p: Vec<i128> = solved
+    let solved = match ipm::solve(&rows, &upper) {
+        Some((_, y)) => y,
+        None if n <= LP_BUTTONS => solve_dual(&rows, &upper)?,
+        None => return None,
+    };
+    exact_bound(&rows, &upper, &solved)
+}
+
+/// The bound that dual values `y` (one per row, any non-negative numbers) prove for the
+/// programme of `rows` over `0 <= w <= upper`, worked out exactly in integers after rounding
+/// `y` down to multiples of `1 / DENOMINATOR`: `Σ rhs·y − Σ_j upper_j·max(0, (Cᵀy)_j − 1)`,
+/// rounded up. `None` when a sum would overflow.
+fn exact_bound(rows: &[Row], upper: &[u64], y: &[f64]) -> Option<u128> {
+    let p: Vec<i128> = y
         .iter()
         .map(|&v| if v.is_finite() && v > 0.0 { (v * DENOMINATOR as f64) as i128 } else { 0 })
         .collect();
     let mut value: i128 = 0;
-    let mut load = vec![0i128; n];
+    let mut load = vec![0i128; upper.len()];
     for ((coeffs, rhs), &pr) in rows.iter().zip(&p) {
         if pr == 0 {
             continue;
@@ -865,6 +896,7 @@ fn group_table(
 }
 
 mod cuts;
+mod ipm;
 mod lagrange;
 #[cfg(test)]
 mod tests;

@@ -147,3 +147,68 @@ fn pair_cuts_hold_for_every_plan() {
     }
     assert!(cuts_seen > 100 && plans_seen > 1000, "{cuts_seen} cuts, {plans_seen} plans");
 }
+
+/// The interior-point method and the simplex prove the same bound from the same rows: the
+/// cells' rows (every multiple) of random mixed systems of up to 40 buttons, and random rows
+/// of small coefficients.
+#[test]
+fn interior_point_bound_matches_the_simplex() {
+    use rand::{RngExt, SeedableRng, rngs::StdRng};
+    let mut rng = StdRng::seed_from_u64(17);
+    let (mut compared, mut positive) = (0, 0);
+    for round in 0..300 {
+        let n = rng.random_range(1..41);
+        let upper: Vec<u64> = (0..n).map(|_| rng.random_range(0..12)).collect();
+        let rows: Vec<Row> = if round % 2 == 0 {
+            let cells = rng.random_range(1..41);
+            let moduli: Vec<u64> = (0..cells).map(|_| rng.random_range(2..13)).collect();
+            let effects = random_effects(&mut rng, &moduli, n, 0.15);
+            let rhs: Vec<u64> = moduli.iter().map(|&m| rng.random_range(0..m)).collect();
+            let problem = SearchProblem { moduli, effects, rhs, highest: upper.clone() };
+            let by_cell = reduced_by_cell(&problem);
+            let mut rows = Vec::new();
+            for (i, list) in by_cell.iter().enumerate() {
+                let m = problem.moduli[i];
+                for c in 1..m {
+                    let rhs = c * (problem.rhs[i] % m) % m;
+                    let coeffs: Vec<(usize, u64)> =
+                        list.iter().map(|&(j, a)| (j, c * a % m)).filter(|&(_, a)| a != 0).collect();
+                    if rhs != 0 && !coeffs.is_empty() {
+                        rows.push((coeffs, rhs));
+                    }
+                }
+            }
+            rows
+        } else {
+            (0..rng.random_range(1..30))
+                .map(|_| {
+                    let mut coeffs: Vec<(usize, u64)> = Vec::new();
+                    for j in 0..n {
+                        if rng.random_bool(0.2) {
+                            coeffs.push((j, rng.random_range(1..6)));
+                        }
+                    }
+                    (coeffs, rng.random_range(1..20))
+                })
+                .filter(|(coeffs, _)| !coeffs.is_empty())
+                .collect()
+        };
+        // Rows the buttons cannot meet even at their highest have no optimum; leave them out.
+        let rows: Vec<Row> = rows
+            .into_iter()
+            .filter(|(coeffs, rhs)| coeffs.iter().map(|&(j, a)| a * upper[j]).sum::<u64>() >= *rhs)
+            .collect();
+        if rows.is_empty() {
+            continue;
+        }
+        let simplex = solve_dual(&rows, &upper).and_then(|y| exact_bound(&rows, &upper, &y));
+        let interior = ipm::solve(&rows, &upper).and_then(|(_, y)| exact_bound(&rows, &upper, &y));
+        let (Some(simplex), Some(interior)) = (simplex, interior) else {
+            panic!("round {round}: simplex {simplex:?}, interior point {interior:?}");
+        };
+        assert_eq!(simplex, interior, "round {round}: {rows:?} {upper:?}");
+        compared += 1;
+        positive += usize::from(interior > 0);
+    }
+    assert!(compared > 250 && positive > 200, "{compared} compared, {positive} positive");
+}
