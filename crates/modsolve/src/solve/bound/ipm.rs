@@ -4,8 +4,9 @@
 //! primal form; the answer is the primal optimum (for separating cuts) and each row's dual
 //! value. Nothing here is trusted: the caller recomputes the bound exactly from the duals, which
 //! gives a valid bound for any non-negative values, so an inexact optimum can only weaken it.
-//! Its time grows about linearly with the rows on the sparse rows of a board (a 100×100 grid's
-//! 48,163 rows in 2 s, where the simplex of `microlp` needed 3 s for 4,336 rows of 30×30).
+//! On the sparse rows of a board it is much faster than the simplex of `microlp`: a 30×30
+//! grid's 4,336 cell rows in 0.11 s (the simplex: 3.4 s for them and the groups' cuts), a
+//! 100×100 grid's 48,163 in 2.0 s.
 
 use clarabel::algebra::CscMatrix;
 use clarabel::solver::{DefaultSettingsBuilder, DefaultSolver, IPSolver, NonnegativeConeT, SolverStatus};

@@ -44,7 +44,7 @@ const GROUP_STATES: u64 = 4096;
 const LP_BUTTONS: usize = 1000;
 /// Past [`LP_BUTTONS`], the programme (the cells' rows and the groups' cuts, by the
 /// interior-point method alone) is still worked out up to this many buttons, beside the
-/// Lagrangian bound: a 100×100 grid's 48,163 cell rows and its cuts in about 2.5 s.
+/// Lagrangian bound (a 100×100 grid's 48,163 cell rows alone in 2.0 s).
 const IPM_BUTTONS: usize = 12_000;
 /// All mod 2, at most this many buttons: there the programme is degenerate and slow (1521
 /// buttons of 39×39 Lights Out took 15 s, against 0.5 s for 900 buttons of mixed moduli), and
@@ -52,10 +52,10 @@ const IPM_BUTTONS: usize = 12_000;
 const LP_BUTTONS_MOD_2: usize = 400;
 /// The programme has at most this many rows ...
 const LP_ROWS: usize = 120_000;
-/// ... and at most this many nonzero entries in its rows (a 100×100 grid's are about
-/// 400,000), or [`DENSE_ENTRIES`] when its rows average more than [`DENSE_ROW`] entries: dense
-/// rows fill the interior-point method's factorisation in (dense 300, about 540,000 entries,
-/// took 2 s for a bound of 3 presses; dense 200, about 240,000, takes 0.6 s).
+/// ... and at most this many nonzero entries in its rows (a 100×100 mixed grid's fit), or
+/// [`DENSE_ENTRIES`] when its rows average more than [`DENSE_ROW`] entries: dense rows fill the
+/// interior-point method's factorisation in (dense 300 took 2.1 s against 0.07 s under a budget
+/// of 1000 nodes, for a bound of 3 presses against 2).
 const LP_ENTRIES: usize = 600_000;
 const DENSE_ENTRIES: usize = 300_000;
 const DENSE_ROW: usize = 32;
