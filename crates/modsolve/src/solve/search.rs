@@ -791,6 +791,26 @@ fn search_ordered(
     walk.out
 }
 
+/// For each depth of `order` (every button once), the cells that close there: those whose last
+/// button it is.
+pub(crate) fn closing_of(problem: &SearchProblem, order: &[usize]) -> Vec<Vec<usize>> {
+    let mut open = vec![0usize; problem.moduli.len()];
+    problem.effects.iter().flatten().for_each(|&(i, _)| open[i] += 1);
+    order
+        .iter()
+        .map(|&j| {
+            let mut closed = Vec::new();
+            for &(i, _) in &problem.effects[j] {
+                open[i] -= 1;
+                if open[i] == 0 {
+                    closed.push(i);
+                }
+            }
+            closed
+        })
+        .collect()
+}
+
 /// Buttons in search order, and for each depth the cells that close there.
 pub(crate) fn button_order(problem: &SearchProblem) -> (Vec<usize>, Vec<Vec<usize>>) {
     let n = problem.effects.len();
@@ -812,17 +832,8 @@ pub(crate) fn button_order(problem: &SearchProblem) -> (Vec<usize>, Vec<Vec<usiz
     // the next is assigned).
     let entries: usize = problem.effects.iter().map(Vec::len).sum();
     if n > 2000 || entries > n.saturating_mul(cells) / 4 {
-        for (j, effect) in problem.effects.iter().enumerate() {
-            order.push(j);
-            let mut closed = Vec::new();
-            for &(i, _) in effect {
-                open[i] -= 1;
-                if open[i] == 0 {
-                    closed.push(i);
-                }
-            }
-            closing.push(closed);
-        }
+        let order: Vec<usize> = (0..n).collect();
+        let closing = closing_of(problem, &order);
         return (order, closing);
     }
     // Candidates: buttons sharing a cell with an assigned one first (keeps the frontier narrow),

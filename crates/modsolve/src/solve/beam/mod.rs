@@ -35,7 +35,7 @@ use num_integer::Integer;
 
 use super::search::{
     Budget, LOOKAHEAD_WORK_PER_NODE, Lookahead, Meter, Objective, Score, SearchProblem, button_order,
-    terms_per_node,
+    closing_of, terms_per_node,
 };
 use crate::algebra::arith::{add_mod, inv_mod, mul_mod, sub_mod};
 use tail::Tail;
@@ -96,6 +96,17 @@ pub(crate) fn beam(
     budget: Budget,
     incumbent: Option<Score>,
 ) -> Beamed {
+    beam_ordered(problem, objective, budget, incumbent, None)
+}
+
+/// [`beam`] in the order `order` (every button once) when given, else the search's.
+pub(crate) fn beam_ordered(
+    problem: &SearchProblem,
+    objective: Objective,
+    budget: Budget,
+    incumbent: Option<Score>,
+    order: Option<Vec<usize>>,
+) -> Beamed {
     // A first pass that cannot end within the budget finds nothing, and is not begun (a
     // 1000×1000 grid's pass of 16 would take over 250 million nodes and its lookahead 115
     // million more).
@@ -103,7 +114,13 @@ pub(crate) fn beam(
     if depths.saturating_mul((FIRST_WIDTH * PASS_NODES_PER_PLAN) as u64) > budget.nodes {
         return Beamed::default();
     }
-    let (order, closing) = button_order(problem);
+    let (order, closing) = match order {
+        Some(order) => {
+            let closing = closing_of(problem, &order);
+            (order, closing)
+        }
+        None => button_order(problem),
+    };
     // The lookahead's building counts as the beam's nodes (on a 300×300 grid it took a second),
     // and is not begun when it would take them all (a 1000×1000 grid's would take 250 million).
     let limit = budget.nodes.saturating_mul(LOOKAHEAD_WORK_PER_NODE);

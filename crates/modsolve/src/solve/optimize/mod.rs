@@ -14,8 +14,8 @@
 //! (unless limits bind on a set the enumeration can count). Otherwise a descent and an iterated
 //! local search find a good plan, a beam search ([`super::beam`], a tenth of the budget) a
 //! better one on most large sets, on sets of at least 100 buttons the window search
-//! ([`windows`], a quarter of the beam's share) re-solves balls of buttons of the best plan so
-//! far exactly (while the relaxations' bound of [`super::bound`] is worked out on the other
+//! ([`windows`], a quarter of the beam's share) re-solves the last rows of the search's order
+//! with the beam along them, then balls of buttons of the best plan so far exactly (while the relaxations' bound of [`super::bound`] is worked out on the other
 //! core), then branch and bound runs in the search solver
 //! ([`super::search`]) with the lookahead of [`super::bound::lookahead`] (its shares chosen
 //! along the beam's plan): a search down from that plan, then one raising a proven floor from

@@ -16,9 +16,16 @@
 //! sweep of the largest improves nothing or the budget is spent, so a node budget gives the
 //! same plan on every run. Every plan it returns solves the puzzle when the plan it was given
 //! does, and keeps the press limits (`highest`); it proves nothing.
+//!
+//! Before the balls, half of the budget goes to the last rows ([`LAST_ROWS`]): the last
+//! buttons of the search's order (on a grid in row order its last four rows, where each button
+//! closes two cells at once and the beam's plans cost most) are one window, re-solved by the
+//! beam ([`beam_ordered`]) in a breadth-first order along the window ([`sweep_order`]), so
+//! that only a few cells are open at once, where the beam over the whole board kept a row open.
 
 use crate::algebra::arith::{add_mod, mul_mod};
-use crate::solve::search::{Budget, Goal, Meter, Objective, SearchProblem, search};
+use crate::solve::beam::beam_ordered;
+use crate::solve::search::{Budget, Goal, Meter, Objective, SearchProblem, button_order, search};
 
 /// The windows' sizes, smallest first, each with the most nodes the branch and bound of one
 /// window of that size may take: a sweep that improves nothing moves to the next size, a sweep
@@ -47,6 +54,17 @@ pub(super) struct Level {
     pub nodes: u64,
 }
 
+/// The rows re-solved at the end of the order ([`last_rows`]): the beam's last rows close two
+/// cells a button, and its plans there cost most (on the 100×100 mixed grids the last two rows
+/// took 449 and 823 presses against about 245 a row before them).
+pub(super) const LAST_ROWS: usize = 4;
+
+/// [`last_rows`] gets one node in this many of the window search's.
+pub(super) const LAST_ROWS_SHARE: u64 = 2;
+
+/// The greedy search order counts one node per this many of its steps (buttons × entries).
+const ORDER_WORK_PER_NODE: u64 = 16;
+
 /// A window's setup counts this many nodes per entry of its buttons' effects, besides the
 /// lookahead's building, which the search counts: its sub-puzzle, the search's order and the
 /// allocations of both. Measured on a 300×300 mixed grid (AMD EPYC), whose windows of 16
@@ -68,7 +86,119 @@ pub(crate) struct Windowed {
 pub(crate) fn window_search(problem: &SearchProblem, x: &[u64], budget: Budget) -> Windowed {
     let larger = problem.effects.len() >= LARGER_FROM;
     let levels = if larger { &LEVELS[..] } else { &LEVELS[..1] };
-    sweeps(problem, x, budget, levels)
+    let started = std::time::Instant::now();
+    let end = last_rows(problem, x, Budget { nodes: budget.nodes / LAST_ROWS_SHARE, ..budget });
+    let rest = Budget { nodes: budget.nodes - end.nodes.min(budget.nodes), ..budget.since(started) };
+    let mut out = sweeps(problem, &end.plan, rest, levels);
+    out.nodes = (out.nodes + end.nodes).min(budget.nodes);
+    out
+}
+
+/// The last rows ([`LAST_ROWS`]) re-solved: the last buttons of the search's order, as many as
+/// `LAST_ROWS` times half its [`frontier`] (a grid's last rows in row order), taken as one
+/// window and re-solved by the beam ([`beam_ordered`]) in a [`sweep_order`] along it, within
+/// `budget`; the plan it finds is swapped in when it has fewer presses. Not tried when the
+/// window would hold every button (a dense system, a small board).
+fn last_rows(problem: &SearchProblem, x: &[u64], budget: Budget) -> Windowed {
+    let unchanged = |nodes| Windowed { plan: x.to_vec(), nodes };
+    let n = problem.effects.len();
+    let entries: usize = problem.effects.iter().map(Vec::len).sum();
+    let mut meter = Meter::new(budget);
+    // The order's greedy choice (up to 2000 buttons) costs buttons × entries, as the beam's.
+    let order_work = if n > 2000 { entries } else { n.saturating_mul(entries) };
+    if !meter.tick_by((order_work as u64 / ORDER_WORK_PER_NODE).max(1)) {
+        return unchanged(meter.nodes.min(budget.nodes));
+    }
+    let (order, _) = button_order(problem);
+    let len = frontier(problem, &order).saturating_mul(LAST_ROWS) / 2;
+    if len == 0 || len >= n {
+        return unchanged(meter.nodes);
+    }
+    let window = order[n - len..].to_vec();
+    let current: u128 = window.iter().map(|&j| u128::from(x[j])).sum();
+    let setup: usize = window.iter().map(|&j| problem.effects[j].len()).sum();
+    if current == 0 || !meter.tick_by(setup as u64 * SETUP_NODES_PER_ENTRY) {
+        return unchanged(meter.nodes.min(budget.nodes));
+    }
+    let mut windows = Windows::new(problem);
+    let sub = windows.sub_puzzle(&window, x);
+    let sweep = sweep_order(&sub);
+    let found = beam_ordered(&sub, Objective::Total, meter.left(), Some((current, 0)), Some(sweep));
+    let nodes = (meter.nodes + found.nodes).min(budget.nodes);
+    let mut plan = x.to_vec();
+    match found.plan {
+        Some(values) if values.iter().map(|&v| u128::from(v)).sum::<u128>() < current => {
+            for (&j, v) in window.iter().zip(values) {
+                plan[j] = v;
+            }
+            Windowed { plan, nodes }
+        }
+        _ => unchanged(nodes),
+    }
+}
+
+/// A breadth-first order of `problem`'s buttons (neighbours: buttons sharing a cell) from a
+/// button far from another (the second of two breadth-first passes), so the order sweeps a
+/// long window from one end.
+fn sweep_order(problem: &SearchProblem) -> Vec<usize> {
+    let n = problem.effects.len();
+    let by_cell = problem.buttons_by_cell();
+    let bfs = |from: usize| {
+        let mut seen = vec![false; n];
+        let mut order = Vec::with_capacity(n);
+        for root in std::iter::once(from).chain(0..n) {
+            if seen[root] {
+                continue;
+            }
+            seen[root] = true;
+            order.push(root);
+            let mut at = order.len() - 1;
+            while at < order.len() {
+                let j = order[at];
+                at += 1;
+                for &(i, _) in &problem.effects[j] {
+                    for &(k, _) in &by_cell[i] {
+                        if !seen[k] {
+                            seen[k] = true;
+                            order.push(k);
+                        }
+                    }
+                }
+            }
+        }
+        order
+    };
+    if n == 0 {
+        return Vec::new();
+    }
+    let far = *bfs(0).last().unwrap_or(&0);
+    bfs(far)
+}
+
+/// The most cells open at once when the buttons are taken in `order`: cells changed both by a
+/// button before a depth and by one from it on.
+fn frontier(problem: &SearchProblem, order: &[usize]) -> usize {
+    let cells = problem.moduli.len();
+    let (mut first, mut last) = (vec![usize::MAX; cells], vec![0usize; cells]);
+    for (d, &j) in order.iter().enumerate() {
+        for &(i, _) in &problem.effects[j] {
+            first[i] = first[i].min(d);
+            last[i] = last[i].max(d);
+        }
+    }
+    let mut change = vec![0i64; order.len() + 1];
+    for (&f, &l) in first.iter().zip(&last) {
+        if f != usize::MAX && l > f {
+            change[f] += 1;
+            change[l] -= 1;
+        }
+    }
+    let (mut open, mut most) = (0i64, 0i64);
+    for c in change {
+        open += c;
+        most = most.max(open);
+    }
+    most as usize
 }
 
 /// [`window_search`] over the sizes `levels`.
@@ -304,7 +434,7 @@ mod tests {
         let (problem, x) = grid(&mut rng, (20, 20), 1, 11, 12);
         let budget = Budget::of_nodes(20_000_000);
         let small = sweeps(&problem, &x, budget, &LEVELS[..1]);
-        let all = window_search(&problem, &x, budget);
+        let all = sweeps(&problem, &x, budget, &LEVELS);
         assert!(solves(&problem, &small.plan) && solves(&problem, &all.plan));
         assert!(all.nodes <= 20_000_000);
         assert_eq!((total(&x), total(&small.plan), total(&all.plan)), (2185, 2126, 2019));
@@ -328,6 +458,100 @@ mod tests {
             assert!(out.plan.iter().zip(&problem.highest).all(|(v, h)| v <= h), "round {round}");
             assert_eq!(total(&out.plan), truth, "round {round}");
         }
+    }
+
+    /// On mixed grids of 12×12 to 24×24 (both self weights), from the beam's plan: the last
+    /// rows' plan solves the grid (simulated), keeps the caps, never has more presses, stays
+    /// within its nodes and is the same on a second run; on most grids it has fewer presses
+    /// (the beam's last rows are its costliest).
+    #[test]
+    fn last_rows_improve_the_beams_plans() {
+        use rand::SeedableRng;
+        let mut rng = rand::rngs::StdRng::seed_from_u64(51);
+        let (mut improved, mut saved) = (0, 0);
+        for round in 0..8 {
+            let side = 12 + 4 * (round / 2);
+            let (problem, _) = grid(&mut rng, (side, side), 1 + round as u64 % 2, 200, 12);
+            let beamed =
+                crate::solve::beam::beam(&problem, Objective::Total, Budget::of_nodes(4_000_000), None);
+            let x = beamed.plan.expect("the beam closes a mixed grid");
+            let budget = Budget::of_nodes(2_000_000);
+            let out = last_rows(&problem, &x, budget);
+            let what = format!("round {round}: {side}×{side}");
+            assert_eq!(out, last_rows(&problem, &x, budget), "{what}");
+            assert!(solves(&problem, &out.plan), "{what}");
+            assert!(out.plan.iter().zip(&problem.highest).all(|(v, h)| v <= h), "{what}");
+            assert!(out.nodes <= budget.nodes && out.nodes > 0, "{what}");
+            assert!(total(&out.plan) <= total(&x), "{what}");
+            // Only the last rows change.
+            let (order, _) = button_order(&problem);
+            let len = frontier(&problem, &order) * LAST_ROWS / 2;
+            assert!(len < problem.effects.len(), "{what}");
+            let fixed = &order[..problem.effects.len() - len];
+            assert!(fixed.iter().all(|&j| out.plan[j] == x[j]), "{what}");
+            improved += usize::from(total(&out.plan) < total(&x));
+            saved += total(&x) - total(&out.plan);
+        }
+        assert!(improved >= 6, "{improved} of 8 improved, {saved} presses saved");
+    }
+
+    /// The sweep order takes every button once, and along a long band of a grid (3×40) keeps
+    /// few cells open at once, where the row order keeps a whole row open.
+    #[test]
+    fn the_sweep_order_goes_along_a_band() {
+        use rand::SeedableRng;
+        let mut rng = rand::rngs::StdRng::seed_from_u64(52);
+        let (problem, _) = grid(&mut rng, (3, 40), 1, 5, 12);
+        let order = sweep_order(&problem);
+        let mut sorted = order.clone();
+        sorted.sort_unstable();
+        assert_eq!(sorted, (0..120).collect::<Vec<_>>());
+        let rows: Vec<usize> = (0..120).collect();
+        assert_eq!(frontier(&problem, &rows), 80);
+        assert!(frontier(&problem, &order) <= 12, "{}", frontier(&problem, &order));
+        assert_eq!(
+            sweep_order(&SearchProblem { moduli: vec![], effects: vec![], rhs: vec![], highest: vec![] }),
+            Vec::<usize>::new()
+        );
+    }
+
+    /// On mixed 7×7 grids from random plans (presses up to 30): the last rows' plan solves the
+    /// grid, changes only the last band's buttons, and has no fewer presses than the band's
+    /// best completion, proven by branch and bound over the band's sub-puzzle (and, where that
+    /// proves an improvement exists, it finds one on most grids); a system too small for a last
+    /// band (every button in it) is left as it is.
+    #[test]
+    fn last_rows_never_beat_the_bands_best() {
+        use rand::SeedableRng;
+        let mut rng = rand::rngs::StdRng::seed_from_u64(53);
+        let (mut proven, mut improvable, mut improved, mut reached) = (0, 0, 0, 0);
+        for round in 0..24 {
+            let (problem, x) = grid(&mut rng, (7, 7), 1 + round as u64 % 2, 30, 12);
+            let out = last_rows(&problem, &x, Budget::of_nodes(2_000_000));
+            assert!(solves(&problem, &out.plan), "round {round}");
+            let (order, _) = button_order(&problem);
+            let len = frontier(&problem, &order) * LAST_ROWS / 2;
+            let (fixed, band) = order.split_at(problem.effects.len() - len);
+            assert!(fixed.iter().all(|&j| out.plan[j] == x[j]), "round {round}");
+            let sub = Windows::new(&problem).sub_puzzle(band, &x);
+            let exact = search(&sub, Goal::Best(Objective::Total), Budget::of_nodes(50_000_000), None);
+            if !exact.complete {
+                continue;
+            }
+            proven += 1;
+            let best = exact.score.expect("the plan's own band is a completion").0;
+            let (before, after) = (total(&x), total(&out.plan));
+            let outside = before - band.iter().map(|&j| u128::from(x[j])).sum::<u128>();
+            assert!(after >= outside + best && after <= before, "round {round}: {after} {outside} {best}");
+            improvable += usize::from(outside + best < before);
+            improved += usize::from(after < before);
+            reached += usize::from(after == outside + best);
+        }
+        let counts = format!("{proven} proven, {improvable} improvable, {improved} improved, {reached} best");
+        assert!(proven >= 10 && improvable >= 10 && improved * 4 >= improvable * 3, "{counts}");
+        assert!(reached * 2 >= proven, "{counts}");
+        let (problem, x) = grid(&mut rng, (2, 2), 1, 3, 7);
+        assert_eq!(last_rows(&problem, &x, Budget::of_nodes(1_000_000)).plan, x);
     }
 
     fn total(x: &[u64]) -> u128 {
