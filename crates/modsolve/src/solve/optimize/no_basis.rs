@@ -61,11 +61,16 @@ pub(super) fn beam_without_basis(
     // ([`bound::lower_bound`], seconds on a 100×100 grid) on the other meanwhile.
     let stop = crate::bounded::Stop::here();
     let search = || {
-        let beamed = beam::beam(&problem, objective, Budget { nodes: beam_share, ..budget }, start);
+        // A time budget is shared as the nodes are: the beam its part of the time, the window
+        // search what is left of it (each took the whole time: `--budget 6s` ran 12 s).
+        let started = std::time::Instant::now();
+        let part = beam_share as f64 / budget.nodes.max(1) as f64;
+        let beam_budget = Budget { nodes: beam_share, time: budget.time.map(|t| t.mul_f64(part)) };
+        let beamed = beam::beam(&problem, objective, beam_budget, start);
         let found = beamed.plan.is_some();
         let from = beamed.plan.unwrap_or_else(|| x0.clone());
         let unused = if window_share > 0 { beam_share - beamed.nodes.min(beam_share) } else { 0 };
-        let windows = Budget { nodes: window_share + unused, ..budget };
+        let windows = Budget { nodes: window_share + unused, ..budget.since(started) };
         let improved = windows_after_beam(&problem, objective, &from, found || start.is_some(), windows);
         let nodes = beamed.nodes + improved.as_ref().map_or(0, |w| w.nodes);
         let best = match improved {

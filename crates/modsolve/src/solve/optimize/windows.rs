@@ -87,7 +87,13 @@ pub(crate) fn window_search(problem: &SearchProblem, x: &[u64], budget: Budget) 
     let larger = problem.effects.len() >= LARGER_FROM;
     let levels = if larger { &LEVELS[..] } else { &LEVELS[..1] };
     let started = std::time::Instant::now();
-    let end = last_rows(problem, x, Budget { nodes: budget.nodes / LAST_ROWS_SHARE, ..budget });
+    // Half the nodes, and half the time of a time budget (the beam's passes would take it all).
+    let share = LAST_ROWS_SHARE;
+    let end = last_rows(
+        problem,
+        x,
+        Budget { nodes: budget.nodes / share, time: budget.time.map(|t| t / share as u32) },
+    );
     let rest = Budget { nodes: budget.nodes - end.nodes.min(budget.nodes), ..budget.since(started) };
     let mut out = sweeps(problem, &end.plan, rest, levels);
     out.nodes = (out.nodes + end.nodes).min(budget.nodes);
