@@ -811,6 +811,157 @@ pub(crate) fn closing_of(problem: &SearchProblem, order: &[usize]) -> Vec<Vec<us
         .collect()
 }
 
+/// The most cells open at once when the buttons are taken in `order`: cells changed both by a
+/// button before a depth and by one from it on.
+pub(crate) fn frontier(problem: &SearchProblem, order: &[usize]) -> usize {
+    let cells = problem.moduli.len();
+    let (mut first, mut last) = (vec![usize::MAX; cells], vec![0usize; cells]);
+    for (d, &j) in order.iter().enumerate() {
+        for &(i, _) in &problem.effects[j] {
+            first[i] = first[i].min(d);
+            last[i] = last[i].max(d);
+        }
+    }
+    let mut change = vec![0i64; order.len() + 1];
+    for (&f, &l) in first.iter().zip(&last) {
+        if f != usize::MAX && l > f {
+            change[f] += 1;
+            change[l] -= 1;
+        }
+    }
+    let (mut open, mut most) = (0i64, 0i64);
+    for c in change {
+        open += c;
+        most = most.max(open);
+    }
+    most as usize
+}
+
+/// Whether [`button_order`] takes the buttons as they are labelled: past
+/// [`GREEDY_BUTTONS`], or on dense systems (entries above a quarter of buttons × cells).
+fn ordered_as_labelled(buttons: usize, entries: usize, cells: usize) -> bool {
+    buttons > GREEDY_BUTTONS || entries > buttons.saturating_mul(cells) / 4
+}
+
+/// Buttons at most for [`button_order`]'s greedy choice.
+pub(crate) const GREEDY_BUTTONS: usize = 2000;
+
+/// A problem with its buttons and cells labelled anew, so that the order of the labels, which
+/// [`button_order`] takes past [`GREEDY_BUTTONS`], is narrow: a wide grid's buttons column by
+/// column ([`across_order`]), its cells as the buttons first reach them. Everything the beam,
+/// the window search and branch and bound do follows the labels (a layer's band of cells, the
+/// windows swept); on a board of 10 rows of 1000 cells in row order they kept 1000 cells open
+/// and found 33,077 presses where the same board transposed gets 20,262. Scores and bounds are
+/// the same under any labelling; plans go back by [`Renumbered::to_old`].
+pub(crate) struct Renumbered {
+    /// The problem in the new labels.
+    pub problem: SearchProblem,
+    /// The old label of each new button; `None` when the labels are kept.
+    old: Option<Vec<usize>>,
+}
+
+impl Renumbered {
+    /// `problem` relabelled when a column-major order leaves fewer cells open than its own
+    /// labels' order; otherwise `problem` itself.
+    pub(crate) fn new(problem: SearchProblem) -> Renumbered {
+        let n = problem.effects.len();
+        let cells = problem.moduli.len();
+        let entries: usize = problem.effects.iter().map(Vec::len).sum();
+        let identity: Vec<usize> = (0..n).collect();
+        let across = if ordered_as_labelled(n, entries, cells) && entries <= n.saturating_mul(cells) / 4 {
+            across_order(&problem, frontier(&problem, &identity))
+        } else {
+            None
+        };
+        let Some(order) = across else { return Renumbered { problem, old: None } };
+        // Cells by the first button that reaches them, the rest after.
+        let mut label = vec![usize::MAX; cells];
+        let mut next = 0;
+        for i in order.iter().flat_map(|&j| problem.effects[j].iter().map(|&(i, _)| i)).chain(0..cells) {
+            if label[i] == usize::MAX {
+                label[i] = next;
+                next += 1;
+            }
+        }
+        let mut moduli = vec![0; cells];
+        let mut rhs = vec![0; cells];
+        for i in 0..cells {
+            moduli[label[i]] = problem.moduli[i];
+            if let Some(&d) = problem.rhs.get(i) {
+                rhs[label[i]] = d;
+            }
+        }
+        if problem.rhs.is_empty() {
+            rhs.clear();
+        }
+        let effects = order
+            .iter()
+            .map(|&j| {
+                let mut effect: Vec<(usize, u64)> =
+                    problem.effects[j].iter().map(|&(i, a)| (label[i], a)).collect();
+                effect.sort_unstable();
+                effect
+            })
+            .collect();
+        let highest = order.iter().map(|&j| problem.highest[j]).collect();
+        Renumbered { problem: SearchProblem { moduli, effects, rhs, highest }, old: Some(order) }
+    }
+
+    /// A plan of the original problem in the new labels.
+    pub(crate) fn to_new(&self, x: &[u64]) -> Vec<u64> {
+        match &self.old {
+            Some(old) => old.iter().map(|&j| x[j]).collect(),
+            None => x.to_vec(),
+        }
+    }
+
+    /// A plan in the new labels as a plan of the original problem.
+    pub(crate) fn to_old(&self, x: Vec<u64>) -> Vec<u64> {
+        match &self.old {
+            Some(old) => {
+                let mut back = vec![0; x.len()];
+                for (&j, v) in old.iter().zip(x) {
+                    back[j] = v;
+                }
+                back
+            }
+            None => x,
+        }
+    }
+}
+
+/// The buttons of a board laid out in rows, taken column by column instead, when that leaves
+/// fewer cells open at once than `frontier_now`, the labels' own (a grid of 10 rows of 1000 buttons
+/// has 1000 open in row order, about 10 by columns): `None` when no column-major order does.
+/// The row length is read from the buttons' effects (the largest forward reach of most
+/// buttons, or one less or more: a King grid's reaches one past the next row's cell), and every
+/// candidate is judged by its [`frontier`] alone, so a board that is not a grid keeps its order.
+fn across_order(problem: &SearchProblem, frontier_now: usize) -> Option<Vec<usize>> {
+    let n = problem.effects.len();
+    let mut reaches = std::collections::HashMap::<usize, usize>::new();
+    for (j, effect) in problem.effects.iter().enumerate() {
+        if let Some(reach) = effect.iter().filter_map(|&(i, _)| i.checked_sub(j)).max()
+            && reach > 1
+        {
+            *reaches.entry(reach).or_default() += 1;
+        }
+    }
+    let (&reach, _) = reaches.iter().max_by_key(|&(&r, &count)| (count, std::cmp::Reverse(r)))?;
+    let mut best: Option<(usize, Vec<usize>)> = None;
+    for cols in [reach - 1, reach, reach + 1] {
+        if cols < 2 || !n.is_multiple_of(cols) || n / cols >= cols {
+            continue;
+        }
+        let rows = n / cols;
+        let order: Vec<usize> = (0..cols).flat_map(|c| (0..rows).map(move |r| r * cols + c)).collect();
+        let f = frontier(problem, &order);
+        if f * 4 < frontier_now * 3 && best.as_ref().is_none_or(|(b, _)| f < *b) {
+            best = Some((f, order));
+        }
+    }
+    best.map(|(_, order)| order)
+}
+
 /// Buttons in search order, and for each depth the cells that close there.
 pub(crate) fn button_order(problem: &SearchProblem) -> (Vec<usize>, Vec<Vec<usize>>) {
     let n = problem.effects.len();
@@ -829,9 +980,9 @@ pub(crate) fn button_order(problem: &SearchProblem) -> (Vec<usize>, Vec<Vec<usiz
     // The greedy choice below costs buttons × entries; past a few thousand buttons, or on
     // dense systems (entries above a quarter of buttons × cells, where cells close only near
     // the last button anyway), take them in order (row-major on grids, which closes each row as
-    // the next is assigned).
+    // the next is assigned; [`Renumbered`] labels a wide board's buttons by columns first).
     let entries: usize = problem.effects.iter().map(Vec::len).sum();
-    if n > 2000 || entries > n.saturating_mul(cells) / 4 {
+    if ordered_as_labelled(n, entries, cells) {
         let order: Vec<usize> = (0..n).collect();
         let closing = closing_of(problem, &order);
         return (order, closing);
@@ -1141,6 +1292,108 @@ mod tests {
             })
             .collect();
         SearchProblem { rhs: vec![0; cells], moduli, effects, highest: vec![11; cells] }
+    }
+
+    /// A `rows`×`cols` grid (Cross, or King with `king`) of random moduli 2..=12, a press
+    /// adding 1 to its own cell and its neighbours, caps 11, a random target.
+    fn mixed_rect(rng: &mut StdRng, rows: usize, cols: usize, king: bool) -> SearchProblem {
+        let cells = rows * cols;
+        let moduli: Vec<u64> = (0..cells).map(|_| rng.random_range(2..=12)).collect();
+        let effects = (0..cells)
+            .map(|b| {
+                let (r, c) = ((b / cols) as isize, (b % cols) as isize);
+                let mut e = Vec::new();
+                for (dr, dc) in (-1..=1).flat_map(|dr| (-1..=1).map(move |dc| (dr, dc))) {
+                    let (i, j) = (r + dr, c + dc);
+                    let diagonal = dr != 0 && dc != 0;
+                    if (king || !diagonal)
+                        && (0..rows as isize).contains(&i)
+                        && (0..cols as isize).contains(&j)
+                    {
+                        e.push((i as usize * cols + j as usize, 1));
+                    }
+                }
+                e
+            })
+            .collect();
+        let rhs = moduli.iter().map(|&m| rng.random_range(0..m)).collect();
+        SearchProblem { rhs, moduli, effects, highest: vec![11; cells] }
+    }
+
+    /// Each cell's sum `Σ_j a_ij·x_j mod m_i` under the presses `x`.
+    fn residuals(problem: &SearchProblem, x: &[u64]) -> Vec<u64> {
+        let mut r = vec![0u64; problem.moduli.len()];
+        for (effect, &v) in problem.effects.iter().zip(x) {
+            for &(i, a) in effect {
+                r[i] = (r[i] + a * v) % problem.moduli[i];
+            }
+        }
+        r
+    }
+
+    /// A wide board (fewer rows than columns, past [`GREEDY_BUTTONS`] buttons) is labelled
+    /// column by column: the same system (every plan's residuals are the old ones under the
+    /// cells' new labels, so a plan of one is a plan of the other, with the same score), the
+    /// labels' own order far narrower than the rows' (about a column open instead of a row),
+    /// and plans go back unchanged. Square, tall and small boards keep their labels.
+    #[test]
+    fn wide_boards_are_labelled_by_columns() {
+        use rand::SeedableRng;
+        let mut rng = StdRng::seed_from_u64(64);
+        let mut relabelled = 0;
+        for (rows, cols, king, expect) in [
+            (10, 300, false, true),
+            (7, 400, true, true),
+            (3, 1000, false, true),
+            (20, 120, true, true),
+            (50, 50, false, false),
+            (400, 6, false, false),
+            (10, 150, false, false),
+        ] {
+            let problem = mixed_rect(&mut rng, rows, cols, king);
+            let n = problem.effects.len();
+            let identity: Vec<usize> = (0..n).collect();
+            let before = frontier(&problem, &identity);
+            let renumbered = Renumbered::new(problem.clone());
+            let new = &renumbered.problem;
+            assert_eq!(renumbered.old.is_some(), expect, "{rows}×{cols}");
+            if !expect {
+                assert_eq!(new.effects, problem.effects, "{rows}×{cols}");
+                continue;
+            }
+            relabelled += 1;
+            let after = frontier(new, &identity);
+            assert!(after <= 2 * rows + 4 && before >= cols, "{rows}×{cols}: {before} → {after}");
+            // The cells' new labels, read from a button's own cell (every button touches it).
+            let mut sorted_moduli = new.moduli.clone();
+            let mut old_moduli = problem.moduli.clone();
+            sorted_moduli.sort_unstable();
+            old_moduli.sort_unstable();
+            assert_eq!(sorted_moduli, old_moduli);
+            for _ in 0..20 {
+                let x: Vec<u64> = (0..n).map(|_| rng.random_range(0..=11)).collect();
+                let y = renumbered.to_new(&x);
+                assert_eq!(renumbered.to_old(y.clone()), x);
+                assert_eq!(Objective::Total.score(&x), Objective::Total.score(&y));
+                let (mut old_r, mut new_r) = (residuals(&problem, &x), residuals(new, &y));
+                // Each residual against its own cell's target: zero where the plan meets it.
+                let misses = |r: &mut Vec<u64>, p: &SearchProblem| {
+                    r.iter_mut().zip(&p.rhs).zip(&p.moduli).for_each(|((v, &d), &m)| *v = (*v + m - d) % m);
+                    let mut r = r.clone();
+                    r.sort_unstable();
+                    r
+                };
+                assert_eq!(misses(&mut old_r, &problem), misses(&mut new_r, new));
+                // A plan of the old system (its targets made from x) is a plan of the new one.
+                let mut made = problem.clone();
+                made.rhs = residuals(&problem, &x);
+                let made_new = Renumbered::new(made.clone());
+                assert_eq!(made_new.to_new(&x), y);
+                assert!(super::testing::solves(&made, &x));
+                assert!(super::testing::solves(&made_new.problem, &y));
+            }
+        }
+        assert_eq!(relabelled, 4);
     }
 
     /// The packed cells read depth after depth, and in any order, by a [`Packed`] (from the

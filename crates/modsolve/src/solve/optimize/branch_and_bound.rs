@@ -9,7 +9,7 @@ use super::{Exploration, Proof, plan};
 use crate::solve::beam;
 use crate::solve::bound::{self, Bound};
 use crate::solve::search::{
-    Budget, Goal, Lookahead, Meter, Objective, Score, SearchOutcome, SearchProblem, search_ahead,
+    Budget, Goal, Lookahead, Meter, Objective, Renumbered, Score, SearchOutcome, SearchProblem, search_ahead,
 };
 
 /// Branch and bound on both cores: first a search down from the incumbent `start` with an
@@ -167,11 +167,14 @@ impl Set<'_> {
                 Some(l) => self.periods.iter().zip(l).map(|(&p, &k)| (p - 1).min(k)).collect(),
                 None => self.periods.iter().map(|&p| p - 1).collect(),
             };
-            let problem = search_problem(&highest);
+            // A wide board's labels by columns (plans go back to the puzzle's labels below).
+            let renumbered = Renumbered::new(search_problem(&highest));
+            let problem = &renumbered.problem;
+            let x0 = renumbered.to_new(x0);
             // The beam's share first, then branch and bound from its plan with what is left.
             let left = budget.nodes - meter.nodes.min(budget.nodes);
             let share = Budget {
-                nodes: if budget.is_default() { beam_nodes(&problem).min(left) } else { left / BEAM_SHARE },
+                nodes: if budget.is_default() { beam_nodes(problem).min(left) } else { left / BEAM_SHARE },
                 time: budget.since(self.started).time.map(|t| t / BEAM_SHARE as u32),
             };
             let (beam_share, window_share) = beam_and_windows(share.nodes, problem.effects.len());
@@ -180,31 +183,31 @@ impl Set<'_> {
             let stop = crate::bounded::Stop::here();
             let ((found, x0, spent), relaxed) = rayon::join(
                 || {
-                    let beamed =
-                        beam::beam(&problem, objective, Budget { nodes: beam_share, ..share }, start);
+                    let beamed = beam::beam(problem, objective, Budget { nodes: beam_share, ..share }, start);
                     let (found, x0) = match &beamed.plan {
                         Some(x) => (true, x.clone()),
-                        None => (false, x0.to_vec()),
+                        None => (false, x0.clone()),
                     };
                     // The window search from the best plan so far, on what the beam left of its
                     // share.
                     let unused = if window_share > 0 { beam_share - beamed.nodes.min(beam_share) } else { 0 };
                     let windows = Budget { nodes: window_share + unused, ..share };
                     let valid = start.is_some() || found;
-                    let improved = windows_after_beam(&problem, objective, &x0, valid, windows);
+                    let improved = windows_after_beam(problem, objective, &x0, valid, windows);
                     let spent = beamed.nodes + improved.as_ref().map_or(0, |w| w.nodes);
                     let found = found || improved.as_ref().is_some_and(|w| w.plan != x0);
                     (found, improved.map_or(x0, |w| w.plan), spent)
                 },
-                || stop.carry(|| bound::lower_bound(&problem, objective)),
+                || stop.carry(|| bound::lower_bound(problem, objective)),
             );
             let start = if found { Some(objective.score(&x0)) } else { start };
             let left = Budget { nodes: left - spent.min(left), ..budget.since(self.started) };
             let guide = Some(x0.as_slice());
-            let (mut outcome, floor) = branch_and_bound(&problem, objective, left, start, guide, relaxed);
+            let (mut outcome, floor) = branch_and_bound(problem, objective, left, start, guide, relaxed);
             if outcome.plan.is_none() && found {
                 outcome.plan = Some(x0);
             }
+            outcome.plan = outcome.plan.map(|x| renumbered.to_old(x));
             outcome.nodes += spent;
             (outcome, Some(floor))
         };

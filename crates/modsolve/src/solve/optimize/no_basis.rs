@@ -10,7 +10,7 @@ use super::{Exploration, NotSearched, Proof, plan, within_limits};
 use crate::solve::Answer;
 use crate::solve::beam;
 use crate::solve::bound::{self, Bound};
-use crate::solve::search::{Budget, Objective, SearchProblem};
+use crate::solve::search::{Budget, Objective, Renumbered, SearchProblem};
 
 /// A board whose quiet basis was left out (too many quiet patterns to keep): the beam search
 /// over the buttons themselves ([`beam`]), which needs no basis, with the whole budget, from the
@@ -46,16 +46,19 @@ pub(super) fn beam_without_basis(
         None => periods.iter().map(|&p| p - 1).collect(),
     };
     let start = within_limits(&x0, limits).then(|| objective.score(&x0));
-    let problem = search_problem(&highest);
+    // A wide board's labels by columns (plans go back to the puzzle's labels at the end).
+    let renumbered = Renumbered::new(search_problem(&highest));
+    let problem = &renumbered.problem;
     // A plan already at the single cells' bound needs no search (the caller proves it). The
     // single cells' cuts are worked out once, for this and for the relaxations' bound.
-    let singles = bound::singles(&problem, objective);
-    if let (Some(score), Bound::AtLeast(b)) = (start, bound::quick_bound(&problem, &singles))
+    let singles = bound::singles(problem, objective);
+    if let (Some(score), Bound::AtLeast(b)) = (start, bound::quick_bound(problem, &singles))
         && score.0 <= b
     {
         return Err(no_basis);
     }
     let (beam_share, window_share) = beam_and_windows(budget.nodes, problem.effects.len());
+    let x0 = renumbered.to_new(&x0);
     // The beam, then the window search from the beam's plan (or from the algebra's when the
     // beam found none) on what the beam left, on this core; the relaxations' bound
     // ([`bound::lower_bound`], seconds on a 100×100 grid) on the other meanwhile.
@@ -66,12 +69,12 @@ pub(super) fn beam_without_basis(
         let started = std::time::Instant::now();
         let part = beam_share as f64 / budget.nodes.max(1) as f64;
         let beam_budget = Budget { nodes: beam_share, time: budget.time.map(|t| t.mul_f64(part)) };
-        let beamed = beam::beam(&problem, objective, beam_budget, start);
+        let beamed = beam::beam(problem, objective, beam_budget, start);
         let found = beamed.plan.is_some();
         let from = beamed.plan.unwrap_or_else(|| x0.clone());
         let unused = if window_share > 0 { beam_share - beamed.nodes.min(beam_share) } else { 0 };
         let windows = Budget { nodes: window_share + unused, ..budget.since(started) };
-        let improved = windows_after_beam(&problem, objective, &from, found || start.is_some(), windows);
+        let improved = windows_after_beam(problem, objective, &from, found || start.is_some(), windows);
         let nodes = beamed.nodes + improved.as_ref().map_or(0, |w| w.nodes);
         let best = match improved {
             Some(w) if found || w.plan != from => Some(w.plan),
@@ -81,13 +84,13 @@ pub(super) fn beam_without_basis(
         (best, nodes)
     };
     let ((best, nodes), relaxed) =
-        rayon::join(|| stop.carry(search), || stop.carry(|| bound::lower_bound_with(&problem, &singles)));
+        rayon::join(|| stop.carry(search), || stop.carry(|| bound::lower_bound_with(problem, &singles)));
     // Nothing better than the algebra's plan: it stands, with the bound worked out beside the
     // search (not worked out again by the caller) and the nodes spent (counted against what
     // follows, as when a plan is found).
     let best = match best {
-        Some(x) => x,
-        None if start.is_some() => x0,
+        Some(x) => renumbered.to_old(x),
+        None if start.is_some() => renumbered.to_old(x0),
         None => return Err(no_basis),
     };
     Ok(Exploration {

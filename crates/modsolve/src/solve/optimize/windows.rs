@@ -25,7 +25,9 @@
 
 use crate::algebra::arith::{add_mod, mul_mod};
 use crate::solve::beam::beam_ordered;
-use crate::solve::search::{Budget, Goal, Meter, Objective, SearchProblem, button_order, search};
+use crate::solve::search::{
+    Budget, GREEDY_BUTTONS, Goal, Meter, Objective, SearchProblem, button_order, frontier, search,
+};
 
 /// The windows' sizes, smallest first, each with the most nodes the branch and bound of one
 /// window of that size may take: a sweep that improves nothing moves to the next size, a sweep
@@ -111,7 +113,7 @@ fn last_rows(problem: &SearchProblem, x: &[u64], budget: Budget) -> Windowed {
     let entries: usize = problem.effects.iter().map(Vec::len).sum();
     let mut meter = Meter::new(budget);
     // The order's greedy choice (up to 2000 buttons) costs buttons × entries, as the beam's.
-    let order_work = if n > 2000 { entries } else { n.saturating_mul(entries) };
+    let order_work = if n > GREEDY_BUTTONS { entries } else { n.saturating_mul(entries) };
     if !meter.tick_by((order_work as u64 / ORDER_WORK_PER_NODE).max(1)) {
         return unchanged(meter.nodes.min(budget.nodes));
     }
@@ -179,32 +181,6 @@ fn sweep_order(problem: &SearchProblem) -> Vec<usize> {
     }
     let far = *bfs(0).last().unwrap_or(&0);
     bfs(far)
-}
-
-/// The most cells open at once when the buttons are taken in `order`: cells changed both by a
-/// button before a depth and by one from it on.
-fn frontier(problem: &SearchProblem, order: &[usize]) -> usize {
-    let cells = problem.moduli.len();
-    let (mut first, mut last) = (vec![usize::MAX; cells], vec![0usize; cells]);
-    for (d, &j) in order.iter().enumerate() {
-        for &(i, _) in &problem.effects[j] {
-            first[i] = first[i].min(d);
-            last[i] = last[i].max(d);
-        }
-    }
-    let mut change = vec![0i64; order.len() + 1];
-    for (&f, &l) in first.iter().zip(&last) {
-        if f != usize::MAX && l > f {
-            change[f] += 1;
-            change[l] -= 1;
-        }
-    }
-    let (mut open, mut most) = (0i64, 0i64);
-    for c in change {
-        open += c;
-        most = most.max(open);
-    }
-    most as usize
 }
 
 /// [`window_search`] over the sizes `levels`.
