@@ -36,23 +36,25 @@ const COMBINATIONS: u64 = 4_000_000;
 /// A row counts as violated when the optimum misses it by more than this share of its right side.
 const VIOLATION: f64 = 1e-4;
 
-/// Rows (the caller's first) extended by separated pair cuts; the given rows unchanged when the
-/// primal programme could not be solved.
+/// Rows (the caller's first) extended by separated pair cuts, in at most `rounds` rounds (and
+/// [`ROUNDS`]); the given rows unchanged when the primal programme could not be solved.
 pub(super) fn with_pair_cuts(
     problem: &SearchProblem,
     by_cell: &[Vec<(usize, u64)>],
     rows: Vec<Row>,
     upper: &[u64],
+    rounds: usize,
 ) -> Vec<Row> {
     let pairs = sharing_pairs(problem, by_cell);
-    if pairs.is_empty() {
+    if pairs.is_empty() || rounds == 0 {
         return rows;
     }
     let per_round = (problem.moduli.len() * PER_HUNDRED_CELLS / 100).max(MIN_PER_ROUND);
-    let extra = std::panic::catch_unwind(|| separate(problem, by_cell, &rows, upper, &pairs, per_round))
-        .ok()
-        .flatten()
-        .unwrap_or_default();
+    let extra =
+        std::panic::catch_unwind(|| separate(problem, by_cell, &rows, upper, &pairs, per_round, rounds))
+            .ok()
+            .flatten()
+            .unwrap_or_default();
     let mut rows = rows;
     rows.extend(extra);
     rows
@@ -91,10 +93,11 @@ fn separate(
     upper: &[u64],
     pairs: &[(usize, usize)],
     per_round: usize,
+    rounds: usize,
 ) -> Option<Vec<Row>> {
     let mut all = rows.to_vec();
     let mut added: Vec<Row> = Vec::new();
-    for _ in 0..ROUNDS {
+    for _ in 0..ROUNDS.min(rounds) {
         crate::bounded::checkpoint();
         let (x, _) = super::ipm::solve(&all, upper)?;
         let found = most_violated(problem, by_cell, pairs, &x, per_round);

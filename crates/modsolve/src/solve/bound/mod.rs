@@ -44,19 +44,27 @@ const GROUP_STATES: u64 = 4096;
 const LP_BUTTONS: usize = 1000;
 /// Past [`LP_BUTTONS`], the programme (the cells' rows and the groups' cuts, by the
 /// interior-point method alone) is still worked out up to this many buttons, beside the
-/// Lagrangian bound (a 100×100 grid's 48,163 cell rows alone in 2.0 s).
-const IPM_BUTTONS: usize = 12_000;
+/// Lagrangian bound (a 100×100 grid's 48,163 cell rows alone in 2.0 s; on a 140×140 mixed grid,
+/// 19,600 buttons, the default run takes 6.8 s instead of 6.5 s, 9.3 s instead of 7.1 s with the
+/// other core busy, and 320 MB instead of 150 MB, for a bound of 18,456 presses instead of the
+/// Lagrangian's 17,358; AMD EPYC).
+const IPM_BUTTONS: usize = 20_000;
 /// All mod 2, at most this many buttons: there the programme is degenerate and slow (1521
 /// buttons of 39×39 Lights Out took 15 s, against 0.5 s for 900 buttons of mixed moduli), and
 /// the mod-2 walk has bounds of its own.
 const LP_BUTTONS_MOD_2: usize = 400;
 /// The programme has at most this many rows ...
-const LP_ROWS: usize = 120_000;
-/// ... and at most this many nonzero entries in its rows (a 100×100 mixed grid's fit), or
+const LP_ROWS: usize = 200_000;
+/// ... and at most this many nonzero entries in its rows (a 140×140 mixed grid's fit), or
 /// [`DENSE_ENTRIES`] when its rows average more than [`DENSE_ROW`] entries: dense rows fill the
 /// interior-point method's factorisation in (dense 300 took 2.1 s against 0.07 s under a budget
 /// of 1000 nodes, for a bound of 3 presses against 2).
-const LP_ENTRIES: usize = 600_000;
+const LP_ENTRIES: usize = 1_000_000;
+/// The simplex (the fallback when the interior-point method fails) takes programmes of at most
+/// this many rows and entries: the limits the programme had before it grew for the
+/// interior-point method alone.
+const SIMPLEX_ROWS: usize = 120_000;
+const SIMPLEX_ENTRIES: usize = 600_000;
 const DENSE_ENTRIES: usize = 300_000;
 const DENSE_ROW: usize = 32;
 /// Cell rows per cell: the multiples `c = 1..=ROW_MULTIPLES` (and `m − 1`).
@@ -170,16 +178,15 @@ pub(crate) fn lower_bound_with(problem: &SearchProblem, singles: &Singles) -> Bo
     }
     let mut best = largest.max(packing(&cuts, n));
     let lp_buttons = if problem.moduli.iter().all(|&m| m == 2) { LP_BUTTONS_MOD_2 } else { LP_BUTTONS };
-    if n <= lp_buttons {
-        if let Some(lp) = linear_bound(problem, by_cell, &cuts, objective) {
-            best = best.max(lp);
-        }
-    } else if objective == Objective::Total && lp_buttons == LP_BUTTONS {
-        if n <= IPM_BUTTONS
-            && let Some(lp) = linear_bound(problem, by_cell, &cuts, objective)
-        {
-            best = best.max(lp);
-        }
+    // The programme, where it is solved; the Lagrangian bound past its size, or where it was not
+    // (too costly to factorise).
+    let tried =
+        n <= lp_buttons || n <= IPM_BUTTONS && objective == Objective::Total && lp_buttons == LP_BUTTONS;
+    let solved = if tried { linear_bound(problem, by_cell, &cuts, objective) } else { Ok(None) };
+    if let Ok(Some(lp)) = solved {
+        best = best.max(lp);
+    }
+    if objective == Objective::Total && lp_buttons == LP_BUTTONS && (n > lp_buttons || solved.is_err()) {
         // Past the programme's size (not all mod 2: the mod-2 walk has bounds of its own), the
         // Lagrangian bound of single cells (or larger groups),
         // whose work grows only linearly with the puzzle.
@@ -444,28 +451,34 @@ fn group_cost(
     Some((cost[target] != NONE).then_some(cost[target]))
 }
 
-/// Whether a programme of these rows is past [`LP_ROWS`] or [`LP_ENTRIES`] (or [`DENSE_ENTRIES`]
-/// with dense rows).
-fn too_large(rows: &[Row]) -> bool {
+/// Whether a programme of these rows is past `most_rows` or `most_entries` (or
+/// [`DENSE_ENTRIES`] with dense rows).
+fn too_large(rows: &[Row], most_rows: usize, most_entries: usize) -> bool {
     let entries = rows.iter().map(|(coeffs, _)| coeffs.len()).sum::<usize>();
-    rows.len() > LP_ROWS
-        || entries > LP_ENTRIES
+    rows.len() > most_rows
+        || entries > most_entries
         || (entries > DENSE_ENTRIES && entries > DENSE_ROW * rows.len())
 }
 
+/// The programme was not solved: its factorisations would cost more than
+/// [`ipm::FACTOR_WORK`].
+struct TooCostly;
+
 /// The linear programme's bound, recomputed exactly from its dual; `None` when it was not
-/// solved (too large, numbers too large, or the solver failed).
+/// solved (too large, numbers too large, or the solver failed), [`TooCostly`] when its
+/// factorisations would cost too much.
 fn linear_bound(
     problem: &SearchProblem,
     by_cell: &[Vec<(usize, u64)>],
     cuts: &[Cut],
     objective: Objective,
-) -> Option<u128> {
+) -> Result<Option<u128>, TooCostly> {
     let n = problem.effects.len();
     // Rows `Σ coeff·w >= rhs`, every number small enough for exact i128 sums below.
     let mut rows: Vec<Row> = Vec::new();
     for cut in cuts {
-        rows.push((cut.buttons.iter().map(|&j| (j, 1)).collect(), u64::try_from(cut.cost).ok()?));
+        let Ok(cost) = u64::try_from(cut.cost) else { return Ok(None) };
+        rows.push((cut.buttons.iter().map(|&j| (j, 1)).collect(), cost));
     }
     let upper: Vec<u64> = match objective {
         Objective::Total => problem.highest.clone(),
@@ -490,18 +503,29 @@ fn linear_bound(
             }
         }
     }
-    if rows.is_empty() || too_large(&rows) || upper.iter().any(|&u| u > 1 << 32) {
-        return None;
+    if rows.is_empty() || too_large(&rows, LP_ROWS, LP_ENTRIES) || upper.iter().any(|&u| u > 1 << 32) {
+        return Ok(None);
     }
+    // A programme whose factorisations would cost too much (rows joining buttons far apart) is
+    // not solved; the separation's rounds share what the programme's work allows.
+    let work = match ipm::factor_work(&rows, n) {
+        Some(w) if w <= ipm::FACTOR_WORK => w,
+        Some(_) => return Err(TooCostly),
+        None => return Ok(None),
+    };
     if objective == Objective::Total && problem.moduli.len() <= cuts::CELLS {
-        rows = cuts::with_pair_cuts(problem, by_cell, rows, &upper);
+        let rounds = (ipm::PROGRAMME_WORK / work.max(1)).saturating_sub(1);
+        rows = cuts::with_pair_cuts(problem, by_cell, rows, &upper, rounds);
     }
     let solved = match ipm::solve(&rows, &upper) {
         Some((_, y)) => y,
-        None if n <= LP_BUTTONS => solve_dual(&rows, &upper)?,
-        None => return None,
+        None if n <= LP_BUTTONS && !too_large(&rows, SIMPLEX_ROWS, SIMPLEX_ENTRIES) => {
+            let Some(y) = solve_dual(&rows, &upper) else { return Ok(None) };
+            y
+        }
+        None => return Ok(None),
     };
-    exact_bound(&rows, &upper, &solved)
+    Ok(exact_bound(&rows, &upper, &solved))
 }
 
 /// The bound that dual values `y` (one per row, any non-negative numbers) prove for the
@@ -609,7 +633,7 @@ fn cell_shares(
     if rows.is_empty() {
         return Some(by_cell.iter().map(|list| vec![0; list.len()]).collect());
     }
-    if too_large(&rows) || problem.highest.iter().any(|&u| u > 1 << 32) {
+    if too_large(&rows, SIMPLEX_ROWS, SIMPLEX_ENTRIES) || problem.highest.iter().any(|&u| u > 1 << 32) {
         return None;
     }
     let solved = solve_dual(&rows, &problem.highest)?;

@@ -125,7 +125,7 @@ fn pair_cuts_hold_for_every_plan() {
         let mut by_cell = problem.buttons_by_cell();
         by_cell.iter_mut().for_each(|list| list.retain(|&(_, a)| a != 0));
         let rows: Vec<Row> = Vec::new();
-        let rows = cuts::with_pair_cuts(&problem, &by_cell, rows, &problem.highest);
+        let rows = cuts::with_pair_cuts(&problem, &by_cell, rows, &problem.highest, usize::MAX);
         cuts_seen += rows.len();
         let mut x = vec![0u64; n];
         loop {
@@ -211,4 +211,107 @@ fn interior_point_bound_matches_the_simplex() {
         positive += usize::from(interior > 0);
     }
     assert!(compared > 250 && positive > 200, "{compared} compared, {positive} positive");
+}
+
+/// Past 12,000 buttons (up to [`IPM_BUTTONS`]) the programme still runs beside the Lagrangian
+/// bound and proves more than it: a 120×120 mixed grid (14,400 buttons, moduli 2..=12, a press
+/// adding 1 to its cell and its neighbours, random targets) fits the programme's limits, and
+/// the printed bound is the programme's, above the Lagrangian's alone.
+#[test]
+fn the_programme_runs_past_twelve_thousand_buttons() {
+    use rand::{RngExt, SeedableRng, rngs::StdRng};
+    let mut rng = StdRng::seed_from_u64(18);
+    let side = 120;
+    let cells = side * side;
+    let moduli: Vec<u64> = (0..cells).map(|_| rng.random_range(2..=12)).collect();
+    let effects: Vec<Vec<(usize, u64)>> = (0..cells)
+        .map(|b| {
+            let (r, c) = (b / side, b % side);
+            let mut e = vec![(b, 1)];
+            if r > 0 {
+                e.push((b - side, 1));
+            }
+            if r + 1 < side {
+                e.push((b + side, 1));
+            }
+            if c > 0 {
+                e.push((b - 1, 1));
+            }
+            if c + 1 < side {
+                e.push((b + 1, 1));
+            }
+            e.sort_unstable();
+            e
+        })
+        .collect();
+    let rhs: Vec<u64> = moduli.iter().map(|&m| rng.random_range(0..m)).collect();
+    let highest = moduli.iter().map(|_| 11).collect();
+    let problem = SearchProblem { moduli, effects, rhs, highest };
+    assert!(problem.effects.len() > 12_000 && problem.effects.len() <= IPM_BUTTONS);
+    let by_cell = reduced_by_cell(&problem);
+    let Some(lagrange::Lagrange::AtLeast(lagrangian)) = lagrange::lagrangian_bound(&problem, &by_cell) else {
+        panic!("a mixed grid has a Lagrangian bound");
+    };
+    let Bound::AtLeast(printed) = lower_bound(&problem, Objective::Total) else {
+        panic!("a mixed grid has plans");
+    };
+    // The programme alone, from the single cells' cuts.
+    let singles = singles(&problem, Objective::Total);
+    let programme = linear_bound(&problem, &by_cell, singles.cuts.as_ref().expect("cuts"), Objective::Total)
+        .ok()
+        .flatten()
+        .expect("the programme fits its limits and is solved");
+    assert!(printed >= programme && programme > lagrangian * 102 / 100, "{programme} {lagrangian} {printed}");
+}
+
+/// A programme whose factorisation would cost too much is not solved, and the Lagrangian bound
+/// stands in for it: the rows of a random graph of 2500 cells (four edges a cell, moduli 2..=12,
+/// a press adding 1 to its cell and its neighbours) join buttons far apart, so their
+/// factorisation fills in (560 million multiply-subtracts at 2000 cells, 18 s a solve). The
+/// programme is refused before any factorisation, the printed bound is at least the
+/// Lagrangian's, and both are at most a plan's presses (the plan the targets were made from).
+#[test]
+fn a_programme_too_costly_to_factorise_is_not_solved() {
+    use rand::{RngExt, SeedableRng, rngs::StdRng};
+    let mut rng = StdRng::seed_from_u64(19);
+    let cells = 2500;
+    let moduli: Vec<u64> = (0..cells).map(|_| rng.random_range(2..=12)).collect();
+    let mut neighbours: Vec<Vec<usize>> = (0..cells).map(|i| vec![i]).collect();
+    let mut edges = 0;
+    while edges < 2 * cells {
+        let (a, b) = (rng.random_range(0..cells), rng.random_range(0..cells));
+        if a != b && !neighbours[a].contains(&b) {
+            neighbours[a].push(b);
+            neighbours[b].push(a);
+            edges += 1;
+        }
+    }
+    let effects: Vec<Vec<(usize, u64)>> = neighbours
+        .into_iter()
+        .map(|mut list| {
+            list.sort_unstable();
+            list.into_iter().map(|i| (i, 1)).collect()
+        })
+        .collect();
+    let plan: Vec<u64> = (0..cells).map(|_| rng.random_range(0..3)).collect();
+    let mut rhs = vec![0u64; cells];
+    for (effect, &x) in effects.iter().zip(&plan) {
+        for &(i, a) in effect {
+            rhs[i] = (rhs[i] + a * x) % moduli[i];
+        }
+    }
+    let problem = SearchProblem { moduli, effects, rhs, highest: vec![11; cells] };
+    let by_cell = reduced_by_cell(&problem);
+    let singles = singles(&problem, Objective::Total);
+    let refused = linear_bound(&problem, &by_cell, singles.cuts.as_ref().expect("cuts"), Objective::Total);
+    assert!(refused.is_err(), "the programme was solved");
+    let Some(lagrange::Lagrange::AtLeast(lagrangian)) = lagrange::lagrangian_bound(&problem, &by_cell) else {
+        panic!("a graph with a plan has a Lagrangian bound");
+    };
+    let Bound::AtLeast(printed) = lower_bound_with(&problem, &singles) else { panic!("the plan solves it") };
+    let presses: u128 = plan.iter().map(|&x| u128::from(x)).sum();
+    assert!(
+        lagrangian > 0 && printed >= lagrangian && printed <= presses,
+        "{lagrangian} {printed} {presses}"
+    );
 }
