@@ -853,27 +853,29 @@ pub(crate) const GREEDY_BUTTONS: usize = 2000;
 /// windows swept); on a board of 10 rows of 1000 cells in row order they kept 1000 cells open
 /// and found 33,077 presses where the same board transposed gets 20,262. Scores and bounds are
 /// the same under any labelling; plans go back by [`Renumbered::to_old`].
-pub(crate) struct Renumbered {
-    /// The problem in the new labels.
-    pub problem: SearchProblem,
+pub(crate) struct Renumbered<'a> {
+    /// The problem in the new labels (the original itself when the labels are kept).
+    pub problem: std::borrow::Cow<'a, SearchProblem>,
     /// The old label of each new button; `None` when the labels are kept.
     old: Option<Vec<usize>>,
 }
 
-impl Renumbered {
+impl<'a> Renumbered<'a> {
     /// `problem` relabelled when a column-major order leaves fewer cells open than its own
     /// labels' order; otherwise `problem` itself.
-    pub(crate) fn new(problem: SearchProblem) -> Renumbered {
+    pub(crate) fn new(problem: &'a SearchProblem) -> Renumbered<'a> {
         let n = problem.effects.len();
         let cells = problem.moduli.len();
         let entries: usize = problem.effects.iter().map(Vec::len).sum();
         let identity: Vec<usize> = (0..n).collect();
         let across = if ordered_as_labelled(n, entries, cells) && entries <= n.saturating_mul(cells) / 4 {
-            across_order(&problem, frontier(&problem, &identity))
+            across_order(problem, frontier(problem, &identity))
         } else {
             None
         };
-        let Some(order) = across else { return Renumbered { problem, old: None } };
+        let Some(order) = across else {
+            return Renumbered { problem: std::borrow::Cow::Borrowed(problem), old: None };
+        };
         // Cells by the first button that reaches them, the rest after.
         let mut label = vec![usize::MAX; cells];
         let mut next = 0;
@@ -904,7 +906,8 @@ impl Renumbered {
             })
             .collect();
         let highest = order.iter().map(|&j| problem.highest[j]).collect();
-        Renumbered { problem: SearchProblem { moduli, effects, rhs, highest }, old: Some(order) }
+        let problem = SearchProblem { moduli, effects, rhs, highest };
+        Renumbered { problem: std::borrow::Cow::Owned(problem), old: Some(order) }
     }
 
     /// A plan of the original problem in the new labels.
@@ -1354,7 +1357,7 @@ mod tests {
             let n = problem.effects.len();
             let identity: Vec<usize> = (0..n).collect();
             let before = frontier(&problem, &identity);
-            let renumbered = Renumbered::new(problem.clone());
+            let renumbered = Renumbered::new(&problem);
             let new = &renumbered.problem;
             assert_eq!(renumbered.old.is_some(), expect, "{rows}×{cols}");
             if !expect {
@@ -1387,7 +1390,7 @@ mod tests {
                 // A plan of the old system (its targets made from x) is a plan of the new one.
                 let mut made = problem.clone();
                 made.rhs = residuals(&problem, &x);
-                let made_new = Renumbered::new(made.clone());
+                let made_new = Renumbered::new(&made);
                 assert_eq!(made_new.to_new(&x), y);
                 assert!(super::testing::solves(&made, &x));
                 assert!(super::testing::solves(&made_new.problem, &y));

@@ -168,8 +168,9 @@ impl Set<'_> {
                 None => self.periods.iter().map(|&p| p - 1).collect(),
             };
             // A wide board's labels by columns (plans go back to the puzzle's labels below).
-            let renumbered = Renumbered::new(search_problem(&highest));
-            let problem = &renumbered.problem;
+            let original = search_problem(&highest);
+            let renumbered = Renumbered::new(&original);
+            let problem: &SearchProblem = &renumbered.problem;
             let x0 = renumbered.to_new(x0);
             // The beam's share first, then branch and bound from its plan with what is left.
             let left = budget.nodes - meter.nodes.min(budget.nodes);

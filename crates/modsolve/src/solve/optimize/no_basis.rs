@@ -46,17 +46,20 @@ pub(super) fn beam_without_basis(
         None => periods.iter().map(|&p| p - 1).collect(),
     };
     let start = within_limits(&x0, limits).then(|| objective.score(&x0));
-    // A wide board's labels by columns (plans go back to the puzzle's labels at the end).
-    let renumbered = Renumbered::new(search_problem(&highest));
-    let problem = &renumbered.problem;
-    // A plan already at the single cells' bound needs no search (the caller proves it). The
-    // single cells' cuts are worked out once, for this and for the relaxations' bound.
-    let singles = bound::singles(problem, objective);
-    if let (Some(score), Bound::AtLeast(b)) = (start, bound::quick_bound(problem, &singles))
+    let original = search_problem(&highest);
+    // A plan already at the single cells' bound needs no search (the caller proves it, with
+    // the cells in the puzzle's order as here). The single cells' cuts are worked out once,
+    // for this and for the relaxations' bound, both on the puzzle's own labels.
+    let singles = bound::singles(&original, objective);
+    if let (Some(score), Bound::AtLeast(b)) = (start, bound::quick_bound(&original, &singles))
         && score.0 <= b
     {
         return Err(no_basis);
     }
+    // A wide board's labels by columns for the searches (plans go back to the puzzle's labels
+    // at the end).
+    let renumbered = Renumbered::new(&original);
+    let problem: &SearchProblem = &renumbered.problem;
     let (beam_share, window_share) = beam_and_windows(budget.nodes, problem.effects.len());
     let x0 = renumbered.to_new(&x0);
     // The beam, then the window search from the beam's plan (or from the algebra's when the
@@ -84,7 +87,7 @@ pub(super) fn beam_without_basis(
         (best, nodes)
     };
     let ((best, nodes), relaxed) =
-        rayon::join(|| stop.carry(search), || stop.carry(|| bound::lower_bound_with(problem, &singles)));
+        rayon::join(|| stop.carry(search), || stop.carry(|| bound::lower_bound_with(&original, &singles)));
     // Nothing better than the algebra's plan: it stands, with the bound worked out beside the
     // search (not worked out again by the caller) and the nodes spent (counted against what
     // follows, as when a plan is found).
