@@ -265,7 +265,7 @@ fn the_programme_runs_past_twelve_thousand_buttons() {
 }
 
 /// A programme whose factorisation would cost too much is not solved, and the Lagrangian bound
-/// stands in for it: the rows of a random graph of 2500 cells (four edges a cell, moduli 2..=12,
+/// stands in for it: the rows of a random graph of 4000 cells (four edges a cell, moduli 2..=12,
 /// a press adding 1 to its cell and its neighbours) join buttons far apart, so their
 /// factorisation fills in (560 million multiply-subtracts at 2000 cells, 18 s a solve). The
 /// programme is refused before any factorisation, the printed bound is at least the
@@ -274,7 +274,7 @@ fn the_programme_runs_past_twelve_thousand_buttons() {
 fn a_programme_too_costly_to_factorise_is_not_solved() {
     use rand::{RngExt, SeedableRng, rngs::StdRng};
     let mut rng = StdRng::seed_from_u64(19);
-    let cells = 2500;
+    let cells = 4000;
     let moduli: Vec<u64> = (0..cells).map(|_| rng.random_range(2..=12)).collect();
     let mut neighbours: Vec<Vec<usize>> = (0..cells).map(|i| vec![i]).collect();
     let mut edges = 0;
@@ -303,6 +303,16 @@ fn a_programme_too_costly_to_factorise_is_not_solved() {
     let problem = SearchProblem { moduli, effects, rhs, highest: vec![11; cells] };
     let by_cell = reduced_by_cell(&problem);
     let singles = singles(&problem, Objective::Total);
+    // The cells' rows alone (the programme adds the groups' cuts) are past the limit.
+    let rows: Vec<Row> = by_cell
+        .iter()
+        .zip(&problem.moduli)
+        .zip(&problem.rhs)
+        .filter(|&((list, _), &d)| !list.is_empty() && d != 0)
+        .map(|((list, _), &d)| (list.clone(), d))
+        .collect();
+    let work = ipm::factor_work(&rows, cells).expect("ordered");
+    assert!(work > ipm::FACTOR_WORK, "{work}");
     let refused = linear_bound(&problem, &by_cell, singles.cuts.as_ref().expect("cuts"), Objective::Total);
     assert!(refused.is_err(), "the programme was solved");
     let Some(lagrange::Lagrange::AtLeast(lagrangian)) = lagrange::lagrangian_bound(&problem, &by_cell) else {
