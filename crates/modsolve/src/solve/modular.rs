@@ -206,7 +206,7 @@ fn least_generators(puzzle: &Puzzle, by_cell: &ByCell, split: &PrimeSplit, prime
     let mut generators = 0u128;
     let mut active = vec![false; puzzle.button_count()];
     for &(p, _) in primes {
-        active.iter_mut().for_each(|a| *a = false);
+        active.fill(false);
         let mut rows = 0usize;
         for i in 0..puzzle.cell_count() {
             let e = split.exponent(i, p);

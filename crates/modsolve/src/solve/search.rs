@@ -868,7 +868,8 @@ impl<'a> Renumbered<'a> {
         let cells = problem.moduli.len();
         let entries: usize = problem.effects.iter().map(Vec::len).sum();
         let identity: Vec<usize> = (0..n).collect();
-        let across = if ordered_as_labelled(n, entries, cells) && entries <= n.saturating_mul(cells) / 4 {
+        // Only where the labels' order is taken: past the greedy choice's buttons, and not dense.
+        let across = if n > GREEDY_BUTTONS && entries <= n.saturating_mul(cells) / 4 {
             across_order(problem, frontier(problem, &identity))
         } else {
             None
@@ -1234,6 +1235,28 @@ pub(crate) mod testing {
         }
     }
 
+    /// The buttons of a `rows`×`cols` grid (Cross, or King with `king`), each adding 1 to its
+    /// own cell and its neighbours, every button's cells in increasing order.
+    pub(crate) fn grid_effects(rows: usize, cols: usize, king: bool) -> Vec<Vec<(usize, u64)>> {
+        (0..rows * cols)
+            .map(|b| {
+                let (r, c) = ((b / cols) as isize, (b % cols) as isize);
+                let mut e = Vec::new();
+                for (dr, dc) in (-1..=1).flat_map(|dr| (-1..=1).map(move |dc| (dr, dc))) {
+                    let (i, j) = (r + dr, c + dc);
+                    let diagonal = dr != 0 && dc != 0;
+                    if (king || !diagonal)
+                        && (0..rows as isize).contains(&i)
+                        && (0..cols as isize).contains(&j)
+                    {
+                        e.push((i as usize * cols + j as usize, 1));
+                    }
+                }
+                e
+            })
+            .collect()
+    }
+
     /// `n` random buttons over cells of `moduli`: each touches a cell with probability `p`, by a
     /// random nonzero amount.
     pub(crate) fn random_effects(
@@ -1258,7 +1281,7 @@ pub(crate) mod testing {
 
 #[cfg(test)]
 mod tests {
-    use super::testing::{OBJECTIVES, random_effects};
+    use super::testing::{OBJECTIVES, grid_effects, random_effects};
     use super::*;
     use rand::{RngExt, rngs::StdRng};
 
@@ -1302,23 +1325,7 @@ mod tests {
     fn mixed_rect(rng: &mut StdRng, rows: usize, cols: usize, king: bool) -> SearchProblem {
         let cells = rows * cols;
         let moduli: Vec<u64> = (0..cells).map(|_| rng.random_range(2..=12)).collect();
-        let effects = (0..cells)
-            .map(|b| {
-                let (r, c) = ((b / cols) as isize, (b % cols) as isize);
-                let mut e = Vec::new();
-                for (dr, dc) in (-1..=1).flat_map(|dr| (-1..=1).map(move |dc| (dr, dc))) {
-                    let (i, j) = (r + dr, c + dc);
-                    let diagonal = dr != 0 && dc != 0;
-                    if (king || !diagonal)
-                        && (0..rows as isize).contains(&i)
-                        && (0..cols as isize).contains(&j)
-                    {
-                        e.push((i as usize * cols + j as usize, 1));
-                    }
-                }
-                e
-            })
-            .collect();
+        let effects = grid_effects(rows, cols, king);
         let rhs = moduli.iter().map(|&m| rng.random_range(0..m)).collect();
         SearchProblem { rhs, moduli, effects, highest: vec![11; cells] }
     }

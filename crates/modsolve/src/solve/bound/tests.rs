@@ -224,26 +224,7 @@ fn the_programme_runs_past_twelve_thousand_buttons() {
     let side = 120;
     let cells = side * side;
     let moduli: Vec<u64> = (0..cells).map(|_| rng.random_range(2..=12)).collect();
-    let effects: Vec<Vec<(usize, u64)>> = (0..cells)
-        .map(|b| {
-            let (r, c) = (b / side, b % side);
-            let mut e = vec![(b, 1)];
-            if r > 0 {
-                e.push((b - side, 1));
-            }
-            if r + 1 < side {
-                e.push((b + side, 1));
-            }
-            if c > 0 {
-                e.push((b - 1, 1));
-            }
-            if c + 1 < side {
-                e.push((b + 1, 1));
-            }
-            e.sort_unstable();
-            e
-        })
-        .collect();
+    let effects = crate::solve::search::testing::grid_effects(side, side, false);
     let rhs: Vec<u64> = moduli.iter().map(|&m| rng.random_range(0..m)).collect();
     let highest = moduli.iter().map(|_| 11).collect();
     let problem = SearchProblem { moduli, effects, rhs, highest };
