@@ -353,12 +353,19 @@ fn by_algebra(
     keep_basis: bool,
 ) -> Result<(Analysis, Option<Answer>), InternalError> {
     // With no search nodes, no listing and no caller that keeps it, the quiet basis has no use:
-    // leave it out (and the answer is not handed on: it is not the whole answer).
+    // leave it out (and the answer is not handed on: it is not the whole answer). A search or a
+    // listing uses it only when the puzzle is solvable.
     let basis = keep_basis || options.budget.nodes > 0 || options.list_all;
-    let answer: Answer = if !basis { crate::solve::solve_without_basis(puzzle)? } else { solve(puzzle)? };
+    let answer: Answer = if keep_basis {
+        solve(puzzle)?
+    } else if basis {
+        crate::solve::solve_basis_if_solvable(puzzle)?
+    } else {
+        crate::solve::solve_without_basis(puzzle)?
+    };
     let limited = limits_bind(puzzle, &answer.periods);
     let mut analysis = of_answer(&answer, options.engine, limited);
-    let Some(x0) = &answer.presses else { return Ok((analysis, basis.then_some(answer))) };
+    let Some(x0) = &answer.presses else { return Ok((analysis, keep_basis.then_some(answer))) };
     // Answers that need no search: the start already meets the target (no presses, proven for
     // every objective), or press limits that leave a box small enough to walk whole.
     let objectives: Vec<Objective> = std::iter::once(Objective::Total)

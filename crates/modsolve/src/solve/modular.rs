@@ -15,7 +15,7 @@ use num_bigint::BigUint;
 use num_traits::{One, Zero};
 use rayon::prelude::*;
 
-use super::{Answer, Generator, Method, difference};
+use super::{Answer, Basis, Generator, Method, difference};
 use crate::algebra::arith::{add_mod, inv_mod, mul_mod, valuation};
 use crate::algebra::crt;
 use crate::algebra::echelon::{Echelon, PrimePowerSystem};
@@ -76,11 +76,11 @@ impl PrimeSplit {
 
 #[cfg(test)]
 pub(crate) fn solve(puzzle: &Puzzle) -> Answer {
-    solve_basis(puzzle, true)
+    solve_basis(puzzle, Basis::Kept)
 }
 
-/// [`solve`], with the quiet-pattern basis left out (empty) unless `basis`.
-pub(crate) fn solve_basis(puzzle: &Puzzle, basis: bool) -> Answer {
+/// [`solve`], with the quiet-pattern basis worked out as `basis` says.
+pub(crate) fn solve_basis(puzzle: &Puzzle, basis: Basis) -> Answer {
     let (mut answer, mut solutions) = solve_many_basis(puzzle, &[difference(puzzle)], basis);
     answer.presses = solutions.pop().expect("one right side");
     answer.count = if answer.presses.is_some() { answer.kernel_size.clone() } else { BigUint::zero() };
@@ -90,14 +90,15 @@ pub(crate) fn solve_basis(puzzle: &Puzzle, basis: bool) -> Answer {
 /// Solves `A·x ≡ d` for several right sides `d` (one value per cell, reduced) with one
 /// elimination per prime. The returned answer's `presses` and `count` are unset (`None`, 0).
 pub(crate) fn solve_many(puzzle: &Puzzle, differences: &[Vec<u64>]) -> (Answer, Vec<Option<Vec<BigUint>>>) {
-    solve_many_basis(puzzle, differences, true)
+    solve_many_basis(puzzle, differences, Basis::Kept)
 }
 
-/// [`solve_many`], with the quiet-pattern basis left out (empty) unless `basis`.
+/// [`solve_many`], with the quiet-pattern basis worked out as `basis` says ([`Basis::IfSolvable`]:
+/// unless no right side is solvable).
 fn solve_many_basis(
     puzzle: &Puzzle,
     differences: &[Vec<u64>],
-    basis: bool,
+    basis: Basis,
 ) -> (Answer, Vec<Option<Vec<BigUint>>>) {
     let buttons = puzzle.button_count();
     let by_cell = ByCell::new(puzzle);
@@ -116,9 +117,21 @@ fn solve_many_basis(
     // A basis that [`lift_basis`] would surely drop (too many entries) is not worked out: its
     // generators cost another elimination per prime (a random sparse system of 5000 cells and
     // buttons: 100 s with them, 9 s without).
-    let basis = basis && !basis_surely_dropped(puzzle, &by_cell, &split, &primes);
+    let wanted = basis != Basis::Left && !basis_surely_dropped(puzzle, &by_cell, &split, &primes);
+    // Set when a prime proves that no right side is solvable: the primes after it then leave
+    // their generators out (when the basis is wanted only if solvable).
+    let unsolvable = std::sync::atomic::AtomicBool::new(false);
+    let basis_at = |particulars: &[Option<Vec<u64>>]| {
+        if !wanted {
+            return false;
+        }
+        if basis == Basis::IfSolvable && particulars.iter().all(Option::is_none) {
+            unsolvable.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+        basis == Basis::Kept || !unsolvable.load(std::sync::atomic::Ordering::Relaxed)
+    };
     let solve_prime =
-        |&(p, e_max): &(u64, u32)| solve_at_prime(puzzle, &by_cell, &split, differences, basis, p, e_max);
+        |&(p, e_max): &(u64, u32)| solve_at_prime(puzzle, &by_cell, &split, differences, basis_at, p, e_max);
     // Primes are solved side by side when their systems together are worth a thread and
     // small enough that holding several at once stays within the memory estimate (one
     // matrix of every cell's row) or a few megabytes.
@@ -168,6 +181,7 @@ fn solve_many_basis(
         .zip(&solvable)
         .map(|(parts, &ok)| ok.then(|| parts.iter().map(|list| crt::combine(list)).collect::<Vec<_>>()))
         .collect();
+    let basis = wanted && (basis == Basis::Kept || solvable.iter().any(|&ok| ok));
     let quiet_basis = if basis { lift_basis(prime_generators, &period_parts) } else { Vec::new() };
     let answer = Answer {
         periods,
@@ -228,14 +242,15 @@ fn least_generators(puzzle: &Puzzle, by_cell: &ByCell, split: &PrimeSplit, prime
 }
 
 /// The system at prime `p` (largest exponent `e_max`) for every right side in `differences`:
-/// its count exponent, its quiet generators when `basis`, the buttons' period exponents and a
-/// particular solution per right side, for [`solve_many_basis`] to combine.
+/// its count exponent, its quiet generators when `basis` says so of the particular solutions,
+/// the buttons' period exponents and a particular solution per right side, for
+/// [`solve_many_basis`] to combine.
 fn solve_at_prime(
     puzzle: &Puzzle,
     by_cell: &ByCell,
     split: &PrimeSplit,
     differences: &[Vec<u64>],
-    basis: bool,
+    basis: impl Fn(&[Option<Vec<u64>>]) -> bool,
     p: u64,
     e_max: u32,
 ) -> PrimeSolution {
@@ -277,8 +292,8 @@ fn solve_at_prime(
     let echelon = system.eliminate();
     let projected: u64 = period_exponents.iter().map(|&l| (e_max - l) as u64).sum();
     let exponent = echelon.solution_count_exponent() - projected;
-    let generators = if basis { period_basis(&echelon, &period_exponents) } else { Vec::new() };
-    let particulars = (0..differences.len()).map(|which| echelon.particular(which)).collect();
+    let particulars: Vec<_> = (0..differences.len()).map(|which| echelon.particular(which)).collect();
+    let generators = if basis(&particulars) { period_basis(&echelon, &period_exponents) } else { Vec::new() };
     PrimeSolution { p, exponent, generators, period_exponents, particulars }
 }
 
@@ -614,7 +629,7 @@ mod tests {
             let split = PrimeSplit::new(&puzzle.moduli);
             let primes: Vec<(u64, u32)> = split.primes.iter().map(|(&p, &e)| (p, e)).collect();
             let least = least_generators(&puzzle, &ByCell::new(&puzzle), &split, &primes);
-            let answer = solve_basis(&puzzle, true);
+            let answer = solve_basis(&puzzle, Basis::Kept);
             assert!(answer.has_full_basis(), "round {round}");
             let size = answer.quiet_basis.len() as u128;
             assert!(least <= size, "round {round}: at least {least}, basis {size}");
