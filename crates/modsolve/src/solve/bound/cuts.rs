@@ -95,8 +95,8 @@ fn separate(
     per_round: usize,
     rounds: usize,
 ) -> Option<Vec<Row>> {
+    // The caller's rows, then the rows added, in one list: the added ones are its tail.
     let mut all = rows.to_vec();
-    let mut added: Vec<Row> = Vec::new();
     for _ in 0..ROUNDS.min(rounds) {
         crate::bounded::checkpoint();
         let (x, _) = super::ipm::solve(&all, upper)?;
@@ -104,10 +104,9 @@ fn separate(
         if found.is_empty() {
             break;
         }
-        all.extend(found.iter().cloned());
-        added.extend(found);
+        all.extend(found);
     }
-    Some(added)
+    Some(all.split_off(rows.len()))
 }
 
 /// Up to `most` pair combinations violated by `x`, the most violated (relative to the right
