@@ -22,7 +22,9 @@
 //!   up to [`IPM_BUTTONS`]; the larger is the bound): every button's press
 //!   is shared among overlapping groups of cells (single cells on large boards), each group's
 //!   least shared cost by dynamic programming, the shares raised by subgradient steps and every
-//!   bound evaluated in integers. Its work grows linearly with the board.
+//!   bound evaluated in integers; then, on boards with [`lines`] (a grid's rows and columns),
+//!   the same over the lines, their shares started from the groups'. Its work grows linearly
+//!   with the board.
 //!
 //! All work is bounded by fixed counts (no clock), so the same puzzle gets the same bound on
 //! every machine.
@@ -922,5 +924,6 @@ fn group_table(
 mod cuts;
 mod ipm;
 mod lagrange;
+mod lines;
 #[cfg(test)]
 mod tests;
