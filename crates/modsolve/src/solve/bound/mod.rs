@@ -51,6 +51,11 @@ const LP_BUTTONS: usize = 1000;
 /// other core busy, and 320 MB instead of 150 MB, for a bound of 18,456 presses instead of the
 /// Lagrangian's 17,358; AMD EPYC).
 const IPM_BUTTONS: usize = 20_000;
+/// Within [`LP_BUTTONS`], the Lagrangian over lines runs beside the programme from this many
+/// buttons: mixed grids of self weight 2, 20×20 325 → 332 and 329 → 341, 30×30 717 → 737 (AMD
+/// EPYC, 1.3 to 1.7 s more on the bound's core); below, the programme's pairs' cuts and branch
+/// and bound's floor see more (14×14: 184 → 185 for 2 s more, 10×10 nothing).
+const LINES_FROM: usize = 400;
 /// All mod 2, at most this many buttons: there the programme is degenerate and slow (1521
 /// buttons of 39×39 Lights Out took 15 s, against 0.5 s for 900 buttons of mixed moduli), and
 /// the mod-2 walk has bounds of its own.
@@ -188,7 +193,13 @@ pub(crate) fn lower_bound_with(problem: &SearchProblem, singles: &Singles) -> Bo
     if let Ok(Some(lp)) = solved {
         best = best.max(lp);
     }
-    if objective == Objective::Total && lp_buttons == LP_BUTTONS && (n > lp_buttons || solved.is_err()) {
+    // Within the programme's size, from [`LINES_FROM`] buttons, the Lagrangian too where the
+    // board has lines: they see every pair of neighbours along a row or a column exactly.
+    let lines = || (LINES_FROM..=lp_buttons).contains(&n) && !lines::find_lines(problem, by_cell).is_empty();
+    if objective == Objective::Total
+        && lp_buttons == LP_BUTTONS
+        && (n > lp_buttons || solved.is_err() || lines())
+    {
         // Past the programme's size (not all mod 2: the mod-2 walk has bounds of its own), the
         // Lagrangian bound of single cells (or larger groups),
         // whose work grows only linearly with the puzzle.
