@@ -294,20 +294,7 @@ fn along_lines(
         let j = line.buttons[k];
         Some(line.cells.iter().filter_map(|&i| part.get(&(i, j)).map(|v| v / lines_of[i] as f64)).sum())
     };
-    let t0 = std::time::Instant::now();
-    let r = ascend_from(problem.effects.len(), &lines, rounds, start).0;
-    if std::env::var("LINEDBG").is_ok() {
-        eprintln!(
-            "lines {} per {per} rounds {rounds} took {:?} bound {:?}",
-            lines.len(),
-            t0.elapsed(),
-            match r {
-                Lagrange::AtLeast(b) => b,
-                _ => 0,
-            }
-        );
-    }
-    Some(r)
+    Some(ascend_from(problem.effects.len(), &lines, rounds, start).0)
 }
 
 /// The groups of up to `size` cells (at most [`GROUP_STATES`] states): each cell with each of

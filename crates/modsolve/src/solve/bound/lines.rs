@@ -89,7 +89,6 @@ impl Line {
         let outside_count: usize = self.outside.iter().map(Vec::len).sum();
         pick.resize_with(outside_count.max(pick.len()), Vec::new);
         let mut at = k;
-        let (single, merged) = (&mut *single, &mut *merged);
         for t in 0..k {
             let mt = m[t] as usize;
             let row = &mut table[t];
@@ -126,10 +125,7 @@ impl Line {
                             merged[r] = c1 + c2;
                             choice[r] = r1 as u8;
                         }
-                        r += 1;
-                        if r == mt {
-                            r = 0;
-                        }
+                        r = add_below(r, 1, mt);
                     }
                 }
                 std::mem::swap(row, merged);
@@ -247,10 +243,7 @@ impl Line {
                 w = b as usize;
             }
         }
-        let mut at = k;
-        for t in 0..k {
-            at += self.outside[t].len();
-        }
+        let mut at = k + outside_count;
         for t in (0..k).rev() {
             let mt = m[t] as usize;
             let mut res = outside_residue[t];
