@@ -19,9 +19,11 @@
 //! again over the lines, whose tables see every pair of neighbours along a row or a column at
 //! once, its shares started from the best round's (each cell's part of a group's share split
 //! among the cell's lines, so that the first round bounds at least what the single cells did).
-//! Mixed 100×100 grids of self weight 2: 7,349 → 7,568 and 7,356 → 7,664 presses, in about
-//! 50 rounds of 3.5 s on the bound's core (AMD EPYC, beside the window search: the run's wall
-//! time unchanged); with self weight 1 the lines stay under the programme's bound.
+//! The lines' steps are more patient than the groups' ([`LINE_STALL`]). Mixed 100×100 grids of
+//! self weight 2: 7,349 → 7,663 and 7,356 → 7,665 presses, in about 50 rounds of 3.5 s on the
+//! bound's core (AMD EPYC, beside the window search: the run's wall time unchanged); with self
+//! weight 1 the lines stay under the programme's bound there (9,175 against 9,276), and pass it
+//! on 30×30 grids (869 and 900 against 864 and 892).
 //!
 //! Floating point only chooses the shares: every bound is evaluated with the shares rounded
 //! down to integers in units of `1 / UNIT` (their sums checked in integers), so it is proven
@@ -57,8 +59,16 @@ const DEFLECTION: f64 = 0.5;
 /// Dynamic-programming steps of the lines' rounds ([`along_lines`]) at most, and their
 /// rounds at most and at least.
 const LINE_WORK: u64 = 1_500_000_000;
-const LINE_ROUNDS: usize = 200;
+const LINE_ROUNDS: usize = 400;
 const MIN_LINE_ROUNDS: usize = 20;
+/// The lines' step scale is halved after a seventh of their rounds in a row that raise no
+/// bound, from 3 to 10 rounds ([`STALL`] throughout stopped them early: their first round,
+/// from the groups' shares, is already high, and the stalls that follow halved the scale to
+/// nothing within a few dozen rounds). Mixed grids of self weight 2 (AMD EPYC): 30×30, 200
+/// rounds, 672 → 728 and 737 → 750 presses (400 rounds of 10: 731 and 753); 100×100, 53 and 54
+/// rounds of 7: 7,568 → 7,663 and 7,664 → 7,665 (5: 7,595 and 7,641; 10: 7,597 and 7,649).
+const LINE_STALL: std::ops::RangeInclusive<usize> = 3..=10;
+const LINE_STALL_DIVISOR: usize = 7;
 /// A group's residue states at most.
 const GROUP_STATES: u64 = 1728;
 /// Cells in a group at most.
@@ -248,7 +258,7 @@ pub(super) fn lagrangian_bound(problem: &SearchProblem, by_cell: &[Vec<(usize, u
         if rounds < least {
             continue;
         }
-        let (found, shares) = ascend_from(problem.effects.len(), &groups, rounds, |_, _| None);
+        let (found, shares) = ascend_from(problem.effects.len(), &groups, rounds, STALL, |_, _| None);
         let Lagrange::AtLeast(bound) = found else { return Some(found) };
         return Some(match along_lines(problem, by_cell, &groups, &shares) {
             Some(Lagrange::AtLeast(lines)) => Lagrange::AtLeast(bound.max(lines)),
@@ -278,6 +288,20 @@ fn along_lines(
     if rounds < MIN_LINE_ROUNDS {
         return None;
     }
+    let stall = (rounds / LINE_STALL_DIVISOR).clamp(*LINE_STALL.start(), *LINE_STALL.end());
+    Some(lines_from_groups(problem, &lines, groups, shares, rounds, stall))
+}
+
+/// The ascent over `lines` for `rounds` rounds, the scale halved after `stall` rounds without
+/// progress, its shares started from the `groups`' `shares`.
+fn lines_from_groups(
+    problem: &SearchProblem,
+    lines: &[super::lines::Line],
+    groups: &[Group],
+    shares: &Shares,
+    rounds: usize,
+    stall: usize,
+) -> Lagrange {
     // Each cell's share of each button, from the groups, and each cell's lines.
     let mut part = std::collections::HashMap::<(usize, usize), f64>::new();
     for (group, shares) in groups.iter().zip(shares) {
@@ -294,7 +318,7 @@ fn along_lines(
         let j = line.buttons[k];
         Some(line.cells.iter().filter_map(|&i| part.get(&(i, j)).map(|v| v / lines_of[i] as f64)).sum())
     };
-    Some(ascend_from(problem.effects.len(), &lines, rounds, start).0)
+    ascend_from(problem.effects.len(), lines, rounds, stall, start).0
 }
 
 /// The groups of up to `size` cells (at most [`GROUP_STATES`] states): each cell with each of
@@ -415,7 +439,7 @@ struct Scratch {
 /// bound evaluated.
 #[cfg(test)]
 fn ascend<G: Relaxed>(n: usize, groups: &[G], rounds: usize) -> Lagrange {
-    ascend_from(n, groups, rounds, |_, _| None).0
+    ascend_from(n, groups, rounds, STALL, |_, _| None).0
 }
 
 /// A group of the Lagrangian: its buttons, and the least cost of meeting its cells.
@@ -452,13 +476,15 @@ pub(super) type Shares = Vec<Vec<f64>>;
 
 /// Projected subgradient ascent on the shares for `rounds` rounds, from the shares `start(g, k)`
 /// of group `g`'s `k`-th button where it gives them (even shares where it does not, and each
-/// button's shares projected first); the best bound evaluated, and the shares of its round.
+/// button's shares projected first), the step's scale halved after `stall` rounds in a row that
+/// raise no bound; the best bound evaluated, and the shares of its round.
 /// The shares, costs and plans of all groups are kept flat: group `g`'s button `k` at
 /// `at[g] + k`.
 fn ascend_from<G: Relaxed>(
     n: usize,
     groups: &[G],
     rounds: usize,
+    stall_limit: usize,
     start: impl Fn(usize, usize) -> Option<f64>,
 ) -> (Lagrange, Shares) {
     let mut at = Vec::with_capacity(groups.len() + 1);
@@ -532,7 +558,7 @@ fn ascend_from<G: Relaxed>(
             stall = 0;
         } else {
             stall += 1;
-            if stall >= STALL {
+            if stall >= stall_limit {
                 theta /= 2.0;
                 stall = 0;
             }
@@ -608,6 +634,43 @@ mod tests {
     use super::*;
     use crate::solve::search::Objective;
     use crate::solve::search::testing::{OBJECTIVES, best_scores, random_effects};
+
+    /// On mixed 24×24 grids of self weight 2 (moduli 2..=12, random targets), 200 rounds over
+    /// the lines from the single cells' shares: the patient steps of [`LINE_STALL`] (10 rounds
+    /// here) end higher than steps halved after every [`STALL`] rounds without progress, which
+    /// shrink to nothing soon after the high first round, and both stay above the single cells
+    /// (440 → 442 hasty, 477 patient; 400 → 440 and 445).
+    #[test]
+    fn patient_steps_raise_the_lines_bound() {
+        use rand::{RngExt, SeedableRng, rngs::StdRng};
+        let mut rng = StdRng::seed_from_u64(44);
+        let side = 24;
+        for _ in 0..2 {
+            let moduli: Vec<u64> = (0..side * side).map(|_| rng.random_range(2..=12)).collect();
+            let mut effects = crate::solve::search::testing::grid_effects(side, side, false);
+            for (b, effect) in effects.iter_mut().enumerate() {
+                effect.iter_mut().filter(|(i, _)| *i == b).for_each(|(_, a)| *a = 2);
+            }
+            let rhs: Vec<u64> = moduli.iter().map(|&m| rng.random_range(0..m)).collect();
+            let highest = moduli.iter().map(|_| 1 << 20).collect();
+            let problem = SearchProblem { moduli, effects, rhs, highest };
+            let by_cell = super::super::reduced_by_cell(&problem);
+            let n = problem.effects.len();
+            let singles = groups(&problem, &by_cell, 1, u64::MAX).expect("no limit");
+            let (Lagrange::AtLeast(cells), shares) = ascend_from(n, &singles, 100, STALL, |_, _| None) else {
+                panic!("a mixed grid has plans");
+            };
+            let lines = super::super::lines::find_lines(&problem, &by_cell);
+            assert_eq!(lines.len(), 2 * side);
+            let stall = (200 / LINE_STALL_DIVISOR).clamp(*LINE_STALL.start(), *LINE_STALL.end());
+            let bound = |stall| match lines_from_groups(&problem, &lines, &singles, &shares, 200, stall) {
+                Lagrange::AtLeast(b) => b,
+                Lagrange::NoPlan => panic!("a mixed grid has plans"),
+            };
+            let (hasty, patient) = (bound(STALL), bound(stall));
+            assert!(hasty >= cells && patient > hasty, "cells {cells}, hasty {hasty}, patient {patient}");
+        }
+    }
 
     /// The groups built within a limit on their work a round are the groups built without one
     /// when their work is within it, and none otherwise (the building stops early), on mixed
@@ -735,7 +798,7 @@ mod tests {
                 }
                 check(ascend(n, &groups, 60), "groups");
                 // The lines, from even shares and from the groups' best.
-                let (found, shares) = ascend_from(n, &groups, 60, |_, _| None);
+                let (found, shares) = ascend_from(n, &groups, 60, STALL, |_, _| None);
                 let lines = super::super::lines::find_lines(&problem, &by_cell);
                 if let Lagrange::AtLeast(_) = found
                     && !lines.is_empty()

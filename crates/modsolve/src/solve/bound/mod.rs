@@ -52,9 +52,10 @@ const LP_BUTTONS: usize = 1000;
 /// Lagrangian's 17,358; AMD EPYC).
 const IPM_BUTTONS: usize = 20_000;
 /// Within [`LP_BUTTONS`], the Lagrangian over lines runs beside the programme from this many
-/// buttons: mixed grids of self weight 2, 20×20 325 → 332 and 329 → 341, 30×30 717 → 737 (AMD
-/// EPYC, 1.3 to 1.7 s more on the bound's core); below, the programme's pairs' cuts and branch
-/// and bound's floor see more (14×14: 184 → 185 for 2 s more, 10×10 nothing).
+/// buttons: mixed grids of self weight 2, 20×20 325 → 334 and 329 → 343, 30×30 703 → 731 and
+/// 717 → 753 (AMD EPYC, 400 rounds: about 2 s more on the bound's core, which still ends before
+/// the window search's); below, the programme's pairs' cuts and branch and bound's floor see
+/// more (14×14: 184 → 185 for 2 s more, 10×10 nothing).
 const LINES_FROM: usize = 400;
 /// All mod 2, at most this many buttons: there the programme is degenerate and slow (1521
 /// buttons of 39×39 Lights Out took 15 s, against 0.5 s for 900 buttons of mixed moduli), and

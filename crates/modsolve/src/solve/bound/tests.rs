@@ -242,7 +242,8 @@ fn the_programme_runs_past_twelve_thousand_buttons() {
         .ok()
         .flatten()
         .expect("the programme fits its limits and is solved");
-    assert!(printed >= programme && programme > lagrangian * 102 / 100, "{programme} {lagrangian} {printed}");
+    // 13,539 against 13,370 (the lines' patient steps closed the gap from 2 % to 1.3 %).
+    assert!(printed >= programme && programme > lagrangian * 101 / 100, "{programme} {lagrangian} {printed}");
 }
 
 /// A programme whose factorisation would cost too much is not solved, and the Lagrangian bound
