@@ -22,8 +22,8 @@
 //! The lines' steps are more patient than the groups' ([`LINE_STALL`]). Mixed 100×100 grids of
 //! self weight 2: 7,349 → 7,663 and 7,356 → 7,665 presses, in about 50 rounds of 3.5 s on the
 //! bound's core (AMD EPYC, beside the window search: the run's wall time unchanged); with self
-//! weight 1 the lines stay under the programme's bound there (9,175 against 9,276), and pass it
-//! on 30×30 grids (869 and 900 against 864 and 892).
+//! weight 1 the lines stay under the programme's bound there, and pass it on 30×30 grids (869
+//! and 900 against 864 and 892).
 //!
 //! A round's groups are evaluated in batches on every core when the round is large
 //! ([`PARALLEL_WORK`]): the bound runs beside the window search, and once that search ends its
