@@ -10,6 +10,7 @@ if [ "${BUSY:-0}" = 1 ]; then (while :; do :; done) & spin=$!; fi
 mixed=benches/reference/mixed.py
 for n in 10 14 20 30 100 300; do python3 $mixed grid $n 1 1 "$dir/grid$n.ron"; done
 for n in 5 6 7 8; do python3 $mixed grid $n 2 1 "$dir/g${n}s2.ron"; done
+python3 $mixed rect 20 100 1 2 "$dir/rect20x100.ron"
 python3 $mixed dense 100 1 "$dir/dense100.ron"
 python3 $mixed dense 200 1 "$dir/dense200.ron"
 echo 'Puzzle(graph: Grid(rows: 40, cols: 40, wrap: true), modulus: 6, target: All(1))' > "$dir/torus40.ron"
@@ -32,7 +33,7 @@ except Exception:
 }
 lscpu | grep 'Model name'
 uptime
-for f in grid10 grid14 grid20 grid30 grid100 grid300 king200 g5s2 g6s2 g7s2 g8s2 dense100 dense200 torus40 tall tall-quiet; do
+for f in grid10 grid14 grid20 grid30 grid100 grid300 rect20x100 king200 g5s2 g6s2 g7s2 g8s2 dense100 dense200 torus40 tall tall-quiet; do
   row "$f" "$bin" "$dir/$f.ron" --json
 done
 for f in dense200 grid100 grid300; do row "$f --budget 0" "$bin" "$dir/$f.ron" --json --budget 0; done

@@ -8,6 +8,8 @@
     python3 benches/reference/mixed.py grid N SEED SELF OUT.ron
         an N x N grid with a random modulus per cell and a random start; SELF is the weight a
         press adds to its own cell (1: the plain rule, 2: the octopus's rule), 1 to neighbours.
+    python3 benches/reference/mixed.py rect ROWS COLS SEED SELF OUT.ron
+        the same for a grid of ROWS x COLS (a wide or tall board).
     python3 benches/reference/mixed.py king N SEED SELF OUT.ron
         the same grid (same moduli and start) with King presses: the eight neighbours too.
     python3 benches/reference/mixed.py mostly N SEED SELF M PERCENT OUT.ron
@@ -33,13 +35,14 @@ def dense(n, seed, ron_path, gp_path=None):
             f.write('print("one solution ", (t1-t0)/1000.0, " s; with the kernel ", (t2-t1)/1000.0, " s");\nquit\n')
 
 
-def grid(n, seed, self_weight, ron_path, main=None, percent=100.0, king=False):
+def grid(n, seed, self_weight, ron_path, main=None, percent=100.0, king=False, cols=None):
     r = random.Random(seed)
-    mods = [r.randint(2, 12) if main is None or r.random() * 100 < percent else main for _ in range(n * n)]
+    cols = n if cols is None else cols
+    mods = [r.randint(2, 12) if main is None or r.random() * 100 < percent else main for _ in range(n * cols)]
     start = [r.randrange(m) for m in mods]
     with open(ron_path, "w") as f:
         f.write(
-            f"Puzzle(graph: Grid(rows: {n}, cols: {n}{', neighborhood: King' if king else ''}), modulus: {mods}, "
+            f"Puzzle(graph: Grid(rows: {n}, cols: {cols}{', neighborhood: King' if king else ''}), modulus: {mods}, "
             f"press: (self: {self_weight}, neighbors: 1), start: {start})\n"
         )
 
@@ -50,6 +53,8 @@ if __name__ == "__main__":
         dense(int(args[0]), int(args[1]), args[2], args[3] if len(args) > 3 else None)
     elif kind == "grid":
         grid(int(args[0]), int(args[1]), int(args[2]), args[3])
+    elif kind == "rect":
+        grid(int(args[0]), int(args[2]), int(args[3]), args[4], cols=int(args[1]))
     elif kind == "king":
         grid(int(args[0]), int(args[1]), int(args[2]), args[3], king=True)
     elif kind == "mostly":
