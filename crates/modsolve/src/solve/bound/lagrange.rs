@@ -75,6 +75,11 @@ const MIN_LINE_ROUNDS: usize = 20;
 /// rounds of 7: 7,568 → 7,663 and 7,664 → 7,665 (5: 7,595 and 7,641; 10: 7,597 and 7,649).
 const LINE_STALL: std::ops::RangeInclusive<usize> = 3..=10;
 const LINE_STALL_DIVISOR: usize = 7;
+
+/// The lines' stalled rounds before a halving, for `rounds` rounds ([`LINE_STALL`]).
+fn line_stall(rounds: usize) -> usize {
+    (rounds / LINE_STALL_DIVISOR).clamp(*LINE_STALL.start(), *LINE_STALL.end())
+}
 /// A group's residue states at most.
 const GROUP_STATES: u64 = 1728;
 /// Cells in a group at most.
@@ -294,8 +299,7 @@ fn along_lines(
     if rounds < MIN_LINE_ROUNDS {
         return None;
     }
-    let stall = (rounds / LINE_STALL_DIVISOR).clamp(*LINE_STALL.start(), *LINE_STALL.end());
-    Some(lines_from_groups(problem, &lines, groups, shares, rounds, stall))
+    Some(lines_from_groups(problem, &lines, groups, shares, rounds, line_stall(rounds)))
 }
 
 /// The ascent over `lines` for `rounds` rounds, the scale halved after `stall` rounds without
@@ -617,7 +621,7 @@ fn batches<G: Relaxed>(groups: &[G]) -> Vec<usize> {
             }
         }
     }
-    if *bounds.last().unwrap_or(&0) != groups.len() {
+    if bounds.last() != Some(&groups.len()) {
         bounds.push(groups.len());
     }
     bounds
@@ -773,12 +777,11 @@ mod tests {
             };
             let lines = super::super::lines::find_lines(&problem, &by_cell);
             assert_eq!(lines.len(), 2 * side);
-            let stall = (200 / LINE_STALL_DIVISOR).clamp(*LINE_STALL.start(), *LINE_STALL.end());
             let bound = |stall| match lines_from_groups(&problem, &lines, &singles, &shares, 200, stall) {
                 Lagrange::AtLeast(b) => b,
                 Lagrange::NoPlan => panic!("a mixed grid has plans"),
             };
-            let (hasty, patient) = (bound(STALL), bound(stall));
+            let (hasty, patient) = (bound(STALL), bound(line_stall(200)));
             assert!(hasty >= cells && patient > hasty, "cells {cells}, hasty {hasty}, patient {patient}");
         }
     }
