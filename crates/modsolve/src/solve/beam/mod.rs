@@ -6,7 +6,8 @@
 //! last button is fixed, exactly as the depth-first walk does; its bound is the presses so far
 //! plus the lookahead's least cost of what the open buttons must still add. Each depth keeps the
 //! `width` children of least bound (ties by parent, then value, so the beam is the same on every
-//! run), each parent giving at most [`CHILDREN`] of them, its smallest feasible values. A beam
+//! run), each parent giving at most [`CHILDREN`] of them, its smallest feasible values; a child
+//! that cannot be among them (its bound not below the `width` least so far) is not tried. A beam
 //! that reaches the last depth ends on plans that solve the puzzle; the best is kept.
 //!
 //! On a grid in row order this is the chase with a bound per row: the first row's buttons are
