@@ -955,6 +955,49 @@ mod tests {
         assert!(exact > 20 && rescued > 5, "{exact} finished, {rescued} better than the search's own");
     }
 
+    /// A tail search given a bar and cut before it finds anything is still finished: the
+    /// descent's plan, even above the bar, starts the frontier, whose answer is the fewest
+    /// presses below the bar. From the residuals a cheap prefix leaves on mixed grids of 10 to
+    /// 20 rows and columns, with a bar one above the fewest presses and four nodes a column for
+    /// the search, the answer is the fewest presses whenever there is one (also where the search
+    /// alone found nothing and the descent's own plan is above the bar); with the bar at the
+    /// fewest there is no answer.
+    #[test]
+    fn a_descent_above_the_bar_still_reaches_the_frontier() {
+        use rand::{RngExt, SeedableRng, rngs::StdRng};
+        let mut rng = StdRng::seed_from_u64(46);
+        let (mut exact, mut above) = (0, 0);
+        for round in 0..80 {
+            let cols = rng.random_range(10..21);
+            let rows = cols + rng.random_range(0..3);
+            let (mut problem, x) = grid(&mut rng, rows, cols, 1 + round % 2);
+            every_value(&mut problem);
+            let x = beam(&problem, Objective::Total, Budget::of_nodes(100_000), None).plan.unwrap_or(x);
+            let (order, closing) = button_order(&problem);
+            let Some(tail) = Tail::new(&problem, &order, &closing) else { continue };
+            let residual = residual_after(&problem, &order[..tail.from], &x);
+            let mut sub = tail.problem.clone();
+            let total = |x: &[u64]| x.iter().map(|&v| u128::from(v)).sum::<u128>();
+            let (truth, _) = tail.complete(&mut sub, &residual, None, Budget::of_nodes(1 << 30), 0, false);
+            let truth = total(&truth.expect("the plan's own tail completes it"));
+            let cut = Budget::of_nodes(4 * cols as u64);
+            let (found, _) = tail.complete(&mut sub, &residual, Some(truth + 1), cut, 1 << 30, true);
+            let (none, _) = tail.complete(&mut sub, &residual, Some(truth), cut, 1 << 30, true);
+            assert_eq!(none, None, "round {round}: nothing is below the fewest");
+            let (alone, _) = tail.complete(&mut sub, &residual, Some(truth + 1), cut, 1 << 30, false);
+            let Some(plan) = found else { continue };
+            let mut whole = x.clone();
+            order[tail.from..].iter().zip(&plan).for_each(|(&j, &v)| whole[j] = v);
+            assert!(solves(&problem, &whole), "round {round}");
+            assert_eq!(total(&plan), truth, "round {round}: the frontier's is the fewest");
+            exact += 1;
+            // The search alone found nothing, and the descent's plan was above the bar.
+            let (descent, _) = tail.descend(&sub, None, cut.nodes);
+            above += usize::from(alone.is_none() && descent.is_some_and(|d| total(&d) > truth));
+        }
+        assert!(exact > 20 && above > 5, "{exact} finished, {above} from a descent above the bar");
+    }
+
     /// A tail of 1000 buttons or more (a 3×1100 mixed grid's last row) is answered by the
     /// frontier whatever the search's own nodes: from the residuals of a solving plan's prefix,
     /// with one node for the search, the answer completes the plan (simulated), has no more
