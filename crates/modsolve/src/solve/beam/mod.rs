@@ -49,8 +49,9 @@ const SEARCH_BUTTON_LIMIT: usize = 20_000;
 /// The first pass's width.
 const FIRST_WIDTH: usize = 16;
 
-/// Nodes a pass spends per partial plan and depth, at least: on 300×300 and 500×500 mixed
-/// grids the pass of 16 took 18 to 23 (before children that cannot be kept were skipped).
+/// Nodes a pass is taken to spend per partial plan and depth, to decide whether the first pass
+/// can end: on 300×300 and 500×500 mixed grids the pass of 16 took 18 to 23 before children
+/// that cannot be kept were skipped; since, on a 100×100 mixed grid, 14.
 const PASS_NODES_PER_PLAN: usize = 16;
 
 /// The widest pass.
@@ -907,6 +908,40 @@ mod tests {
         residual
     }
 
+    /// A tail case: a mixed grid of `cols` (10 to 20) columns and up to two more rows, every
+    /// value of each button allowed, a cheap prefix of it (the beam's, as a pass keeps: its
+    /// tail has to make up for it), the residuals that prefix leaves at the tail, and the
+    /// fewest presses of the tail from there; `None` when the order has no tail.
+    struct TailCase {
+        problem: SearchProblem,
+        x: Vec<u64>,
+        order: Vec<usize>,
+        tail: Tail,
+        residual: Vec<u64>,
+        truth: u128,
+        cols: usize,
+    }
+
+    fn tail_case(rng: &mut impl rand::RngExt, round: usize) -> Option<TailCase> {
+        let cols = rng.random_range(10..21);
+        let rows = cols + rng.random_range(0..3);
+        let (mut problem, x) = grid(rng, rows, cols, 1 + round as u64 % 2);
+        every_value(&mut problem);
+        let x = beam(&problem, Objective::Total, Budget::of_nodes(100_000), None).plan.unwrap_or(x);
+        let (order, closing) = button_order(&problem);
+        let tail = Tail::new(&problem, &order, &closing)?;
+        let residual = residual_after(&problem, &order[..tail.from], &x);
+        let mut sub = tail.problem.clone();
+        let (truth, _) = tail.complete(&mut sub, &residual, None, Budget::of_nodes(1 << 30), 0, false);
+        let truth = presses(&truth.expect("the plan's own tail completes it"));
+        Some(TailCase { problem, x, order, tail, residual, truth, cols })
+    }
+
+    /// A plan's presses in all.
+    fn presses(x: &[u64]) -> u128 {
+        x.iter().map(|&v| u128::from(v)).sum()
+    }
+
     /// A tail search cut by its nodes after it found a plan is finished by the frontier when
     /// its work fits what is left: from the residuals a cheap plan (the beam's) leaves at the
     /// tail of mixed grids of 10 to 22 rows and columns without press limits (tails of 10 to
@@ -920,19 +955,13 @@ mod tests {
         let mut rng = StdRng::seed_from_u64(45);
         let (mut exact, mut rescued) = (0, 0);
         for round in 0..120 {
-            let cols = rng.random_range(10..21);
-            let rows = cols + rng.random_range(0..3);
-            let (mut problem, x) = grid(&mut rng, rows, cols, 1 + round % 2);
-            every_value(&mut problem);
-            // A cheap prefix, as the beam keeps: its tail has to make up for it.
-            let x = beam(&problem, Objective::Total, Budget::of_nodes(100_000), None).plan.unwrap_or(x);
-            let (order, closing) = button_order(&problem);
-            let Some(tail) = Tail::new(&problem, &order, &closing) else { continue };
-            let residual = residual_after(&problem, &order[..tail.from], &x);
+            let Some(TailCase { problem, x, order, tail, residual, truth, cols }) =
+                tail_case(&mut rng, round)
+            else {
+                continue;
+            };
             let mut sub = tail.problem.clone();
-            let total = |x: &[u64]| x.iter().map(|&v| u128::from(v)).sum::<u128>();
-            let (truth, _) = tail.complete(&mut sub, &residual, None, Budget::of_nodes(1 << 30), 0, false);
-            let truth = total(&truth.expect("the plan's own tail completes it"));
+            let total = presses;
             let cut = Budget::of_nodes(rng.random_range(cols as u64..400));
             let (alone, _) = tail.complete(&mut sub, &residual, None, cut, cut.nodes, false);
             let (finished, nodes) = tail.complete(&mut sub, &residual, None, cut, 1 << 30, false);
@@ -964,22 +993,17 @@ mod tests {
     /// fewest there is no answer.
     #[test]
     fn a_descent_above_the_bar_still_reaches_the_frontier() {
-        use rand::{RngExt, SeedableRng, rngs::StdRng};
+        use rand::{SeedableRng, rngs::StdRng};
         let mut rng = StdRng::seed_from_u64(46);
         let (mut exact, mut above) = (0, 0);
         for round in 0..80 {
-            let cols = rng.random_range(10..21);
-            let rows = cols + rng.random_range(0..3);
-            let (mut problem, x) = grid(&mut rng, rows, cols, 1 + round % 2);
-            every_value(&mut problem);
-            let x = beam(&problem, Objective::Total, Budget::of_nodes(100_000), None).plan.unwrap_or(x);
-            let (order, closing) = button_order(&problem);
-            let Some(tail) = Tail::new(&problem, &order, &closing) else { continue };
-            let residual = residual_after(&problem, &order[..tail.from], &x);
+            let Some(TailCase { problem, x, order, tail, residual, truth, cols }) =
+                tail_case(&mut rng, round)
+            else {
+                continue;
+            };
             let mut sub = tail.problem.clone();
-            let total = |x: &[u64]| x.iter().map(|&v| u128::from(v)).sum::<u128>();
-            let (truth, _) = tail.complete(&mut sub, &residual, None, Budget::of_nodes(1 << 30), 0, false);
-            let truth = total(&truth.expect("the plan's own tail completes it"));
+            let total = presses;
             let cut = Budget::of_nodes(4 * cols as u64);
             let (found, _) = tail.complete(&mut sub, &residual, Some(truth + 1), cut, 1 << 30, true);
             let (none, _) = tail.complete(&mut sub, &residual, Some(truth), cut, 1 << 30, true);

@@ -191,13 +191,15 @@ impl Tail {
             }
         };
         let total = |x: &[u64]| x.iter().map(|&v| u128::from(v)).sum::<u128>();
-        if let (Some(plan), false, Some((frontier, own))) = (&plan, found.complete, frontier) {
-            let nodes = nodes + own;
-            if nodes <= spare {
+        let (plan, nodes) = match (plan, found.complete, frontier) {
+            (Some(plan), false, Some((frontier, own))) if nodes + own <= spare => {
                 let exact = frontier.fewest(&problem.rhs, &problem.moduli, below);
-                return (exact.or(Some(plan.clone())).filter(|x| below.is_none_or(|b| total(x) < b)), nodes);
+                // The frontier's is the fewest, so never above the search's or the descent's.
+                debug_assert!(below.is_some() || exact.as_ref().is_some_and(|x| total(x) <= total(&plan)));
+                (exact.or(Some(plan)), nodes + own)
             }
-        }
+            (plan, ..) => (plan, nodes),
+        };
         (plan.filter(|x| below.is_none_or(|b| total(x) < b)), nodes)
     }
 
